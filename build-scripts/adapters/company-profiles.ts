@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { INDUSTRY_NAMES } from '../../src/methodology/industries.js';
+import { tpexCompanyLayout, twseCompanyLayout } from './layouts.js';
+import { readLayout, type RejectLog } from './read-layout.js';
+import { code, optionalAmount, requiredText, text, uniformNo } from './values.js';
+
+/** A company profile from either exchange (SRC-TWSE-COMPANY or SRC-TPEX-COMPANY). */
+export interface CompanyRow {
+  ticker: string;
+  legalName: string;
+  shortName: string;
+  industryCode: string;
+  industry: string;
+  uniformNo: string;
+  paidInCapital: number | null;
+  marketType: 'listed' | 'otc';
+  sourceId: string;
+}
+
+const industryCode = text.pipe(
+  z
+    .string()
+    .transform((s) => s.padStart(2, '0'))
+    .refine((s) => s in INDUSTRY_NAMES, 'not a TWSE industry code'),
+);
+
+const profileSchema = z.object({
+  reportDate: text,
+  ticker: code,
+  legalName: requiredText,
+  shortName: requiredText,
+  industryCode,
+  uniformNo,
+  paidInCapital: optionalAmount,
+});
+
+function profileAdapter(layout: typeof twseCompanyLayout | typeof tpexCompanyLayout, marketType: CompanyRow['marketType']) {
+  return async function* (dir: string, rejects: RejectLog): AsyncGenerator<CompanyRow> {
+    for await (const { row } of readLayout(dir, layout, profileSchema, rejects)) {
+      yield {
+        ticker: row.ticker,
+        legalName: row.legalName,
+        shortName: row.shortName,
+        industryCode: row.industryCode,
+        industry: INDUSTRY_NAMES[row.industryCode]!,
+        uniformNo: row.uniformNo,
+        paidInCapital: row.paidInCapital,
+        marketType,
+        sourceId: layout.sourceId,
+      };
+    }
+  };
+}
+
+/** SRC-TWSE-COMPANY: listed companies. */
+export const readTwseCompanies = profileAdapter(twseCompanyLayout, 'listed');
+/** SRC-TPEX-COMPANY: OTC companies. */
+export const readTpexCompanies = profileAdapter(tpexCompanyLayout, 'otc');

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { parseDate, parseYear } from './dates.js';
+
+/**
+ * zod field parsers shared by the adapters: each takes the raw CSV string and yields the typed
+ * value, or fails with a message that becomes the reject reason.
+ */
+
+export const text = z.string().transform((s) => s.trim());
+
+export const requiredText = text.pipe(z.string().min(1, 'must not be empty'));
+
+export const isoDate = z.string().transform((s, ctx) => {
+  const d = parseDate(s);
+  if (d === null) {
+    ctx.addIssue({ code: 'custom', message: `not a date (ISO or ROC): "${s}"` });
+    return z.NEVER;
+  }
+  return d;
+});
+
+export const optionalIsoDate = z.string().transform((s, ctx) => {
+  if (s.trim() === '') return null;
+  const d = parseDate(s);
+  if (d === null) {
+    ctx.addIssue({ code: 'custom', message: `not a date (ISO or ROC): "${s}"` });
+    return z.NEVER;
+  }
+  return d;
+});
+
+export const year = z.string().transform((s, ctx) => {
+  const y = parseYear(s);
+  if (y === null) {
+    ctx.addIssue({ code: 'custom', message: `not a year (ROC or Gregorian): "${s}"` });
+    return z.NEVER;
+  }
+  return y;
+});
+
+function toNumber(s: string): number | null {
+  const cleaned = s.trim().replace(/,/g, '');
+  if (cleaned === '' || cleaned === '-') return null;
+  if (!/^-?\d+(\.\d+)?$/.test(cleaned)) return Number.NaN;
+  return Number(cleaned);
+}
+
+/** A non-negative number (thousands separators allowed); empty means absent (null). */
+export const optionalAmount = z.string().transform((s, ctx) => {
+  const n = toNumber(s);
+  if (n !== null && (Number.isNaN(n) || n < 0)) {
+    ctx.addIssue({ code: 'custom', message: `not a non-negative number: "${s}"` });
+    return z.NEVER;
+  }
+  return n;
+});
+
+export const amount = optionalAmount.transform((n, ctx) => {
+  if (n === null) {
+    ctx.addIssue({ code: 'custom', message: 'must not be empty' });
+    return z.NEVER;
+  }
+  return n;
+});
+
+const YES = new Set(['是', 'y', 'yes', 'true', '1', '有']);
+const NO = new Set(['否', 'n', 'no', 'false', '0', '無', '']);
+
+/** 是/否 (or Y/N, true/false, 1/0); empty counts as no. */
+export const yesNo = z.string().transform((s, ctx) => {
+  const v = s.trim().toLowerCase();
+  if (YES.has(v)) return true;
+  if (NO.has(v)) return false;
+  ctx.addIssue({ code: 'custom', message: `not 是/否: "${s}"` });
+  return z.NEVER;
+});
+
+/** Ticker-like codes as the API uses them: upper-case, 1–12 of [0-9A-Z]. */
+export const code = z
+  .string()
+  .transform((s) => s.trim().toUpperCase())
+  .pipe(z.string().regex(/^[0-9A-Z]{1,12}$/, 'must be 1–12 letters or digits'));
+
+/** Taiwan business ID (統一編號): 8 digits. */
+export const uniformNo = z
+  .string()
+  .transform((s) => s.trim())
+  .pipe(z.string().regex(/^\d{8}$/, 'must be 8 digits'));

@@ -1,0 +1,123 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SnapshotEntry } from '../src/contract/snapshots.js';
+import { snapshotsResponseSchema } from '../src/contract/snapshots.js';
+import { publishedSnapshotIds } from '../src/snapshot/published.js';
+import { SnapshotStore } from '../src/snapshot/store.js';
+import { DOWNLOADS_DIR, fileForUrlPath, urls } from '../src/site/static-paths.js';
+import { snapshotsView } from '../src/views/snapshots.js';
+import { writeDownloads } from './downloads/write-downloads.js';
+import { buildSnapshotDb, type SnapshotDbSummary } from './snapshot/build-snapshot-db.js';
+import type { Progress } from './snapshot/progress.js';
+import { acquireBuildLock, makeWorkDir, nextSnapshotId, publishWorkDir } from './snapshot/publish.js';
+import { assertValid, writeJsonFile, writeTree, type TreeStats } from './tree/write-tree.js';
+
+export interface BuildOptions {
+  sourcesDir: string;
+  snapshotsDir: string;
+  kind: 'demo' | 'production';
+  /** The publish moment: names the snapshot (its date) and is every body's generated_at. */
+  now: Date;
+  asof?: string;
+  maxRejects?: number;
+  serviceHost?: string;
+  progress: Progress;
+  /** Called between stages; tests use it to fail or kill a build midway. */
+  onStage?: (stage: 'database' | 'tree' | 'downloads' | 'publish') => void;
+}
+
+export interface BuildResult {
+  id: string;
+  dir: string;
+  summary: SnapshotDbSummary;
+  tree: TreeStats;
+  timings: Record<string, number>;
+}
+
+export const DEFAULT_SERVICE_HOST = 'esg-credibility.example';
+
+/** The `/snapshots` entry a published snapshot wrote about itself. */
+function entryOf(snapshotDir: string, id: string): SnapshotEntry | undefined {
+  const file = join(snapshotDir, 'tree', fileForUrlPath(urls.snapshots));
+  if (!existsSync(file)) return undefined;
+  const parsed = snapshotsResponseSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  return parsed.success ? parsed.data.data.find((e) => e.dataset_snapshot_id === id) : undefined;
+}
+
+/**
+ * sources → snapshot database → static tree → downloads → atomic publish. Everything is written in
+ * a private work folder; only a complete, validated build is renamed into place and made current.
+ * On any failure the work folder is removed and the published snapshots are untouched.
+ */
+export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
+  const release = acquireBuildLock(o.snapshotsDir);
+  const work = makeWorkDir(o.snapshotsDir);
+  const timings: Record<string, number> = {};
+  const timed = async <T>(name: string, f: () => T | Promise<T>): Promise<T> => {
+    const start = performance.now();
+    try {
+      return await f();
+    } finally {
+      timings[name] = Math.round(performance.now() - start);
+    }
+  };
+  try {
+    const publishedAt = o.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const id = nextSnapshotId(o.snapshotsDir, publishedAt.slice(0, 10));
+    const dbPath = join(work, 'snapshot.sqlite');
+    const treeDir = join(work, 'tree');
+
+    o.onStage?.('database');
+    const summary = await timed('database', () =>
+      buildSnapshotDb({ sourcesDir: o.sourcesDir, dbPath, snapshotId: id, publishedAt, kind: o.kind, asof: o.asof, maxRejects: o.maxRejects, serviceHost: o.serviceHost ?? DEFAULT_SERVICE_HOST, progress: o.progress }),
+    );
+
+    o.onStage?.('tree');
+    const store = SnapshotStore.open(work);
+    let tree: TreeStats;
+    try {
+      tree = await timed('tree', () => writeTree(store, treeDir, (n) => o.progress.step(`tree: ${n} files`)));
+      o.progress.step(`tree: ${tree.files} files, ${(tree.bytes / 1e6).toFixed(1)} MB`);
+
+      o.onStage?.('downloads');
+      const downloadsUrl = urls.downloads(id);
+      const files = await timed('downloads', () =>
+        writeDownloads({
+          dbPath,
+          treeDir,
+          outDir: join(treeDir, DOWNLOADS_DIR, id),
+          // The archive cannot hold the list that names the archive's own hash, nor the downloads.
+          excludeFromArchive: (rel: string) => rel === fileForUrlPath(urls.snapshots) || rel.startsWith(`${DOWNLOADS_DIR}/`),
+        }),
+      );
+      o.progress.step(`downloads: ${files.length} files`);
+
+      const meta = store.meta;
+      const self: SnapshotEntry = {
+        dataset_snapshot_id: id,
+        data_asof: meta.data_asof,
+        methodology_version: meta.methodology_version,
+        kind: meta.kind,
+        published_at: meta.published_at,
+        counts: { companies: store.companyCount(), penalties: store.penaltyCount(), etfs: store.etfs().length, sources: store.sources().length },
+        files: files.map((f) => ({ path: `${downloadsUrl}/${f.name}`, bytes: f.bytes, sha256: f.sha256, mediatype: f.mediatype })),
+      };
+      const earlier = publishedSnapshotIds(o.snapshotsDir).flatMap((old) => entryOf(join(o.snapshotsDir, old), old) ?? []);
+      const body = snapshotsView(meta, [...earlier, self]);
+      assertValid(urls.snapshots, snapshotsResponseSchema, body);
+      writeJsonFile(treeDir, urls.snapshots, body, new Set());
+      tree.files++;
+    } finally {
+      store.close();
+    }
+
+    o.onStage?.('publish');
+    const dir = await timed('publish', () => publishWorkDir(o.snapshotsDir, work, id));
+    return { id, dir, summary, tree, timings };
+  } catch (e) {
+    rmSync(work, { recursive: true, force: true });
+    throw e;
+  } finally {
+    release();
+  }
+}

@@ -1,0 +1,51 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildAndPublish } from '../build.js';
+import { stderrProgress } from '../snapshot/progress.js';
+import { snapshotsDirFromEnv } from './defaults.js';
+import { formatSummary } from './summary.js';
+
+/** npm run snapshot -- --sources DIR [--asof YYYY-MM-DD] [--max-rejects N] [--kind production|demo] */
+const { values } = parseArgs({
+  options: {
+    sources: { type: 'string' },
+    asof: { type: 'string' },
+    'max-rejects': { type: 'string', default: '0' },
+    kind: { type: 'string', default: 'production' },
+  },
+});
+
+const maxRejects = Number(values['max-rejects']);
+if (!values.sources) {
+  console.error('usage: npm run snapshot -- --sources DIR [--asof YYYY-MM-DD] [--max-rejects N]');
+  process.exit(2);
+}
+if (!Number.isInteger(maxRejects) || maxRejects < 0) {
+  console.error('--max-rejects must be a whole number ≥ 0');
+  process.exit(2);
+}
+if (values.asof !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.asof)) {
+  console.error('--asof must be YYYY-MM-DD');
+  process.exit(2);
+}
+if (values.kind !== 'production' && values.kind !== 'demo') {
+  console.error('--kind must be production or demo');
+  process.exit(2);
+}
+const start = performance.now();
+try {
+  const result = await buildAndPublish({
+    sourcesDir: resolve(values.sources),
+    snapshotsDir: snapshotsDirFromEnv(),
+    kind: values.kind,
+    now: new Date(),
+    asof: values.asof,
+    maxRejects,
+    serviceHost: process.env.SERVICE_HOST,
+    progress: stderrProgress('snapshot'),
+  });
+  console.log(formatSummary(result, performance.now() - start));
+} catch (e) {
+  console.error(`snapshot build failed: ${(e as Error).message}`);
+  process.exit(1);
+}

@@ -1,0 +1,22 @@
+import { FLAG_CATALOGUE } from '../../src/methodology/rules.js';
+import type { BuildResult } from '../build.js';
+
+/** The one-screen summary printed at the end of a build. */
+export function formatSummary(r: BuildResult, totalMs: number): string {
+  const s = r.summary;
+  const lines = [
+    `Published snapshot ${r.id} (data as of ${s.asof}) → ${r.dir}`,
+    '',
+    'Rows read per source (accepted) / stored:',
+    ...Object.keys({ ...s.rowsRead, ...s.recordCounts })
+      .sort()
+      .map((id) => `  ${id.padEnd(24)} ${String(s.rowsRead[id] ?? 0).padStart(9)} / ${String(s.recordCounts[id] ?? 0).padStart(9)}`),
+    `Rejected rows: ${s.rejects.count}${s.rejects.count ? `\n${s.rejects.format(10).replace(/^/gm, '  ')}` : ''}`,
+    `Companies: ${s.companies}   verdicts: ${Object.entries(s.verdicts).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    'Flags by id:',
+    ...FLAG_CATALOGUE.map((f) => `  ${f.id} ${f.severity.padEnd(8)} ${String(s.flagsById[f.id] ?? 0).padStart(7)}  ${f.label}`),
+    `Static tree: ${r.tree.files} files, ${(r.tree.bytes / 1e6).toFixed(1)} MB`,
+    `Time: ${Object.entries(r.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s`).join(', ')}; total ${(totalMs / 1000).toFixed(1)}s`,
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,124 @@
+/**
+ * Small builders the archetypes use to state their facts plainly (tonnes and NT$ in, model out).
+ */
+import { addMonths, type DateStyle, type Day, fromYmd } from './dates.js';
+import { tq } from './format.js';
+import type { Assurance, Company, Level } from './model.js';
+import { COUNTIES, CPA_FIRMS, THIRD_PARTY_BODIES } from './names.js';
+import type { Rng } from './random.js';
+
+export interface Ctx {
+  /** D, the as-of day. */
+  readonly D: Day;
+  /** year(D). */
+  readonly Y: number;
+  readonly rng: Rng;
+}
+
+/** Registry site with its years: `{ [year]: [direct, indirect] }` in tonnes. */
+export function addSite(c: Company, code: string, years: Record<number, readonly [number, number]>): void {
+  const list = Object.keys(years)
+    .map(Number)
+    .sort((a, b) => a - b)
+    .map((year) => {
+      const v = years[year] as readonly [number, number];
+      return { year, direct: tq(v[0]), indirect: tq(v[1]) };
+    });
+  const county = COUNTIES[c.county];
+  c.sites.push({ code, county: c.county, town: county?.towns[c.sites.length % county.towns.length] ?? '', years: list });
+}
+
+/** Sum of the company's registry sites for a year, tq: [direct, indirect]. */
+export function registrySums(c: Company, year: number): [number, number] {
+  let direct = 0;
+  let indirect = 0;
+  for (const s of c.sites) for (const y of s.years) if (y.year === year) { direct += y.direct; indirect += y.indirect; }
+  return [direct, indirect];
+}
+
+export interface DiscOpts {
+  s3?: boolean;
+  v1?: boolean;
+  v2?: boolean;
+  boundary?: 'parent' | 'consolidated';
+}
+
+/** A disclosure with explicit figures in tonnes (null = empty). */
+export function setDisclosure(c: Company, year: number, s1: number | null, s2: number | null, s3: number | null, o: DiscOpts = {}): void {
+  c.disclosure = {
+    year,
+    scope1: s1 === null ? null : tq(s1),
+    scope2: s2 === null ? null : tq(s2),
+    scope3: s3 === null ? null : tq(s3),
+    boundary: o.boundary ?? 'consolidated',
+    s1Verified: s1 !== null && (o.v1 ?? true),
+    s2Verified: s2 !== null && (o.v2 ?? true),
+    s3Verified: false,
+    intensity: tq(1.2345),
+  };
+}
+
+/** A full disclosure with plausible figures (about `total` t scope 1 + 2). */
+export function fullDisclosure(c: Company, x: Ctx, year: number, total: number, o: DiscOpts = {}): void {
+  const s1 = Math.round(total * 0.3 * 1000) / 1000;
+  const s2 = Math.round((total - s1) * 1000) / 1000;
+  setDisclosure(c, year, s1, s2, o.s3 === false ? null : Math.round(total * x.rng.range(1.5, 4)), o);
+}
+
+/** A disclosure equal to `factor` × the registry total of that year (split as the registry). */
+export function matchedDisclosure(c: Company, year: number, factor: number, o: DiscOpts = {}): void {
+  const [d, i] = registrySums(c, year);
+  const s1 = Math.round(d * factor);
+  const s2 = Math.round(i * factor);
+  c.disclosure = {
+    year,
+    scope1: s1,
+    scope2: s2,
+    scope3: o.s3 === false ? null : Math.round((s1 + s2) * 2.5),
+    boundary: o.boundary ?? 'consolidated',
+    s1Verified: o.v1 ?? true,
+    s2Verified: o.v2 ?? true,
+    s3Verified: false,
+    intensity: tq(0.5678),
+  };
+}
+
+export type AssuranceSpec = 'none' | 'cpa-limited' | 'cpa-reasonable' | 'tp-limited' | 'tp-reasonable';
+
+export function assurance(spec: AssuranceSpec, rng: Rng): Assurance {
+  if (spec === 'none') return { kind: 'none' };
+  const [kind, level] = spec.split('-') as ['cpa' | 'tp', Level];
+  return kind === 'cpa' ? { kind: 'cpa', firm: rng.pick(CPA_FIRMS), level } : { kind: 'third', body: rng.pick(THIRD_PARTY_BODIES), level };
+}
+
+/** Upload day of the report covering `year`: mid-August of the next year, never after D. */
+export const uploadDay = (year: number, D: Day, rng: Rng): Day => Math.min(D, fromYmd(year + 1, rng.int(6, 8), rng.int(1, 28)));
+
+export function addReport(c: Company, x: Ctx, year: number, spec: AssuranceSpec): void {
+  c.reports.push({ year, assurance: assurance(spec, x.rng), mandatory: c.market === 'listed', uploadDay: uploadDay(year, x.D, x.rng) });
+}
+
+export interface PenOpts {
+  serious?: boolean;
+  style?: DateStyle;
+  commas?: boolean;
+}
+
+/** A penalty decided on `day` (fine in NT$). */
+export function addPenalty(c: Company, x: Ctx, day: Day, money: number, o: PenOpts = {}): void {
+  const style = o.style ?? x.rng.pick<DateStyle>(['iso', 'rocSlash', 'rocCompact']);
+  c.penalties.push({
+    day,
+    transgressDay: day - x.rng.int(20, 120),
+    money,
+    serious: o.serious ?? false,
+    agency: c.county,
+    violation: x.rng.int(0, 6),
+    penaltyStyle: style,
+    transgressStyle: style,
+    moneyCommas: o.commas ?? false,
+  });
+}
+
+/** D shifted by months (clamped) and then days. */
+export const monthsBefore = (x: Ctx, months: number, plusDays = 0): Day => addMonths(x.D, -months) + plusDays;

@@ -1,0 +1,64 @@
+/**
+ * Entry point of the demo universe generator: decides a fictional universe from (seed, companies,
+ * asof) and writes it in the publishers' layouts plus `manifest.json`. Same options, same bytes.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseIsoDay } from './dates.js';
+import { buildUniverse } from './universe.js';
+import { DEMO_FILES, writeLayoutFiles } from './write-files.js';
+
+export interface GenerateDemoOptions {
+  /** Folder to write into (created if missing). */
+  outDir: string;
+  /** Number of companies; default 1,800. All archetypes are present from 50 on. */
+  companies?: number;
+  /** PRNG seed (an integer); default 20261101. */
+  seed?: number;
+  /** D, `YYYY-MM-DD`; default 2026-10-31. */
+  asof?: string;
+}
+
+export interface GenerateDemoResult {
+  asof: string;
+  /** File names written inside outDir, manifest.json last. */
+  files: string[];
+  /** Data rows (header excluded) per file name. */
+  counts: Record<string, number>;
+}
+
+export const DEMO_DEFAULTS = { companies: 1800, seed: 20261101, asof: '2026-10-31' } as const;
+
+export interface DemoManifest {
+  kind: 'demo';
+  seed: number;
+  companies: number;
+  asof: string;
+  retrieved_at: Record<string, string>;
+}
+
+/** One retrieval time per source id: asof at 06:00Z, a minute apart in layout order. */
+export function retrievedAt(asof: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  let minute = 0;
+  for (const { layout } of DEMO_FILES) {
+    if (layout.sourceId in out) continue;
+    out[layout.sourceId] = `${asof}T06:${String(minute).padStart(2, '0')}:00Z`;
+    minute++;
+  }
+  return out;
+}
+
+export async function generateDemo(opts: GenerateDemoOptions): Promise<GenerateDemoResult> {
+  const companies = opts.companies ?? DEMO_DEFAULTS.companies;
+  const seed = opts.seed ?? DEMO_DEFAULTS.seed;
+  const asof = opts.asof ?? DEMO_DEFAULTS.asof;
+  if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
+  const D = parseIsoDay(asof);
+  const universe = buildUniverse({ seed, companies, asof: D });
+  await mkdir(opts.outDir, { recursive: true });
+  const counts = await writeLayoutFiles(opts.outDir, universe);
+  const manifest: DemoManifest = { kind: 'demo', seed, companies, asof, retrieved_at: retrievedAt(asof) };
+  await writeFile(join(opts.outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, 'utf8');
+  return { asof, files: [...DEMO_FILES.map((j) => j.layout.file), 'manifest.json'], counts };
+}

@@ -1,0 +1,158 @@
+/**
+ * Rows of every publisher file except penalties (penalty-rows.ts), keyed by the layout's column
+ * keys so the compiler checks that each row fills every column of its layout.
+ */
+import type {
+  cbamProductsLayout,
+  esgReportLayout,
+  etfHoldingsLayout,
+  FileLayout,
+  registryLayout,
+  twseCompanyLayout,
+  twseGhgLayout,
+} from '../adapters/layouts.js';
+import { rocCompact, rocSlash, rocYear } from './dates.js';
+import { formatPct2, formatTq } from './format.js';
+import { industry, sicName } from './industries.js';
+import type { Company, Market, Universe } from './model.js';
+import { COUNTIES, CPA_OPINION, CPA_STANDARD, THIRD_PARTY_STANDARD } from './names.js';
+import { Rng } from './random.js';
+
+export type RowOf<L extends FileLayout> = Record<keyof L['columns'] & string, string>;
+
+/** Company profiles of one market (the TWSE and TPEx layouts have the same column keys). */
+export function* companyRows(u: Universe, market: Market): Generator<RowOf<typeof twseCompanyLayout>> {
+  const reportDate = rocCompact(u.asof);
+  for (const c of u.companies) {
+    if (c.market !== market) continue;
+    yield {
+      reportDate,
+      ticker: c.ticker,
+      legalName: c.legalName,
+      shortName: c.shortName,
+      industryCode: c.industry,
+      uniformNo: c.uniformNo,
+      paidInCapital: String(c.capital),
+    };
+  }
+}
+
+const BOUNDARY = { parent: '母公司', consolidated: '合併財務報告邊界' } as const;
+const yesNo = (b: boolean) => (b ? '是' : '否');
+
+/** The latest GHG disclosure of each company of one market (TWSE t187ap46_L_1 / TPEx t187ap46_O_1). */
+export function* ghgRows(u: Universe, market: Market): Generator<RowOf<typeof twseGhgLayout>> {
+  const reportDate = rocCompact(u.asof);
+  for (const c of u.companies) {
+    const d = c.disclosure;
+    if (c.market !== market || !d) continue;
+    const scope = (v: number | null, verified: boolean) =>
+      v === null ? (['', '', ''] as const) : ([formatTq(v), BOUNDARY[d.boundary], yesNo(verified)] as const);
+    const [scope1, scope1Boundary, scope1Verified] = scope(d.scope1, d.s1Verified);
+    const [scope2, scope2Boundary, scope2Verified] = scope(d.scope2, d.s2Verified);
+    const [scope3, scope3Boundary, scope3Verified] = scope(d.scope3, d.s3Verified);
+    yield {
+      reportDate,
+      reportYear: String(rocYear(d.year)),
+      ticker: c.ticker,
+      companyName: c.shortName,
+      scope1,
+      scope1Boundary,
+      scope1Verified,
+      scope2,
+      scope2Boundary,
+      scope2Verified,
+      scope3,
+      scope3Boundary,
+      scope3Verified,
+      intensity: d.intensity === null ? '' : formatTq(d.intensity),
+    };
+  }
+}
+
+const LIABLE_TQ = 25_000 * 10_000;
+
+/** Registry sites for year(D) − 2 then year(D) − 1: companies first, then outside businesses. */
+export function* registryRows(u: Universe): Generator<RowOf<typeof registryLayout>> {
+  for (const year of [u.year - 2, u.year - 1]) {
+    for (const list of [u.companies, u.others] as const) {
+      for (const b of list) {
+        for (const s of b.sites) {
+          const y = s.years.find((v) => v.year === year);
+          if (!y) continue;
+          const total = y.direct + y.indirect;
+          const co2 = Math.round(y.direct * 0.97);
+          const ch4 = Math.round(y.direct * 0.02);
+          yield {
+            year: String(rocYear(year)),
+            uniformNo: b.uniformNo,
+            companyName: b.legalName,
+            city: COUNTIES[s.county]?.name ?? '',
+            town: s.town,
+            industryName: sicName(s.code),
+            industryCode: s.code,
+            cause: s.code.startsWith('35') ? '電力或燃氣供應業' : total >= LIABLE_TQ ? '年排放量達2.5萬公噸CO2e以上' : '其他指定應盤查登錄排放源',
+            co2: formatTq(co2),
+            ch4: formatTq(ch4),
+            n2o: formatTq(Math.max(0, y.direct - co2 - ch4)),
+            direct: formatTq(y.direct),
+            indirect: formatTq(y.indirect),
+            total: formatTq(total),
+          };
+        }
+      }
+    }
+  }
+}
+
+const MARKET_LABEL = { listed: '上市', otc: '上櫃' } as const;
+
+/** Sustainability-report filings with their assurance, oldest year first per company. */
+export function* esgReportRows(u: Universe): Generator<RowOf<typeof esgReportLayout>> {
+  for (const c of u.companies) {
+    for (const r of c.reports) {
+      const rng = Rng.of(u.seed, 'report-row', c.index, r.year);
+      const roc = rocYear(r.year);
+      const a = r.assurance;
+      yield {
+        market: MARKET_LABEL[c.market],
+        year: String(roc),
+        ticker: c.ticker,
+        companyName: c.shortName,
+        reason: r.mandatory ? '依規定申報' : '自願申報',
+        industry: industry(c.industry).name,
+        period: `${roc}/01/01~${roc}/12/31`,
+        standard: rng.chance(0.4) ? 'GRI準則2021年版、SASB準則' : 'GRI準則2021年版',
+        thirdParty: a.kind === 'third' ? a.body : '',
+        thirdPartyStandard: a.kind === 'third' ? THIRD_PARTY_STANDARD[a.level] : '',
+        cpa: a.kind === 'cpa' ? a.firm : '',
+        cpaStandard: a.kind === 'cpa' ? CPA_STANDARD : '',
+        cpaOpinion: a.kind === 'cpa' ? CPA_OPINION[a.level] : '',
+        uploadDate: rocSlash(r.uploadDay),
+        amended: rng.chance(0.02) ? '是' : '',
+      };
+    }
+  }
+}
+
+export function* etfRows(u: Universe): Generator<RowOf<typeof etfHoldingsLayout>> {
+  for (const e of u.etfs) {
+    for (const h of e.holdings) {
+      yield {
+        fundCode: e.code,
+        fundName: e.name,
+        year: String(rocYear(e.year)),
+        quarter: String(e.quarter),
+        securityCode: h.code,
+        securityName: h.name,
+        weightPct: formatPct2(h.weight),
+      };
+    }
+  }
+}
+
+export function* cbamRows(u: Universe): Generator<RowOf<typeof cbamProductsLayout>> {
+  for (const c of u.companies as readonly Company[]) {
+    if (c.cbam) yield { ticker: c.ticker, sector: c.cbam.sector, product: c.cbam.product };
+  }
+}

@@ -1,0 +1,90 @@
+import { CBAM_BY_INDUSTRY, type CbamSector } from '../../src/methodology/cbam.js';
+import { carbonFeeLiability } from '../../src/methodology/carbon-fee.js';
+import type { MethodologyInput } from '../../src/methodology/facts.js';
+import { flagsFor, TOP_FLAGS, type Flag } from '../../src/methodology/flags.js';
+import { rankScores } from '../../src/methodology/rank.js';
+import { scoreCompany, type Score } from '../../src/methodology/score.js';
+import { expandTemplate, sourceInfo } from '../adapters/catalogue.js';
+import type { CompanyRow } from '../adapters/company-profiles.js';
+import type { GhgDisclosureRow } from '../adapters/esg-ghg.js';
+import type { PenaltyRow } from '../adapters/moenv-penalties.js';
+import type { SourceData } from './load-sources.js';
+
+const PENALTY_SOURCE = 'SRC-MOENV-EMS_P_46';
+const REGISTRY_SOURCE = 'SRC-MOENV-GHG_P_01';
+const REPORT_SOURCE = 'SRC-MOPS-ESGREPORT';
+
+export interface ComputedPenalty extends PenaltyRow {
+  sourceId: string;
+  sourceUrl: string;
+}
+
+/** One company with every derived fact, ready to be written to the snapshot. */
+export interface ComputedCompany {
+  profile: CompanyRow;
+  cbamSectors: CbamSector[];
+  penalties: ComputedPenalty[];
+  disclosure: (GhgDisclosureRow & { deepLink: string }) | null;
+  carbonFee: { obligated: boolean; basis: string; registryYear: number | null; sourceId: string; deepLink: string };
+  assurance: { provider: string; level: 'limited' | 'reasonable'; year: number; sourceId: string; deepLink: string } | null;
+  score: Score;
+  flags: Flag[];
+  rank: number;
+  percentile: number;
+}
+
+function cbamSectorsOf(profile: CompanyRow, data: SourceData): CbamSector[] {
+  const sectors = new Set<CbamSector>(CBAM_BY_INDUSTRY[profile.industryCode] ?? []);
+  for (const p of data.cbamProducts.get(profile.ticker) ?? []) sectors.add(p.sector);
+  return [...sectors].sort();
+}
+
+function link(sourceId: string, values: Record<string, string | number>): string {
+  return expandTemplate(sourceInfo(sourceId).record_url_template, values);
+}
+
+/** Computes methodology 1.0 for every company of the universe, then ranks them. */
+export function computeCompanies(data: SourceData, asof: string): ComputedCompany[] {
+  const unranked = [...data.companies.values()]
+    .sort((a, b) => (a.ticker < b.ticker ? -1 : 1))
+    .map((profile) => {
+      const { ticker, uniformNo } = profile;
+      const cbamSectors = cbamSectorsOf(profile, data);
+      const penalties: ComputedPenalty[] = (data.penalties.get(ticker) ?? [])
+        .map((p) => ({ ...p, sourceId: PENALTY_SOURCE, sourceUrl: link(PENALTY_SOURCE, { uniform_no: uniformNo, record_id: p.recordId }) }))
+        .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.recordId < b.recordId ? -1 : 1));
+      const d = data.disclosures.get(ticker);
+      const disclosure = d ? { ...d, deepLink: link(d.sourceId, { ticker }) } : null;
+      const sites = data.registrySites.get(ticker) ?? [];
+      const fee = carbonFeeLiability(sites, data.latestRegistryYear);
+      const carbonFee = {
+        obligated: fee.obligated,
+        basis: fee.basis,
+        registryYear: fee.year,
+        sourceId: REGISTRY_SOURCE,
+        deepLink: link(REGISTRY_SOURCE, { uniform_no: uniformNo, year: fee.year ?? data.latestRegistryYear ?? '' }),
+      };
+      const a = data.assurances.get(ticker);
+      const assurance = a
+        ? { provider: a.provider, level: a.level, year: a.year, sourceId: REPORT_SOURCE, deepLink: link(REPORT_SOURCE, { ticker, year: a.year }) }
+        : null;
+      const registryForYear = d ? sites.filter((s) => s.year === d.year) : [];
+      const input: MethodologyInput = {
+        asof,
+        companySourceId: profile.sourceId,
+        cbamExposed: cbamSectors.length > 0,
+        disclosure: d ? { year: d.year, scope1: d.scope1, scope2: d.scope2, scope3: d.scope3, scope1Verified: d.scope1Verified, scope2Verified: d.scope2Verified, sourceId: d.sourceId } : null,
+        assurance: assurance ? { level: assurance.level, year: assurance.year, sourceId: assurance.sourceId } : null,
+        carbonFee: { obligated: carbonFee.obligated, sourceId: carbonFee.sourceId },
+        penalties: penalties.map((p) => ({ date: p.date, fine: p.fine, serious: p.serious, sourceId: p.sourceId })),
+        registryTotal: registryForYear.length > 0 ? { total: registryForYear.reduce((s, x) => s + x.direct + x.indirect, 0), sourceId: REGISTRY_SOURCE } : null,
+      };
+      return { profile, cbamSectors, penalties, disclosure, carbonFee, assurance, score: scoreCompany(input), flags: flagsFor(input) };
+    });
+  const ranks = rankScores(unranked.map((c) => c.score.credibility_score));
+  return unranked.map((c, i) => ({ ...c, ...ranks[i]! }));
+}
+
+export function topFlags(flags: Flag[]): Flag[] {
+  return flags.slice(0, TOP_FLAGS);
+}

@@ -1,0 +1,61 @@
+import type Database from 'better-sqlite3';
+import { verdictFor } from '../../src/methodology/rules.js';
+
+/**
+ * Checks a written snapshot database before it may be published. Returns the list of violations
+ * (empty when sound); each names what is wrong and where.
+ */
+export function checkInvariants(db: Database.Database): string[] {
+  const problems: string[] = [];
+  const fail = (sql: string, message: (row: Record<string, unknown>) => string) => {
+    for (const row of db.prepare(sql).all() as Record<string, unknown>[]) problems.push(message(row));
+  };
+
+  const companies = db.prepare('SELECT ticker, credibility_score, verdict, score_breakdown FROM companies').all() as {
+    ticker: string; credibility_score: number; verdict: string; score_breakdown: string;
+  }[];
+  for (const c of companies) {
+    const parts = JSON.parse(c.score_breakdown) as { points: number; max_points: number }[];
+    const sum = parts.reduce((s, p) => s + p.points, 0);
+    if (sum !== c.credibility_score) problems.push(`${c.ticker}: breakdown sums to ${sum}, score is ${c.credibility_score}`);
+    if (parts.some((p) => p.points < 0 || p.points > p.max_points)) problems.push(`${c.ticker}: a component is outside 0..max`);
+    if (c.credibility_score < 0 || c.credibility_score > 100) problems.push(`${c.ticker}: score ${c.credibility_score} outside 0–100`);
+    if (verdictFor(c.credibility_score) !== c.verdict) problems.push(`${c.ticker}: verdict ${c.verdict} does not match score`);
+  }
+
+  // Window functions recompute both in one pass (a correlated count would be quadratic at 100k).
+  fail(
+    `SELECT ticker, rank, expected_rank, percentile, expected_percentile FROM (
+       SELECT ticker, rank, percentile,
+         RANK() OVER (ORDER BY credibility_score DESC) AS expected_rank,
+         ROUND(1000.0 * (RANK() OVER (ORDER BY credibility_score ASC) - 1) / COUNT(*) OVER ()) / 10.0 AS expected_percentile
+       FROM companies)
+     WHERE rank != expected_rank OR ABS(percentile - expected_percentile) > 1e-9`,
+    (r) => `${r.ticker}: rank ${r.rank} / percentile ${r.percentile}, expected ${r.expected_rank} / ${r.expected_percentile}`,
+  );
+
+  for (const table of ['companies', 'penalties', 'carbon_disclosures', 'carbon_fees', 'assurances', 'flags', 'etfs']) {
+    fail(
+      `SELECT DISTINCT t.source_id FROM ${table} t LEFT JOIN sources s ON s.source_id = t.source_id WHERE s.source_id IS NULL`,
+      (r) => `${table}: source_id ${r.source_id} does not resolve in the registry`,
+    );
+  }
+  for (const [table, column] of [['penalties', 'source_url'], ['carbon_disclosures', 'deep_link'], ['carbon_fees', 'deep_link'], ['assurances', 'deep_link']]) {
+    fail(`SELECT ticker, ${column} AS url FROM ${table} WHERE ${column} LIKE '%{%' OR ${column} LIKE '%}%' OR ${column} NOT LIKE 'https://%'`,
+      (r) => `${table}.${column} of ${r.ticker}: not an expanded https URL: ${r.url}`);
+  }
+  fail(
+    `SELECT c.ticker, j.value AS flag FROM companies c, json_each(c.top_flags) j
+     LEFT JOIN flags f ON f.ticker = c.ticker AND f.flag_id = j.value WHERE f.flag_id IS NULL`,
+    (r) => `${r.ticker}: top flag ${r.flag} is not among its flags`,
+  );
+  fail(
+    `SELECT c.ticker FROM companies c JOIN carbon_fees f ON f.ticker = c.ticker WHERE c.carbon_fee_liable != f.obligated`,
+    (r) => `${r.ticker}: carbon_fee_liable disagrees with carbon_fee.obligated`,
+  );
+  fail(
+    `SELECT c.ticker FROM companies c LEFT JOIN carbon_fees f ON f.ticker = c.ticker WHERE f.ticker IS NULL`,
+    (r) => `${r.ticker}: no carbon_fee fact`,
+  );
+  return problems;
+}

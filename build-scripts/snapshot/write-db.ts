@@ -1,0 +1,123 @@
+import Database from 'better-sqlite3';
+import { METHODOLOGY_VERSION } from '../../src/methodology/rules.js';
+import { SNAPSHOT_DDL, type SnapshotMeta } from '../../src/snapshot/schema.js';
+import { SOURCES } from '../adapters/catalogue.js';
+import { topFlags, type ComputedCompany } from './compute.js';
+import type { EtfRecord } from './etf-stats.js';
+import type { SourceData } from './load-sources.js';
+
+const b = (v: boolean) => (v ? 1 : 0);
+
+export interface DbContent {
+  meta: Omit<SnapshotMeta, 'methodology_version'>;
+  companies: ComputedCompany[];
+  etfs: EtfRecord[];
+  data: SourceData;
+  retrievedAt: (sourceId: string) => string;
+}
+
+/** Writes a fresh snapshot database at `path` (which must not exist) in one transaction. */
+export function writeSnapshotDb(path: string, content: DbContent): void {
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
+    db.exec(SNAPSHOT_DDL);
+    db.transaction(() => insertAll(db, content))();
+    db.exec('ANALYZE');
+    db.exec('VACUUM');
+  } finally {
+    db.close();
+  }
+}
+
+function insertAll(db: Database.Database, { meta, companies, etfs, data, retrievedAt }: DbContent) {
+  const metaRows: Record<string, string> = { ...meta, methodology_version: METHODOLOGY_VERSION };
+  const insMeta = db.prepare('INSERT INTO meta VALUES (?, ?)');
+  for (const [k, v] of Object.entries(metaRows).sort()) insMeta.run(k, v);
+
+  const stored = new Map<string, number>();
+  const tally = (id: string) => stored.set(id, (stored.get(id) ?? 0) + 1);
+
+  const insCompany = db.prepare(`INSERT INTO companies (id, ticker, company_name, company_name_norm, uniform_no, market_type,
+    industry_code, industry, source_id, cbam_exposed, cbam_sectors, credibility_score, verdict, rank, percentile,
+    assurance_level, carbon_fee_liable, top_flags, top_signal_labels, score_breakdown)
+    VALUES (@id, @ticker, @company_name, @company_name_norm, @uniform_no, @market_type, @industry_code, @industry,
+    @source_id, @cbam_exposed, @cbam_sectors, @credibility_score, @verdict, @rank, @percentile, @assurance_level,
+    @carbon_fee_liable, @top_flags, @top_signal_labels, @score_breakdown)`);
+  const insSearch = db.prepare('INSERT INTO company_search (rowid, search_text) VALUES (?, ?)');
+  const insPenalty = db.prepare('INSERT INTO penalties VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const insDisclosure = db.prepare('INSERT INTO carbon_disclosures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const insFee = db.prepare('INSERT INTO carbon_fees VALUES (?, ?, ?, ?, ?, ?)');
+  const insAssurance = db.prepare('INSERT INTO assurances VALUES (?, ?, ?, ?, ?, ?)');
+  const insFlag = db.prepare('INSERT INTO flags VALUES (?, ?, ?, ?, ?, ?)');
+  const insSite = db.prepare('INSERT INTO registry_sites VALUES (?, ?, ?, ?, ?, ?)');
+  const insProduct = db.prepare('INSERT INTO cbam_products VALUES (?, ?, ?)');
+
+  companies.forEach((c, i) => {
+    const p = c.profile;
+    const top = topFlags(c.flags);
+    insCompany.run({
+      id: i + 1,
+      ticker: p.ticker,
+      company_name: p.shortName,
+      company_name_norm: p.legalName,
+      uniform_no: p.uniformNo,
+      market_type: p.marketType,
+      industry_code: p.industryCode,
+      industry: p.industry,
+      source_id: p.sourceId,
+      cbam_exposed: b(c.cbamSectors.length > 0),
+      cbam_sectors: JSON.stringify(c.cbamSectors),
+      credibility_score: c.score.credibility_score,
+      verdict: c.score.verdict,
+      rank: c.rank,
+      percentile: c.percentile,
+      assurance_level: c.assurance?.level ?? 'none',
+      carbon_fee_liable: b(c.carbonFee.obligated),
+      top_flags: JSON.stringify(top.map((f) => f.id)),
+      top_signal_labels: JSON.stringify(top.map((f) => f.label)),
+      score_breakdown: JSON.stringify(c.score.score_breakdown),
+    });
+    tally(p.sourceId);
+    // Separated by a newline so a query cannot match across the code and the names.
+    insSearch.run(i + 1, [p.ticker, p.shortName, p.legalName].join('\n'));
+    for (const x of c.penalties) {
+      insPenalty.run(p.ticker, x.recordId, x.agency, x.agencyName, x.date, x.fine, b(x.serious), x.summary, x.sourceId, x.sourceUrl);
+      tally(x.sourceId);
+    }
+    const d = c.disclosure;
+    if (d) {
+      insDisclosure.run(p.ticker, d.year, d.scope1, d.scope2, d.scope3, b(d.scope1Verified), b(d.scope2Verified), d.boundary, d.reportDate, d.sourceId, d.deepLink);
+      tally(d.sourceId);
+    }
+    insFee.run(p.ticker, b(c.carbonFee.obligated), c.carbonFee.basis, c.carbonFee.registryYear, c.carbonFee.sourceId, c.carbonFee.deepLink);
+    const a = c.assurance;
+    if (a) {
+      insAssurance.run(p.ticker, a.provider, a.level, a.year, a.sourceId, a.deepLink);
+      tally(a.sourceId);
+    }
+    c.flags.forEach((f, pos) => insFlag.run(p.ticker, f.id, f.severity, f.label, f.source_id, pos));
+    for (const s of data.registrySites.get(p.ticker) ?? []) {
+      insSite.run(s.year, s.uniformNo, p.ticker, s.industryCode, s.direct, s.indirect);
+      tally('SRC-MOENV-GHG_P_01');
+    }
+    for (const x of data.cbamProducts.get(p.ticker) ?? []) insProduct.run(p.ticker, x.sector, x.product);
+  });
+
+  const insEtf = db.prepare('INSERT INTO etfs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const insHolding = db.prepare('INSERT INTO etf_holdings VALUES (?, ?, ?, ?, ?)');
+  for (const e of etfs) {
+    insEtf.run(e.code, e.name, e.holdingsAsof, e.holdings.length, e.covered, e.avgScore, e.minScore, e.assuranceCoveragePct, 'SRC-MOPS-ETF-HOLDINGS');
+    e.holdings.forEach((h, pos) => {
+      insHolding.run(e.code, pos + 1, h.ticker, h.name, h.weight);
+      tally('SRC-MOPS-ETF-HOLDINGS');
+    });
+  }
+
+  const insSource = db.prepare('INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  for (const s of SOURCES) {
+    insSource.run(s.source_id, s.name, s.owner_org, s.owner_org_name, b(s.is_government), s.licence.id, s.licence.name, s.licence.url,
+      s.update_frequency, s.homepage_url, s.description, stored.get(s.source_id) ?? 0, retrievedAt(s.source_id));
+  }
+}

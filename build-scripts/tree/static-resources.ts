@@ -1,0 +1,67 @@
+import type { z } from 'zod';
+import { indexResponseSchema } from '../../src/contract/api-index.js';
+import { fullCanonicalViewSchema } from '../../src/contract/canonical.js';
+import { companyResponseSchema } from '../../src/contract/company.js';
+import { etfListResponseSchema, etfResponseSchema } from '../../src/contract/etf.js';
+import { methodologyResponseSchema } from '../../src/contract/methodology.js';
+import { rankingResponseSchema } from '../../src/contract/ranking.js';
+import { registryResponseSchema } from '../../src/contract/registry.js';
+import { urls } from '../../src/site/static-paths.js';
+import type { SnapshotStore } from '../../src/snapshot/store.js';
+import { apiIndexView } from '../../src/views/api-index.js';
+import { canonicalView } from '../../src/views/canonical.js';
+import { companyView } from '../../src/views/company.js';
+import { etfListView, etfView } from '../../src/views/etf.js';
+import { methodologyView } from '../../src/views/methodology.js';
+import { DEFAULT_PER_PAGE, rankingView } from '../../src/views/ranking.js';
+import { registryView } from '../../src/views/registry.js';
+import { sourceNamesOf } from '../../src/views/source-names.js';
+import { openApiDocument } from '../../src/contract/openapi.js';
+
+/** One path-only GET resource: its URL, the schema its body must satisfy, and the body. */
+export interface StaticResource {
+  url: string;
+  schema: z.ZodType | null;
+  body: unknown;
+}
+
+/**
+ * Every static resource of contract section 4 except /snapshots (which lists the downloads and is
+ * written after them), in a fixed order. A generator, so 100k companies are never all in memory.
+ */
+export function* staticResources(store: SnapshotStore): Generator<StaticResource> {
+  const meta = store.meta;
+  const sources = store.sources();
+  const sourceName = sourceNamesOf(sources);
+  const etfs = store.etfs();
+
+  let first: string | undefined;
+  const ranked: Parameters<typeof rankingView>[1]['rows'] = [];
+  for (const company of store.companies()) {
+    first ??= company.ticker;
+    ranked.push(company);
+    yield { url: urls.company(company.ticker), schema: companyResponseSchema, body: companyView(meta, company) };
+    yield { url: urls.canonical(company.ticker), schema: fullCanonicalViewSchema, body: canonicalView(meta, store.factsOf(company), sourceName) };
+  }
+
+  // Default ranking: score descending, then ticker ascending; every page rendered.
+  ranked.sort((a, b) => b.credibility_score - a.credibility_score || (a.ticker < b.ticker ? -1 : 1));
+  const pageCount = Math.max(1, Math.ceil(ranked.length / DEFAULT_PER_PAGE));
+  for (let page = 1; page <= pageCount; page++) {
+    const rows = ranked.slice((page - 1) * DEFAULT_PER_PAGE, page * DEFAULT_PER_PAGE);
+    const body = rankingView(meta, { rows, total: ranked.length, page, perPage: DEFAULT_PER_PAGE, mode: 'compact' });
+    yield { url: urls.rankingPage(page), schema: rankingResponseSchema, body };
+    if (page === 1) yield { url: urls.ranking, schema: rankingResponseSchema, body };
+  }
+
+  const byTicker = (t: string) => store.company(t);
+  yield { url: urls.etfList, schema: etfListResponseSchema, body: etfListView(meta, etfs) };
+  for (const e of etfs) {
+    const found = store.etf(e.etf_code)!;
+    yield { url: urls.etf(e.etf_code), schema: etfResponseSchema, body: etfView(meta, found.etf, found.holdings, byTicker) };
+  }
+  yield { url: urls.registry, schema: registryResponseSchema, body: registryView(meta, sources) };
+  yield { url: urls.methodology, schema: methodologyResponseSchema, body: methodologyView(meta, store.cbamProducts()) };
+  yield { url: urls.index, schema: indexResponseSchema, body: apiIndexView(meta, first, etfs[0]?.etf_code) };
+  yield { url: urls.openapi, schema: null, body: openApiDocument(meta.methodology_version) };
+}

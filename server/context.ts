@@ -1,0 +1,35 @@
+import type { Request, Response } from 'express';
+import { RankingQueries } from '../src/snapshot/ranking-query.js';
+import type { SnapshotStore } from '../src/snapshot/store.js';
+import { sourceNamesOf } from '../src/views/source-names.js';
+import type { SourceNames } from '../src/views/canonical.js';
+import type { SnapshotSource } from './snapshot-source.js';
+
+/** Per-snapshot helpers built once when a snapshot is first used, dropped with it. */
+export interface SnapshotHelpers {
+  sourceNames: SourceNames;
+  ranking: RankingQueries;
+}
+
+const helpers = new WeakMap<SnapshotStore, SnapshotHelpers>();
+
+export function helpersOf(store: SnapshotStore): SnapshotHelpers {
+  let h = helpers.get(store);
+  if (!h) {
+    h = { sourceNames: sourceNamesOf(store.sources()), ranking: new RankingQueries(store) };
+    helpers.set(store, h);
+  }
+  return h;
+}
+
+/** What a route handler gets: the request, the snapshot it must answer from, and the raw query. */
+export interface RouteContext {
+  req: Request;
+  res: Response;
+  store: SnapshotStore;
+  source: SnapshotSource;
+  /** The query string without `?` ('' when absent). */
+  rawQuery: string;
+  /** Path parameters (codes already validated and upper-cased). */
+  params: string[];
+}

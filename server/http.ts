@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+
+/** Contract 1: CORS and exposed headers on every response. */
+export const CORS_HEADERS: Record<string, string> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'X-Request-Id, ETag, RateLimit, RateLimit-Policy, Retry-After',
+};
+
+export const PREFLIGHT_HEADERS: Record<string, string> = {
+  'Access-Control-Allow-Methods': 'GET, HEAD, POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Content-Type, X-API-Key',
+  'Access-Control-Max-Age': '86400',
+};
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const CACHE_PUBLIC = 'public, max-age=3600';
+export const NO_STORE = 'no-store';
+
+/** A strong validator from the bytes themselves, so a static file and a computed body that are equal share it. */
+export function etagOf(bytes: Buffer): string {
+  return `"${createHash('sha1').update(bytes).digest('base64url')}"`;
+}
+
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag === etag || tag === `W/${etag}`;
+  });
+}
+
+/**
+ * Sends a 200 body for GET/HEAD with the contract's caching: public for an hour, strong ETag, 304
+ * when If-None-Match matches. POST bodies are never cached.
+ */
+export function sendBody(req: Request, res: Response, bytes: Buffer, contentType = JSON_TYPE, extra: Record<string, string> = {}): void {
+  res.status(200);
+  res.setHeader('Content-Type', contentType);
+  for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
+  if (req.method === 'POST') {
+    res.setHeader('Cache-Control', NO_STORE);
+    res.setHeader('Content-Length', bytes.length);
+    res.end(bytes);
+    return;
+  }
+  const etag = etagOf(bytes);
+  res.setHeader('Cache-Control', CACHE_PUBLIC);
+  res.setHeader('ETag', etag);
+  if (matches(req.headers['if-none-match'], etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.setHeader('Content-Length', bytes.length);
+  if (req.method === 'HEAD') res.end();
+  else res.end(bytes);
+}
+
+export function sendJson(req: Request, res: Response, body: unknown): void {
+  sendBody(req, res, Buffer.from(JSON.stringify(body), 'utf8'));
+}

@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { buildAndPublish } from '../build-scripts/build.js';
+import { DEFAULT_DEMO_SOURCES, demoPublishTime, snapshotsDirFromEnv } from '../build-scripts/cli/defaults.js';
+import { formatSummary } from '../build-scripts/cli/summary.js';
+import { generateDemo } from '../build-scripts/demo/generate.js';
+import { stderrProgress } from '../build-scripts/snapshot/progress.js';
+import { currentSnapshotDir } from '../src/snapshot/published.js';
+import { createApp } from './app.js';
+import { jsonLogger } from './logger.js';
+import { publishedSnapshotSource } from './snapshot-source.js';
+
+/** Reads the environment, makes sure a snapshot is published (the demo on a fresh clone), listens. */
+const env = process.env;
+const port = Number(env.PORT ?? 8080);
+const host = env.HOST ?? '0.0.0.0';
+const snapshotsDir = snapshotsDirFromEnv(env);
+const logger = jsonLogger();
+
+function trustProxyFrom(value: string | undefined): number | string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value === 'true') throw new Error('TRUST_PROXY=true would trust any client-supplied X-Forwarded-For; give a hop count or addresses');
+  return value;
+}
+
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`PORT must be a port number; got ${env.PORT}`);
+  process.exit(2);
+}
+
+const current = currentSnapshotDir(snapshotsDir);
+if (current === null || !existsSync(current)) {
+  logger.info('no snapshot published: building the demo snapshot', { snapshots_dir: snapshotsDir });
+  const start = performance.now();
+  const progress = stderrProgress('demo');
+  const generated = await generateDemo({ outDir: resolve(DEFAULT_DEMO_SOURCES) });
+  const result = await buildAndPublish({
+    sourcesDir: resolve(DEFAULT_DEMO_SOURCES),
+    snapshotsDir,
+    kind: 'demo',
+    now: demoPublishTime(generated.asof),
+    serviceHost: env.SERVICE_HOST,
+    progress,
+  });
+  console.error(formatSummary(result, performance.now() - start));
+}
+
+const snapshots = publishedSnapshotSource(snapshotsDir);
+const app = createApp({ snapshots, logger, trustProxy: trustProxyFrom(env.TRUST_PROXY) });
+const server = app.listen(port, host, () => {
+  const { meta } = snapshots.current();
+  logger.info('listening', { url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}/api/v1/`, snapshot: meta.dataset_snapshot_id, kind: meta.kind });
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    server.close(() => {
+      snapshots.close();
+      process.exit(0);
+    });
+    setTimeout(() => process.exit(0), 5000).unref();
+  });
+}

@@ -1,0 +1,103 @@
+import { urls } from '../src/site/static-paths.js';
+import { parseCode } from './codes.js';
+import type { RouteContext } from './context.js';
+import { ApiError, notFound } from './errors.js';
+import { parseQuery } from './query.js';
+import { batch } from './routes/batch.js';
+import { canonicalWithFields } from './routes/canonical.js';
+import { compare } from './routes/compare.js';
+import { download } from './routes/downloads.js';
+import { rankingQuery } from './routes/ranking.js';
+import { filteredRegistry } from './routes/registry.js';
+import { serveTreeFile } from './routes/tree.js';
+
+type Handler = (ctx: RouteContext) => void | Promise<void>;
+
+/** A resolved route: the methods it takes and its handler. GET routes also answer HEAD. */
+export interface Route {
+  methods: readonly ('GET' | 'POST')[];
+  handle: Handler;
+}
+
+const get = (handle: Handler): Route => ({ methods: ['GET'], handle });
+
+/** A static file; with a query string, the dynamic handler if there is one, else 400 (no parameters). */
+function fileOr(url: string, missing: string, endpoint: string, dynamic?: Handler): Route {
+  return get((ctx) => {
+    if (ctx.rawQuery !== '') {
+      if (dynamic) return dynamic(ctx);
+      parseQuery(ctx.rawQuery, [], endpoint);
+    }
+    return serveTreeFile(ctx, url, missing);
+  });
+}
+
+/**
+ * Maps the path below /api/v1 (already split, `.json` stripped from the last segment) onto a route.
+ * Codes are validated here, so handlers only ever see well-formed, upper-case codes. Returns null
+ * for a path the API does not have.
+ */
+export function resolveRoute(segments: string[], params: string[]): Route | null {
+  const [a, b, c, d] = segments;
+  switch (segments.length) {
+    case 0:
+      return fileOr(urls.index, 'The index is missing from this snapshot.', '/');
+    case 1:
+      switch (a) {
+        case 'company':
+          return null;
+        case 'etf':
+          return fileOr(urls.etfList, 'The ETF list is missing from this snapshot.', '/etf');
+        case 'ranking':
+          return fileOr(urls.ranking, 'The ranking is missing from this snapshot.', '/ranking', rankingQuery);
+        case 'methodology':
+          return fileOr(urls.methodology, 'The methodology is missing from this snapshot.', '/methodology');
+        case 'snapshots':
+          return fileOr(urls.snapshots, 'The snapshot list is missing from this snapshot.', '/snapshots');
+        case 'openapi':
+          return fileOr(urls.openapi, 'The OpenAPI document is missing from this snapshot.', '/openapi.json');
+        case 'compare':
+          return get(compare);
+        case 'batch':
+          return { methods: ['POST'], handle: batch };
+      }
+      return null;
+    case 2:
+      if (a === 'company') {
+        const t = parseCode(b!, 'ticker');
+        params.push(t);
+        return fileOr(urls.company(t), `Unknown ticker: ${t}`, '/company/{ticker}');
+      }
+      if (a === 'etf') {
+        const code = parseCode(b!, 'fund code');
+        return fileOr(urls.etf(code), `Unknown fund code: ${code}`, '/etf/{code}');
+      }
+      if (a === 'sources' && b === 'registry') {
+        return fileOr(urls.registry, 'The registry is missing from this snapshot.', '/sources/registry', filteredRegistry);
+      }
+      return null;
+    case 3:
+      if (a === 'company' && c === 'canonical') {
+        const t = parseCode(b!, 'ticker');
+        params.push(t);
+        return fileOr(urls.canonical(t), `Unknown ticker: ${t}`, '/company/{ticker}/canonical', canonicalWithFields);
+      }
+      if (a === 'ranking' && b === 'page') {
+        if (!/^[1-9]\d{0,8}$/.test(c!)) throw new ApiError('BAD_REQUEST', `Malformed page "${c!.slice(0, 12)}": a whole number from 1.`);
+        // Pages past the end are not files; the dynamic ranking answers them with an empty page.
+        return get((ctx) => {
+          if (ctx.rawQuery !== '') parseQuery(ctx.rawQuery, [], '/ranking/page/{page}');
+          return serveTreeFile(ctx, urls.rankingPage(Number(c)), `Page ${c} is past the end of the default ranking; see /api/v1/ranking?page=${c}.`);
+        });
+      }
+      if (a === 'downloads') return get((ctx) => download(ctx, b!, c!));
+      return null;
+    default:
+      void d;
+      return null;
+  }
+}
+
+export function unknownPath(path: string): ApiError {
+  return notFound(`No such path: ${path.length > 80 ? `${path.slice(0, 80)}…` : path}. See /api/v1/ for the endpoints.`);
+}

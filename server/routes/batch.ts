@@ -1,0 +1,48 @@
+import type { BatchResponse } from '../../src/contract/batch.js';
+import { companySummary } from '../../src/views/company.js';
+import { successEnvelope } from '../../src/views/envelope.js';
+import { CODE_PATTERN } from '../codes.js';
+import type { RouteContext } from '../context.js';
+import { badRequest } from '../errors.js';
+import { sendJson } from '../http.js';
+import { truncate } from '../query.js';
+
+export const MAX_BATCH = 100;
+
+/** Validates the body shape (contract 4.6) and returns the distinct codes in request order. */
+export function batchCodes(body: unknown, max = MAX_BATCH): string[] {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw badRequest('The body must be a JSON object: {"tickers": ["D1101", …]}.');
+  }
+  const extra = Object.keys(body).filter((k) => k !== 'tickers');
+  if (extra.length > 0) throw badRequest(`Unknown key "${truncate(extra[0]!)}" in the body; the only key is "tickers".`);
+  const list = (body as { tickers?: unknown }).tickers;
+  if (list === undefined) throw badRequest('The body lacks "tickers": an array of 1 to 100 codes.');
+  if (!Array.isArray(list)) throw badRequest('"tickers" must be an array of strings.');
+  const bad = list.findIndex((t) => typeof t !== 'string');
+  if (bad >= 0) throw badRequest(`"tickers"[${bad}] is not a string.`);
+  // Well-formed codes are case-insensitive; a malformed one is kept as given, to be reported back.
+  const codes = [...new Set((list as string[]).map((t) => (CODE_PATTERN.test(t.trim()) ? t.trim().toUpperCase() : t)))];
+  if (codes.length === 0) throw badRequest('"tickers" is empty; give 1 to 100 codes.');
+  if (codes.length > max) throw badRequest(`"tickers" names ${codes.length} distinct codes; the most is ${max}.`);
+  return codes;
+}
+
+/** POST /batch: one item per distinct code, found or not; 200 even when some are unknown. */
+export function batch(ctx: RouteContext): void {
+  const codes = batchCodes(ctx.req.body);
+  const { store } = ctx;
+  const meta = store.meta;
+  let found = 0;
+  const data: BatchResponse['data'] = codes.map((code) => {
+    if (!CODE_PATTERN.test(code)) {
+      return { ticker: code, ok: false as const, error: { code: 'BAD_REQUEST' as const, message: `Malformed ticker "${truncate(code)}": 1 to 12 letters or digits.` } };
+    }
+    const company = store.company(code);
+    if (!company) return { ticker: code, ok: false as const, error: { code: 'NOT_FOUND' as const, message: `Unknown ticker: ${code}` } };
+    found++;
+    return { ticker: code, ok: true as const, company: companySummary(meta, company) };
+  });
+  const body: BatchResponse = { ...successEnvelope(meta), data, meta: { requested: codes.length, found, not_found: codes.length - found } };
+  sendJson(ctx.req, ctx.res, body);
+}

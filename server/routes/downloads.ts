@@ -1,0 +1,60 @@
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { DOWNLOADS_DIR } from '../../src/site/static-paths.js';
+import { SNAPSHOT_ID_PATTERN } from '../../src/snapshot/published.js';
+import type { RouteContext } from '../context.js';
+import { badRequest, notFound } from '../errors.js';
+import { CACHE_PUBLIC } from '../http.js';
+
+const MEDIA_TYPES: Record<string, string> = {
+  '.csv': 'text/csv; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.sqlite': 'application/vnd.sqlite3',
+  '.gz': 'application/gzip',
+  '.cff': 'application/x-yaml; charset=utf-8',
+};
+const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** sha256 of every file of a snapshot's download folder, from its SHA256SUMS (files never change). */
+const sumsCache = new Map<string, Map<string, string>>();
+async function sumsOf(dir: string): Promise<Map<string, string>> {
+  let sums = sumsCache.get(dir);
+  if (!sums) {
+    const text = await readFile(join(dir, 'SHA256SUMS'), 'utf8');
+    sums = new Map(text.split('\n').filter(Boolean).map((l) => [l.slice(66), l.slice(0, 64)] as [string, string]));
+    sumsCache.set(dir, sums);
+  }
+  return sums;
+}
+
+/**
+ * GET /downloads/{snapshot id}/{file}: the download folder of any published snapshot (not only the
+ * current one), streamed. Names are checked against a strict pattern, so nothing outside it is served.
+ */
+export async function download(ctx: RouteContext, id: string, name: string): Promise<void> {
+  if (!SNAPSHOT_ID_PATTERN.test(id)) throw badRequest(`Malformed snapshot id "${id.slice(0, 24)}": a date YYYY-MM-DD, optionally .N.`);
+  if (!FILE_NAME.test(name)) throw notFound(`No download named "${name.slice(0, 40)}".`);
+  const dir = join(ctx.source.root, id, 'tree', DOWNLOADS_DIR, id);
+  const file = join(dir, name);
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) throw notFound(info === null && !(await stat(dir).catch(() => null)) ? `Unknown snapshot: ${id}` : `No download named "${name}" in snapshot ${id}.`);
+  const sha = name === 'SHA256SUMS' ? null : (await sumsOf(dir)).get(name);
+  const { req, res } = ctx;
+  const ext = name.slice(name.lastIndexOf('.'));
+  res.status(200);
+  res.setHeader('Content-Type', MEDIA_TYPES[ext] ?? 'text/plain; charset=utf-8');
+  res.setHeader('Cache-Control', CACHE_PUBLIC);
+  if (sha) res.setHeader('ETag', `"${sha}"`);
+  if (sha && req.headers['if-none-match']?.split(',').some((t) => t.trim() === `"${sha}"`)) {
+    res.status(304).end();
+    return;
+  }
+  res.setHeader('Content-Length', info.size);
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  await pipeline(createReadStream(file), res);
+}

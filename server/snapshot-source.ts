@@ -1,0 +1,68 @@
+import { existsSync, readlinkSync } from 'node:fs';
+import { fileForUrlPath, urls } from '../src/site/static-paths.js';
+import { join } from 'node:path';
+import { CURRENT_LINK } from '../src/snapshot/published.js';
+import { SnapshotStore } from '../src/snapshot/store.js';
+import { ApiError } from './errors.js';
+
+/** What the shim needs from "the current snapshot": the store, and where its tree and siblings live. */
+export interface SnapshotSource {
+  /** The current snapshot, or an UPSTREAM_FAILURE ApiError when it cannot be read. */
+  current(): SnapshotStore;
+  /** Folder holding every published snapshot (for downloads of older ones). */
+  readonly root: string;
+  close(): void;
+}
+
+/**
+ * Follows the `current` symlink of a snapshots folder. It looks again at most once a second, so a
+ * newly published snapshot is served without a restart; the old store is closed once replaced
+ * a minute later, once responses still streaming from it are done.
+ */
+export function publishedSnapshotSource(root: string, now: () => number = Date.now): SnapshotSource {
+  let store: SnapshotStore | null = null;
+  let target: string | null = null;
+  let checkedAt = -Infinity;
+  let failure: string | null = null;
+
+  function refresh() {
+    checkedAt = now();
+    let link: string;
+    try {
+      link = readlinkSync(join(root, CURRENT_LINK));
+    } catch {
+      failure = 'No snapshot is published.';
+      return;
+    }
+    if (link === target && store) return;
+    try {
+      const next = SnapshotStore.open(join(root, link));
+      // A snapshot is its database and its tree; one without the other cannot be served.
+      if (!existsSync(join(root, link, 'tree', fileForUrlPath(urls.index)))) {
+        next.close();
+        throw new Error('tree missing');
+      }
+      // Close the replaced store later: a streamed response (CSV) may still be reading it.
+      const old = store;
+      if (old) setTimeout(() => old.close(), 60_000).unref();
+      store = next;
+      target = link;
+      failure = null;
+    } catch {
+      failure = 'The current snapshot cannot be read.';
+    }
+  }
+
+  return {
+    root,
+    current() {
+      if (now() - checkedAt >= 1000) refresh();
+      if (failure !== null || store === null) throw new ApiError('UPSTREAM_FAILURE', failure ?? 'No snapshot is open.');
+      return store;
+    },
+    close() {
+      store?.close();
+      store = null;
+    },
+  };
+}

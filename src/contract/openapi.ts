@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { indexResponseSchema } from './api-index.js';
+import { batchResponseSchema } from './batch.js';
+import { fullCanonicalViewSchema, canonicalViewSchema } from './canonical.js';
+import { errorBodySchema } from './common.js';
+import { companyResponseSchema } from './company.js';
+import { compareResponseSchema } from './compare.js';
+import { etfListResponseSchema, etfResponseSchema } from './etf.js';
+import { methodologyResponseSchema } from './methodology.js';
+import { batchBodySchema, canonicalQuerySchema, compareQuerySchema, rankingQuerySchema, registryQuerySchema } from './queries.js';
+import { rankingResponseSchema } from './ranking.js';
+import { registryResponseSchema } from './registry.js';
+import { snapshotsResponseSchema } from './snapshots.js';
+
+const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
+const error = (description: string) => ({ description, ...json(errorBodySchema) });
+const code = z.string().regex(/^[0-9A-Za-z]{1,12}$/).meta({ description: '1–12 letters or digits, case-insensitive; a `.json` suffix is also accepted' });
+
+function get(summary: string, schema: z.ZodType, extra: Partial<ZodOpenApiOperationObject> = {}): { get: ZodOpenApiOperationObject } {
+  return {
+    get: {
+      summary,
+      ...extra,
+      responses: {
+        '200': { description: 'OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match)', ...json(schema) },
+        '304': { description: 'Not modified' },
+        '400': error('Bad request: malformed code, unknown, repeated or out-of-range parameter'),
+        '404': error('Unknown code or path'),
+        '502': error('The snapshot cannot be read'),
+      },
+    },
+  };
+}
+
+const paths: ZodOpenApiPathsObject = {
+  '/api/v1/': get('Index of the API', indexResponseSchema),
+  '/api/v1/company/{ticker}': get('Company summary', companyResponseSchema, { requestParams: { path: z.object({ ticker: code }) } }),
+  '/api/v1/company/{ticker}/canonical': get('Canonical view: five sourced sections', canonicalViewSchema, {
+    description: `Without a query string the static file, with all five sections (${Object.keys(fullCanonicalViewSchema.shape).length} keys).`,
+    requestParams: { path: z.object({ ticker: code }), query: canonicalQuerySchema },
+  }),
+  '/api/v1/ranking': get('Market ranking', rankingResponseSchema, { requestParams: { query: rankingQuerySchema } }),
+  '/api/v1/ranking/page/{page}': get('Page N of the default ranking (static alias of /ranking?page=N)', rankingResponseSchema, {
+    requestParams: { path: z.object({ page: z.string().regex(/^[1-9]\d*$/) }) },
+  }),
+  '/api/v1/compare': get('Compare 2–5 companies', compareResponseSchema, { requestParams: { query: compareQuerySchema } }),
+  '/api/v1/etf': get('ESG ETFs covered', etfListResponseSchema),
+  '/api/v1/etf/{code}': get('ETF holdings scored', etfResponseSchema, { requestParams: { path: z.object({ code }) } }),
+  '/api/v1/sources/registry': get('Source registry', registryResponseSchema, { requestParams: { query: registryQuerySchema } }),
+  '/api/v1/methodology': get('Methodology as data', methodologyResponseSchema),
+  '/api/v1/snapshots': get('Published snapshots and downloads', snapshotsResponseSchema),
+  '/api/v1/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
+  '/api/v1/batch': {
+    post: {
+      summary: 'Summaries of 1–100 tickers',
+      requestBody: { required: true, ...json(batchBodySchema) },
+      responses: {
+        '200': { description: 'One item per distinct code, in request order', ...json(batchResponseSchema) },
+        '400': error('Not JSON, wrong Content-Type, or a body outside the contract'),
+        '413': error('Body over 64 KiB'),
+        '502': error('The snapshot cannot be read'),
+      },
+    },
+  },
+};
+
+/** The OpenAPI 3.1 document, generated from the same zod schemas that validate every response. */
+export function openApiDocument(version: string): ReturnType<typeof createDocument> {
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'ESG disclosure credibility API (Taiwan)',
+      version,
+      description: 'Every body carries methodology_version, dataset_snapshot_id and data_asof. Errors use one envelope. CORS is open.',
+    },
+    paths,
+    components: { schemas: { Error: errorBodySchema } },
+  });
+}
+
+export const DOCUMENTED_PATHS = Object.keys(paths);

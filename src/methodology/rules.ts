@@ -1,0 +1,57 @@
+/**
+ * Methodology 1.0: every number of contract section 7 in one place. A change to any of them is a
+ * new METHODOLOGY_VERSION. The /methodology resource is rendered from these constants, so the
+ * published description and the computation cannot disagree.
+ */
+export const METHODOLOGY_VERSION = '1.0';
+
+export const SCORE_NAME = 'ESG Disclosure Credibility Score';
+
+export const DISCLOSURE = { max: 35, scope12: 20, scope3: 5, timelyRecent: 10, timelyTwoYears: 5 } as const;
+export const ASSURANCE = { max: 25, reasonable: 25, limited: 15, none: 0 } as const;
+export const COMPLIANCE = {
+  max: 30,
+  windowMonths: 36,
+  perPenalty: 4,
+  serious: 6,
+  /** Fine tiers on the sum of fines in the window, highest first (NT$). */
+  fineTiers: [
+    { atLeast: 100_000_000, points: 12 },
+    { atLeast: 10_000_000, points: 8 },
+    { atLeast: 1_000_000, points: 4 },
+  ],
+} as const;
+export const CONSISTENCY = { max: 10, full: 10, partial: 5, none: 0 } as const;
+
+export const CARBON_FEE_THRESHOLD_TCO2E = 25_000;
+/** GF-V01: disclosed scope 1 + 2 may differ from the registry total by at most this fraction. */
+export const REGISTRY_TOLERANCE = 0.1;
+export const RECENT_PENALTY_MONTHS = 12;
+export const REPEAT_PENALTY_COUNT = 3;
+
+export const VERDICTS = [
+  { verdict: 'credible', min: 80, max: 100 },
+  { verdict: 'decent', min: 60, max: 79 },
+  { verdict: 'questionable', min: 40, max: 59 },
+  { verdict: 'poor', min: 0, max: 39 },
+] as const;
+export type Verdict = (typeof VERDICTS)[number]['verdict'];
+
+export function verdictFor(score: number): Verdict {
+  return VERDICTS.find((v) => score >= v.min)!.verdict;
+}
+
+export const SEVERITIES = ['critical', 'warning', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export const FLAG_CATALOGUE = [
+  { id: 'GF-F01', severity: 'critical', label: 'Owes the carbon fee but has no recent emissions disclosure', raised_when: 'carbon-fee obligated, and no disclosure with reporting year ≥ year(D) − 1', source_of: 'the carbon-fee fact' },
+  { id: 'GF-P02', severity: 'critical', label: 'Repeated or serious environmental penalties', raised_when: '≥ 3 penalties in the last 36 months, or a serious one in the last 36 months', source_of: 'the newest penalty of the last 36 months' },
+  { id: 'GF-A01', severity: 'warning', label: 'Emissions disclosed without external assurance', raised_when: 'a disclosure with at least one figure exists, and the company has no assurance', source_of: 'the disclosure' },
+  { id: 'GF-P01', severity: 'warning', label: 'Environmental penalty in the last 12 months', raised_when: 'a penalty in the last 12 months', source_of: 'that penalty' },
+  { id: 'GF-D01', severity: 'warning', label: 'Emissions disclosure is out of date', raised_when: 'a disclosure exists and its reporting year < year(D) − 1', source_of: 'the disclosure' },
+  { id: 'GF-C01', severity: 'warning', label: 'CBAM-exposed without a scope 1 figure', raised_when: 'CBAM-exposed without a scope 1 figure', source_of: 'the company source' },
+  { id: 'GF-V01', severity: 'warning', label: 'Disclosed emissions differ from the government GHG registry', raised_when: 'disclosed scope 1 + 2 differs by more than 10 % from the government GHG registry total for the same year', source_of: 'the registry fact' },
+  { id: 'GF-D02', severity: 'info', label: 'Scope 3 emissions not disclosed', raised_when: 'a disclosure exists and its scope 3 is null', source_of: 'the disclosure' },
+] as const satisfies readonly { id: string; severity: Severity; label: string; raised_when: string; source_of: string }[];
+export type FlagId = (typeof FLAG_CATALOGUE)[number]['id'];

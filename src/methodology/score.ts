@@ -1,0 +1,79 @@
+import type { MethodologyInput } from './facts.js';
+import { subtractMonths, withinLastMonths, yearOf } from './months.js';
+import { ASSURANCE, COMPLIANCE, CONSISTENCY, DISCLOSURE, verdictFor, type Verdict } from './rules.js';
+
+export interface ScoreComponent {
+  component: 'disclosure' | 'assurance' | 'compliance' | 'consistency';
+  points: number;
+  max_points: number;
+  detail: string;
+}
+
+export interface Score {
+  credibility_score: number;
+  verdict: Verdict;
+  score_breakdown: ScoreComponent[];
+}
+
+const present = (n: number | null): n is number => n !== null;
+
+function disclosure(input: MethodologyInput): ScoreComponent {
+  const d = input.disclosure;
+  const base = { component: 'disclosure' as const, max_points: DISCLOSURE.max };
+  if (!d) return { ...base, points: 0, detail: 'no carbon disclosure' };
+  const y = yearOf(input.asof);
+  const scope12 = present(d.scope1) && present(d.scope2) ? DISCLOSURE.scope12 : 0;
+  const scope3 = present(d.scope3) ? DISCLOSURE.scope3 : 0;
+  const timely = d.year >= y - 1 ? DISCLOSURE.timelyRecent : d.year === y - 2 ? DISCLOSURE.timelyTwoYears : 0;
+  const parts = [
+    `scope 1 and 2 ${scope12 ? 'both disclosed' : 'not both disclosed'} (${scope12})`,
+    `scope 3 ${scope3 ? 'disclosed' : 'not disclosed'} (${scope3})`,
+    `reporting year ${d.year} (${timely})`,
+  ];
+  return { ...base, points: scope12 + scope3 + timely, detail: parts.join('; ') };
+}
+
+function assurance(input: MethodologyInput): ScoreComponent {
+  const a = input.assurance;
+  const base = { component: 'assurance' as const, max_points: ASSURANCE.max };
+  if (!a) return { ...base, points: ASSURANCE.none, detail: 'no assurance' };
+  const full = ASSURANCE[a.level];
+  const stale = input.disclosure !== null && a.year < input.disclosure.year;
+  if (stale) {
+    return { ...base, points: Math.floor(full / 2), detail: `${a.level} assurance of ${a.year}, older than the ${input.disclosure!.year} disclosure: halved` };
+  }
+  return { ...base, points: full, detail: `${a.level} assurance (${a.year})` };
+}
+
+function compliance(input: MethodologyInput): ScoreComponent {
+  const inWindow = input.penalties.filter((p) => withinLastMonths(p.date, input.asof, COMPLIANCE.windowMonths));
+  const fines = inWindow.reduce((sum, p) => sum + p.fine, 0);
+  const tier = COMPLIANCE.fineTiers.find((t) => fines >= t.atLeast)?.points ?? 0;
+  const serious = inWindow.some((p) => p.serious) ? COMPLIANCE.serious : 0;
+  const points = Math.max(0, COMPLIANCE.max - COMPLIANCE.perPenalty * inWindow.length - tier - serious);
+  const since = subtractMonths(input.asof, COMPLIANCE.windowMonths);
+  const detail =
+    inWindow.length === 0
+      ? `no penalties after ${since}`
+      : `${inWindow.length} penalt${inWindow.length === 1 ? 'y' : 'ies'} after ${since} (−${COMPLIANCE.perPenalty * inWindow.length}), fines NT$${fines} (−${tier})${serious ? `, serious (−${serious})` : ''}`;
+  return { component: 'compliance', points, max_points: COMPLIANCE.max, detail };
+}
+
+function consistency(input: MethodologyInput): ScoreComponent {
+  const d = input.disclosure;
+  const base = { component: 'consistency' as const, max_points: CONSISTENCY.max };
+  if (input.cbamExposed && (!d || d.scope1 === null)) return { ...base, points: CONSISTENCY.none, detail: 'CBAM-exposed with no scope 1 figure' };
+  if (!input.carbonFee.obligated) return { ...base, points: CONSISTENCY.full, detail: 'not carbon-fee obligated' };
+  if (!d) return { ...base, points: CONSISTENCY.none, detail: 'carbon-fee obligated with no disclosure' };
+  if (present(d.scope1) && present(d.scope2) && d.scope1Verified && d.scope2Verified) {
+    return { ...base, points: CONSISTENCY.full, detail: 'carbon-fee obligated; scope 1 and 2 disclosed and verified' };
+  }
+  return { ...base, points: CONSISTENCY.partial, detail: 'carbon-fee obligated; scope 1 and 2 not both disclosed and verified' };
+}
+
+/** Methodology 1.0 score: four components whose points sum to the score. */
+export function scoreCompany(input: MethodologyInput): Score {
+  const score_breakdown = [disclosure(input), assurance(input), compliance(input), consistency(input)];
+  const credibility_score = score_breakdown.reduce((s, c) => s + c.points, 0);
+  return { credibility_score, verdict: verdictFor(credibility_score), score_breakdown };
+}

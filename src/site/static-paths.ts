@@ -1,0 +1,30 @@
+/**
+ * How URL paths map onto files of the static tree, shared by the tree writer and the shim (and
+ * described for nginx in the README): `/api/v1/x/y` is `api/v1/x/y.json`; a folder URL ending in
+ * `/` is its `index.json`. A `.json` suffix on the request is the same resource.
+ */
+export const API_BASE = '/api/v1';
+
+export function fileForUrlPath(urlPath: string): string {
+  const rel = urlPath.replace(/^\/+/, '');
+  if (rel === '' || rel.endsWith('/')) return `${rel}index.json`;
+  return rel.endsWith('.json') ? rel : `${rel}.json`;
+}
+
+/** Tree folder holding one download folder per snapshot (`<DOWNLOADS_DIR>/<id>/…`). */
+export const DOWNLOADS_DIR = 'api/v1/downloads';
+
+export const urls = {
+  index: `${API_BASE}/`,
+  company: (t: string) => `${API_BASE}/company/${t}`,
+  canonical: (t: string) => `${API_BASE}/company/${t}/canonical`,
+  etfList: `${API_BASE}/etf`,
+  etf: (c: string) => `${API_BASE}/etf/${c}`,
+  ranking: `${API_BASE}/ranking`,
+  rankingPage: (n: number) => `${API_BASE}/ranking/page/${n}`,
+  registry: `${API_BASE}/sources/registry`,
+  methodology: `${API_BASE}/methodology`,
+  snapshots: `${API_BASE}/snapshots`,
+  openapi: `${API_BASE}/openapi.json`,
+  downloads: (id: string) => `${API_BASE}/downloads/${id}`,
+};

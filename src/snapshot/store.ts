@@ -1,0 +1,171 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import type { SnapshotMeta } from './schema.js';
+
+/** A `companies` row, decoded. */
+export interface CompanyRecord {
+  id: number;
+  ticker: string;
+  company_name: string;
+  company_name_norm: string;
+  uniform_no: string;
+  market_type: 'listed' | 'otc';
+  industry_code: string;
+  industry: string;
+  source_id: string;
+  cbam_exposed: boolean;
+  credibility_score: number;
+  verdict: 'credible' | 'decent' | 'questionable' | 'poor';
+  rank: number;
+  percentile: number;
+  assurance_level: 'none' | 'limited' | 'reasonable';
+  carbon_fee_liable: boolean;
+  top_flags: string[];
+  top_signal_labels: string[];
+  score_breakdown: { component: 'disclosure' | 'assurance' | 'compliance' | 'consistency'; points: number; max_points: number; detail: string }[];
+}
+
+export interface PenaltyRecord {
+  record_id: string; agency: string; agency_name: string; date: string; fine: number; serious: boolean;
+  summary: string; source_id: string; source_url: string;
+}
+export interface DisclosureRecord {
+  year: number; scope1: number | null; scope2: number | null; scope3: number | null; scope1_verified: boolean;
+  scope2_verified: boolean; boundary: 'parent' | 'consolidated'; report_date: string; source_id: string; deep_link: string;
+}
+export interface CarbonFeeRecord { obligated: boolean; basis: string; registry_year: number | null; source_id: string; deep_link: string }
+export interface AssuranceRecord { provider: string; level: 'limited' | 'reasonable'; year: number; source_id: string; deep_link: string }
+export interface FlagRecord { flag_id: string; severity: 'critical' | 'warning' | 'info'; label: string; source_id: string }
+
+/** Everything the views need about one company. */
+export interface CompanyFacts {
+  company: CompanyRecord;
+  penalties: PenaltyRecord[];
+  disclosure: DisclosureRecord | null;
+  carbonFee: CarbonFeeRecord;
+  assurance: AssuranceRecord | null;
+  flags: FlagRecord[];
+}
+
+export interface SourceRecord {
+  source_id: string; name: string; owner_org: string; owner_org_name: string; is_government: boolean;
+  licence_id: string; licence_name: string; licence_url: string; update_frequency: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'annual' | 'irregular';
+  homepage_url: string; description: string; record_count: number; retrieved_at: string;
+}
+export interface EtfRecord {
+  etf_code: string; etf_name: string; holdings_asof: string; total: number; covered: number;
+  avg_score: number | null; min_score: number | null; assurance_coverage_pct: number | null; source_id: string;
+}
+export interface EtfHoldingRecord { ticker: string; name: string; weight: number }
+
+type Row = Record<string, unknown>;
+
+const BOOLEAN_COLUMNS = new Set(['cbam_exposed', 'carbon_fee_liable', 'serious', 'scope1_verified', 'scope2_verified', 'obligated', 'is_government']);
+const JSON_COLUMNS = new Set(['top_flags', 'top_signal_labels', 'score_breakdown', 'cbam_sectors']);
+
+/** SQLite stores booleans as 0/1 and arrays as JSON text; decode them once here. */
+export function decode<T>(row: Row): T {
+  for (const key of Object.keys(row)) {
+    if (BOOLEAN_COLUMNS.has(key)) row[key] = row[key] === 1;
+    else if (JSON_COLUMNS.has(key)) row[key] = JSON.parse(row[key] as string);
+  }
+  return row as T;
+}
+
+/**
+ * Read-only access to one published snapshot. Every query the views make lives here, prepared once.
+ * Opening fails (throws) when the file is missing or is not a snapshot.
+ */
+export class SnapshotStore {
+  readonly meta: SnapshotMeta;
+  readonly db: Database.Database;
+  private readonly stmt;
+
+  private constructor(readonly dir: string) {
+    this.db = new Database(join(dir, 'snapshot.sqlite'), { readonly: true, fileMustExist: true });
+    const meta = Object.fromEntries(this.db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]);
+    for (const key of ['dataset_snapshot_id', 'data_asof', 'methodology_version', 'kind', 'published_at']) {
+      if (!(key in meta)) throw new Error(`snapshot in ${dir} lacks meta ${key}`);
+    }
+    this.meta = meta as unknown as SnapshotMeta;
+    const p = (sql: string) => this.db.prepare(sql);
+    this.stmt = {
+      company: p('SELECT * FROM companies WHERE ticker = ?'),
+      companies: p('SELECT * FROM companies ORDER BY ticker'),
+      penalties: p('SELECT record_id, agency, agency_name, date, fine, serious, summary, source_id, source_url FROM penalties WHERE ticker = ? ORDER BY date DESC, record_id'),
+      disclosure: p('SELECT year, scope1, scope2, scope3, scope1_verified, scope2_verified, boundary, report_date, source_id, deep_link FROM carbon_disclosures WHERE ticker = ?'),
+      carbonFee: p('SELECT obligated, basis, registry_year, source_id, deep_link FROM carbon_fees WHERE ticker = ?'),
+      assurance: p('SELECT provider, level, year, source_id, deep_link FROM assurances WHERE ticker = ?'),
+      flags: p('SELECT flag_id, severity, label, source_id FROM flags WHERE ticker = ? ORDER BY position'),
+      sources: p('SELECT * FROM sources ORDER BY source_id'),
+      etfs: p('SELECT * FROM etfs ORDER BY etf_code'),
+      etf: p('SELECT * FROM etfs WHERE etf_code = ?'),
+      holdings: p('SELECT ticker, name, weight FROM etf_holdings WHERE etf_code = ? ORDER BY position'),
+      count: p('SELECT COUNT(*) FROM companies'),
+      cbamProducts: p('SELECT ticker, sector, product FROM cbam_products ORDER BY ticker, sector'),
+      penaltyCount: p('SELECT COUNT(*) FROM penalties'),
+    };
+  }
+
+  static open(dir: string): SnapshotStore {
+    return new SnapshotStore(dir);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  company(ticker: string): CompanyRecord | undefined {
+    const row = this.stmt.company.get(ticker) as Row | undefined;
+    return row && decode<CompanyRecord>(row);
+  }
+
+  /** All companies, ordered by ticker (for the tree writer). */
+  *companies(): Generator<CompanyRecord> {
+    for (const row of this.stmt.companies.iterate() as Iterable<Row>) yield decode<CompanyRecord>(row);
+  }
+
+  factsOf(company: CompanyRecord): CompanyFacts {
+    const t = company.ticker;
+    const disclosure = this.stmt.disclosure.get(t) as Row | undefined;
+    const assurance = this.stmt.assurance.get(t) as Row | undefined;
+    return {
+      company,
+      penalties: (this.stmt.penalties.all(t) as Row[]).map((r) => decode<PenaltyRecord>(r)),
+      disclosure: disclosure ? decode<DisclosureRecord>(disclosure) : null,
+      carbonFee: decode<CarbonFeeRecord>(this.stmt.carbonFee.get(t) as Row),
+      assurance: assurance ? decode<AssuranceRecord>(assurance) : null,
+      flags: this.stmt.flags.all(t) as FlagRecord[],
+    };
+  }
+
+  facts(ticker: string): CompanyFacts | undefined {
+    const company = this.company(ticker);
+    return company && this.factsOf(company);
+  }
+
+  companyCount(): number {
+    return this.stmt.count.pluck().get() as number;
+  }
+
+  penaltyCount(): number {
+    return this.stmt.penaltyCount.pluck().get() as number;
+  }
+
+  sources(): SourceRecord[] {
+    return (this.stmt.sources.all() as Row[]).map((r) => decode<SourceRecord>(r));
+  }
+
+  etfs(): EtfRecord[] {
+    return this.stmt.etfs.all() as EtfRecord[];
+  }
+
+  etf(code: string): { etf: EtfRecord; holdings: EtfHoldingRecord[] } | undefined {
+    const etf = this.stmt.etf.get(code) as EtfRecord | undefined;
+    return etf && { etf, holdings: this.stmt.holdings.all(code) as EtfHoldingRecord[] };
+  }
+
+  cbamProducts(): { ticker: string; sector: string; product: string }[] {
+    return this.stmt.cbamProducts.all() as { ticker: string; sector: string; product: string }[];
+  }
+}

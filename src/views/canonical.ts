@@ -1,0 +1,82 @@
+import type { CanonicalView } from '../contract/canonical.js';
+import { CARBON_FEE_THRESHOLD_TCO2E } from '../methodology/rules.js';
+import type { SnapshotMeta } from '../snapshot/schema.js';
+import type { CompanyFacts } from '../snapshot/store.js';
+import { disclaimerFor, successEnvelope } from './envelope.js';
+
+export const CANONICAL_SECTIONS = ['penalties', 'carbon_disclosure', 'carbon_fee', 'assurance', 'flags'] as const;
+export type CanonicalSection = (typeof CANONICAL_SECTIONS)[number];
+
+/** Resolves a source id to its registry name (the registry is small and loaded once per snapshot). */
+export type SourceNames = (sourceId: string) => string;
+
+/** GET /company/{ticker}/canonical: the five sections, each fact with its source. */
+export function canonicalView(
+  meta: SnapshotMeta,
+  facts: CompanyFacts,
+  sourceName: SourceNames,
+  sections: ReadonlySet<CanonicalSection> = new Set(CANONICAL_SECTIONS),
+): CanonicalView {
+  const { company, disclosure: d, carbonFee: fee, assurance: a } = facts;
+  const view: CanonicalView = {
+    ...successEnvelope(meta),
+    disclaimer: disclaimerFor(meta),
+    ticker: company.ticker,
+    company_name_norm: company.company_name_norm,
+    as_of: `${meta.data_asof}T00:00:00Z`,
+  };
+  if (sections.has('penalties')) {
+    view.penalties = facts.penalties.map((p) => ({
+      source_id: p.source_id,
+      source_name: sourceName(p.source_id),
+      source_url: p.source_url,
+      fine: p.fine,
+      fine_currency: 'TWD' as const,
+      agency: p.agency,
+      date: p.date,
+      summary: p.summary,
+      serious: p.serious,
+      record_id: p.record_id,
+    }));
+  }
+  if (sections.has('carbon_disclosure')) {
+    view.carbon_disclosure = d && {
+      source_id: d.source_id,
+      source_name: sourceName(d.source_id),
+      deep_link: d.deep_link,
+      scope1: d.scope1,
+      scope2: d.scope2,
+      scope3: d.scope3,
+      scope1_verified: d.scope1_verified,
+      scope2_verified: d.scope2_verified,
+      boundary: d.boundary,
+      unit: 't CO2e' as const,
+      year: d.year,
+      asof: `${d.report_date}T00:00:00Z`,
+    };
+  }
+  if (sections.has('carbon_fee')) {
+    view.carbon_fee = {
+      obligated: fee.obligated,
+      basis: fee.basis,
+      threshold_tco2e: CARBON_FEE_THRESHOLD_TCO2E,
+      source_id: fee.source_id,
+      source_name: sourceName(fee.source_id),
+      deep_link: fee.deep_link,
+    };
+  }
+  if (sections.has('assurance')) {
+    view.assurance = a && {
+      provider: a.provider,
+      level: a.level,
+      year: a.year,
+      source_id: a.source_id,
+      source_name: sourceName(a.source_id),
+      deep_link: a.deep_link,
+    };
+  }
+  if (sections.has('flags')) {
+    view.flags = facts.flags.map((f) => ({ id: f.flag_id, label: f.label, severity: f.severity, source_id: f.source_id }));
+  }
+  return view;
+}

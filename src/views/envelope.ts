@@ -1,0 +1,21 @@
+import type { SnapshotMeta } from '../snapshot/schema.js';
+
+/**
+ * The fields every success body starts with. `generated_at` is the snapshot's publish time, so a
+ * body is a pure function of (snapshot, request): same request, same bytes, stable ETag.
+ */
+export function successEnvelope(meta: SnapshotMeta) {
+  return {
+    ok: true as const,
+    generated_at: meta.published_at,
+    methodology_version: meta.methodology_version,
+    dataset_snapshot_id: meta.dataset_snapshot_id,
+    data_asof: meta.data_asof,
+  };
+}
+
+export function disclaimerFor(meta: SnapshotMeta): string {
+  return meta.kind === 'demo'
+    ? 'DEMO DATA: every company, figure and record in this snapshot is fictional, generated to exercise the service. Nothing here describes a real company.'
+    : 'Aggregated from public government and exchange datasets (each fact names its source_id; see /api/v1/sources/registry). Provided as is; check the original record before relying on a fact.';
+}

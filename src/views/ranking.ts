@@ -1,0 +1,36 @@
+import type { RankingResponse } from '../contract/ranking.js';
+import type { SnapshotMeta } from '../snapshot/schema.js';
+import type { CompanyRecord } from '../snapshot/store.js';
+import { companySummary } from './company.js';
+import { successEnvelope } from './envelope.js';
+
+export const DEFAULT_PER_PAGE = 50;
+export const MAX_PER_PAGE = 200;
+export type RankingMode = 'compact' | 'full';
+
+/**
+ * One page of a ranking (contract 4.2), from the page's rows and the filtered total. Both the tree
+ * writer (slicing one ordered pass) and the shim (an SQL page) call this with the same inputs.
+ */
+export function rankingView(
+  meta: SnapshotMeta,
+  page: { rows: CompanyRecord[]; total: number; page: number; perPage: number; mode: RankingMode },
+): RankingResponse {
+  const pageCount = Math.ceil(page.total / page.perPage);
+  return {
+    ...successEnvelope(meta),
+    data:
+      page.mode === 'full'
+        ? page.rows.map((c) => companySummary(meta, c))
+        : page.rows.map((c) => ({ ticker: c.ticker, company_name: c.company_name, credibility_score: c.credibility_score, verdict: c.verdict, rank: c.rank })),
+    meta: {
+      total: page.total,
+      page: page.page,
+      per_page: page.perPage,
+      page_count: pageCount,
+      has_prev: page.page > 1,
+      has_next: page.page < pageCount,
+      methodology_version: meta.methodology_version,
+    },
+  };
+}

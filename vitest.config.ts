@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Several suites build a snapshot in a temp folder; give them room on a 2-core machine.
+    testTimeout: 60_000,
+    hookTimeout: 300_000,
+    pool: 'forks',
+  },
+});
