@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     // Several suites build a snapshot in a temp folder; give them room on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 300_000,

@@ -76,7 +76,7 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
     const store = SnapshotStore.open(work);
     let tree: TreeStats;
     try {
-      tree = await timed('tree', () => writeTree(store, treeDir, (n) => o.progress.step(`tree: ${n} files`)));
+      tree = await timed('tree', () => writeTree(store, treeDir, { onProgress: (n) => o.progress.step(`tree: ${n} files`) }));
       o.progress.step(`tree: ${tree.files} files, ${(tree.bytes / 1e6).toFixed(1)} MB`);
 
       o.onStage?.('downloads');

@@ -74,3 +74,8 @@ export function formatDay(day: Day, style: DateStyle): string {
   if (style === 'rocCompact') return rocCompact(day);
   return isoDate(day);
 }
+
+/** Date style of a penalty date from a uniform draw: about a third ROC slash, a sixth ROC compact, the rest ISO. */
+export function randomDateStyle(r: number): DateStyle {
+  return r < 1 / 3 ? 'rocSlash' : r < 1 / 2 ? 'rocCompact' : 'iso';
+}

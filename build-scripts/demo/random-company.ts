@@ -3,7 +3,6 @@
  * sustainability reports with assurance, and CBAM products. Shaped by its industry (industries.ts).
  */
 import { addReport, type AssuranceSpec, type Ctx, registrySums } from './archetype-kit.js';
-import { type DateStyle } from './dates.js';
 import { TQ, tq } from './format.js';
 import { industry, type Industry } from './industries.js';
 import type { Company } from './model.js';
@@ -148,9 +147,4 @@ function randomReports(c: Company, x: Ctx): void {
     specs.push(spec);
   }
   for (let k = history; k >= 0; k--) addReport(c, x, latest - k, specs[k] as AssuranceSpec);
-}
-
-/** Date style of a penalty date: about a third ROC slash, a sixth ROC compact, the rest ISO. */
-export function randomDateStyle(r: number): DateStyle {
-  return r < 1 / 3 ? 'rocSlash' : r < 1 / 2 ? 'rocCompact' : 'iso';
 }

@@ -7,7 +7,8 @@ import { methodologyResponseSchema } from '../../src/contract/methodology.js';
 import { rankingResponseSchema } from '../../src/contract/ranking.js';
 import { registryResponseSchema } from '../../src/contract/registry.js';
 import { urls } from '../../src/site/static-paths.js';
-import type { SnapshotStore } from '../../src/snapshot/store.js';
+import type { CompanyRecord, SnapshotStore } from '../../src/snapshot/store.js';
+import { RankingQueries } from '../../src/snapshot/ranking-query.js';
 import { apiIndexView } from '../../src/views/api-index.js';
 import { canonicalView } from '../../src/views/canonical.js';
 import { companyView } from '../../src/views/company.js';
@@ -25,31 +26,31 @@ export interface StaticResource {
   body: unknown;
 }
 
-/**
- * Every static resource of contract section 4 except /snapshots (which lists the downloads and is
- * written after them), in a fixed order. A generator, so 100k companies are never all in memory.
- */
-export function* staticResources(store: SnapshotStore): Generator<StaticResource> {
+/** The two resources of each company: its summary and its canonical view. */
+export function* companyResources(store: SnapshotStore, companies: Iterable<CompanyRecord>): Generator<StaticResource> {
   const meta = store.meta;
-  const sources = store.sources();
-  const sourceName = sourceNamesOf(sources);
-  const etfs = store.etfs();
-
-  let first: string | undefined;
-  const ranked: Parameters<typeof rankingView>[1]['rows'] = [];
-  for (const company of store.companies()) {
-    first ??= company.ticker;
-    ranked.push(company);
+  const sourceName = sourceNamesOf(store.sources());
+  for (const company of companies) {
     yield { url: urls.company(company.ticker), schema: companyResponseSchema, body: companyView(meta, company) };
     yield { url: urls.canonical(company.ticker), schema: fullCanonicalViewSchema, body: canonicalView(meta, store.factsOf(company), sourceName) };
   }
+}
 
-  // Default ranking: score descending, then ticker ascending; every page rendered.
-  ranked.sort((a, b) => b.credibility_score - a.credibility_score || (a.ticker < b.ticker ? -1 : 1));
-  const pageCount = Math.max(1, Math.ceil(ranked.length / DEFAULT_PER_PAGE));
+/**
+ * Every static resource that is not a company's own: the default ranking (every page), ETFs,
+ * registry, methodology, index and OpenAPI. /snapshots lists the downloads, so it is written after them.
+ */
+export function* sharedResources(store: SnapshotStore): Generator<StaticResource> {
+  const meta = store.meta;
+  const sources = store.sources();
+  const etfs = store.etfs();
+
+  // Default ranking: score descending, then ticker ascending; every page rendered from one ordered pass.
+  const ranked = new RankingQueries(store).page({}, 'score_desc', Number.MAX_SAFE_INTEGER, 0);
+  const pageCount = Math.max(1, Math.ceil(ranked.total / DEFAULT_PER_PAGE));
   for (let page = 1; page <= pageCount; page++) {
-    const rows = ranked.slice((page - 1) * DEFAULT_PER_PAGE, page * DEFAULT_PER_PAGE);
-    const body = rankingView(meta, { rows, total: ranked.length, page, perPage: DEFAULT_PER_PAGE, mode: 'compact' });
+    const rows = ranked.rows.slice((page - 1) * DEFAULT_PER_PAGE, page * DEFAULT_PER_PAGE);
+    const body = rankingView(meta, { rows, total: ranked.total, page, perPage: DEFAULT_PER_PAGE, mode: 'compact' });
     yield { url: urls.rankingPage(page), schema: rankingResponseSchema, body };
     if (page === 1) yield { url: urls.ranking, schema: rankingResponseSchema, body };
   }
@@ -62,6 +63,6 @@ export function* staticResources(store: SnapshotStore): Generator<StaticResource
   }
   yield { url: urls.registry, schema: registryResponseSchema, body: registryView(meta, sources) };
   yield { url: urls.methodology, schema: methodologyResponseSchema, body: methodologyView(meta, store.cbamProducts()) };
-  yield { url: urls.index, schema: indexResponseSchema, body: apiIndexView(meta, first, etfs[0]?.etf_code) };
+  yield { url: urls.index, schema: indexResponseSchema, body: apiIndexView(meta, store.firstTicker(), etfs[0]?.etf_code) };
   yield { url: urls.openapi, schema: null, body: openApiDocument(meta.methodology_version) };
 }

@@ -9,7 +9,8 @@ export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ descriptio
 export const isoTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/).meta({ description: 'ISO 8601 timestamp, UTC' });
 export const snapshotId = z.string().regex(/^\d{4}-\d{2}-\d{2}(\.\d+)?$/).meta({ description: 'Snapshot id: a date with a .N suffix for a second build on the same day' });
 export const sourceId = z.string().regex(/^SRC-[A-Z0-9_-]+$/).meta({ description: 'Source registry id; resolves in /sources/registry' });
-export const httpsUrl = z.string().url().refine((u) => !/[{}]/.test(u), 'unexpanded template marker');
+/** An absolute https URL with no unexpanded `{…}` template marker. */
+export const httpsUrl = z.string().regex(/^https:\/\/[^\s{}]+$/, 'an expanded https URL');
 export const tickerCode = z.string().regex(/^[0-9A-Z]{1,12}$/).meta({ description: 'Ticker or fund code, upper case' });
 
 export const snapshotFields = {

@@ -17,10 +17,14 @@ export interface Score {
 
 const present = (n: number | null): n is number => n !== null;
 
+/** Builds a component with its keys in the published order. */
+function part(component: ScoreComponent['component'], points: number, max_points: number, detail: string): ScoreComponent {
+  return { component, points, max_points, detail };
+}
+
 function disclosure(input: MethodologyInput): ScoreComponent {
   const d = input.disclosure;
-  const base = { component: 'disclosure' as const, max_points: DISCLOSURE.max };
-  if (!d) return { ...base, points: 0, detail: 'no carbon disclosure' };
+  if (!d) return part('disclosure', 0, DISCLOSURE.max, 'no carbon disclosure');
   const y = yearOf(input.asof);
   const scope12 = present(d.scope1) && present(d.scope2) ? DISCLOSURE.scope12 : 0;
   const scope3 = present(d.scope3) ? DISCLOSURE.scope3 : 0;
@@ -30,19 +34,18 @@ function disclosure(input: MethodologyInput): ScoreComponent {
     `scope 3 ${scope3 ? 'disclosed' : 'not disclosed'} (${scope3})`,
     `reporting year ${d.year} (${timely})`,
   ];
-  return { ...base, points: scope12 + scope3 + timely, detail: parts.join('; ') };
+  return part('disclosure', scope12 + scope3 + timely, DISCLOSURE.max, parts.join('; '));
 }
 
 function assurance(input: MethodologyInput): ScoreComponent {
   const a = input.assurance;
-  const base = { component: 'assurance' as const, max_points: ASSURANCE.max };
-  if (!a) return { ...base, points: ASSURANCE.none, detail: 'no assurance' };
+  if (!a) return part('assurance', ASSURANCE.none, ASSURANCE.max, 'no assurance');
   const full = ASSURANCE[a.level];
   const stale = input.disclosure !== null && a.year < input.disclosure.year;
   if (stale) {
-    return { ...base, points: Math.floor(full / 2), detail: `${a.level} assurance of ${a.year}, older than the ${input.disclosure!.year} disclosure: halved` };
+    return part('assurance', Math.floor(full / 2), ASSURANCE.max, `${a.level} assurance of ${a.year}, older than the ${input.disclosure!.year} disclosure: halved`);
   }
-  return { ...base, points: full, detail: `${a.level} assurance (${a.year})` };
+  return part('assurance', full, ASSURANCE.max, `${a.level} assurance (${a.year})`);
 }
 
 function compliance(input: MethodologyInput): ScoreComponent {
@@ -56,19 +59,19 @@ function compliance(input: MethodologyInput): ScoreComponent {
     inWindow.length === 0
       ? `no penalties after ${since}`
       : `${inWindow.length} penalt${inWindow.length === 1 ? 'y' : 'ies'} after ${since} (−${COMPLIANCE.perPenalty * inWindow.length}), fines NT$${fines} (−${tier})${serious ? `, serious (−${serious})` : ''}`;
-  return { component: 'compliance', points, max_points: COMPLIANCE.max, detail };
+  return part('compliance', points, COMPLIANCE.max, detail);
 }
 
 function consistency(input: MethodologyInput): ScoreComponent {
   const d = input.disclosure;
-  const base = { component: 'consistency' as const, max_points: CONSISTENCY.max };
-  if (input.cbamExposed && (!d || d.scope1 === null)) return { ...base, points: CONSISTENCY.none, detail: 'CBAM-exposed with no scope 1 figure' };
-  if (!input.carbonFee.obligated) return { ...base, points: CONSISTENCY.full, detail: 'not carbon-fee obligated' };
-  if (!d) return { ...base, points: CONSISTENCY.none, detail: 'carbon-fee obligated with no disclosure' };
+  const c = (points: number, detail: string) => part('consistency', points, CONSISTENCY.max, detail);
+  if (input.cbamExposed && (!d || d.scope1 === null)) return c(CONSISTENCY.none, 'CBAM-exposed with no scope 1 figure');
+  if (!input.carbonFee.obligated) return c(CONSISTENCY.full, 'not carbon-fee obligated');
+  if (!d) return c(CONSISTENCY.none, 'carbon-fee obligated with no disclosure');
   if (present(d.scope1) && present(d.scope2) && d.scope1Verified && d.scope2Verified) {
-    return { ...base, points: CONSISTENCY.full, detail: 'carbon-fee obligated; scope 1 and 2 disclosed and verified' };
+    return c(CONSISTENCY.full, 'carbon-fee obligated; scope 1 and 2 disclosed and verified');
   }
-  return { ...base, points: CONSISTENCY.partial, detail: 'carbon-fee obligated; scope 1 and 2 not both disclosed and verified' };
+  return c(CONSISTENCY.partial, 'carbon-fee obligated; scope 1 and 2 not both disclosed and verified');
 }
 
 /** Methodology 1.0 score: four components whose points sum to the score. */

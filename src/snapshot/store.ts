@@ -92,6 +92,9 @@ export class SnapshotStore {
     this.stmt = {
       company: p('SELECT * FROM companies WHERE ticker = ?'),
       companies: p('SELECT * FROM companies ORDER BY ticker'),
+      companyRange: p('SELECT * FROM companies WHERE ticker >= ? AND ticker < ? ORDER BY ticker'),
+      tickers: p('SELECT ticker FROM companies ORDER BY ticker'),
+      firstTicker: p('SELECT ticker FROM companies ORDER BY ticker LIMIT 1'),
       penalties: p('SELECT record_id, agency, agency_name, date, fine, serious, summary, source_id, source_url FROM penalties WHERE ticker = ? ORDER BY date DESC, record_id'),
       disclosure: p('SELECT year, scope1, scope2, scope3, scope1_verified, scope2_verified, boundary, report_date, source_id, deep_link FROM carbon_disclosures WHERE ticker = ?'),
       carbonFee: p('SELECT obligated, basis, registry_year, source_id, deep_link FROM carbon_fees WHERE ticker = ?'),
@@ -123,6 +126,19 @@ export class SnapshotStore {
   /** All companies, ordered by ticker (for the tree writer). */
   *companies(): Generator<CompanyRecord> {
     for (const row of this.stmt.companies.iterate() as Iterable<Row>) yield decode<CompanyRecord>(row);
+  }
+
+  /** Companies with from ≤ ticker < to, ordered by ticker (a tree worker's share). */
+  *companiesBetween(from: string, to: string): Generator<CompanyRecord> {
+    for (const row of this.stmt.companyRange.iterate(from, to) as Iterable<Row>) yield decode<CompanyRecord>(row);
+  }
+
+  tickers(): string[] {
+    return this.stmt.tickers.pluck().all() as string[];
+  }
+
+  firstTicker(): string | undefined {
+    return this.stmt.firstTicker.pluck().get() as string | undefined;
   }
 
   factsOf(company: CompanyRecord): CompanyFacts {

@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readTpexCompanies, readTwseCompanies, type CompanyRow } from '../../../build-scripts/adapters/company-profiles.js';
+import { MissingColumnError, MissingFileError, RejectLog } from '../../../build-scripts/adapters/read-layout.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+function sourceDir(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'adapter-companies-'));
+  dirs.push(dir);
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  return dir;
+}
+async function collect<T>(gen: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of gen) out.push(x);
+  return out;
+}
+
+const TWSE = 't187ap03_L.csv';
+const TPEX = 'mopsfin_t187ap03_O.csv';
+const ZH_HEADER = '出表日期,公司代號,公司名稱,公司簡稱,外國企業註冊地國,產業別,住址,營利事業統一編號,董事長,實收資本額';
+const EN_HEADER = 'Date,SecuritiesCompanyCode,CompanyName,CompanyAbbreviation,Registration,SecuritiesIndustryCode,Address,UnifiedBusinessNo,Chairman,Paidin.Capital.NTDollars';
+const row = (ticker: string, industry: string, uniformNo: string, capital: string) =>
+  `1151030,${ticker},示範水泥股份有限公司,示範泥,－ ,${industry},臺北市某路1號,${uniformNo},王大明,${capital}`;
+
+describe('readTwseCompanies (SRC-TWSE-COMPANY)', () => {
+  it('reads a valid file with the Chinese labels', async () => {
+    const rejects = new RejectLog();
+    const dir = sourceDir({ [TWSE]: `${ZH_HEADER}\n${row('D1101', '01', '12345678', '"32,000,000,000"')}\n${row('d2330', '24', '87654321', '')}\n` });
+    expect(await collect(readTwseCompanies(dir, rejects))).toEqual<CompanyRow[]>([
+      { ticker: 'D1101', legalName: '示範水泥股份有限公司', shortName: '示範泥', industryCode: '01', industry: '水泥工業', uniformNo: '12345678', paidInCapital: 32_000_000_000, marketType: 'listed', sourceId: 'SRC-TWSE-COMPANY' },
+      { ticker: 'D2330', legalName: '示範水泥股份有限公司', shortName: '示範泥', industryCode: '24', industry: '半導體業', uniformNo: '87654321', paidInCapital: null, marketType: 'listed', sourceId: 'SRC-TWSE-COMPANY' },
+    ]);
+    expect(rejects.count).toBe(0);
+  });
+
+  it('pads a one-digit industry code', async () => {
+    const dir = sourceDir({ [TWSE]: `${ZH_HEADER}\n${row('D1101', '1', '12345678', '1')}\n` });
+    const rows = await collect(readTwseCompanies(dir, new RejectLog()));
+    expect(rows.map((r) => [r.industryCode, r.industry])).toEqual([['01', '水泥工業']]);
+  });
+
+  it('maps columns in another order, ignoring unknown ones', async () => {
+    const dir = sourceDir({ [TWSE]: `營利事業統一編號,新欄位,產業別,公司簡稱,公司名稱,公司代號\n12345678,x,10,示範鋼,示範鋼鐵股份有限公司,D2002\n` });
+    const rows = await collect(readTwseCompanies(dir, new RejectLog()));
+    expect(rows).toEqual([expect.objectContaining({ ticker: 'D2002', uniformNo: '12345678', industryCode: '10', industry: '鋼鐵工業', shortName: '示範鋼', paidInCapital: null })]);
+  });
+
+  it('rejects bad rows and keeps the good ones', async () => {
+    const rejects = new RejectLog();
+    const lines = [
+      ZH_HEADER,
+      row('D1101', '01', '12345678', '1'), // 2 ok
+      row('D1102', '99', '12345678', '1'), // 3 unknown industry
+      row('D1103', '01', '1234567', '1'), // 4 bad 統一編號
+      row('D-1104', '01', '12345678', '1'), // 5 bad ticker
+      row('D1105', '01', '12345678', 'lots'), // 6 bad capital
+      row('D1106', '01', '12345678', '1'), // 7 ok
+    ];
+    const dir = sourceDir({ [TWSE]: lines.join('\n') });
+    const rows = await collect(readTwseCompanies(dir, rejects));
+    expect(rows.map((r) => r.ticker)).toEqual(['D1101', 'D1106']);
+    expect(rejects.rejects.map((r) => [r.file, r.line])).toEqual([
+      [TWSE, 3],
+      [TWSE, 4],
+      [TWSE, 5],
+      [TWSE, 6],
+    ]);
+    const text = rejects.format();
+    expect(text).toContain('t187ap03_L.csv:3: 產業別: not a TWSE industry code');
+    expect(text).toContain('t187ap03_L.csv:4: 營利事業統一編號: must be 8 digits');
+    expect(text).toContain('t187ap03_L.csv:5: 公司代號: ');
+    expect(text).toContain('t187ap03_L.csv:6: 實收資本額: ');
+  });
+
+  it('the TWSE layout takes Chinese labels only: English keys are a missing column', async () => {
+    const dir = sourceDir({ [TWSE]: `${EN_HEADER}\n` });
+    const err = await collect(readTwseCompanies(dir, new RejectLog())).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MissingColumnError);
+    expect((err as Error).message).toContain(TWSE);
+    expect((err as Error).message).toContain('公司代號');
+  });
+
+  it('a missing required column names the file and the column', async () => {
+    const dir = sourceDir({ [TWSE]: `${ZH_HEADER.replace(',營利事業統一編號', '')}\n` });
+    const err = await collect(readTwseCompanies(dir, new RejectLog())).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MissingColumnError);
+    expect((err as MissingColumnError).file).toBe(TWSE);
+    expect((err as Error).message).toMatch(/t187ap03_L\.csv.*營利事業統一編號/);
+  });
+
+  it('a missing file throws MissingFileError', async () => {
+    await expect(collect(readTwseCompanies(sourceDir({}), new RejectLog()))).rejects.toThrow(MissingFileError);
+  });
+});
+
+describe('readTpexCompanies (SRC-TPEX-COMPANY)', () => {
+  const expected: CompanyRow = {
+    ticker: 'D6488', legalName: '示範水泥股份有限公司', shortName: '示範泥', industryCode: '24', industry: '半導體業',
+    uniformNo: '23456789', paidInCapital: 1_500_000_000, marketType: 'otc', sourceId: 'SRC-TPEX-COMPANY',
+  };
+
+  it('reads a file with the English API keys', async () => {
+    const rejects = new RejectLog();
+    const dir = sourceDir({ [TPEX]: `${EN_HEADER}\n${row('D6488', '24', '23456789', '1500000000')}\n` });
+    expect(await collect(readTpexCompanies(dir, rejects))).toEqual([expected]);
+    expect(rejects.count).toBe(0);
+  });
+
+  it('reads a file with the Chinese labels', async () => {
+    const dir = sourceDir({ [TPEX]: `\ufeff${ZH_HEADER}\r\n${row('D6488', '24', '23456789', '"1,500,000,000"')}\r\n` });
+    expect(await collect(readTpexCompanies(dir, new RejectLog()))).toEqual([expected]);
+  });
+
+  it('rejects name the TPEx file', async () => {
+    const rejects = new RejectLog();
+    const dir = sourceDir({ [TPEX]: `${EN_HEADER}\n${row('D6488', '24', 'x', '1')}\n` });
+    expect(await collect(readTpexCompanies(dir, rejects))).toEqual([]);
+    expect(rejects.format()).toBe('mopsfin_t187ap03_O.csv:2: 營利事業統一編號: must be 8 digits');
+  });
+
+  it('a missing required column names the file and both labels', async () => {
+    const dir = sourceDir({ [TPEX]: `${EN_HEADER.replace('CompanyAbbreviation,', '')}\n` });
+    const err = await collect(readTpexCompanies(dir, new RejectLog())).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MissingColumnError);
+    expect((err as Error).message).toContain(TPEX);
+    expect((err as Error).message).toContain('公司簡稱');
+    expect((err as Error).message).toContain('CompanyAbbreviation');
+  });
+});

@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readTpexGhg, readTwseGhg, type GhgDisclosureRow } from '../../../build-scripts/adapters/esg-ghg.js';
+import { MissingColumnError, RejectLog } from '../../../build-scripts/adapters/read-layout.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+function sourceDir(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'adapter-ghg-'));
+  dirs.push(dir);
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  return dir;
+}
+async function collect<T>(gen: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of gen) out.push(x);
+  return out;
+}
+
+const TWSE = 't187ap46_L_1.csv';
+const TPEX = 't187ap46_O_1.csv';
+const HEADER = [
+  '出表日期', '報告年度', '公司代號', '公司名稱',
+  '範疇一排放量(噸CO2e)', '範疇一資料邊界', '範疇一取得驗證',
+  '範疇二排放量(噸CO2e)', '範疇二資料邊界', '範疇二取得驗證',
+  '範疇三排放量(噸CO2e)', '範疇三資料邊界', '範疇三取得驗證',
+  '溫室氣體排放密集度(噸CO2e/單位)',
+].join(',');
+interface R { date?: string; year?: string; ticker?: string; s1?: string; b1?: string; v1?: string; s2?: string; v2?: string; s3?: string }
+const row = (o: R = {}) =>
+  [o.date ?? '1150301', o.year ?? '114', o.ticker ?? 'D1101', '示範水泥',
+    o.s1 ?? '"12,345.6"', o.b1 ?? '合併財務報告', o.v1 ?? '是',
+    o.s2 ?? '"2,000"', '合併財務報告', o.v2 ?? '否',
+    o.s3 ?? '', '', '',
+    '0.35'].join(',');
+
+const expected: GhgDisclosureRow = {
+  ticker: 'D1101', reportDate: '2026-03-01', year: 2025, scope1: 12_345.6, scope2: 2_000, scope3: null,
+  scope1Verified: true, scope2Verified: false, boundary: 'consolidated', sourceId: 'SRC-TWSE-ESG-GHG',
+};
+
+describe('readTwseGhg / readTpexGhg (SRC-TWSE-ESG-GHG, SRC-TPEX-ESG-GHG)', () => {
+  it('reads a valid TWSE file', async () => {
+    const rejects = new RejectLog();
+    const dir = sourceDir({ [TWSE]: `${HEADER}\n${row()}\n` });
+    expect(await collect(readTwseGhg(dir, rejects))).toEqual([expected]);
+    expect(rejects.count).toBe(0);
+  });
+
+  it('reads a valid TPEx file with its own source id', async () => {
+    const dir = sourceDir({ [TPEX]: `\ufeff${HEADER}\r\n${row({ ticker: 'd6488' })}\r\n` });
+    expect(await collect(readTpexGhg(dir, new RejectLog()))).toEqual([{ ...expected, ticker: 'D6488', sourceId: 'SRC-TPEX-ESG-GHG' }]);
+  });
+
+  it.each(['1150301', '115/03/01', '115-03-01', '2026-03-01'])('report date %j → 2026-03-01', async (date) => {
+    const dir = sourceDir({ [TWSE]: `${HEADER}\n${row({ date })}\n` });
+    expect((await collect(readTwseGhg(dir, new RejectLog()))).map((r) => r.reportDate)).toEqual(['2026-03-01']);
+  });
+
+  it('reporting year ROC 113 → 2024, Gregorian 2024 → 2024', async () => {
+    const dir = sourceDir({ [TWSE]: `${HEADER}\n${row({ year: '113' })}\n${row({ year: '2024' })}\n` });
+    expect((await collect(readTwseGhg(dir, new RejectLog()))).map((r) => r.year)).toEqual([2024, 2024]);
+  });
+
+  it('empty figures are null; an absent figure is never verified', async () => {
+    const dir = sourceDir({ [TWSE]: `${HEADER}\n${row({ s1: '', v1: '是', s2: '', v2: '是', s3: '500' })}\n` });
+    expect(await collect(readTwseGhg(dir, new RejectLog()))).toEqual([
+      { ...expected, scope1: null, scope2: null, scope3: 500, scope1Verified: false, scope2Verified: false },
+    ]);
+  });
+
+  it('reads 是/否 and Y/N verification', async () => {
+    const dir = sourceDir({ [TWSE]: `${HEADER}\n${row({ v1: 'Y', v2: 'N' })}\n${row({ v1: '否', v2: '是' })}\n` });
+    expect((await collect(readTwseGhg(dir, new RejectLog()))).map((r) => [r.scope1Verified, r.scope2Verified])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+  });
+
+  it('boundary: 合併 → consolidated, otherwise parent', async () => {
+    const dir = sourceDir({ [TWSE]: `${HEADER}\n${row({ b1: '母公司' })}\n${row({ b1: '合併報表' })}\n${row({ b1: '' })}\n` });
+    expect((await collect(readTwseGhg(dir, new RejectLog()))).map((r) => r.boundary)).toEqual(['parent', 'consolidated', 'parent']);
+  });
+
+  it('ignores unknown columns and maps columns in another order', async () => {
+    const header = '範疇二排放量(噸CO2e),備註,範疇一排放量(噸CO2e),公司代號,報告年度,出表日期';
+    const dir = sourceDir({ [TWSE]: `${header}\n200,x,100,D1101,114,1150301\n` });
+    expect(await collect(readTwseGhg(dir, new RejectLog()))).toEqual([
+      { ...expected, scope1: 100, scope2: 200, scope3: null, scope1Verified: false, scope2Verified: false, boundary: 'parent' },
+    ]);
+  });
+
+  it('rejects bad rows with file:line: column: reason', async () => {
+    const rejects = new RejectLog();
+    const dir = sourceDir({
+      [TWSE]: [HEADER, row(), row({ s1: '', s2: '', s3: '' }), row({ s1: '-1' }), row({ year: 'abc' }), row({ date: '115/02/30' }), row({ v1: '也許' }), row()].join('\n') + '\n',
+    });
+    expect(await collect(readTwseGhg(dir, rejects))).toHaveLength(2);
+    expect(rejects.format().split('\n')).toEqual([
+      't187ap46_L_1.csv:3: 範疇一排放量(噸CO2e): no emission figure at all',
+      't187ap46_L_1.csv:4: 範疇一排放量(噸CO2e): not a non-negative number: "-1"',
+      't187ap46_L_1.csv:5: 報告年度: not a year (ROC or Gregorian): "abc"',
+      't187ap46_L_1.csv:6: 出表日期: not a date (ISO or ROC): "115/02/30"',
+      't187ap46_L_1.csv:7: 範疇一取得驗證: not 是/否: "也許"',
+    ]);
+  });
+
+  it('a missing required column throws MissingColumnError naming the file and the column', async () => {
+    const dir = sourceDir({ [TPEX]: `${HEADER.replace('範疇二排放量(噸CO2e),', '')}\n` });
+    const err = await collect(readTpexGhg(dir, new RejectLog())).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MissingColumnError);
+    expect((err as Error).message).toContain(TPEX);
+    expect((err as Error).message).toContain('範疇二排放量(噸CO2e)');
+  });
+});

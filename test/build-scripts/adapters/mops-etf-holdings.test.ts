@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readEtfHoldings, type EtfHoldingRow } from '../../../build-scripts/adapters/mops-etf-holdings.js';
+import { MissingColumnError, RejectLog } from '../../../build-scripts/adapters/read-layout.js';
+
+const FILE = 'etf_holdings.csv';
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+function sourceDir(content: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'adapter-etf-'));
+  dirs.push(dir);
+  writeFileSync(join(dir, FILE), content);
+  return dir;
+}
+async function read(content: string, rejects = new RejectLog()): Promise<EtfHoldingRow[]> {
+  const out: EtfHoldingRow[] = [];
+  for await (const r of readEtfHoldings(sourceDir(content), rejects)) out.push(r);
+  return out;
+}
+
+const HEADER = '基金代號,基金名稱,年度,季別,證券代號,證券簡稱,持股比率';
+
+describe('readEtfHoldings (SRC-MOPS-ETF-HOLDINGS)', () => {
+  it('reads holdings; weight percent → fraction; quarter Q3 or 3', async () => {
+    const rejects = new RejectLog();
+    const rows = await read(`${HEADER}\nDE878,示範高股息ETF,115,Q3,D2330,示範積電,12.5\nde878,示範高股息ETF,2026,3,d1101,示範泥,0.75\n`, rejects);
+    expect(rows).toEqual<EtfHoldingRow[]>([
+      { fundCode: 'DE878', fundName: '示範高股息ETF', year: 2026, quarter: 3, securityCode: 'D2330', securityName: '示範積電', weight: 0.125 },
+      { fundCode: 'DE878', fundName: '示範高股息ETF', year: 2026, quarter: 3, securityCode: 'D1101', securityName: '示範泥', weight: 0.0075 },
+    ]);
+    expect(rejects.count).toBe(0);
+  });
+
+  it.each([
+    ['Q1', 1],
+    ['q2', 2],
+    ['3', 3],
+    ['4', 4],
+  ])('quarter %j → %i', async (q, n) => {
+    expect((await read(`${HEADER}\nDE878,,115,${q},D2330,示範積電,1\n`)).map((r) => r.quarter)).toEqual([n]);
+  });
+
+  it('weights 0 and 100 are accepted; a holdings sum is a fraction of 1', async () => {
+    const rows = await read(`${HEADER}\nDE1,,115,1,A,甲,100\nDE2,,115,1,B,乙,0\nDE3,,115,1,C,丙,33.33\nDE3,,115,1,D,丁,66.67\n`);
+    expect(rows.map((r) => r.weight)).toEqual([1, 0, expect.closeTo(0.3333, 10), expect.closeTo(0.6667, 10)]);
+    expect(rows[2]!.weight + rows[3]!.weight).toBeCloseTo(1, 10);
+  });
+
+  it('an empty fund name is null; the optional 基金名稱 column may be absent', async () => {
+    expect((await read(`${HEADER}\nDE878,,115,Q3,D2330,示範積電,1\n`))[0]!.fundName).toBeNull();
+    const rows = await read(`持股比率,證券簡稱,證券代號,季別,年度,基金代號,其他\n5,示範積電,D2330,Q3,115,DE878,x\n`);
+    expect(rows).toEqual([{ fundCode: 'DE878', fundName: null, year: 2026, quarter: 3, securityCode: 'D2330', securityName: '示範積電', weight: 0.05 }]);
+  });
+
+  it('rejects bad rows with file:line: column: reason', async () => {
+    const rejects = new RejectLog();
+    const rows = await read(
+      [HEADER, 'DE878,,115,Q5,D2330,甲,1', 'DE878,,115,0,D2330,甲,1', 'DE878,,115,Q3,D2330,甲,101', 'DE878,,115,Q3,D2330,甲,', 'DE878,,115,Q3,,甲,1', 'DE-878,,115,Q3,D2330,甲,1', 'DE878,,115,Q3,D2330,甲,1'].join('\n'),
+      rejects,
+    );
+    expect(rows).toHaveLength(1);
+    expect(rejects.format().split('\n')).toEqual([
+      'etf_holdings.csv:2: 季別: quarter must be 1–4',
+      'etf_holdings.csv:3: 季別: quarter must be 1–4',
+      'etf_holdings.csv:4: 持股比率: a weight above 100 %',
+      'etf_holdings.csv:5: 持股比率: must not be empty',
+      'etf_holdings.csv:6: 證券代號: must not be empty',
+      expect.stringMatching(/^etf_holdings\.csv:7: 基金代號: /),
+    ]);
+  });
+
+  it('a missing required column throws MissingColumnError naming the file and the column', async () => {
+    const err = await read(`基金代號,年度,季別,證券代號,證券簡稱\n`).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MissingColumnError);
+    expect((err as Error).message).toContain(FILE);
+    expect((err as Error).message).toContain('持股比率');
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { amount, code, isoDate, optionalAmount, optionalIsoDate, requiredText, text, uniformNo, year, yesNo } from '../../../build-scripts/adapters/values.js';
+
+const ok = <T>(schema: z.ZodType<T, string>, raw: string): T => {
+  const r = schema.safeParse(raw);
+  if (!r.success) throw new Error(`expected ${JSON.stringify(raw)} to parse: ${r.error.issues[0]?.message}`);
+  return r.data;
+};
+const fail = (schema: z.ZodType<unknown, string>, raw: string): string => {
+  const r = schema.safeParse(raw);
+  if (r.success) throw new Error(`expected ${JSON.stringify(raw)} to be rejected, got ${JSON.stringify(r.data)}`);
+  return r.error.issues[0]!.message;
+};
+
+describe('amounts', () => {
+  it.each([
+    ['1,234,567', 1_234_567],
+    ['1234567', 1_234_567],
+    ['  12,345.67 ', 12_345.67],
+    ['0', 0],
+    ['0.5', 0.5],
+    ['100,000,000', 100_000_000],
+  ])('amount %j → %d', (raw, n) => {
+    expect(ok(amount, raw)).toBe(n);
+    expect(ok(optionalAmount, raw)).toBe(n);
+  });
+
+  it('an empty optional amount is null; an empty required amount is rejected', () => {
+    expect(ok(optionalAmount, '')).toBeNull();
+    expect(ok(optionalAmount, '   ')).toBeNull();
+    expect(ok(optionalAmount, '-')).toBeNull();
+    expect(fail(amount, '')).toMatch(/must not be empty/);
+  });
+
+  it.each(['abc', '-5', '1.2.3', '12a', '1e5', 'NaN', '.5'])('rejects %j', (raw) => {
+    expect(fail(optionalAmount, raw)).toMatch(/not a non-negative number/);
+    expect(fail(amount, raw)).toMatch(/not a non-negative number/);
+  });
+});
+
+describe('yesNo', () => {
+  it.each(['是', 'Y', 'y', 'yes', 'YES', 'true', '1', '有', ' 是 '])('%j → true', (raw) => {
+    expect(ok(yesNo, raw)).toBe(true);
+  });
+  it.each(['否', 'N', 'n', 'no', 'false', '0', '無', ''])('%j → false', (raw) => {
+    expect(ok(yesNo, raw)).toBe(false);
+  });
+  it.each(['maybe', '不詳', '2'])('%j is rejected', (raw) => {
+    expect(fail(yesNo, raw)).toMatch(/是\/否/);
+  });
+});
+
+describe('codes and 統一編號', () => {
+  it('codes are trimmed and upper-cased', () => {
+    expect(ok(code, ' d1101 ')).toBe('D1101');
+    expect(ok(code, '00878')).toBe('00878');
+    expect(ok(code, '00632r')).toBe('00632R');
+  });
+  it.each(['', 'D-1101', 'D 1101', 'ABCDEFGHIJKLM', '臺積'])('code %j is rejected', (raw) => {
+    expect(fail(code, raw)).toBeTruthy();
+  });
+  it('統一編號 must be 8 digits (trimmed)', () => {
+    expect(ok(uniformNo, '12345678')).toBe('12345678');
+    expect(ok(uniformNo, ' 04541302 ')).toBe('04541302');
+    for (const bad of ['1234567', '123456789', '1234567a', '', '1234-5678']) expect(fail(uniformNo, bad)).toMatch(/8 digits/);
+  });
+});
+
+describe('text, dates, years', () => {
+  it('text trims; requiredText rejects empty', () => {
+    expect(ok(text, '  甲  ')).toBe('甲');
+    expect(ok(text, '')).toBe('');
+    expect(fail(requiredText, '   ')).toMatch(/must not be empty/);
+  });
+  it('isoDate parses ROC and ISO, rejects the rest', () => {
+    expect(ok(isoDate, '113/05/21')).toBe('2024-05-21');
+    expect(fail(isoDate, '113/02/30')).toMatch(/not a date/);
+    expect(fail(isoDate, '')).toMatch(/not a date/);
+  });
+  it('optionalIsoDate: empty → null', () => {
+    expect(ok(optionalIsoDate, '')).toBeNull();
+    expect(ok(optionalIsoDate, '1130831')).toBe('2024-08-31');
+    expect(fail(optionalIsoDate, 'abc')).toMatch(/not a date/);
+  });
+  it('year: ROC 113 → 2024', () => {
+    expect(ok(year, '113')).toBe(2024);
+    expect(ok(year, '2024')).toBe(2024);
+    expect(fail(year, 'abc')).toMatch(/not a year/);
+  });
+});

@@ -1,0 +1,44 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createApp, type AppOptions } from '../../server/app.js';
+import { publishedSnapshotSource, type SnapshotSource } from '../../server/snapshot-source.js';
+
+export interface RunningServer {
+  base: string;
+  source: SnapshotSource;
+  close(): Promise<void>;
+}
+
+/** Starts the shim on a loopback port chosen by the OS. */
+export async function startServer(snapshotsDir: string, options: Partial<AppOptions> = {}): Promise<RunningServer> {
+  const source = options.snapshots ?? publishedSnapshotSource(snapshotsDir);
+  const app = createApp({ ...options, snapshots: source });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    source,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          source.close();
+          resolve();
+        });
+      }),
+  };
+}
+
+export async function getJson(url: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: any; text: string }> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let body: unknown = undefined;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, body, text };
+}

@@ -1,0 +1,170 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openApiDocument } from '../../src/contract/openapi.js';
+import { currentSnapshotDir } from '../../src/snapshot/published.js';
+import { RankingQueries } from '../../src/snapshot/ranking-query.js';
+import { SnapshotStore } from '../../src/snapshot/store.js';
+import { fileForUrlPath } from '../../src/site/static-paths.js';
+import { apiIndexView } from '../../src/views/api-index.js';
+import { canonicalView } from '../../src/views/canonical.js';
+import { companyView } from '../../src/views/company.js';
+import { etfListView, etfView } from '../../src/views/etf.js';
+import { methodologyView } from '../../src/views/methodology.js';
+import { rankingView } from '../../src/views/ranking.js';
+import { registryView } from '../../src/views/registry.js';
+import { sourceNamesOf } from '../../src/views/source-names.js';
+import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+
+/**
+ * One contract suite, three implementations: for each request, the body the shim serves, the file a
+ * static host would serve for it (URL → `<path>.json`), and the body the view functions compute
+ * straight from the snapshot must be the same.
+ */
+let server: RunningServer;
+let store: SnapshotStore;
+let treeDir: string;
+
+beforeAll(async () => {
+  const snapshotsDir = inject('demoSnapshotsDir');
+  server = await startServer(snapshotsDir);
+  store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
+  treeDir = join(store.dir, 'tree');
+});
+afterAll(async () => {
+  store.close();
+  await server.close();
+});
+
+interface Case {
+  name: string;
+  url: string;
+  /** The same resource computed by the views (undefined: the case only compares outlets). */
+  view: () => unknown;
+}
+
+function cases(): Case[] {
+  const meta = store.meta;
+  const names = sourceNamesOf(store.sources());
+  const tickers = [...store.companies()].map((c) => c.ticker);
+  const sample = [tickers[0]!, tickers[7]!, tickers[tickers.length - 1]!, 'D1139', 'D1107'];
+  const etfs = store.etfs();
+  const ranking = new RankingQueries(store);
+  const page = (n: number) => ({ ...ranking.page({}, 'score_desc', 50, (n - 1) * 50), page: n, perPage: 50, mode: 'compact' as const });
+  const lastPage = Math.ceil(tickers.length / 50);
+  return [
+    { name: 'index', url: '/api/v1/', view: () => apiIndexView(meta, tickers[0], etfs[0]?.etf_code) },
+    ...sample.flatMap((t) => [
+      { name: `company ${t}`, url: `/api/v1/company/${t}`, view: () => companyView(meta, store.company(t)!) },
+      { name: `canonical ${t}`, url: `/api/v1/company/${t}/canonical`, view: () => canonicalView(meta, store.facts(t)!, names) },
+    ]),
+    { name: 'etf list', url: '/api/v1/etf', view: () => etfListView(meta, etfs) },
+    ...etfs.slice(0, 3).map((e) => ({
+      name: `etf ${e.etf_code}`,
+      url: `/api/v1/etf/${e.etf_code}`,
+      view: () => {
+        const found = store.etf(e.etf_code)!;
+        return etfView(meta, found.etf, found.holdings, (t) => store.company(t));
+      },
+    })),
+    { name: 'ranking', url: '/api/v1/ranking', view: () => rankingView(meta, page(1)) },
+    ...[1, 2, lastPage].map((n) => ({ name: `ranking page ${n}`, url: `/api/v1/ranking/page/${n}`, view: () => rankingView(meta, page(n)) })),
+    { name: 'registry', url: '/api/v1/sources/registry', view: () => registryView(meta, store.sources()) },
+    { name: 'methodology', url: '/api/v1/methodology', view: () => methodologyView(meta, store.cbamProducts()) },
+    { name: 'openapi', url: '/api/v1/openapi.json', view: () => JSON.parse(JSON.stringify(openApiDocument(meta.methodology_version))) },
+  ];
+}
+
+describe('static tree, shim and views agree', () => {
+  it('agree body for body on every static resource kind', async () => {
+    const all = cases();
+    expect(all.length).toBeGreaterThan(15);
+    for (const c of all) {
+      const fromFile = JSON.parse(readFileSync(join(treeDir, fileForUrlPath(c.url)), 'utf8'));
+      const shim = await getJson(server.base + c.url);
+      expect(shim.status, c.name).toBe(200);
+      expect(shim.body, c.name).toEqual(fromFile);
+      expect(JSON.parse(JSON.stringify(c.view())), c.name).toEqual(fromFile);
+    }
+  });
+
+  it('answers a path with .json and lower-case codes with the same body and ETag', async () => {
+    const t = [...store.companies()][3]!.ticker;
+    const plain = await getJson(`${server.base}/api/v1/company/${t}/canonical`);
+    const suffixed = await getJson(`${server.base}/api/v1/company/${t.toLowerCase()}/canonical.json`);
+    expect(suffixed.status).toBe(200);
+    expect(suffixed.text).toBe(plain.text);
+    expect(suffixed.headers.get('etag')).toBe(plain.headers.get('etag'));
+  });
+
+  it('computes /ranking?page=N to the same bytes as the static page N', async () => {
+    for (const n of [1, 2, 17]) {
+      const dynamic = await getJson(`${server.base}/api/v1/ranking?page=${n}`);
+      const file = readFileSync(join(treeDir, fileForUrlPath(`/api/v1/ranking/page/${n}`)), 'utf8');
+      expect(dynamic.text).toBe(file);
+    }
+  });
+
+  it('computes ?fields= naming all five sections to the static canonical view', async () => {
+    const t = 'D1139';
+    const dynamic = await getJson(`${server.base}/api/v1/company/${t}/canonical?fields=flags,assurance,carbon,carbon_fee,penalties`);
+    const file = readFileSync(join(treeDir, fileForUrlPath(`/api/v1/company/${t}/canonical`)), 'utf8');
+    expect(dynamic.text).toBe(file);
+  });
+
+  it('computes the registry with no filter to the static body', async () => {
+    const dynamic = await getJson(`${server.base}/api/v1/sources/registry?gov_only=false`);
+    expect(dynamic.text).toBe(readFileSync(join(treeDir, fileForUrlPath('/api/v1/sources/registry')), 'utf8'));
+  });
+});
+
+describe('contract headers on every success', () => {
+  it('sets JSON type, CORS, caching, a strong ETag and a request id; 304 on If-None-Match; HEAD has no body', async () => {
+    const url = `${server.base}/api/v1/company/D1101`;
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+    const etag = res.headers.get('etag')!;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+
+    const again = await fetch(url, { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+
+    const head = await fetch(url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('etag')).toBe(etag);
+    expect(head.headers.get('content-length')).toBe(res.headers.get('content-length'));
+    expect(await head.text()).toBe('');
+
+    const ids = new Set(await Promise.all([1, 2, 3].map(async () => (await fetch(url)).headers.get('x-request-id'))));
+    expect(ids.size).toBe(3);
+  });
+
+  it('answers an OPTIONS preflight with 204 and the allowed methods and headers', async () => {
+    const res = await fetch(`${server.base}/api/v1/compare`, { method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' } });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, OPTIONS');
+    expect(res.headers.get('access-control-allow-headers')).toBe('Content-Type, X-API-Key');
+    expect(res.headers.get('access-control-max-age')).toBe('86400');
+  });
+
+  it('every body carries the snapshot fields and generated_at is the publish time', async () => {
+    for (const c of cases().filter((x) => x.name !== 'openapi')) {
+      const { body } = await getJson(server.base + c.url);
+      expect(body).toMatchObject({ ok: true, generated_at: store.meta.published_at, methodology_version: '1.0', dataset_snapshot_id: store.meta.dataset_snapshot_id, data_asof: store.meta.data_asof });
+    }
+  });
+
+  it('serves health and readiness outside /api/v1', async () => {
+    expect((await getJson(`${server.base}/healthz`)).status).toBe(200);
+    const ready = await getJson(`${server.base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(ready.body.dataset_snapshot_id).toBe(store.meta.dataset_snapshot_id);
+  });
+});
