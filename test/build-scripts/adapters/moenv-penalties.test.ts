@@ -74,6 +74,12 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
     expect(await read(`${header}\n12345678,臺北市政府環境保護局,北市環稽字第1130001號,2024-05-21,1200000,否,未依許可證內容操作\n`)).toEqual([expected]);
   });
 
+  it('trims spaces around header names', async () => {
+    const header = ' fac_uniformno , county_name,document_no ,penalty_date,penalty_money,isimportant';
+    const rows = await read(`${header}\n12345678,臺北市政府環境保護局,北市環稽字第1130001號,113/05/21,"1,200,000",否\n`);
+    expect(rows).toEqual([{ ...expected, summary: '(no summary in source)' }]);
+  });
+
   it.each(['113/05/21', '1130521', '113-05-21', '2024-05-21', '2024/05/21', '20240521', '113/05/21 10:00:00'])('penalty date %j → 2024-05-21', async (date) => {
     const rows = await read(`${API_HEADER}\n${fullRow({ date })}\n`);
     expect(rows.map((r) => r.date)).toEqual(['2024-05-21']);
