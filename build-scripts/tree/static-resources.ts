@@ -63,6 +63,6 @@ export function* sharedResources(store: SnapshotStore): Generator<StaticResource
   }
   yield { url: urls.registry, schema: registryResponseSchema, body: registryView(meta, sources) };
   yield { url: urls.methodology, schema: methodologyResponseSchema, body: methodologyView(meta, store.cbamProducts()) };
-  yield { url: urls.index, schema: indexResponseSchema, body: apiIndexView(meta, store.firstTicker(), etfs[0]?.etf_code) };
+  yield { url: urls.index, schema: indexResponseSchema, body: apiIndexView(meta, store.firstTickers(2), etfs[0]?.etf_code) };
   yield { url: urls.openapi, schema: null, body: openApiDocument(meta.methodology_version) };
 }

@@ -94,7 +94,7 @@ export class SnapshotStore {
       companies: p('SELECT * FROM companies ORDER BY ticker'),
       companyRange: p('SELECT * FROM companies WHERE ticker >= ? AND ticker < ? ORDER BY ticker'),
       tickers: p('SELECT ticker FROM companies ORDER BY ticker'),
-      firstTicker: p('SELECT ticker FROM companies ORDER BY ticker LIMIT 1'),
+      firstTickers: p('SELECT ticker FROM companies ORDER BY ticker LIMIT ?'),
       penalties: p('SELECT record_id, agency, agency_name, date, fine, serious, summary, source_id, source_url FROM penalties WHERE ticker = ? ORDER BY date DESC, record_id'),
       disclosure: p('SELECT year, scope1, scope2, scope3, scope1_verified, scope2_verified, boundary, report_date, source_id, deep_link FROM carbon_disclosures WHERE ticker = ?'),
       carbonFee: p('SELECT obligated, basis, registry_year, source_id, deep_link FROM carbon_fees WHERE ticker = ?'),
@@ -137,8 +137,9 @@ export class SnapshotStore {
     return this.stmt.tickers.pluck().all() as string[];
   }
 
-  firstTicker(): string | undefined {
-    return this.stmt.firstTicker.pluck().get() as string | undefined;
+  /** The first n tickers in code order (examples for the index). */
+  firstTickers(n: number): string[] {
+    return this.stmt.firstTickers.pluck().all(n) as string[];
   }
 
   factsOf(company: CompanyRecord): CompanyFacts {

@@ -26,18 +26,29 @@ export const ENDPOINTS: readonly EndpointDoc[] = [
   { method: 'POST', path: '/api/v1/batch', description: 'Summaries of up to 100 tickers (computed)' },
 ];
 
-export function apiIndexView(meta: SnapshotMeta, exampleTicker: string | undefined, exampleEtf: string | undefined): IndexResponse {
+/**
+ * GET /api/v1/: every endpoint with a runnable example. Paths are shown with `<name>` placeholders,
+ * not OpenAPI's `{name}`, because no string in a response may look like an unexpanded template.
+ */
+export function apiIndexView(meta: SnapshotMeta, exampleTickers: string[], exampleEtf: string | undefined): IndexResponse {
+  const [exampleTicker, otherTicker] = exampleTickers;
+  const values: Record<string, string | undefined> = { ticker: exampleTicker, code: exampleEtf, page: '2' };
+  const queries: Record<string, string> = {
+    '/api/v1/company/{ticker}/canonical': '?fields=penalties,carbon',
+    '/api/v1/ranking': '?industry=%E6%B0%B4%E6%B3%A5%E5%B7%A5%E6%A5%AD&limit=10',
+    '/api/v1/compare': otherTicker ? `?tickers=${exampleTicker},${otherTicker}` : '',
+    '/api/v1/sources/registry': '?gov_only=true',
+  };
   return {
     ...successEnvelope(meta),
     name: 'ESG disclosure credibility API (Taiwan)',
     description: 'Credibility of the ESG and carbon disclosures of Taiwan-listed companies; every fact traced to its source.',
     disclaimer: disclaimerFor(meta),
     endpoints: ENDPOINTS.map((e) => {
-      const example = e.path
-        .replace('{ticker}', exampleTicker ?? '')
-        .replace('{code}', exampleEtf ?? '')
-        .replace('{page}', '2');
-      return example.includes('{') || example.endsWith('/') && e.path !== '/api/v1/' ? { ...e } : { ...e, example };
+      const missing = [...e.path.matchAll(/\{(\w+)\}/g)].some(([, name]) => values[name!] === undefined) || (e.path === '/api/v1/compare' && !otherTicker);
+      const path = e.path.replace(/\{(\w+)\}/g, '<$1>');
+      if (missing || e.method === 'POST') return { ...e, path };
+      return { ...e, path, example: e.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!) + (queries[e.path] ?? '') };
     }),
   };
 }

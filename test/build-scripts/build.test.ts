@@ -41,7 +41,7 @@ function assertReadable(snapshotsDir: string, id: string) {
   try {
     expect(store.meta.dataset_snapshot_id).toBe(id);
     expect(store.companyCount()).toBeGreaterThan(0);
-    const first = store.firstTicker()!;
+    const first = store.firstTickers(1)[0]!;
     expect(store.company(first)?.ticker).toBe(first);
     expect(existsSync(join(currentSnapshotDir(snapshotsDir)!, `tree/api/v1/company/${first}.json`))).toBe(true);
   } finally {

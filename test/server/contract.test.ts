@@ -53,7 +53,7 @@ function cases(): Case[] {
   const page = (n: number) => ({ ...ranking.page({}, 'score_desc', 50, (n - 1) * 50), page: n, perPage: 50, mode: 'compact' as const });
   const lastPage = Math.ceil(tickers.length / 50);
   return [
-    { name: 'index', url: '/api/v1/', view: () => apiIndexView(meta, tickers[0], etfs[0]?.etf_code) },
+    { name: 'index', url: '/api/v1/', view: () => apiIndexView(meta, tickers.slice(0, 2), etfs[0]?.etf_code) },
     ...sample.flatMap((t) => [
       { name: `company ${t}`, url: `/api/v1/company/${t}`, view: () => companyView(meta, store.company(t)!) },
       { name: `canonical ${t}`, url: `/api/v1/company/${t}/canonical`, view: () => canonicalView(meta, store.facts(t)!, names) },

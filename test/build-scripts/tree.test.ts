@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import type { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { writeResources, writeTree, TreeValidationError } from '../../build-scripts/tree/write-tree.js';
+import { indexResponseSchema } from '../../src/contract/api-index.js';
+import { fullCanonicalViewSchema } from '../../src/contract/canonical.js';
+import { companyResponseSchema } from '../../src/contract/company.js';
+import { etfListResponseSchema, etfResponseSchema } from '../../src/contract/etf.js';
+import { methodologyResponseSchema } from '../../src/contract/methodology.js';
+import { rankingResponseSchema } from '../../src/contract/ranking.js';
+import { registryResponseSchema } from '../../src/contract/registry.js';
+import { snapshotsResponseSchema } from '../../src/contract/snapshots.js';
+import { currentSnapshotDir } from '../../src/snapshot/published.js';
+import { SnapshotStore } from '../../src/snapshot/store.js';
+import { ENDPOINTS } from '../../src/views/api-index.js';
+import { startServer, type RunningServer } from '../helpers/server.js';
+
+/** Which schema a tree file must satisfy, by its path; null = not a contract body (OpenAPI itself). */
+const SCHEMA_BY_PATH: [RegExp, z.ZodType | null][] = [
+  [/^api\/v1\/index\.json$/, indexResponseSchema],
+  [/^api\/v1\/company\/[0-9A-Z]+\.json$/, companyResponseSchema],
+  [/^api\/v1\/company\/[0-9A-Z]+\/canonical\.json$/, fullCanonicalViewSchema],
+  [/^api\/v1\/etf\.json$/, etfListResponseSchema],
+  [/^api\/v1\/etf\/[0-9A-Z]+\.json$/, etfResponseSchema],
+  [/^api\/v1\/ranking\.json$/, rankingResponseSchema],
+  [/^api\/v1\/ranking\/page\/[1-9]\d*\.json$/, rankingResponseSchema],
+  [/^api\/v1\/sources\/registry\.json$/, registryResponseSchema],
+  [/^api\/v1\/methodology\.json$/, methodologyResponseSchema],
+  [/^api\/v1\/snapshots\.json$/, snapshotsResponseSchema],
+  [/^api\/v1\/openapi\.json$/, null],
+];
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+}
+
+let store: SnapshotStore;
+let treeDir: string;
+beforeAll(() => {
+  store = SnapshotStore.open(currentSnapshotDir(inject('demoSnapshotsDir'))!);
+  treeDir = join(store.dir, 'tree');
+});
+afterAll(() => store.close());
+
+describe('the published tree', () => {
+  it('validates file by file against the contract schemas, and holds nothing else', () => {
+    const files = filesUnder(treeDir).filter((f) => !f.startsWith('api/v1/downloads/'));
+    expect(files.length).toBe(2 * store.companyCount() + Math.ceil(store.companyCount() / 50) + 1 + 1 + store.etfs().length + 5);
+    for (const file of files) {
+      const match = SCHEMA_BY_PATH.find(([re]) => re.test(file));
+      expect(match, `unexpected file ${file}`).toBeDefined();
+      const body = JSON.parse(readFileSync(join(treeDir, file), 'utf8'));
+      const schema = match![1];
+      if (schema) {
+        const parsed = schema.safeParse(body);
+        expect(parsed.success, `${file}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues.slice(0, 2))}`).toBe(true);
+      }
+    }
+  });
+
+  it('contains no unexpanded template marker anywhere', () => {
+    for (const file of filesUnder(treeDir).filter((f) => f.endsWith('.json') && f !== 'api/v1/openapi.json')) {
+      expect(readFileSync(join(treeDir, file), 'utf8'), file).not.toMatch(/\{(year|ticker|uniform_no|record_id|fund_code)\}/);
+    }
+  });
+
+  it('rendering the same snapshot twice gives byte-identical trees (workers or not)', async () => {
+    const a = mkdtempSync(join(tmpdir(), 'esg-tree-a-'));
+    const b = mkdtempSync(join(tmpdir(), 'esg-tree-b-'));
+    try {
+      await writeTree(store, a, { workers: 1 });
+      await writeTree(store, b, { workers: 1 });
+      const hash = (dir: string) => filesUnder(dir).map((f) => `${f} ${createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')}`);
+      const published = hash(treeDir).filter((l) => !l.startsWith('api/v1/downloads/') && !l.startsWith('api/v1/snapshots.json'));
+      expect(hash(a)).toEqual(hash(b));
+      expect(hash(a)).toEqual(published);
+    } finally {
+      rmSync(a, { recursive: true, force: true });
+      rmSync(b, { recursive: true, force: true });
+    }
+  });
+
+  it('a body that fails its schema fails the tree with the URL named', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'esg-tree-bad-'));
+    try {
+      const bad = { url: '/api/v1/company/D1', schema: companyResponseSchema, body: { ok: true } };
+      expect(() => writeResources([bad], dir)).toThrow(TreeValidationError);
+      expect(() => writeResources([bad], dir)).toThrow('/api/v1/company/D1');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the OpenAPI document', () => {
+  let server: RunningServer;
+  let doc: { openapi: string; paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>> };
+  beforeAll(async () => {
+    server = await startServer(inject('demoSnapshotsDir'));
+    doc = await (await fetch(`${server.base}/api/v1/openapi.json`)).json();
+  });
+  afterAll(() => server.close());
+
+  it('is valid OpenAPI 3.1', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(doc as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('lists every endpoint, and every listed path exists on the server', async () => {
+    expect(Object.keys(doc.paths).sort()).toEqual([...new Set(ENDPOINTS.map((e) => e.path))].sort());
+    const examples: Record<string, string> = { '{ticker}': 'D1101', '{code}': store.etfs()[0]!.etf_code, '{page}': '2' };
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      const url = path.replace(/\{\w+\}/g, (m) => examples[m]!);
+      for (const method of Object.keys(ops)) {
+        const init: RequestInit = method === 'post' ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"tickers":["D1101"]}' } : {};
+        const query = path === '/api/v1/compare' ? '?tickers=D1101,D1102' : '';
+        const res = await fetch(server.base + url + query, init);
+        expect(res.status, `${method} ${url}`).toBe(200);
+      }
+    }
+  });
+
+  it('every example in the index answers 200', async () => {
+    const index = await (await fetch(`${server.base}/api/v1/`)).json();
+    const examples = index.endpoints.flatMap((e: { example?: string }) => (e.example ? [e.example] : []));
+    expect(examples.length).toBeGreaterThanOrEqual(10);
+    for (const example of examples) expect((await fetch(server.base + example)).status, example).toBe(200);
+  });
+
+  it('documents every query parameter the server accepts, and the server accepts every documented one', async () => {
+    const documented = (path: string) => (doc.paths[path]!.get!.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name).sort();
+    const { RANKING_PARAMS } = await import('../../server/routes/ranking.js');
+    expect(documented('/api/v1/ranking')).toEqual([...RANKING_PARAMS].sort());
+    expect(documented('/api/v1/compare')).toEqual(['fields', 'tickers']);
+    expect(documented('/api/v1/sources/registry')).toEqual(['gov_only', 'owner_org']);
+    expect(documented('/api/v1/company/{ticker}/canonical')).toEqual(['fields']);
+  });
+});

@@ -1,0 +1,179 @@
+import { request } from 'node:http';
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { errorBodySchema } from '../../src/contract/common.js';
+import { currentSnapshotDir, currentSnapshotId } from '../../src/snapshot/published.js';
+import { SnapshotStore } from '../../src/snapshot/store.js';
+import type { SnapshotSource } from '../../server/snapshot-source.js';
+import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+
+/** Sends a request exactly as written (no URL normalisation), e.g. for traversal attempts. */
+function raw(base: string, path: string, method = 'GET', headers: Record<string, string> = {}, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, path, method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The one error shape: envelope valid, request id matches the header, never cached, CORS open. */
+function expectEnvelope(r: { status: number; headers: Record<string, unknown> | Headers; text: string }, status: number, code: string) {
+  const get = (h: string) => (r.headers instanceof Headers ? r.headers.get(h) : (r.headers[h] as string | undefined));
+  expect(r.status).toBe(status);
+  expect(get('content-type')).toBe('application/json; charset=utf-8');
+  expect(get('cache-control')).toBe('no-store');
+  expect(get('access-control-allow-origin')).toBe('*');
+  const body = errorBodySchema.parse(JSON.parse(r.text));
+  expect(body.error.code).toBe(code);
+  expect(body.error.request_id).toBe(get('x-request-id'));
+  expect(r.text).not.toMatch(/at .*\.ts:\d+|SqliteError|SELECT /);
+  return body;
+}
+
+let server: RunningServer;
+let snapshotsDir: string;
+
+beforeAll(async () => {
+  snapshotsDir = inject('demoSnapshotsDir');
+  server = await startServer(snapshotsDir);
+});
+afterAll(() => server.close());
+
+describe('every error path returns the envelope', () => {
+  const cases: [string, string, number, string, RegExp?][] = [
+    ['malformed ticker', '/api/v1/company/D11-01', 400, 'BAD_REQUEST', /letters or digits/],
+    ['ticker too long', '/api/v1/company/D1234567890123', 400, 'BAD_REQUEST'],
+    ['malformed ticker on canonical', '/api/v1/company/%E5%8F%B0/canonical', 400, 'BAD_REQUEST'],
+    ['malformed fund code', '/api/v1/etf/DE_5001', 400, 'BAD_REQUEST'],
+    ['unknown ticker', '/api/v1/company/d9999', 404, 'NOT_FOUND', /D9999/],
+    ['unknown ticker canonical', '/api/v1/company/Z1/canonical', 404, 'NOT_FOUND', /Z1/],
+    ['unknown fund', '/api/v1/etf/de9999', 404, 'NOT_FOUND', /DE9999/],
+    ['unknown path', '/api/v1/nothing/here', 404, 'NOT_FOUND'],
+    ['unknown sub-path', '/api/v1/company/D1101/penalties', 404, 'NOT_FOUND'],
+    ['outside the API', '/index.html', 404, 'NOT_FOUND'],
+    ['ranking page past the end', '/api/v1/ranking/page/999', 404, 'NOT_FOUND'],
+    ['malformed ranking page', '/api/v1/ranking/page/0', 400, 'BAD_REQUEST'],
+    ['parameter on a static resource', '/api/v1/company/D1101?x=1', 400, 'BAD_REQUEST', /"x"/],
+    ['bad parameter value', '/api/v1/ranking?limit=201', 400, 'BAD_REQUEST', /limit/],
+    ['repeated parameter', '/api/v1/ranking?sort=score_asc&sort=score_desc', 400, 'BAD_REQUEST', /sort/],
+    ['unknown download snapshot', '/api/v1/downloads/2001-01-01/SHA256SUMS', 404, 'NOT_FOUND'],
+    ['malformed download snapshot', '/api/v1/downloads/latest/SHA256SUMS', 400, 'BAD_REQUEST'],
+  ];
+  it.each(cases)('%s', async (_name, path, status, code, message) => {
+    const r = await raw(server.base, path);
+    const body = expectEnvelope(r, status, code);
+    if (message) expect(body.error.message).toMatch(message);
+    expect(body.dataset_snapshot_id).toBe(currentSnapshotId(snapshotsDir));
+  });
+
+  it('wrong method: 405 with Allow', async () => {
+    const r = await raw(server.base, '/api/v1/company/D1101', 'DELETE');
+    expectEnvelope(r, 405, 'METHOD_NOT_ALLOWED');
+    expect(r.headers.allow).toBe('GET, HEAD, OPTIONS');
+    const post = await raw(server.base, '/api/v1/batch', 'GET');
+    expectEnvelope(post, 405, 'METHOD_NOT_ALLOWED');
+    expect(post.headers.allow).toBe('POST, OPTIONS');
+  });
+
+  it('errors raised inside the body parser: bad JSON, wrong type, too large', async () => {
+    const json = { 'Content-Type': 'application/json' };
+    expectEnvelope(await raw(server.base, '/api/v1/batch', 'POST', json, '{"tickers": ['), 400, 'BAD_REQUEST');
+    expectEnvelope(await raw(server.base, '/api/v1/batch', 'POST', { 'Content-Type': 'text/plain' }, '{"tickers":["D1101"]}'), 400, 'BAD_REQUEST');
+    const big = JSON.stringify({ tickers: Array(20_000).fill('D1101') });
+    expect(big.length).toBeGreaterThan(64 * 1024);
+    expectEnvelope(await raw(server.base, '/api/v1/batch', 'POST', json, big), 413, 'PAYLOAD_TOO_LARGE');
+    expectEnvelope(await raw(server.base, '/api/v1/batch', 'POST', { ...json, 'Content-Encoding': 'br' }, 'xx'), 400, 'BAD_REQUEST');
+  });
+
+  it('HEAD of an error has the status and headers but no body', async () => {
+    const r = await raw(server.base, '/api/v1/company/D9999', 'HEAD');
+    expect(r.status).toBe(404);
+    expect(r.text).toBe('');
+    expect(r.headers['x-request-id']).toBeTruthy();
+  });
+
+  it.each([
+    '/api/v1/../../../../etc/passwd',
+    '/api/v1/company/..%2F..%2F..%2Fsnapshot.sqlite',
+    '/api/v1/company/%2e%2e/%2e%2e/snapshot.sqlite',
+    '/api/v1/downloads/2026-11-01/..%2F..%2Fsnapshot.sqlite',
+    '/api/v1/downloads/2026-11-01/.build.lock',
+    '/api/v1/company/D1101/..%2f..%2f..%2fsnapshot',
+    '/api/v1//etc/passwd',
+    '/api/v1/%00',
+  ])('never serves anything outside the tree: %s', async (path) => {
+    const r = await raw(server.base, path);
+    expect([400, 404]).toContain(r.status);
+    expectEnvelope(r, r.status, r.status === 400 ? 'BAD_REQUEST' : 'NOT_FOUND');
+    expect(r.text).not.toContain('root:');
+    expect(r.text).not.toContain('SQLite format');
+  });
+});
+
+describe('a snapshot that cannot be read', () => {
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'esg-broken-'));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('nothing published: 502 UPSTREAM_FAILURE with null snapshot fields, /readyz 503, /healthz 200', async () => {
+    const s = await startServer(join(root, 'empty'));
+    try {
+      const body = expectEnvelope(await raw(s.base, '/api/v1/company/D1101'), 502, 'UPSTREAM_FAILURE');
+      expect(body.dataset_snapshot_id).toBeNull();
+      expect((await getJson(`${s.base}/readyz`)).status).toBe(503);
+      expect((await getJson(`${s.base}/healthz`)).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a corrupt database: 502, and the server keeps running', async () => {
+    const dir = join(root, 'corrupt');
+    cpSync(currentSnapshotDir(snapshotsDir)!, join(dir, 'bad'), { recursive: true });
+    writeFileSync(join(dir, 'bad', 'snapshot.sqlite'), 'this is not a database');
+    symlinkSync('bad', join(dir, 'current'));
+    const s = await startServer(dir);
+    try {
+      expectEnvelope(await raw(s.base, '/api/v1/company/D1101'), 502, 'UPSTREAM_FAILURE');
+      expectEnvelope(await raw(s.base, '/api/v1/ranking?limit=5'), 502, 'UPSTREAM_FAILURE');
+      expect((await getJson(`${s.base}/healthz`)).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a bug inside a handler: 500 INTERNAL with a generic message, logged with its request id', async () => {
+    const store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
+    const logged: Record<string, unknown>[] = [];
+    const failing: SnapshotSource = {
+      root: snapshotsDir,
+      current: () =>
+        new Proxy(store, {
+          get: (target, prop) => (prop === 'facts' ? () => { throw new Error('SELECT boom FROM secret_table'); } : Reflect.get(target, prop)),
+        }),
+      close: () => store.close(),
+    };
+    const s = await startServer(snapshotsDir, {
+      snapshots: failing,
+      logger: { info() {}, warn() {}, error: (_m, f) => logged.push(f ?? {}) },
+    });
+    try {
+      const r = await raw(s.base, '/api/v1/company/D1101/canonical?fields=flags');
+      const body = expectEnvelope(r, 500, 'INTERNAL');
+      expect(body.error.message).not.toContain('boom');
+      expect(logged[0]?.request_id).toBe(body.error.request_id);
+    } finally {
+      await s.close();
+    }
+  });
+});
