@@ -1,0 +1,28 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { SnapshotStore } from '../../src/snapshot/store.js';
+import { buildDemoSnapshot, type DemoBuild } from '../helpers/demo-snapshot.js';
+
+/**
+ * The generator and the whole build scale to 100,000 companies. The time is printed for the
+ * record, not asserted: performance targets live in `npm run bench`.
+ */
+describe('100,000 companies', () => {
+  let build: DemoBuild | undefined;
+  afterAll(() => build?.cleanup());
+
+  it('generates, builds and publishes a complete snapshot', async () => {
+    const start = performance.now();
+    build = await buildDemoSnapshot({ companies: 100_000 });
+    const seconds = (performance.now() - start) / 1000;
+    const stages = Object.entries(build.result.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s`).join(', ');
+    console.log(`100k-company demo: generate + build + publish in ${seconds.toFixed(1)} s (${stages}; ${build.result.tree.files} tree files)`);
+    const store = SnapshotStore.open(build.result.dir);
+    try {
+      expect(store.companyCount()).toBe(100_000);
+      expect(build.result.tree.files).toBeGreaterThan(200_000);
+      expect(build.result.summary.rejects.count).toBe(0);
+    } finally {
+      store.close();
+    }
+  }, 900_000);
+});
