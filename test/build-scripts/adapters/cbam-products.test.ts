@@ -1,21 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readCbamProducts, type CbamProductRow } from '../../../build-scripts/adapters/cbam-products.js';
 import { MissingColumnError, RejectLog } from '../../../build-scripts/adapters/read-layout.js';
+import { fixtureDirs } from './fixture-dir.js';
 
 const FILE = 'cbam_products.csv';
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-function sourceDir(content: string | null): string {
-  const dir = mkdtempSync(join(tmpdir(), 'adapter-cbam-'));
-  dirs.push(dir);
-  if (content !== null) writeFileSync(join(dir, FILE), content);
-  return dir;
-}
+const fixtureDir = fixtureDirs('adapter-cbam-');
+const sourceDir = (content: string | null) => fixtureDir(content === null ? {} : { [FILE]: content });
 async function read(content: string | null, rejects = new RejectLog()): Promise<CbamProductRow[]> {
   const out: CbamProductRow[] = [];
   for await (const r of readCbamProducts(sourceDir(content), rejects)) out.push(r);

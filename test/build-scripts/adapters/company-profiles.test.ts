@@ -1,25 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readTpexCompanies, readTwseCompanies, type CompanyRow } from '../../../build-scripts/adapters/company-profiles.js';
 import { MissingColumnError, MissingFileError, RejectLog } from '../../../build-scripts/adapters/read-layout.js';
+import { collect, fixtureDirs } from './fixture-dir.js';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-function sourceDir(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'adapter-companies-'));
-  dirs.push(dir);
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
-  return dir;
-}
-async function collect<T>(gen: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of gen) out.push(x);
-  return out;
-}
+const sourceDir = fixtureDirs('adapter-companies-');
 
 const TWSE = 't187ap03_L.csv';
 const TPEX = 'mopsfin_t187ap03_O.csv';

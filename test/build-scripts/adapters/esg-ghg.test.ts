@@ -1,25 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readTpexGhg, readTwseGhg, type GhgDisclosureRow } from '../../../build-scripts/adapters/esg-ghg.js';
 import { MissingColumnError, RejectLog } from '../../../build-scripts/adapters/read-layout.js';
+import { collect, fixtureDirs } from './fixture-dir.js';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-function sourceDir(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'adapter-ghg-'));
-  dirs.push(dir);
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
-  return dir;
-}
-async function collect<T>(gen: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of gen) out.push(x);
-  return out;
-}
+const sourceDir = fixtureDirs('adapter-ghg-');
 
 const TWSE = 't187ap46_L_1.csv';
 const TPEX = 't187ap46_O_1.csv';

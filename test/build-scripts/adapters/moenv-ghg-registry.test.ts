@@ -1,21 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readRegistry } from '../../../build-scripts/adapters/moenv-ghg-registry.js';
 import { MissingColumnError, RejectLog } from '../../../build-scripts/adapters/read-layout.js';
+import { fixtureDirs } from './fixture-dir.js';
 
 const FILE = 'GHG_P_01.csv';
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-function sourceDir(content: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'adapter-registry-'));
-  dirs.push(dir);
-  writeFileSync(join(dir, FILE), content);
-  return dir;
-}
+const fixtureDir = fixtureDirs('adapter-registry-');
+const sourceDir = (content: string) => fixtureDir(content === null ? {} : { [FILE]: content });
 async function read(content: string, rejects = new RejectLog()) {
   const out = [];
   for await (const r of readRegistry(sourceDir(content), rejects)) out.push(r);

@@ -1,21 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readPenalties, type PenaltyRow } from '../../../build-scripts/adapters/moenv-penalties.js';
 import { MissingColumnError, MissingFileError, RejectLog } from '../../../build-scripts/adapters/read-layout.js';
+import { fixtureDirs } from './fixture-dir.js';
 
 const FILE = 'EMS_P_46.csv';
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-function sourceDir(content: string | null): string {
-  const dir = mkdtempSync(join(tmpdir(), 'adapter-penalties-'));
-  dirs.push(dir);
-  if (content !== null) writeFileSync(join(dir, FILE), content);
-  return dir;
-}
+const fixtureDir = fixtureDirs('adapter-penalties-');
+const sourceDir = (content: string | null) => fixtureDir(content === null ? {} : { [FILE]: content });
 async function read(content: string | null, rejects = new RejectLog()): Promise<PenaltyRow[]> {
   const out: PenaltyRow[] = [];
   for await (const r of readPenalties(sourceDir(content), rejects)) out.push(r);

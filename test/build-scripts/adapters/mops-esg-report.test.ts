@@ -1,21 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readEsgReports, type EsgReportRow } from '../../../build-scripts/adapters/mops-esg-report.js';
 import { MissingColumnError, RejectLog } from '../../../build-scripts/adapters/read-layout.js';
+import { fixtureDirs } from './fixture-dir.js';
 
 const FILE = 'esg_report.csv';
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-function sourceDir(content: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'adapter-esgreport-'));
-  dirs.push(dir);
-  writeFileSync(join(dir, FILE), content);
-  return dir;
-}
+const fixtureDir = fixtureDirs('adapter-esgreport-');
+const sourceDir = (content: string) => fixtureDir(content === null ? {} : { [FILE]: content });
 async function read(content: string, rejects = new RejectLog()): Promise<EsgReportRow[]> {
   const out: EsgReportRow[] = [];
   for await (const r of readEsgReports(sourceDir(content), rejects)) out.push(r);
