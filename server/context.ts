@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { RankingQueries } from '../src/snapshot/ranking-query.js';
+import { RankingIndex } from '../src/snapshot/ranking-index.js';
 import type { SnapshotStore } from '../src/snapshot/store.js';
 import { sourceNamesOf } from '../src/views/source-names.js';
 import type { SourceNames } from '../src/views/canonical.js';
@@ -8,7 +8,7 @@ import type { SnapshotSource } from './snapshot-source.js';
 /** Per-snapshot helpers built once when a snapshot is first used, dropped with it. */
 export interface SnapshotHelpers {
   sourceNames: SourceNames;
-  ranking: RankingQueries;
+  ranking: RankingIndex;
 }
 
 const helpers = new WeakMap<SnapshotStore, SnapshotHelpers>();
@@ -16,7 +16,7 @@ const helpers = new WeakMap<SnapshotStore, SnapshotHelpers>();
 export function helpersOf(store: SnapshotStore): SnapshotHelpers {
   let h = helpers.get(store);
   if (!h) {
-    h = { sourceNames: sourceNamesOf(store.sources()), ranking: new RankingQueries(store) };
+    h = { sourceNames: sourceNamesOf(store.sources()), ranking: RankingIndex.fromStore(store) };
     helpers.set(store, h);
   }
   return h;

@@ -7,6 +7,7 @@ import { generateDemo } from '../build-scripts/demo/generate.js';
 import { stderrProgress } from '../build-scripts/snapshot/progress.js';
 import { currentSnapshotDir } from '../src/snapshot/published.js';
 import { createApp } from './app.js';
+import { helpersOf } from './context.js';
 import { jsonLogger } from './logger.js';
 import { publishedSnapshotSource } from './snapshot-source.js';
 
@@ -46,7 +47,8 @@ if (current === null || !existsSync(current)) {
   console.error(formatSummary(result, performance.now() - start));
 }
 
-const snapshots = publishedSnapshotSource(snapshotsDir);
+// Build the in-memory ranking index when a snapshot opens, not on the first ranking request.
+const snapshots = publishedSnapshotSource(snapshotsDir, { onOpen: (store) => helpersOf(store) });
 const app = createApp({ snapshots, logger, trustProxy: trustProxyFrom(env.TRUST_PROXY) });
 const server = app.listen(port, host, () => {
   const { meta } = snapshots.current();

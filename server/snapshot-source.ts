@@ -19,7 +19,11 @@ export interface SnapshotSource {
  * newly published snapshot is served without a restart; the old store is closed once replaced
  * a minute later, once responses still streaming from it are done.
  */
-export function publishedSnapshotSource(root: string, now: () => number = Date.now): SnapshotSource {
+export function publishedSnapshotSource(
+  root: string,
+  o: { now?: () => number; onOpen?: (store: SnapshotStore) => void } = {},
+): SnapshotSource {
+  const now = o.now ?? Date.now;
   let store: SnapshotStore | null = null;
   let target: string | null = null;
   let checkedAt = -Infinity;
@@ -45,6 +49,7 @@ export function publishedSnapshotSource(root: string, now: () => number = Date.n
       // Close the replaced store later: a streamed response (CSV) may still be reading it.
       const old = store;
       if (old) setTimeout(() => old.close(), 60_000).unref();
+      o.onOpen?.(next);
       store = next;
       target = link;
       failure = null;

@@ -45,7 +45,6 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
     VALUES (@id, @ticker, @company_name, @company_name_norm, @uniform_no, @market_type, @industry_code, @industry,
     @source_id, @cbam_exposed, @cbam_sectors, @credibility_score, @verdict, @rank, @percentile, @assurance_level,
     @carbon_fee_liable, @top_flags, @top_signal_labels, @score_breakdown)`);
-  const insSearch = db.prepare('INSERT INTO company_search (rowid, search_text) VALUES (?, ?)');
   const insPenalty = db.prepare('INSERT INTO penalties VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   const insDisclosure = db.prepare('INSERT INTO carbon_disclosures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   const insFee = db.prepare('INSERT INTO carbon_fees VALUES (?, ?, ?, ?, ?, ?)');
@@ -80,8 +79,6 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
       score_breakdown: JSON.stringify(c.score.score_breakdown),
     });
     tally(p.sourceId);
-    // Separated by a newline so a query cannot match across the code and the names.
-    insSearch.run(i + 1, [p.ticker, p.shortName, p.legalName].join('\n'));
     for (const x of c.penalties) {
       insPenalty.run(p.ticker, x.recordId, x.agency, x.agencyName, x.date, x.fine, b(x.serious), x.summary, x.sourceId, x.sourceUrl);
       tally(x.sourceId);

@@ -8,7 +8,6 @@ import { rankingResponseSchema } from '../../src/contract/ranking.js';
 import { registryResponseSchema } from '../../src/contract/registry.js';
 import { urls } from '../../src/site/static-paths.js';
 import type { CompanyRecord, SnapshotStore } from '../../src/snapshot/store.js';
-import { RankingQueries } from '../../src/snapshot/ranking-query.js';
 import { apiIndexView } from '../../src/views/api-index.js';
 import { canonicalView } from '../../src/views/canonical.js';
 import { companyView } from '../../src/views/company.js';
@@ -46,11 +45,11 @@ export function* sharedResources(store: SnapshotStore): Generator<StaticResource
   const etfs = store.etfs();
 
   // Default ranking: score descending, then ticker ascending; every page rendered from one ordered pass.
-  const ranked = new RankingQueries(store).page({}, 'score_desc', Number.MAX_SAFE_INTEGER, 0);
-  const pageCount = Math.max(1, Math.ceil(ranked.total / DEFAULT_PER_PAGE));
+  const ranked = store.rankedCompanies();
+  const pageCount = Math.max(1, Math.ceil(ranked.length / DEFAULT_PER_PAGE));
   for (let page = 1; page <= pageCount; page++) {
-    const rows = ranked.rows.slice((page - 1) * DEFAULT_PER_PAGE, page * DEFAULT_PER_PAGE);
-    const body = rankingView(meta, { rows, total: ranked.total, page, perPage: DEFAULT_PER_PAGE, mode: 'compact' });
+    const rows = ranked.slice((page - 1) * DEFAULT_PER_PAGE, page * DEFAULT_PER_PAGE);
+    const body = rankingView(meta, { rows, total: ranked.length, page, perPage: DEFAULT_PER_PAGE, mode: 'compact' });
     yield { url: urls.rankingPage(page), schema: rankingResponseSchema, body };
     if (page === 1) yield { url: urls.ranking, schema: rankingResponseSchema, body };
   }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { RankingFilter, RankingSort } from '../../src/snapshot/ranking-query.js';
+import type { RankingFilter, RankingSort } from '../../src/snapshot/ranking-index.js';
 import { companySummary } from '../../src/views/company.js';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE, rankingView, type RankingMode } from '../../src/views/ranking.js';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, rankingView } from '../../src/views/ranking.js';
 import { helpersOf, type RouteContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { CACHE_PUBLIC, sendJson } from '../http.js';
@@ -45,8 +45,13 @@ export async function rankingQuery(ctx: RouteContext): Promise<void> {
   const format = oneOf(query, 'format', ['json', 'csv'] as const, 'json')!;
   const filter = parseFilter(query);
   if (format === 'csv') return rankingCsv(ctx, filter, sort);
-  const result = helpersOf(ctx.store).ranking.page(filter, sort, limit, (page - 1) * limit);
-  sendJson(ctx.req, ctx.res, rankingView(ctx.store.meta, { ...result, page, perPage: limit, mode: mode as RankingMode }));
+  const { rows, total } = helpersOf(ctx.store).ranking.page(filter, sort, limit, (page - 1) * limit);
+  const meta = ctx.store.meta;
+  const body =
+    mode === 'full'
+      ? rankingView(meta, { mode, rows: rows.map((r) => ctx.store.company(r.ticker)!), total, page, perPage: limit })
+      : rankingView(meta, { mode, rows, total, page, perPage: limit });
+  sendJson(ctx.req, ctx.res, body);
 }
 
 export const CSV_COLUMNS = [
@@ -92,9 +97,9 @@ async function rankingCsv(ctx: RouteContext, filter: RankingFilter, sort: Rankin
     lines.length = 0;
     if (!ok && !res.destroyed) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
   };
-  for (const c of helpersOf(store).ranking.all(filter, sort)) {
+  for (const ticker of helpersOf(store).ranking.tickers(filter, sort)) {
     if (res.destroyed) return;
-    const s = companySummary(meta, c);
+    const s = companySummary(meta, store.company(ticker)!);
     lines.push(CSV_COLUMNS.map((k) => csvCell(s[k])).join(','));
     if (lines.length >= 500) await flush();
   }

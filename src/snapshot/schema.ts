@@ -41,9 +41,6 @@ CREATE INDEX companies_by_industry ON companies (industry, credibility_score DES
 CREATE INDEX companies_by_market ON companies (market_type, credibility_score DESC, ticker);
 CREATE INDEX companies_by_assurance ON companies (assurance_level, credibility_score DESC, ticker);
 
--- Substring search over codes and names (Chinese included): trigram full-text index, rowid = companies.id.
-CREATE VIRTUAL TABLE company_search USING fts5 (search_text, tokenize = 'trigram', detail = 'none');
-
 CREATE TABLE penalties (
   ticker TEXT NOT NULL, record_id TEXT NOT NULL, agency TEXT NOT NULL, agency_name TEXT NOT NULL,
   date TEXT NOT NULL, fine REAL NOT NULL, serious INTEGER NOT NULL, summary TEXT NOT NULL,

@@ -92,6 +92,9 @@ export class SnapshotStore {
     this.stmt = {
       company: p('SELECT * FROM companies WHERE ticker = ?'),
       companies: p('SELECT * FROM companies ORDER BY ticker'),
+      ranked: p('SELECT * FROM companies ORDER BY credibility_score DESC, ticker'),
+      rankedWithFlags: p(`SELECT c.*, (SELECT json_group_array(flag_id) FROM flags f WHERE f.ticker = c.ticker) AS flag_ids
+        FROM companies c ORDER BY credibility_score DESC, ticker`),
       companyRange: p('SELECT * FROM companies WHERE ticker >= ? AND ticker < ? ORDER BY ticker'),
       tickers: p('SELECT ticker FROM companies ORDER BY ticker'),
       firstTickers: p('SELECT ticker FROM companies ORDER BY ticker LIMIT ?'),
@@ -131,6 +134,19 @@ export class SnapshotStore {
   /** Companies with from ≤ ticker < to, ordered by ticker (a tree worker's share). */
   *companiesBetween(from: string, to: string): Generator<CompanyRecord> {
     for (const row of this.stmt.companyRange.iterate(from, to) as Iterable<Row>) yield decode<CompanyRecord>(row);
+  }
+
+  /** Every company in the default ranking order: score descending, then ticker ascending. */
+  rankedCompanies(): CompanyRecord[] {
+    return (this.stmt.ranked.all() as Row[]).map((r) => decode<CompanyRecord>(r));
+  }
+
+  /** The default order with each company's flag ids (to build the in-memory ranking index). */
+  *rankedCompaniesWithFlags(): Generator<CompanyRecord & { flag_ids: string[] }> {
+    for (const row of this.stmt.rankedWithFlags.iterate() as Iterable<Row>) {
+      const flagIds = JSON.parse(row.flag_ids as string) as string[];
+      yield { ...decode<CompanyRecord>(row), flag_ids: flagIds };
+    }
   }
 
   tickers(): string[] {

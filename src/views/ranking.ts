@@ -1,5 +1,6 @@
 import type { RankingResponse } from '../contract/ranking.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
+import type { RankedCompany } from '../snapshot/ranking-index.js';
 import type { CompanyRecord } from '../snapshot/store.js';
 import { companySummary } from './company.js';
 import { successEnvelope } from './envelope.js';
@@ -14,7 +15,7 @@ export type RankingMode = 'compact' | 'full';
  */
 export function rankingView(
   meta: SnapshotMeta,
-  page: { rows: CompanyRecord[]; total: number; page: number; perPage: number; mode: RankingMode },
+  page: { total: number; page: number; perPage: number } & ({ mode: 'compact'; rows: RankedCompany[] } | { mode: 'full'; rows: CompanyRecord[] }),
 ): RankingResponse {
   const pageCount = Math.ceil(page.total / page.perPage);
   return {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openApiDocument } from '../../src/contract/openapi.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
-import { RankingQueries } from '../../src/snapshot/ranking-query.js';
+import { RankingIndex } from '../../src/snapshot/ranking-index.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { fileForUrlPath } from '../../src/site/static-paths.js';
 import { apiIndexView } from '../../src/views/api-index.js';
@@ -49,7 +49,7 @@ function cases(): Case[] {
   const tickers = [...store.companies()].map((c) => c.ticker);
   const sample = [tickers[0]!, tickers[7]!, tickers[tickers.length - 1]!, 'D1139', 'D1107'];
   const etfs = store.etfs();
-  const ranking = new RankingQueries(store);
+  const ranking = RankingIndex.fromStore(store);
   const page = (n: number) => ({ ...ranking.page({}, 'score_desc', 50, (n - 1) * 50), page: n, perPage: 50, mode: 'compact' as const });
   const lastPage = Math.ceil(tickers.length / 50);
   return [

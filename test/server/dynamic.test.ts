@@ -473,7 +473,8 @@ describe('GET /ranking?…', () => {
     const compact = await api('/ranking?mode=compact&limit=10&industry=%E6%B0%B4%E6%B3%A5%E5%B7%A5%E6%A5%AD');
     expectSuccessEnvelope(compact);
     for (const e of compact.body.data) expect(Object.keys(e).sort()).toEqual(['company_name', 'credibility_score', 'rank', 'ticker', 'verdict']);
-    for (const params of [{ mode: 'full', limit: '25' }, { mode: 'full', limit: '10', sort: 'score_asc', gf: 'GF-P02' }]) {
+    const cases: Record<string, string>[] = [{ mode: 'full', limit: '25' }, { mode: 'full', limit: '10', sort: 'score_asc', gf: 'GF-P02' }];
+    for (const params of cases) {
       const full = await api(`/ranking?${qs(params)}`);
       expectSuccessEnvelope(full);
       expect(full.body.data.length).toBeGreaterThan(0);
@@ -569,12 +570,13 @@ describe('GET /ranking?format=csv', () => {
   });
 
   it('has one data row per matching company (meta.total of the JSON query), in order, page/limit ignored', async () => {
-    for (const params of [{}, { industry: '半導體業' }, { gf: 'GF-P01', sort: 'score_asc' }, { assurance_level: 'reasonable', market_type: 'otc' }, { q: '晶' }, { industry: '水泥工業', gf: 'GF-ZZ9' }]) {
+    const cases: (Filter & { sort?: Sort })[] = [{}, { industry: '半導體業' }, { gf: 'GF-P01', sort: 'score_asc' }, { assurance_level: 'reasonable', market_type: 'otc' }, { q: '晶' }, { industry: '水泥工業', gf: 'GF-ZZ9' }];
+    for (const c of cases) {
+      const params = c as Record<string, string>;
       const json = await api(`/ranking?${qs(params)}`);
       const { text, rows } = await csvOf(params);
       expect(rows.length - 1, JSON.stringify(params)).toBe(json.body.meta.total);
-      const filter: Filter = params;
-      const want = expected(filter, (params as { sort?: Sort }).sort ?? 'score_desc');
+      const want = expected(c, c.sort ?? 'score_desc');
       expect(rows.slice(1).map((r) => r[0])).toEqual(want.map((c) => c.ticker));
       // page and limit are ignored.
       const paged = await csvOf({ ...params, page: '3', limit: '1' });
@@ -769,7 +771,7 @@ describe('GET /sources/registry?…', () => {
 });
 
 describe('POST /batch', () => {
-  const post = (body: string | Uint8Array, contentType: string | null = 'application/json', path = '/batch') =>
+  const post = (body: string | Uint8Array<ArrayBuffer>, contentType: string | null = 'application/json', path = '/batch') =>
     api(path, { method: 'POST', body, headers: contentType === null ? {} : { 'Content-Type': contentType } });
   const postJson = (value: unknown) => post(JSON.stringify(value));
 
