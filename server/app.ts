@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { ErrorBody } from '../src/contract/common.js';
 import { API_BASE } from '../src/site/static-paths.js';
@@ -116,4 +118,23 @@ export function createApp(o: AppOptions): express.Express {
   });
 
   return app;
+}
+
+/**
+ * Requests Node's HTTP parser rejects before Express sees them (oversized headers, bytes that are not
+ * HTTP) get the same envelope, as a 400, instead of Node's bare response.
+ */
+export function answerClientErrors(server: Server, snapshots: SnapshotSource): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable || err.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const requestId = randomUUID();
+    const message = err.code === 'HPE_HEADER_OVERFLOW' ? 'The request line or headers are too large.' : 'Malformed HTTP request.';
+    const body: ErrorBody = { ok: false, error: { code: 'BAD_REQUEST', message, request_id: requestId }, ...snapshotFieldsFor(snapshots) };
+    const bytes = Buffer.from(JSON.stringify(body), 'utf8');
+    const headers = { ...CORS_HEADERS, 'X-Request-Id': requestId, 'Cache-Control': NO_STORE, 'Content-Type': JSON_TYPE, 'Content-Length': String(bytes.length), Connection: 'close' };
+    socket.end(`HTTP/1.1 400 Bad Request\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${bytes.toString('utf8')}`);
+  });
 }

@@ -24,7 +24,7 @@ export function parseQuery(rawQuery: string, allowed: readonly string[], endpoin
 export function positiveInt(query: Query, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   const raw = query.get(name);
   if (raw === undefined) return fallback;
-  const n = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
+  const n = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
   if (!(n >= 1 && n <= max)) {
     throw badRequest(`Query parameter "${name}" must be a whole number from 1${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}; got "${truncate(raw)}".`);
   }

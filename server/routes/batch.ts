@@ -5,7 +5,7 @@ import { CODE_PATTERN } from '../codes.js';
 import type { RouteContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { sendJson } from '../http.js';
-import { truncate } from '../query.js';
+import { parseQuery, truncate } from '../query.js';
 
 export const MAX_BATCH = 100;
 
@@ -30,6 +30,7 @@ export function batchCodes(body: unknown, max = MAX_BATCH): string[] {
 
 /** POST /batch: one item per distinct code, found or not; 200 even when some are unknown. */
 export function batch(ctx: RouteContext): void {
+  parseQuery(ctx.rawQuery, [], '/batch');
   const codes = batchCodes(ctx.req.body);
   const { store } = ctx;
   const meta = store.meta;

@@ -18,7 +18,17 @@ export function compare(ctx: RouteContext): void {
   const raw = query.get('tickers');
   if (raw === undefined) throw badRequest(`Query parameter "tickers" is required: ${MIN} to ${MAX} comma-separated tickers.`);
   const sections = parseSections(query.get('fields'));
-  const tickers = [...new Set(raw.split(',').map((s) => parseCode(s.trim(), 'ticker')))];
+  const tickers = [
+    ...new Set(
+      raw.split(',').map((s) => {
+        try {
+          return parseCode(s.trim(), 'ticker');
+        } catch (e) {
+          throw badRequest(`Query parameter "tickers": ${(e as Error).message}`);
+        }
+      }),
+    ),
+  ];
   if (tickers.length < MIN || tickers.length > MAX) {
     throw badRequest(`Query parameter "tickers" must name ${MIN} to ${MAX} distinct tickers; got ${tickers.length}.`);
   }

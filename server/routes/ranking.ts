@@ -22,7 +22,7 @@ function parseFilter(query: Query): RankingFilter {
   }
   const gf = query.get('gf');
   if (gf !== undefined) {
-    if (!/^GF-[A-Za-z0-9]+$/.test(gf)) throw badRequest('Query parameter "gf" must look like GF- followed by letters or digits, e.g. GF-P01.');
+    if (!/^GF-[A-Z0-9]+$/i.test(gf)) throw badRequest('Query parameter "gf" must look like GF- followed by letters or digits, e.g. GF-P01.');
     filter.gf = gf.toUpperCase();
   }
   const q = query.get('q');

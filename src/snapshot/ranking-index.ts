@@ -20,8 +20,6 @@ export interface RankedCompany {
   rank: number;
 }
 
-type Postings = Uint32Array;
-
 /** Grams of length 1 and 2 of a lower-cased text (code points, so Chinese is handled). */
 function grams(text: string): Set<string> {
   const chars = [...text];
@@ -30,125 +28,175 @@ function grams(text: string): Set<string> {
   return out;
 }
 
+/** Interns category values as small integers so each company costs one byte per category. */
+class Codes {
+  private readonly ids = new Map<string, number>();
+  id(value: string): number {
+    let id = this.ids.get(value);
+    if (id === undefined) this.ids.set(value, (id = this.ids.size));
+    return id;
+  }
+  find(value: string): number | undefined {
+    return this.ids.get(value);
+  }
+}
+
+/** Results of recent filters (positions in default order), bounded in count. */
+const CACHE_ENTRIES = 512;
+
 /**
  * Filtered rankings in memory (contract 4.2), built once per snapshot. Companies are numbered by
- * their position in the default order (score descending, ticker ascending); every filter value
- * maps to the sorted list of positions that have it, and substring search uses postings of 1- and
- * 2-character grams, verified against the text. A query walks the shortest list that applies and
- * checks the other filters per position, so its cost follows the smallest matching set, not the
- * market. (SQLite with indexes took ~100 ms for broad filters and short Chinese substrings at 100k
- * companies; this takes well under a millisecond.)
+ * their position in the default order (score descending, ticker ascending). Every filter value has
+ * the sorted list of positions that carry it, and substring search has postings of 1- and
+ * 2-character grams (exact for a 1–2 character query, verified against the text for longer ones).
+ * A query walks the shortest list that applies and checks the other filters per position, so its
+ * cost follows the smallest matching set, not the market. SQLite with indexes and FTS5 took about
+ * 100 ms at 100k companies for broad filters and short Chinese substrings; this takes well under one.
  */
 export class RankingIndex {
   readonly size: number;
-  private readonly entries: RankedCompany[];
-  private readonly searchText: string[];
-  private readonly industry: string[];
-  private readonly market: string[];
-  private readonly assurance: string[];
-  private readonly flags: Set<string>[];
-  private readonly byValue = new Map<string, Postings>();
-  private readonly byGram = new Map<string, Postings>();
+  private readonly entries: RankedCompany[] = [];
+  private readonly scores: Uint8Array;
+  private readonly searchText: string[] = [];
+  private readonly industry: Uint8Array;
+  private readonly market: Uint8Array;
+  private readonly assurance: Uint8Array;
+  private readonly flagBits: Uint32Array;
+  private readonly codes = { industry: new Codes(), market: new Codes(), assurance: new Codes(), flag: new Codes() };
+  private readonly postings = new Map<string, Uint32Array>();
+  private readonly cache = new Map<string, Uint32Array>();
 
-  constructor(rows: Iterable<CompanyRecord & { flag_ids: string[] }>) {
-    this.entries = [];
-    this.searchText = [];
-    this.industry = [];
-    this.market = [];
-    this.assurance = [];
-    this.flags = [];
-    const values = new Map<string, number[]>();
-    const gramLists = new Map<string, number[]>();
-    const add = (map: Map<string, number[]>, key: string, pos: number) => {
-      const list = map.get(key);
+  constructor(rows: (CompanyRecord & { flag_ids: string[] })[]) {
+    const n = rows.length;
+    this.size = n;
+    this.scores = new Uint8Array(n);
+    this.industry = new Uint8Array(n);
+    this.market = new Uint8Array(n);
+    this.assurance = new Uint8Array(n);
+    this.flagBits = new Uint32Array(n);
+    const lists = new Map<string, number[]>();
+    const add = (key: string, pos: number) => {
+      const list = lists.get(key);
       if (list) list.push(pos);
-      else map.set(key, [pos]);
+      else lists.set(key, [pos]);
     };
-    let pos = 0;
-    for (const c of rows) {
+    rows.forEach((c, pos) => {
       this.entries.push({ ticker: c.ticker, company_name: c.company_name, credibility_score: c.credibility_score, verdict: c.verdict, rank: c.rank });
+      this.scores[pos] = c.credibility_score;
+      this.industry[pos] = this.codes.industry.id(c.industry);
+      this.market[pos] = this.codes.market.id(c.market_type);
+      this.assurance[pos] = this.codes.assurance.id(c.assurance_level);
+      for (const f of c.flag_ids) this.flagBits[pos]! |= 1 << this.codes.flag.id(f);
+      add(`i:${c.industry}`, pos);
+      add(`m:${c.market_type}`, pos);
+      add(`a:${c.assurance_level}`, pos);
+      for (const f of c.flag_ids) add(`f:${f}`, pos);
       // Newlines separate the fields so a query cannot match across two of them.
       const text = `${c.ticker}\n${c.company_name}\n${c.company_name_norm}`.toLowerCase();
       this.searchText.push(text);
-      this.industry.push(c.industry);
-      this.market.push(c.market_type);
-      this.assurance.push(c.assurance_level);
-      this.flags.push(new Set(c.flag_ids));
-      add(values, `industry:${c.industry}`, pos);
-      add(values, `market:${c.market_type}`, pos);
-      add(values, `assurance:${c.assurance_level}`, pos);
-      for (const f of c.flag_ids) add(values, `gf:${f}`, pos);
-      for (const g of grams(text)) if (!g.includes('\n')) add(gramLists, g, pos);
-      pos++;
-    }
-    this.size = pos;
-    for (const [k, v] of values) this.byValue.set(k, Uint32Array.from(v));
-    for (const [k, v] of gramLists) this.byGram.set(k, Uint32Array.from(v));
+      for (const g of grams(text)) if (!g.includes('\n')) add(`g:${g}`, pos);
+    });
+    if (this.codes.flag.id('') > 31) throw new Error('more than 31 distinct flag ids');
+    for (const [k, v] of lists) this.postings.set(k, Uint32Array.from(v));
   }
 
-  /** Reads the companies in default order with their flag ids. */
   static fromStore(store: SnapshotStore): RankingIndex {
-    return new RankingIndex(store.rankedCompaniesWithFlags());
+    return new RankingIndex([...store.rankedCompaniesWithFlags()]);
   }
 
-  /** Positions matching the filter, in default order (score descending, ticker ascending). */
-  private matching(f: RankingFilter): number[] | null {
-    const q = f.q?.toLowerCase();
-    const lists: (Postings | undefined)[] = [];
-    if (f.industry !== undefined) lists.push(this.byValue.get(`industry:${f.industry}`));
-    if (f.marketType !== undefined) lists.push(this.byValue.get(`market:${f.marketType}`));
-    if (f.assuranceLevel !== undefined) lists.push(this.byValue.get(`assurance:${f.assuranceLevel}`));
-    if (f.gf !== undefined) lists.push(this.byValue.get(`gf:${f.gf}`));
+  /** Positions matching a filter, in default order; null when the filter selects everything. */
+  private matching(f: RankingFilter): Uint32Array | null {
+    const q = f.q?.toLowerCase() || undefined;
+    const lists: (Uint32Array | undefined)[] = [];
+    if (f.industry !== undefined) lists.push(this.postings.get(`i:${f.industry}`));
+    if (f.marketType !== undefined) lists.push(this.postings.get(`m:${f.marketType}`));
+    if (f.assuranceLevel !== undefined) lists.push(this.postings.get(`a:${f.assuranceLevel}`));
+    if (f.gf !== undefined) lists.push(this.postings.get(`f:${f.gf}`));
+    const qChars = q ? [...q] : [];
     if (q) {
-      const qGrams = [...grams(q)].filter((g) => [...g].length === Math.min(2, [...q].length));
-      for (const g of qGrams) lists.push(this.byGram.get(g));
+      const wanted = Math.min(2, qChars.length);
+      for (const g of grams(q)) if ([...g].length === wanted) lists.push(this.postings.get(`g:${g}`));
     }
-    if (lists.some((l) => l === undefined)) return [];
-    if (lists.length === 0) return null; // everything
-    const shortest = (lists as Postings[]).reduce((a, b) => (b.length < a.length ? b : a));
-    const out: number[] = [];
+    if (lists.length === 0) return null;
+    if (lists.some((l) => l === undefined)) return new Uint32Array(0);
+
+    const key = JSON.stringify([f.industry, f.marketType, f.assuranceLevel, f.gf, q]);
+    const cached = this.cache.get(key);
+    if (cached) {
+      this.cache.delete(key); // re-insert: most recently used last
+      this.cache.set(key, cached);
+      return cached;
+    }
+    const industry = f.industry === undefined ? -1 : (this.codes.industry.find(f.industry) ?? -2);
+    const market = f.marketType === undefined ? -1 : (this.codes.market.find(f.marketType) ?? -2);
+    const assurance = f.assuranceLevel === undefined ? -1 : (this.codes.assurance.find(f.assuranceLevel) ?? -2);
+    const flagBit = f.gf === undefined ? 0 : 1 << (this.codes.flag.find(f.gf) ?? 31);
+    const verifyText = q !== undefined && qChars.length > 2;
+    const shortest = (lists as Uint32Array[]).reduce((a, b) => (b.length < a.length ? b : a));
+    const out = new Uint32Array(shortest.length);
+    let count = 0;
     for (const pos of shortest) {
-      if (f.industry !== undefined && this.industry[pos] !== f.industry) continue;
-      if (f.marketType !== undefined && this.market[pos] !== f.marketType) continue;
-      if (f.assuranceLevel !== undefined && this.assurance[pos] !== f.assuranceLevel) continue;
-      if (f.gf !== undefined && !this.flags[pos]!.has(f.gf)) continue;
-      if (q && !this.searchText[pos]!.includes(q)) continue;
-      out.push(pos);
+      if (industry !== -1 && this.industry[pos] !== industry) continue;
+      if (market !== -1 && this.market[pos] !== market) continue;
+      if (assurance !== -1 && this.assurance[pos] !== assurance) continue;
+      if (flagBit !== 0 && (this.flagBits[pos]! & flagBit) === 0) continue;
+      if (verifyText && !this.searchText[pos]!.includes(q!)) continue;
+      if (lists.length > 1 && q && !verifyText && !this.hasGram(pos, q, shortest)) continue;
+      out[count++] = pos;
     }
-    return out;
+    const result = out.slice(0, count);
+    this.cache.set(key, result);
+    if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+    return result;
+  }
+
+  /** For a 1–2 character query whose own postings were not the list walked: is it in the text? */
+  private hasGram(pos: number, q: string, walked: Uint32Array): boolean {
+    return walked === this.postings.get(`g:${q}`) || this.searchText[pos]!.includes(q);
   }
 
   /**
-   * Every matching company, in the requested order. score_asc is score ascending with ticker still
-   * ascending inside a score, so it reverses the order of score groups, not of companies.
+   * One page in the requested order. score_asc is score ascending with ticker still ascending
+   * inside a score, so it walks score groups from the end of the default order, each group forwards.
    */
-  private ordered(f: RankingFilter, sort: RankingSort): { positions: ArrayLike<number>; at: (i: number) => number } {
+  page(f: RankingFilter, sort: RankingSort, limit: number, offset: number): { rows: RankedCompany[]; total: number } {
     const m = this.matching(f);
-    const positions: ArrayLike<number> = m ?? { length: this.size };
-    const get = m ? (i: number) => m[i]! : (i: number) => i;
-    if (sort === 'score_desc') return { positions, at: get };
-    const asc: number[] = [];
-    let end = positions.length;
-    while (end > 0) {
-      const score = this.entries[get(end - 1)]!.credibility_score;
-      let start = end - 1;
-      while (start > 0 && this.entries[get(start - 1)]!.credibility_score === score) start--;
-      for (let i = start; i < end; i++) asc.push(get(i));
+    const total = m ? m.length : this.size;
+    const at = m ? (i: number) => m[i]! : (i: number) => i;
+    const rows: RankedCompany[] = [];
+    if (sort === 'score_desc') {
+      for (let i = offset; i < Math.min(total, offset + limit); i++) rows.push(this.entries[at(i)]!);
+      return { rows, total };
+    }
+    let seen = 0;
+    let end = total;
+    while (end > 0 && rows.length < limit) {
+      const start = this.groupStart(at, end);
+      const size = end - start;
+      if (seen + size > offset) {
+        for (let i = start + Math.max(0, offset - seen); i < end && rows.length < limit; i++) rows.push(this.entries[at(i)]!);
+      }
+      seen += size;
       end = start;
     }
-    return { positions: asc, at: (i) => asc[i]! };
+    return { rows, total };
   }
 
-  page(f: RankingFilter, sort: RankingSort, limit: number, offset: number): { rows: RankedCompany[]; total: number } {
-    const { positions, at } = this.ordered(f, sort);
-    const rows: RankedCompany[] = [];
-    for (let i = offset; i < Math.min(positions.length, offset + limit); i++) rows.push(this.entries[at(i)]!);
-    return { rows, total: positions.length };
+  /** First index of the run of equal scores that ends at end − 1 (scores never increase along the order). */
+  private groupStart(at: (i: number) => number, end: number): number {
+    const score = this.scores[at(end - 1)]!;
+    let lo = 0;
+    let hi = end - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.scores[at(mid)]! > score) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** Tickers of every match in order (CSV export). */
   tickers(f: RankingFilter, sort: RankingSort): string[] {
-    const { positions, at } = this.ordered(f, sort);
-    return Array.from({ length: positions.length }, (_, i) => this.entries[at(i)]!.ticker);
+    return this.page(f, sort, Number.MAX_SAFE_INTEGER, 0).rows.map((r) => r.ticker);
   }
 }

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { createApp, type AppOptions } from '../../server/app.js';
+import { answerClientErrors, createApp, type AppOptions } from '../../server/app.js';
 import { publishedSnapshotSource, type SnapshotSource } from '../../server/snapshot-source.js';
 
 export interface RunningServer {
@@ -16,6 +16,7 @@ export async function startServer(snapshotsDir: string, options: Partial<AppOpti
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  answerClientErrors(server, source);
   const { port } = server.address() as AddressInfo;
   return {
     base: `http://127.0.0.1:${port}`,

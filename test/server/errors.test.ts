@@ -177,3 +177,29 @@ describe('a snapshot that cannot be read', () => {
     }
   });
 });
+
+describe('requests rejected by the HTTP parser', () => {
+  it.each([
+    ['oversized headers', { 'X-Big': 'a'.repeat(20_000) }],
+  ])('%s still get the envelope', async (_name, headers) => {
+    const r = await raw(server.base, '/api/v1/company/D1101', 'GET', headers as Record<string, string>);
+    expectEnvelope(r, 400, 'BAD_REQUEST');
+  });
+
+  it('bytes that are not HTTP get the envelope', async () => {
+    const { Socket } = await import('node:net');
+    const { port } = new URL(server.base);
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = new Socket();
+      let out = '';
+      socket.on('data', (c) => (out += c.toString()));
+      socket.on('close', () => resolve(out));
+      socket.on('error', reject);
+      socket.connect(Number(port), '127.0.0.1', () => socket.end('NOT HTTP AT ALL\r\n\r\n'));
+    });
+    expect(text).toMatch(/^HTTP\/1\.1 400/);
+    const body = errorBodySchema.parse(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)));
+    expect(body.error.code).toBe('BAD_REQUEST');
+    expect(text).toContain(`X-Request-Id: ${body.error.request_id}`);
+  });
+});
