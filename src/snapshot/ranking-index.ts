@@ -1,4 +1,4 @@
-import type { CompanyRecord, SnapshotStore } from './store.js';
+import type { CompanyRecord, IndexedCompany, SnapshotStore } from './store.js';
 
 export interface RankingFilter {
   industry?: string;
@@ -39,6 +39,9 @@ class Codes {
   find(value: string): number | undefined {
     return this.ids.get(value);
   }
+  get size(): number {
+    return this.ids.size;
+  }
 }
 
 /** Results of recent filters (positions in default order), bounded in count. */
@@ -66,7 +69,7 @@ export class RankingIndex {
   private readonly postings = new Map<string, Uint32Array>();
   private readonly cache = new Map<string, Uint32Array>();
 
-  constructor(rows: (CompanyRecord & { flag_ids: string[] })[]) {
+  constructor(rows: IndexedCompany[]) {
     const n = rows.length;
     this.size = n;
     this.scores = new Uint8Array(n);
@@ -74,12 +77,13 @@ export class RankingIndex {
     this.market = new Uint8Array(n);
     this.assurance = new Uint8Array(n);
     this.flagBits = new Uint32Array(n);
-    const lists = new Map<string, number[]>();
-    const add = (key: string, pos: number) => {
-      const list = lists.get(key);
-      if (list) list.push(pos);
-      else lists.set(key, [pos]);
+    // Two passes over the keys (count, then fill typed arrays) keep the build's peak memory low.
+    const keysOf = (c: IndexedCompany, text: string) => {
+      const keys = [`i:${c.industry}`, `m:${c.market_type}`, `a:${c.assurance_level}`, ...c.flag_ids.map((f) => `f:${f}`)];
+      for (const g of grams(text)) if (!g.includes('\n')) keys.push(`g:${g}`);
+      return keys;
     };
+    const counts = new Map<string, number>();
     rows.forEach((c, pos) => {
       this.entries.push({ ticker: c.ticker, company_name: c.company_name, credibility_score: c.credibility_score, verdict: c.verdict, rank: c.rank });
       this.scores[pos] = c.credibility_score;
@@ -87,17 +91,25 @@ export class RankingIndex {
       this.market[pos] = this.codes.market.id(c.market_type);
       this.assurance[pos] = this.codes.assurance.id(c.assurance_level);
       for (const f of c.flag_ids) this.flagBits[pos]! |= 1 << this.codes.flag.id(f);
-      add(`i:${c.industry}`, pos);
-      add(`m:${c.market_type}`, pos);
-      add(`a:${c.assurance_level}`, pos);
-      for (const f of c.flag_ids) add(`f:${f}`, pos);
       // Newlines separate the fields so a query cannot match across two of them.
       const text = `${c.ticker}\n${c.company_name}\n${c.company_name_norm}`.toLowerCase();
       this.searchText.push(text);
-      for (const g of grams(text)) if (!g.includes('\n')) add(`g:${g}`, pos);
+      for (const k of keysOf(c, text)) counts.set(k, (counts.get(k) ?? 0) + 1);
     });
-    if (this.codes.flag.id('') > 31) throw new Error('more than 31 distinct flag ids');
-    for (const [k, v] of lists) this.postings.set(k, Uint32Array.from(v));
+    // Flags are bits of a 32-bit mask; bit 31 is kept free for "a flag id no company has".
+    if (this.codes.flag.size > 31) throw new Error('more than 31 distinct flag ids');
+    const filled = new Map<string, number>();
+    for (const [k, n] of counts) {
+      this.postings.set(k, new Uint32Array(n));
+      filled.set(k, 0);
+    }
+    rows.forEach((c, pos) => {
+      for (const k of keysOf(c, this.searchText[pos]!)) {
+        const at = filled.get(k)!;
+        this.postings.get(k)![at] = pos;
+        filled.set(k, at + 1);
+      }
+    });
   }
 
   static fromStore(store: SnapshotStore): RankingIndex {

@@ -37,6 +37,12 @@ export interface CarbonFeeRecord { obligated: boolean; basis: string; registry_y
 export interface AssuranceRecord { provider: string; level: 'limited' | 'reasonable'; year: number; source_id: string; deep_link: string }
 export interface FlagRecord { flag_id: string; severity: 'critical' | 'warning' | 'info'; label: string; source_id: string }
 
+/** The columns the ranking index keeps per company. */
+export type IndexedCompany = Pick<
+  CompanyRecord,
+  'ticker' | 'company_name' | 'company_name_norm' | 'credibility_score' | 'verdict' | 'rank' | 'industry' | 'market_type' | 'assurance_level'
+> & { flag_ids: string[] };
+
 /** Everything the views need about one company. */
 export interface CompanyFacts {
   company: CompanyRecord;
@@ -93,7 +99,8 @@ export class SnapshotStore {
       company: p('SELECT * FROM companies WHERE ticker = ?'),
       companies: p('SELECT * FROM companies ORDER BY ticker'),
       ranked: p('SELECT * FROM companies ORDER BY credibility_score DESC, ticker'),
-      rankedWithFlags: p(`SELECT c.*, (SELECT json_group_array(flag_id) FROM flags f WHERE f.ticker = c.ticker) AS flag_ids
+      rankedWithFlags: p(`SELECT ticker, company_name, company_name_norm, credibility_score, verdict, rank, industry, market_type,
+        assurance_level, (SELECT json_group_array(flag_id) FROM flags f WHERE f.ticker = c.ticker) AS flag_ids
         FROM companies c ORDER BY credibility_score DESC, ticker`),
       companyRange: p('SELECT * FROM companies WHERE ticker >= ? AND ticker < ? ORDER BY ticker'),
       tickers: p('SELECT ticker FROM companies ORDER BY ticker'),
@@ -141,11 +148,10 @@ export class SnapshotStore {
     return (this.stmt.ranked.all() as Row[]).map((r) => decode<CompanyRecord>(r));
   }
 
-  /** The default order with each company's flag ids (to build the in-memory ranking index). */
-  *rankedCompaniesWithFlags(): Generator<CompanyRecord & { flag_ids: string[] }> {
+  /** The default order with what the in-memory ranking index needs, flag ids included. */
+  *rankedCompaniesWithFlags(): Generator<IndexedCompany> {
     for (const row of this.stmt.rankedWithFlags.iterate() as Iterable<Row>) {
-      const flagIds = JSON.parse(row.flag_ids as string) as string[];
-      yield { ...decode<CompanyRecord>(row), flag_ids: flagIds };
+      yield { ...(row as unknown as IndexedCompany), flag_ids: JSON.parse(row.flag_ids as string) as string[] };
     }
   }
 
