@@ -6,7 +6,7 @@ import type { ErrorBody } from '../src/contract/common.js';
 import { API_BASE } from '../src/site/static-paths.js';
 import type { RouteContext } from './context.js';
 import { ApiError, badRequest, toApiError } from './errors.js';
-import { CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS } from './http.js';
+import { CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS, setCommonHeaders } from './http.js';
 import { silentLogger, type Logger } from './logger.js';
 import { resolveRoute, unknownPath } from './router.js';
 import type { SnapshotSource } from './snapshot-source.js';
@@ -43,9 +43,7 @@ export function createApp(o: AppOptions): express.Express {
   app.set('trust proxy', o.trustProxy ?? false);
 
   app.use((req, res, next) => {
-    res.locals.requestId = randomUUID();
-    res.setHeader('X-Request-Id', res.locals.requestId as string);
-    res.set(CORS_HEADERS);
+    res.locals.requestId = setCommonHeaders(res);
     if (req.method === 'OPTIONS') {
       res.set(PREFLIGHT_HEADERS).status(204).end();
       return;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Request, Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Contract 1: CORS and exposed headers on every response. */
 export const CORS_HEADERS: Record<string, string> = {
@@ -34,8 +35,8 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
  * Sends a 200 body for GET/HEAD with the contract's caching: public for an hour, strong ETag, 304
  * when If-None-Match matches. POST bodies are never cached.
  */
-export function sendBody(req: Request, res: Response, bytes: Buffer, contentType = JSON_TYPE, extra: Record<string, string> = {}): void {
-  res.status(200);
+export function sendBody(req: IncomingMessage, res: ServerResponse, bytes: Buffer, contentType = JSON_TYPE, extra: Record<string, string> = {}, knownEtag?: string): void {
+  res.statusCode = 200;
   res.setHeader('Content-Type', contentType);
   for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
   if (req.method === 'POST') {
@@ -44,11 +45,12 @@ export function sendBody(req: Request, res: Response, bytes: Buffer, contentType
     res.end(bytes);
     return;
   }
-  const etag = etagOf(bytes);
+  const etag = knownEtag ?? etagOf(bytes);
   res.setHeader('Cache-Control', CACHE_PUBLIC);
   res.setHeader('ETag', etag);
   if (matches(req.headers['if-none-match'], etag)) {
-    res.status(304).end();
+    res.statusCode = 304;
+    res.end();
     return;
   }
   res.setHeader('Content-Length', bytes.length);
@@ -56,6 +58,14 @@ export function sendBody(req: Request, res: Response, bytes: Buffer, contentType
   else res.end(bytes);
 }
 
-export function sendJson(req: Request, res: Response, body: unknown): void {
+export function sendJson(req: IncomingMessage, res: ServerResponse, body: unknown): void {
   sendBody(req, res, Buffer.from(JSON.stringify(body), 'utf8'));
+}
+
+/** Headers every response carries: a fresh request id and open CORS. Returns the request id. */
+export function setCommonHeaders(res: ServerResponse): string {
+  const requestId = randomUUID();
+  res.setHeader('X-Request-Id', requestId);
+  for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
+  return requestId;
 }

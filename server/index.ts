@@ -6,7 +6,8 @@ import { formatSummary } from '../build-scripts/cli/summary.js';
 import { generateDemo } from '../build-scripts/demo/generate.js';
 import { stderrProgress } from '../build-scripts/snapshot/progress.js';
 import { currentSnapshotDir } from '../src/snapshot/published.js';
-import { answerClientErrors, createApp } from './app.js';
+import { createApp } from './app.js';
+import { createHttpServer } from './serve.js';
 import { helpersOf } from './context.js';
 import { jsonLogger } from './logger.js';
 import { publishedSnapshotSource } from './snapshot-source.js';
@@ -50,12 +51,10 @@ if (current === null || !existsSync(current)) {
 // Build the in-memory ranking index when a snapshot opens, not on the first ranking request.
 const snapshots = publishedSnapshotSource(snapshotsDir, { onOpen: (store) => helpersOf(store) });
 const app = createApp({ snapshots, logger, trustProxy: trustProxyFrom(env.TRUST_PROXY) });
-const server = app.listen(port, host, () => {
+const server = createHttpServer(app, snapshots).listen(port, host, () => {
   const { meta } = snapshots.current();
   logger.info('listening', { url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}/api/v1/`, snapshot: meta.dataset_snapshot_id, kind: meta.kind });
 });
-
-answerClientErrors(server, snapshots);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

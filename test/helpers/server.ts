@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { answerClientErrors, createApp, type AppOptions } from '../../server/app.js';
+import { createApp, type AppOptions } from '../../server/app.js';
+import { createHttpServer } from '../../server/serve.js';
 import { publishedSnapshotSource, type SnapshotSource } from '../../server/snapshot-source.js';
 
 export interface RunningServer {
@@ -14,9 +15,8 @@ export async function startServer(snapshotsDir: string, options: Partial<AppOpti
   const source = options.snapshots ?? publishedSnapshotSource(snapshotsDir);
   const app = createApp({ ...options, snapshots: source });
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createHttpServer(app, source).listen(0, '127.0.0.1', () => resolve(s));
   });
-  answerClientErrors(server, source);
   const { port } = server.address() as AddressInfo;
   return {
     base: `http://127.0.0.1:${port}`,

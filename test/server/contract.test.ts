@@ -145,6 +145,14 @@ describe('contract headers on every success', () => {
     expect(ids.size).toBe(3);
   });
 
+  it('the company-file fast path and the Express path send the same headers and body', async () => {
+    const canonicalSpelling = await fetch(`${server.base}/api/v1/company/D1101`); // fast path
+    const otherSpelling = await fetch(`${server.base}/api/v1/company/d1101.json`); // through Express
+    const strip = (h: Headers) => [...h.entries()].filter(([k]) => !['x-request-id', 'date'].includes(k));
+    expect(strip(canonicalSpelling.headers)).toEqual(strip(otherSpelling.headers));
+    expect(await canonicalSpelling.text()).toBe(await otherSpelling.text());
+  });
+
   it('answers an OPTIONS preflight with 204 and the allowed methods and headers', async () => {
     const res = await fetch(`${server.base}/api/v1/compare`, { method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' } });
     expect(res.status).toBe(204);

@@ -1,0 +1,82 @@
+import type { LoadResult } from './load.js';
+
+export interface BuildFigures {
+  companies: number;
+  stages: { stage: string; ms: number | null; maxRssMb: number | null; note?: string }[];
+  tree: { ms: number; files: number; bytes: number; baselineMs: number };
+}
+
+export interface ServeFigures {
+  companies: number;
+  throughput: ({ name: string; ratioToStatic?: number } & LoadResult)[];
+  atRate: ({ name: string } & LoadResult)[];
+  shimToNginx: number | null;
+  nginxNote: string | null;
+  serverPeakRssMb: number | null;
+}
+
+export interface BenchResults {
+  measured_at: string;
+  machine: { cores: number; cpu: string; node: string; platform: string };
+  settings: { runs: number; seconds: number; connections: number; fixedRate: number };
+  builds: BuildFigures[];
+  serving: ServeFigures[];
+  durationSeconds: number;
+}
+
+/** The targets of the benchmark issue, checked against one run's figures. */
+export const TARGETS = {
+  treeToBaseline: 2,
+  shimToNginx: 0.5,
+  p99Ms: 20,
+  rate: 500,
+  serverRssMb: 200,
+  atCompanies: 100_000,
+};
+
+const met = (ok: boolean | null) => (ok === null ? 'not measured' : ok ? '**met**' : '**not met**');
+const n = (x: number, digits = 0) => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+export function renderMarkdown(r: BenchResults): string {
+  const out: string[] = [];
+  out.push('# Benchmark results', '');
+  out.push(`Measured ${r.measured_at} by \`npm run bench\` in one run of ${r.durationSeconds} s, on ${r.machine.cores} cores (${r.machine.cpu}), Node ${r.machine.node}, ${r.machine.platform}.`);
+  out.push(`Load: autocannon on loopback, ${r.settings.connections} connections, ${r.settings.seconds} s per run, median of ${r.settings.runs} runs; requests cycle through 200 different URLs or bodies per endpoint.`);
+  out.push(`Latency at load: a fixed ${r.settings.fixedRate} requests/s. The load generator shares the machine's cores with the server.`, '');
+
+  out.push('## Targets', '', '| target | figure | status |', '|---|---|---|');
+  for (const b of r.builds) {
+    const ratio = b.tree.ms / b.tree.baselineMs;
+    out.push(`| JSON tree ≤ ${TARGETS.treeToBaseline}× plain fs writes of the same bytes (${n(b.companies)} companies) | ${n(ratio, 2)}× | ${met(ratio <= TARGETS.treeToBaseline)} |`);
+  }
+  for (const s of r.serving) {
+    out.push(`| shim ≥ ${TARGETS.shimToNginx}× nginx on a static company file (${n(s.companies)} companies) | ${s.shimToNginx === null ? s.nginxNote : `${n(s.shimToNginx, 2)}×`} | ${met(s.shimToNginx === null ? null : s.shimToNginx >= TARGETS.shimToNginx)} |`);
+  }
+  const big = r.serving.find((s) => s.companies >= TARGETS.atCompanies);
+  if (big) {
+    for (const a of big.atRate) {
+      out.push(`| ${a.name}: p99 < ${TARGETS.p99Ms} ms at ${TARGETS.rate} req/s (${n(big.companies)} companies) | ${n(a.p99, 1)} ms | ${met(a.p99 < TARGETS.p99Ms && a.errors === 0)} |`);
+    }
+    out.push(`| server RSS < ${TARGETS.serverRssMb} MB (${n(big.companies)} companies, peak over the whole serving run) | ${big.serverPeakRssMb ?? '?'} MB | ${met(big.serverPeakRssMb === null ? null : big.serverPeakRssMb < TARGETS.serverRssMb)} |`);
+  } else {
+    out.push(`| serving targets at ${n(TARGETS.atCompanies)} companies | — | not measured: run \`npm run bench -- --companies ${TARGETS.atCompanies}\` |`);
+  }
+  out.push('');
+
+  for (const b of r.builds) {
+    out.push(`## Build, ${n(b.companies)} companies`, '', '| stage | time | peak memory |', '|---|---:|---:|');
+    for (const s of b.stages) out.push(`| ${s.stage} | ${s.ms === null ? '—' : `${n(s.ms / 1000, 2)} s`} | ${s.maxRssMb === null ? (s.note ?? '—') : `${s.maxRssMb} MB`} |`);
+    out.push(`| plain fs baseline: the same ${n(b.tree.files)} files (${n(b.tree.bytes / 1e6, 1)} MB) | ${n(b.tree.baselineMs / 1000, 2)} s | |`);
+    out.push('', `JSON tree / baseline: **${n(b.tree.ms / b.tree.baselineMs, 2)}×**`, '');
+  }
+  for (const s of r.serving) {
+    out.push(`## Serving, ${n(s.companies)} companies`, '', '| endpoint | req/s | p50 ms | p99 ms | ÷ shim static | errors / non-2xx |', '|---|---:|---:|---:|---:|---:|');
+    for (const t of s.throughput) {
+      out.push(`| ${t.name} | ${n(t.rps)} | ${n(t.p50, 1)} | ${n(t.p99, 1)} | ${t.ratioToStatic === undefined ? '' : `${n(t.ratioToStatic, 2)}×`} | ${t.errors} / ${t.non2xx} |`);
+    }
+    out.push('', `At a fixed ${r.settings.fixedRate} req/s:`, '', '| endpoint | p50 ms | p99 ms | errors / non-2xx |', '|---|---:|---:|---:|');
+    for (const a of s.atRate) out.push(`| ${a.name} | ${n(a.p50, 1)} | ${n(a.p99, 1)} | ${a.errors} / ${a.non2xx} |`);
+    out.push('', `Shim ÷ nginx (static file): ${s.shimToNginx === null ? s.nginxNote : `**${n(s.shimToNginx, 2)}×**`}. Server peak RSS: ${s.serverPeakRssMb ?? '?'} MB.`, '');
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,155 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SnapshotStore } from '../src/snapshot/store.js';
+import { load, medianOf, type LoadRequest, type LoadResult } from './load.js';
+import { paced } from './paced.js';
+import { renderMarkdown, type BenchResults, type BuildFigures, type ServeFigures } from './report.js';
+import { peakRssMb, startNginx, startShim } from './servers.js';
+
+/**
+ * npm run bench [-- --companies 100000] [--runs 3] [--seconds 3]
+ * Measures, in one run on this machine: each build stage at 1,800 companies (and at --companies N),
+ * the tree writer against plain fs writes of the same bytes, and serving over loopback — a static
+ * file through the shim and through nginx, and every dynamic endpoint — as throughput, latency and
+ * ratios. Writes bench/results.md and bench/results.json.
+ */
+const { values } = parseArgs({
+  options: {
+    companies: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '3' },
+    out: { type: 'string', default: 'bench' },
+  },
+});
+const runs = Number(values.runs);
+const seconds = Number(values.seconds);
+const sizes = [...new Set([1800, ...(values.companies ? [Number(values.companies)] : [])])];
+const root = mkdtempSync(join(tmpdir(), 'esg-bench-'));
+const log = (m: string) => process.stderr.write(`[bench] ${m}\n`);
+
+function stage(name: string, work: string, companies?: number): { ms: number; maxRssMb: number } & Record<string, number> {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/stage.ts', name, work, String(companies ?? '')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
+async function buildFigures(companies: number, work: string): Promise<BuildFigures> {
+  const stages: BuildFigures['stages'] = [];
+  const timed = (name: string, label: string) => {
+    const r = stage(name, work, companies);
+    stages.push({ stage: label, ms: r.ms, maxRssMb: r.maxRssMb });
+    log(`${companies}: ${label} ${r.ms} ms, peak ${r.maxRssMb} MB`);
+    return r;
+  };
+  timed('generate', 'demo generation');
+  timed('snapshot', 'adapters + snapshot');
+  const tree = timed('tree', 'JSON tree');
+  stages.push({ stage: 'pages (Astro)', ms: null, maxRssMb: null, note: 'no pages are built yet' });
+  timed('downloads', 'downloads');
+  // The baseline runs as often as the tree ran (once), right after it, on the same disk.
+  const baseline = stage('tree-baseline', work, companies);
+  log(`${companies}: plain fs baseline ${baseline.ms} ms for ${baseline.files} files`);
+  return { companies, stages, tree: { ms: tree.ms, files: tree.files!, bytes: tree.bytes!, baselineMs: baseline.ms } };
+}
+
+function sampleRequests(store: SnapshotStore) {
+  const tickers = store.firstTickers(store.companyCount()).filter((_, i) => i % 7 === 0).slice(0, 500);
+  const industries = [...new Set([...store.companies()].slice(0, 5000).map((c) => c.industry))];
+  const names = tickers.slice(0, 200).map((t) => store.company(t)!);
+  const pick = <T>(xs: T[], i: number) => xs[i % xs.length]!;
+  const n = 200;
+  const enc = encodeURIComponent;
+  const list = (f: (i: number) => LoadRequest) => Array.from({ length: n }, (_, i) => f(i));
+  return {
+    static: list((i) => ({ path: `/api/v1/company/${pick(tickers, i)}` })),
+    canonical: list((i) => ({ path: `/api/v1/company/${pick(tickers, i)}/canonical?fields=penalties,carbon,flags` })),
+    'ranking industry': list((i) => ({ path: `/api/v1/ranking?industry=${enc(pick(industries, i))}&page=${(i % 3) + 1}` })),
+    'ranking gf': list((i) => ({ path: `/api/v1/ranking?gf=${pick(['GF-F01', 'GF-P02', 'GF-A01', 'GF-P01', 'GF-D01', 'GF-C01', 'GF-V01', 'GF-D02'], i)}&sort=${i % 2 ? 'score_asc' : 'score_desc'}` })),
+    'ranking q': list((i) => {
+      const name = [...pick(names, i).company_name];
+      const len = 1 + (i % 4);
+      const from = i % Math.max(1, name.length - len);
+      return { path: `/api/v1/ranking?q=${enc(name.slice(from, from + len).join(''))}` };
+    }),
+    'compare 5': list((i) => ({ path: `/api/v1/compare?tickers=${[0, 1, 2, 3, 4].map((k) => pick(tickers, i * 5 + k)).join(',')}` })),
+    'batch 100': list((i) => ({ method: 'POST', path: '/api/v1/batch', body: JSON.stringify({ tickers: Array.from({ length: 100 }, (_, k) => pick(tickers, i * 100 + k)) }) })),
+  };
+}
+
+async function serveFigures(companies: number, work: string, port: number): Promise<ServeFigures> {
+  const published = join(work, 'published');
+  mkdirSync(published, { recursive: true });
+  symlinkSync('../snapshot', join(published, 'current'));
+  const store = SnapshotStore.open(join(work, 'snapshot'));
+  const requests = sampleRequests(store);
+  store.close();
+
+  const shim = await startShim(published, port);
+  const nginx = await startNginx(join(work, 'snapshot', 'tree'), port + 1, work);
+  const throughput: ServeFigures['throughput'] = [];
+  const atRate: ServeFigures['atRate'] = [];
+  const measure = (base: string, reqs: LoadRequest[]) => medianOf(runs, () => load(base, reqs, { seconds, connections: 10 }));
+  try {
+    const warm = async (reqs: LoadRequest[]) => load(shim.base, reqs, { seconds: 1, connections: 4 });
+    await warm(requests.static);
+    const shimStatic = await measure(shim.base, requests.static);
+    throughput.push({ name: 'static company file, shim', ...shimStatic });
+    log(`${companies}: static via shim ${shimStatic.rps.toFixed(0)} req/s`);
+    let nginxStatic: LoadResult | null = null;
+    if (typeof nginx !== 'string') {
+      nginxStatic = await measure(nginx.base, requests.static);
+      throughput.push({ name: 'static company file, nginx (1 worker)', ...nginxStatic });
+      log(`${companies}: static via nginx ${nginxStatic.rps.toFixed(0)} req/s`);
+    }
+    for (const [name, reqs] of Object.entries(requests)) {
+      if (name === 'static') continue;
+      await warm(reqs);
+      const r = await measure(shim.base, reqs);
+      throughput.push({ name, ...r, ratioToStatic: r.rps / shimStatic.rps });
+      log(`${companies}: ${name} ${r.rps.toFixed(0)} req/s, p99 ${r.p99} ms`);
+      const fixed = await medianOf(runs, () => paced(shim.base, reqs, { seconds, rate: 500 }));
+      atRate.push({ name, ...fixed });
+      log(`${companies}: ${name} at 500 req/s: p50 ${fixed.p50} ms, p99 ${fixed.p99} ms`);
+    }
+    return {
+      companies,
+      throughput,
+      atRate,
+      shimToNginx: nginxStatic ? shimStatic.rps / nginxStatic.rps : null,
+      nginxNote: typeof nginx === 'string' ? nginx : null,
+      serverPeakRssMb: peakRssMb(shim.pid),
+    };
+  } finally {
+    await shim.stop();
+    if (typeof nginx !== 'string') await nginx.stop();
+  }
+}
+
+const started = Date.now();
+const results: BenchResults = {
+  measured_at: new Date().toISOString(),
+  machine: { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` },
+  settings: { runs, seconds, connections: 10, fixedRate: 500 },
+  builds: [],
+  serving: [],
+  durationSeconds: 0,
+};
+try {
+  let port = 18600;
+  for (const companies of sizes) {
+    const work = join(root, String(companies));
+    results.builds.push(await buildFigures(companies, work));
+    results.serving.push(await serveFigures(companies, work, port));
+    port += 10;
+    rmSync(work, { recursive: true, force: true });
+  }
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
+results.durationSeconds = Math.round((Date.now() - started) / 1000);
+mkdirSync(values.out, { recursive: true });
+writeFileSync(join(values.out, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(join(values.out, 'results.md'), renderMarkdown(results));
+log(`done in ${results.durationSeconds} s: ${join(values.out, 'results.md')}`);

@@ -1,0 +1,97 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface Running {
+  base: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+async function waitFor(url: string, child: ChildProcess, seconds = 120): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not become ready in ${seconds} s`);
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolveStop) => {
+      if (child.exitCode !== null) return resolveStop();
+      child.once('exit', () => resolveStop());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    });
+}
+
+/** The shim, as `npm start` runs it, on a loopback port, serving `snapshotsDir`. */
+export async function startShim(snapshotsDir: string, port: number): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    env: { ...process.env, SNAPSHOTS_DIR: snapshotsDir, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/readyz`, child);
+  return { base, pid: child.pid!, stop: stopper(child) };
+}
+
+/** nginx, if installed (as root, installed from Debian when missing), serving the same tree. */
+export async function startNginx(treeDir: string, port: number, workDir: string): Promise<Running | string> {
+  let nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync);
+  if (!nginx && process.getuid?.() === 0) {
+    spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx'], { stdio: 'ignore' });
+    nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync);
+  }
+  if (!nginx) return 'nginx is not installed (and could not be installed)';
+  const prefix = resolve(workDir, 'nginx');
+  mkdirSync(join(prefix, 'logs'), { recursive: true });
+  const conf = join(prefix, 'nginx.conf');
+  // One worker, like the single Node process of the shim; the tree mapped as the README documents.
+  writeFileSync(
+    conf,
+    `${process.getuid?.() === 0 ? 'user root;\n' : ''}worker_processes 1;
+daemon off;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${prefix}/body; proxy_temp_path ${prefix}/proxy; fastcgi_temp_path ${prefix}/fastcgi;
+  uwsgi_temp_path ${prefix}/uwsgi; scgi_temp_path ${prefix}/scgi;
+  sendfile on; tcp_nopush on; keepalive_requests 100000;
+  server {
+    listen 127.0.0.1:${port};
+    root ${resolve(treeDir)};
+    location /api/v1/ {
+      default_type application/json;
+      add_header Access-Control-Allow-Origin * always;
+      add_header Cache-Control "public, max-age=3600" always;
+      try_files $uri.json $uri/index.json =404;
+    }
+  }
+}
+`,
+  );
+  const child = spawn(nginx, ['-p', prefix, '-c', conf], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/api/v1/methodology`, child, 20);
+  return { base, pid: child.pid!, stop: stopper(child) };
+}
+
+/** Peak resident memory of a process so far (VmHWM), in MB. */
+export function peakRssMb(pid: number): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,85 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { writeDownloads } from '../build-scripts/downloads/write-downloads.js';
+import { generateDemo } from '../build-scripts/demo/generate.js';
+import { buildSnapshotDb } from '../build-scripts/snapshot/build-snapshot-db.js';
+import { silentProgress } from '../build-scripts/snapshot/progress.js';
+import { writeTree } from '../build-scripts/tree/write-tree.js';
+import { DOWNLOADS_DIR, fileForUrlPath, urls } from '../src/site/static-paths.js';
+import { SnapshotStore } from '../src/snapshot/store.js';
+
+/**
+ * One build stage in its own process, so its time and peak memory are its own. Prints one JSON
+ * line: { ms, maxRssMb, ...facts }. Usage: stage.ts <stage> <work dir> [companies]
+ */
+const [stage, work, companies] = process.argv.slice(2) as [string, string, string?];
+const sources = join(work, 'sources');
+const dbDir = join(work, 'snapshot');
+const tree = join(dbDir, 'tree');
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+const start = performance.now();
+const facts: Record<string, unknown> = {};
+let measuredMs: number | undefined;
+switch (stage) {
+  case 'generate': {
+    rmSync(work, { recursive: true, force: true });
+    const r = await generateDemo({ outDir: sources, companies: Number(companies) });
+    facts.rows = Object.values(r.counts).reduce((a, b) => a + b, 0);
+    break;
+  }
+  case 'snapshot': {
+    mkdirSync(dbDir, { recursive: true });
+    const s = await buildSnapshotDb({
+      sourcesDir: sources, dbPath: join(dbDir, 'snapshot.sqlite'), snapshotId: '2026-11-01', publishedAt: '2026-11-01T00:00:00Z',
+      kind: 'demo', serviceHost: 'bench.example', progress: silentProgress,
+    });
+    facts.companies = s.companies;
+    break;
+  }
+  case 'tree': {
+    const store = SnapshotStore.open(dbDir);
+    const stats = await writeTree(store, tree);
+    store.close();
+    Object.assign(facts, stats);
+    break;
+  }
+  case 'tree-baseline': {
+    // The same bytes, written with nothing but mkdirSync + writeFileSync: the floor for the tree stage.
+    const files = filesUnder(join(tree, 'api')).filter((f) => !f.includes(`/${DOWNLOADS_DIR}/`));
+    const contents = files.map((f) => [relative(tree, f), readFileSync(f)] as const);
+    const out = join(work, 'baseline');
+    rmSync(out, { recursive: true, force: true });
+    const t0 = performance.now();
+    const made = new Set<string>();
+    for (const [rel, bytes] of contents) {
+      const file = join(out, rel);
+      const dir = dirname(file);
+      if (!made.has(dir)) {
+        mkdirSync(dir, { recursive: true });
+        made.add(dir);
+      }
+      writeFileSync(file, bytes);
+    }
+    measuredMs = performance.now() - t0;
+    facts.files = contents.length;
+    rmSync(out, { recursive: true, force: true });
+    break;
+  }
+  case 'downloads': {
+    const files = await writeDownloads({
+      dbPath: join(dbDir, 'snapshot.sqlite'), treeDir: tree, outDir: join(tree, DOWNLOADS_DIR, 'bench'),
+      excludeFromArchive: (rel) => rel === fileForUrlPath(urls.snapshots) || rel.startsWith(`${DOWNLOADS_DIR}/`),
+    });
+    facts.files = files.length;
+    facts.bytes = files.reduce((a, f) => a + f.bytes, 0);
+    break;
+  }
+  default:
+    throw new Error(`unknown stage ${stage}`);
+}
+const ms = measuredMs ?? performance.now() - start;
+writeFileSync(1, `${JSON.stringify({ ms: Math.round(ms), maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024), ...facts })}\n`);

@@ -1,0 +1,38 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Express } from 'express';
+import { answerClientErrors } from './app.js';
+import { sendBody, setCommonHeaders } from './http.js';
+import { readTreeFile } from './routes/tree.js';
+import type { SnapshotSource } from './snapshot-source.js';
+
+/** Exactly the canonical spelling of the two company files: upper-case code, no suffix, no query. */
+const COMPANY_FILE = /^\/api\/v1\/company\/[0-9A-Z]{1,12}(?:\/canonical)?$/;
+
+/**
+ * The hottest requests, a company's summary or canonical file asked for in its canonical spelling,
+ * are answered straight from the tree, without Express's routing (which costs more than the file
+ * itself). Headers and body are those of the Express path; anything else — other spellings,
+ * queries, misses, errors — falls through to Express, which owns every error envelope.
+ */
+function serveCompanyFile(req: IncomingMessage, res: ServerResponse, snapshots: SnapshotSource): boolean {
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || !COMPANY_FILE.test(req.url ?? '')) return false;
+  let file;
+  try {
+    file = readTreeFile(snapshots.current().dir, req.url!);
+  } catch {
+    return false;
+  }
+  if (!file) return false;
+  setCommonHeaders(res);
+  sendBody(req, res, file.bytes, undefined, {}, file.etag);
+  return true;
+}
+
+/** The HTTP server of the shim: the company-file fast path, then the Express app. */
+export function createHttpServer(app: Express, snapshots: SnapshotSource): Server {
+  const server = createServer((req, res) => {
+    if (!serveCompanyFile(req, res, snapshots)) app(req, res);
+  });
+  answerClientErrors(server, snapshots);
+  return server;
+}
