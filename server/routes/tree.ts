@@ -4,43 +4,15 @@ import { fileForUrlPath } from '../../src/site/static-paths.js';
 import { ApiError, notFound } from '../errors.js';
 import { etagOf, sendBody } from '../http.js';
 import type { RouteContext } from '../context.js';
+import { Lru } from '../../src/lru.js';
 
 interface CachedFile {
   bytes: Buffer;
   etag: string;
 }
 
-/**
- * Recently served tree files with their ETags, bounded in bytes. Snapshot files never change, so
- * an entry is valid for as long as its path (which includes the snapshot folder) exists.
- */
-class FileCache {
-  private readonly entries = new Map<string, CachedFile>();
-  private bytes = 0;
-  constructor(private readonly maxBytes: number) {}
-
-  get(path: string): CachedFile | undefined {
-    const hit = this.entries.get(path);
-    if (hit) {
-      this.entries.delete(path); // most recently used goes last
-      this.entries.set(path, hit);
-    }
-    return hit;
-  }
-
-  set(path: string, file: CachedFile): void {
-    if (file.bytes.length > this.maxBytes / 16) return;
-    this.entries.set(path, file);
-    this.bytes += file.bytes.length;
-    while (this.bytes > this.maxBytes) {
-      const [oldest, entry] = this.entries.entries().next().value!;
-      this.entries.delete(oldest);
-      this.bytes -= entry.bytes.length;
-    }
-  }
-}
-
-const cache = new FileCache(32 * 1024 * 1024);
+/** Recently served tree files with their ETags, bounded in bytes (snapshot files never change). */
+const cache = new Lru<CachedFile>(16 * 1024 * 1024, (f) => f.bytes.length);
 
 /**
  * One file of a snapshot's static tree with its ETag, or null when it does not exist. Files are

@@ -1,3 +1,4 @@
+import { Lru } from '../lru.js';
 import type { CompanyRecord, IndexedCompany, SnapshotStore } from './store.js';
 
 export interface RankingFilter {
@@ -44,8 +45,8 @@ class Codes {
   }
 }
 
-/** Results of recent filters (positions in default order), bounded in count. */
-const CACHE_ENTRIES = 512;
+/** Results of recent filters (positions in default order), bounded in total positions kept. */
+const CACHE_POSITIONS = 2_000_000;
 
 /**
  * Filtered rankings in memory (contract 4.2), built once per snapshot. Companies are numbered by
@@ -67,7 +68,7 @@ export class RankingIndex {
   private readonly flagBits: Uint32Array;
   private readonly codes = { industry: new Codes(), market: new Codes(), assurance: new Codes(), flag: new Codes() };
   private readonly postings = new Map<string, Uint32Array>();
-  private readonly cache = new Map<string, Uint32Array>();
+  private readonly cache = new Lru<Uint32Array>(CACHE_POSITIONS, (r) => r.length + 1);
 
   constructor(rows: IndexedCompany[]) {
     const n = rows.length;
@@ -134,11 +135,7 @@ export class RankingIndex {
 
     const key = JSON.stringify([f.industry, f.marketType, f.assuranceLevel, f.gf, q]);
     const cached = this.cache.get(key);
-    if (cached) {
-      this.cache.delete(key); // re-insert: most recently used last
-      this.cache.set(key, cached);
-      return cached;
-    }
+    if (cached) return cached;
     const industry = f.industry === undefined ? -1 : (this.codes.industry.find(f.industry) ?? -2);
     const market = f.marketType === undefined ? -1 : (this.codes.market.find(f.marketType) ?? -2);
     const assurance = f.assuranceLevel === undefined ? -1 : (this.codes.assurance.find(f.assuranceLevel) ?? -2);
@@ -158,7 +155,6 @@ export class RankingIndex {
     }
     const result = out.slice(0, count);
     this.cache.set(key, result);
-    if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
     return result;
   }
 

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import { Lru } from '../lru.js';
 import type { SnapshotMeta } from './schema.js';
 
 /** A `companies` row, decoded. */
@@ -85,6 +86,9 @@ export function decode<T>(row: Row): T {
 export class SnapshotStore {
   readonly meta: SnapshotMeta;
   readonly db: Database.Database;
+  /** Hot companies and their facts, decoded once (the shim asks for the same ones again and again). */
+  private readonly companyCache = new Lru<CompanyRecord>(10_000);
+  private readonly factsCache = new Lru<CompanyFacts>(2_000);
   private readonly stmt;
 
   private constructor(readonly dir: string) {
@@ -129,8 +133,13 @@ export class SnapshotStore {
   }
 
   company(ticker: string): CompanyRecord | undefined {
+    const cached = this.companyCache.get(ticker);
+    if (cached) return cached;
     const row = this.stmt.company.get(ticker) as Row | undefined;
-    return row && decode<CompanyRecord>(row);
+    if (!row) return undefined;
+    const company = decode<CompanyRecord>(row);
+    this.companyCache.set(ticker, company);
+    return company;
   }
 
   /** All companies, ordered by ticker (for the tree writer). */
@@ -179,8 +188,13 @@ export class SnapshotStore {
   }
 
   facts(ticker: string): CompanyFacts | undefined {
+    const cached = this.factsCache.get(ticker);
+    if (cached) return cached;
     const company = this.company(ticker);
-    return company && this.factsOf(company);
+    if (!company) return undefined;
+    const facts = this.factsOf(company);
+    this.factsCache.set(ticker, facts);
+    return facts;
   }
 
   companyCount(): number {
