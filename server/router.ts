@@ -38,7 +38,7 @@ function fileOr(url: string, missing: string, endpoint: string, dynamic?: Handle
  * for a path the API does not have.
  */
 export function resolveRoute(segments: string[], params: string[]): Route | null {
-  const [a, b, c, d] = segments;
+  const [a, b, c] = segments;
   switch (segments.length) {
     case 0:
       return fileOr(urls.index, 'The index is missing from this snapshot.', '/');
@@ -93,7 +93,6 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
       if (a === 'downloads') return get((ctx) => download(ctx, b!, c!));
       return null;
     default:
-      void d;
       return null;
   }
 }

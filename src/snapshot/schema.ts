@@ -101,3 +101,11 @@ export interface SnapshotMeta {
   /** Host named in citations (SERVICE_HOST at build time). */
   service_host: string;
 }
+
+/** INTEGER columns holding 0/1 booleans (decoded by the store; `boolean` in the download schema). */
+export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
+  'cbam_exposed', 'carbon_fee_liable', 'serious', 'scope1_verified', 'scope2_verified', 'obligated', 'is_government',
+]);
+
+/** TEXT columns holding a JSON array (decoded by the store; `array` in the download schema). */
+export const JSON_ARRAY_COLUMNS: ReadonlySet<string> = new Set(['top_flags', 'top_signal_labels', 'score_breakdown', 'cbam_sectors']);

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { Lru } from '../lru.js';
-import type { SnapshotMeta } from './schema.js';
+import { BOOLEAN_COLUMNS, JSON_ARRAY_COLUMNS, type SnapshotMeta } from './schema.js';
 
 /** A `companies` row, decoded. */
 export interface CompanyRecord {
@@ -67,14 +67,12 @@ export interface EtfHoldingRecord { ticker: string; name: string; weight: number
 
 type Row = Record<string, unknown>;
 
-const BOOLEAN_COLUMNS = new Set(['cbam_exposed', 'carbon_fee_liable', 'serious', 'scope1_verified', 'scope2_verified', 'obligated', 'is_government']);
-const JSON_COLUMNS = new Set(['top_flags', 'top_signal_labels', 'score_breakdown', 'cbam_sectors']);
 
 /** SQLite stores booleans as 0/1 and arrays as JSON text; decode them once here. */
 export function decode<T>(row: Row): T {
   for (const key of Object.keys(row)) {
     if (BOOLEAN_COLUMNS.has(key)) row[key] = row[key] === 1;
-    else if (JSON_COLUMNS.has(key)) row[key] = JSON.parse(row[key] as string);
+    else if (JSON_ARRAY_COLUMNS.has(key)) row[key] = JSON.parse(row[key] as string);
   }
   return row as T;
 }
