@@ -32,9 +32,11 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
-/** The shim, as `npm start` runs it, on a loopback port, serving `snapshotsDir`. */
+/** The shim exactly as `npm start` runs it (same node flags), on a loopback port, serving `snapshotsDir`. */
 export async function startShim(snapshotsDir: string, port: number): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  if (start[0] !== 'node') throw new Error(`npm start is not a plain node command: ${start.join(' ')}`);
+  const child = spawn(process.execPath, start.slice(1), {
     env: { ...process.env, SNAPSHOTS_DIR: snapshotsDir, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { Lru } from '../src/lru.js';
 import { RankingIndex } from '../src/snapshot/ranking-index.js';
 import type { SnapshotStore } from '../src/snapshot/store.js';
 import { sourceNamesOf } from '../src/views/source-names.js';
@@ -9,6 +10,8 @@ import type { SnapshotSource } from './snapshot-source.js';
 export interface SnapshotHelpers {
   sourceNames: SourceNames;
   ranking: RankingIndex;
+  /** Company summaries already serialised (batch answers are mostly these). */
+  summaryJson: Lru<string>;
 }
 
 const helpers = new WeakMap<SnapshotStore, SnapshotHelpers>();
@@ -16,7 +19,7 @@ const helpers = new WeakMap<SnapshotStore, SnapshotHelpers>();
 export function helpersOf(store: SnapshotStore): SnapshotHelpers {
   let h = helpers.get(store);
   if (!h) {
-    h = { sourceNames: sourceNamesOf(store.sources()), ranking: RankingIndex.fromStore(store) };
+    h = { sourceNames: sourceNamesOf(store.sources()), ranking: RankingIndex.fromStore(store), summaryJson: new Lru<string>(4 * 1024 * 1024, (json) => json.length) };
     helpers.set(store, h);
   }
   return h;

@@ -12,7 +12,7 @@ interface CachedFile {
 }
 
 /** Recently served tree files with their ETags, bounded in bytes (snapshot files never change). */
-const cache = new Lru<CachedFile>(16 * 1024 * 1024, (f) => f.bytes.length);
+const cache = new Lru<CachedFile>(8 * 1024 * 1024, (f) => f.bytes.length);
 
 /**
  * One file of a snapshot's static tree with its ETag, or null when it does not exist. Files are

@@ -21,12 +21,20 @@ export interface RankedCompany {
   rank: number;
 }
 
-/** Grams of length 1 and 2 of a lower-cased text (code points, so Chinese is handled). */
-function grams(text: string): Set<string> {
-  const chars = [...text];
-  const out = new Set<string>(chars);
-  for (let i = 0; i + 1 < chars.length; i++) out.add(chars[i]! + chars[i + 1]!);
-  return out;
+/** Calls `visit` with each distinct gram of length 1 and 2 of a lower-cased text (by code point). */
+function forEachGram(text: string, visit: (gram: string) => void): void {
+  const chars = Array.from(text);
+  const seen = new Set<string>();
+  for (let i = 0; i < chars.length; i++) {
+    const one = chars[i]!;
+    const two = i + 1 < chars.length ? one + chars[i + 1]! : null;
+    for (const g of two ? [one, two] : [one]) {
+      if (!seen.has(g) && !g.includes('\n')) {
+        seen.add(g);
+        visit(g);
+      }
+    }
+  }
 }
 
 /** Interns category values as small integers so each company costs one byte per category. */
@@ -45,6 +53,9 @@ class Codes {
   }
 }
 
+/** Grams found in more than this share of companies get no posting list. */
+const COMMON_GRAM = 0.2;
+
 /** Results of recent filters (positions in default order), bounded in total positions kept. */
 const CACHE_POSITIONS = 2_000_000;
 
@@ -59,7 +70,10 @@ const CACHE_POSITIONS = 2_000_000;
  */
 export class RankingIndex {
   readonly size: number;
-  private readonly entries: RankedCompany[] = [];
+  private readonly tickerOf: string[] = [];
+  private readonly names: string[] = [];
+  private readonly verdicts: CompanyRecord['verdict'][] = [];
+  private readonly ranks: number[] = [];
   private readonly scores: Uint8Array;
   private readonly searchText: string[] = [];
   private readonly industry: Uint8Array;
@@ -68,53 +82,79 @@ export class RankingIndex {
   private readonly flagBits: Uint32Array;
   private readonly codes = { industry: new Codes(), market: new Codes(), assurance: new Codes(), flag: new Codes() };
   private readonly postings = new Map<string, Uint32Array>();
+  /** Grams so common they have no list (a query containing one is verified against the text). */
+  private readonly commonGrams = new Set<string>();
   private readonly cache = new Lru<Uint32Array>(CACHE_POSITIONS, (r) => r.length + 1);
 
-  constructor(rows: IndexedCompany[]) {
-    const n = rows.length;
-    this.size = n;
-    this.scores = new Uint8Array(n);
-    this.industry = new Uint8Array(n);
-    this.market = new Uint8Array(n);
-    this.assurance = new Uint8Array(n);
-    this.flagBits = new Uint32Array(n);
-    // Two passes over the keys (count, then fill typed arrays) keep the build's peak memory low.
-    const keysOf = (c: IndexedCompany, text: string) => {
-      const keys = [`i:${c.industry}`, `m:${c.market_type}`, `a:${c.assurance_level}`, ...c.flag_ids.map((f) => `f:${f}`)];
-      for (const g of grams(text)) if (!g.includes('\n')) keys.push(`g:${g}`);
-      return keys;
-    };
+  /**
+   * Built from two passes over the companies in default order (count the postings, then fill typed
+   * arrays), streaming rows instead of holding them: the build's peak memory is what the server's
+   * resident size keeps.
+   */
+  constructor(rows: () => Iterable<IndexedCompany>) {
+    const industry: number[] = [];
+    const market: number[] = [];
+    const assurance: number[] = [];
+    const flagBits: number[] = [];
+    const scores: number[] = [];
     const counts = new Map<string, number>();
-    rows.forEach((c, pos) => {
-      this.entries.push({ ticker: c.ticker, company_name: c.company_name, credibility_score: c.credibility_score, verdict: c.verdict, rank: c.rank });
-      this.scores[pos] = c.credibility_score;
-      this.industry[pos] = this.codes.industry.id(c.industry);
-      this.market[pos] = this.codes.market.id(c.market_type);
-      this.assurance[pos] = this.codes.assurance.id(c.assurance_level);
-      for (const f of c.flag_ids) this.flagBits[pos]! |= 1 << this.codes.flag.id(f);
+    const count = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+    for (const c of rows()) {
+      this.tickerOf.push(c.ticker);
+      this.names.push(c.company_name);
+      this.verdicts.push(c.verdict);
+      this.ranks.push(c.rank);
+      scores.push(c.credibility_score);
+      industry.push(this.codes.industry.id(c.industry));
+      market.push(this.codes.market.id(c.market_type));
+      assurance.push(this.codes.assurance.id(c.assurance_level));
+      flagBits.push(c.flag_ids.reduce((bits, f) => bits | (1 << this.codes.flag.id(f)), 0));
       // Newlines separate the fields so a query cannot match across two of them.
       const text = `${c.ticker}\n${c.company_name}\n${c.company_name_norm}`.toLowerCase();
       this.searchText.push(text);
-      for (const k of keysOf(c, text)) counts.set(k, (counts.get(k) ?? 0) + 1);
-    });
+      this.keysOf(c, text, count);
+    }
     // Flags are bits of a 32-bit mask; bit 31 is kept free for "a flag id no company has".
     if (this.codes.flag.size > 31) throw new Error('more than 31 distinct flag ids');
+    this.size = this.tickerOf.length;
+    this.scores = Uint8Array.from(scores);
+    this.industry = Uint8Array.from(industry);
+    this.market = Uint8Array.from(market);
+    this.assurance = Uint8Array.from(assurance);
+    this.flagBits = Uint32Array.from(flagBits);
     const filled = new Map<string, number>();
     for (const [k, n] of counts) {
+      // A gram nearly every company has narrows nothing: keep no list, verify the text instead.
+      if (k.startsWith('g:') && n > this.size * COMMON_GRAM) {
+        this.commonGrams.add(k.slice(2));
+        continue;
+      }
       this.postings.set(k, new Uint32Array(n));
       filled.set(k, 0);
     }
-    rows.forEach((c, pos) => {
-      for (const k of keysOf(c, this.searchText[pos]!)) {
-        const at = filled.get(k)!;
-        this.postings.get(k)![at] = pos;
-        filled.set(k, at + 1);
-      }
-    });
+    let pos = 0;
+    for (const c of rows()) {
+      const at = pos++;
+      this.keysOf(c, this.searchText[at]!, (k) => {
+        const i = filled.get(k);
+        if (i === undefined) return;
+        this.postings.get(k)![i] = at;
+        filled.set(k, i + 1);
+      });
+    }
+  }
+
+  /** The posting-list keys of one company: its category values, flags and text grams. */
+  private keysOf(c: IndexedCompany, text: string, visit: (key: string) => void): void {
+    visit(`i:${c.industry}`);
+    visit(`m:${c.market_type}`);
+    visit(`a:${c.assurance_level}`);
+    for (const f of c.flag_ids) visit(`f:${f}`);
+    forEachGram(text, (g) => visit(`g:${g}`));
   }
 
   static fromStore(store: SnapshotStore): RankingIndex {
-    return new RankingIndex([...store.rankedCompaniesWithFlags()]);
+    return new RankingIndex(() => store.rankedCompaniesWithFlags());
   }
 
   /** Positions matching a filter, in default order; null when the filter selects everything. */
@@ -128,10 +168,14 @@ export class RankingIndex {
     const qChars = q ? [...q] : [];
     if (q) {
       const wanted = Math.min(2, qChars.length);
-      for (const g of grams(q)) if ([...g].length === wanted) lists.push(this.postings.get(`g:${g}`));
+      forEachGram(q, (g) => {
+        if (Array.from(g).length !== wanted) return;
+        if (this.postings.has(`g:${g}`)) lists.push(this.postings.get(`g:${g}`));
+        else if (!this.commonGrams.has(g)) lists.push(undefined); // a gram no company has: no match
+      });
     }
-    if (lists.length === 0) return null;
     if (lists.some((l) => l === undefined)) return new Uint32Array(0);
+    if (lists.length === 0 && !q) return null;
 
     const key = JSON.stringify([f.industry, f.marketType, f.assuranceLevel, f.gf, q]);
     const cached = this.cache.get(key);
@@ -140,8 +184,9 @@ export class RankingIndex {
     const market = f.marketType === undefined ? -1 : (this.codes.market.find(f.marketType) ?? -2);
     const assurance = f.assuranceLevel === undefined ? -1 : (this.codes.assurance.find(f.assuranceLevel) ?? -2);
     const flagBit = f.gf === undefined ? 0 : 1 << (this.codes.flag.find(f.gf) ?? 31);
-    const verifyText = q !== undefined && qChars.length > 2;
-    const shortest = (lists as Uint32Array[]).reduce((a, b) => (b.length < a.length ? b : a));
+    // Grams of 1–2 character queries are exact matches, unless the gram was too common to index.
+    const verifyText = q !== undefined && (qChars.length > 2 || !this.postings.has(`g:${q}`));
+    const shortest = lists.length > 0 ? (lists as Uint32Array[]).reduce((a, b) => (b.length < a.length ? b : a)) : this.allPositions();
     const out = new Uint32Array(shortest.length);
     let count = 0;
     for (const pos of shortest) {
@@ -149,8 +194,7 @@ export class RankingIndex {
       if (market !== -1 && this.market[pos] !== market) continue;
       if (assurance !== -1 && this.assurance[pos] !== assurance) continue;
       if (flagBit !== 0 && (this.flagBits[pos]! & flagBit) === 0) continue;
-      if (verifyText && !this.searchText[pos]!.includes(q!)) continue;
-      if (lists.length > 1 && q && !verifyText && !this.hasGram(pos, q, shortest)) continue;
+      if (q && (verifyText || shortest !== this.postings.get(`g:${q}`)) && !this.searchText[pos]!.includes(q)) continue;
       out[count++] = pos;
     }
     const result = out.slice(0, count);
@@ -158,9 +202,13 @@ export class RankingIndex {
     return result;
   }
 
-  /** For a 1–2 character query whose own postings were not the list walked: is it in the text? */
-  private hasGram(pos: number, q: string, walked: Uint32Array): boolean {
-    return walked === this.postings.get(`g:${q}`) || this.searchText[pos]!.includes(q);
+  /** Every position, for a query whose only constraint is a gram too common to index. */
+  private allPositions(): Uint32Array {
+    return Uint32Array.from({ length: this.size }, (_, i) => i);
+  }
+
+  private entry(pos: number): RankedCompany {
+    return { ticker: this.tickerOf[pos]!, company_name: this.names[pos]!, credibility_score: this.scores[pos]!, verdict: this.verdicts[pos]!, rank: this.ranks[pos]! };
   }
 
   /**
@@ -173,7 +221,7 @@ export class RankingIndex {
     const at = m ? (i: number) => m[i]! : (i: number) => i;
     const rows: RankedCompany[] = [];
     if (sort === 'score_desc') {
-      for (let i = offset; i < Math.min(total, offset + limit); i++) rows.push(this.entries[at(i)]!);
+      for (let i = offset; i < Math.min(total, offset + limit); i++) rows.push(this.entry(at(i)));
       return { rows, total };
     }
     let seen = 0;
@@ -182,7 +230,7 @@ export class RankingIndex {
       const start = this.groupStart(at, end);
       const size = end - start;
       if (seen + size > offset) {
-        for (let i = start + Math.max(0, offset - seen); i < end && rows.length < limit; i++) rows.push(this.entries[at(i)]!);
+        for (let i = start + Math.max(0, offset - seen); i < end && rows.length < limit; i++) rows.push(this.entry(at(i)));
       }
       seen += size;
       end = start;

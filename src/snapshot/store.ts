@@ -85,8 +85,8 @@ export class SnapshotStore {
   readonly meta: SnapshotMeta;
   readonly db: Database.Database;
   /** Hot companies and their facts, decoded once (the shim asks for the same ones again and again). */
-  private readonly companyCache = new Lru<CompanyRecord>(10_000);
-  private readonly factsCache = new Lru<CompanyFacts>(2_000);
+  private readonly companyCache = new Lru<CompanyRecord>(5_000);
+  private readonly factsCache = new Lru<CompanyFacts>(1_000);
   private readonly stmt;
 
   private constructor(readonly dir: string) {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CSV_COLUMNS } from '../../server/routes/ranking.js';
+import { batchResponseSchema } from '../../src/contract/batch.js';
 import { errorBodySchema } from '../../src/contract/common.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore, type CompanyRecord } from '../../src/snapshot/store.js';
@@ -781,6 +782,15 @@ describe('POST /batch', () => {
     expect(res.headers.get('etag')).toBeNull();
     expect(Object.keys(res.body).sort()).toEqual([...ENVELOPE, 'data', 'meta'].sort());
   }
+
+  it('the spliced body is byte for byte JSON.stringify of the schema-valid BatchResponse', async () => {
+    const tickers = [companies[0]!.ticker, 'nope-1', 'Z9', companies[3]!.ticker.toLowerCase(), companies[0]!.ticker];
+    const first = await postJson({ tickers });
+    const again = await postJson({ tickers }); // second time from cached fragments
+    const parsed = batchResponseSchema.parse(first.body);
+    expect(first.text).toBe(JSON.stringify(parsed));
+    expect(again.text).toBe(first.text);
+  });
 
   it('one code: the company summary', async () => {
     const res = await postJson({ tickers: ['d1101'] });
