@@ -3,7 +3,7 @@ import type { LoadResult } from './load.js';
 export interface BuildFigures {
   companies: number;
   stages: { stage: string; ms: number | null; maxRssMb: number | null; note?: string }[];
-  tree: { ms: number; files: number; bytes: number; baselineMs: number };
+  tree: { ms: number; files: number; bytes: number; baselineMs: number; runs: number };
 }
 
 export interface ServeFigures {
@@ -66,8 +66,8 @@ export function renderMarkdown(r: BenchResults): string {
   for (const b of r.builds) {
     out.push(`## Build, ${n(b.companies)} companies`, '', '| stage | time | peak memory |', '|---|---:|---:|');
     for (const s of b.stages) out.push(`| ${s.stage} | ${s.ms === null ? '—' : `${n(s.ms / 1000, 2)} s`} | ${s.maxRssMb === null ? (s.note ?? '—') : `${s.maxRssMb} MB`} |`);
-    out.push(`| plain fs baseline: the same ${n(b.tree.files)} files (${n(b.tree.bytes / 1e6, 1)} MB) | ${n(b.tree.baselineMs / 1000, 2)} s | |`);
-    out.push('', `JSON tree / baseline: **${n(b.tree.ms / b.tree.baselineMs, 2)}×**`, '');
+    out.push(`| plain fs baseline: the same ${n(b.tree.files)} files (${n(b.tree.bytes / 1e6, 1)} MB), same order | ${n(b.tree.baselineMs / 1000, 2)} s | |`);
+    out.push('', `JSON tree / baseline, medians of ${b.tree.runs} alternating runs from a synced disk: **${n(b.tree.ms / b.tree.baselineMs, 2)}×** (tree ${n(b.tree.ms / 1000, 2)} s).`, '');
   }
   for (const s of r.serving) {
     out.push(`## Serving, ${n(s.companies)} companies`, '', '| endpoint | req/s | p50 ms | p99 ms | ÷ shim static | errors / non-2xx |', '|---|---:|---:|---:|---:|---:|');

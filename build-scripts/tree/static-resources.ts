@@ -7,7 +7,7 @@ import { methodologyResponseSchema } from '../../src/contract/methodology.js';
 import { rankingResponseSchema } from '../../src/contract/ranking.js';
 import { registryResponseSchema } from '../../src/contract/registry.js';
 import { urls } from '../../src/site/static-paths.js';
-import type { CompanyRecord, SnapshotStore } from '../../src/snapshot/store.js';
+import type { CompanyFacts, SnapshotStore } from '../../src/snapshot/store.js';
 import { apiIndexView } from '../../src/views/api-index.js';
 import { canonicalView } from '../../src/views/canonical.js';
 import { companyView } from '../../src/views/company.js';
@@ -26,12 +26,13 @@ export interface StaticResource {
 }
 
 /** The two resources of each company: its summary and its canonical view. */
-export function* companyResources(store: SnapshotStore, companies: Iterable<CompanyRecord>): Generator<StaticResource> {
+export function* companyResources(store: SnapshotStore, companies: Iterable<CompanyFacts>): Generator<StaticResource> {
   const meta = store.meta;
   const sourceName = sourceNamesOf(store.sources());
-  for (const company of companies) {
-    yield { url: urls.company(company.ticker), schema: companyResponseSchema, body: companyView(meta, company) };
-    yield { url: urls.canonical(company.ticker), schema: fullCanonicalViewSchema, body: canonicalView(meta, store.factsOf(company), sourceName) };
+  for (const facts of companies) {
+    const t = facts.company.ticker;
+    yield { url: urls.company(t), schema: companyResponseSchema, body: companyView(meta, facts.company) };
+    yield { url: urls.canonical(t), schema: fullCanonicalViewSchema, body: canonicalView(meta, facts, sourceName) };
   }
 }
 

@@ -7,7 +7,7 @@ import { writeResources } from './write-tree.js';
 const { snapshotDir, treeDir, from, to } = workerData as { snapshotDir: string; treeDir: string; from: string; to: string };
 const store = SnapshotStore.open(snapshotDir);
 try {
-  parentPort!.postMessage({ stats: writeResources(companyResources(store, store.companiesBetween(from, to)), treeDir) });
+  parentPort!.postMessage({ stats: writeResources(companyResources(store, store.factsBetween(from, to)), treeDir) });
 } catch (e) {
   parentPort!.postMessage({ error: (e as Error).message });
 } finally {

@@ -54,6 +54,9 @@ export function writeResources(resources: Iterable<StaticResource>, treeDir: str
   return stats;
 }
 
+/** Sorts after every code ([0-9A-Z]): the open upper bound of a ticker range. */
+const AFTER_EVERY_CODE = '~';
+
 /** Below this many companies, threads cost more than they save. */
 const PARALLEL_FROM = 5_000;
 
@@ -83,13 +86,12 @@ export async function writeTree(
   const tickers = store.tickers();
   const workers = Math.min(o.workers ?? availableParallelism(), 8);
   if (workers <= 1 || tickers.length < PARALLEL_FROM) {
-    const a = writeResources(companyResources(store, store.companies()), treeDir, o.onProgress);
+    const a = writeResources(companyResources(store, store.factsBetween('', AFTER_EVERY_CODE)), treeDir, o.onProgress);
     const b = writeResources(sharedResources(store), treeDir);
     return { files: a.files + b.files, bytes: a.bytes + b.bytes };
   }
-  // Contiguous ticker ranges; the last bound sorts after every code (codes are [0-9A-Z]).
   const bounds = Array.from({ length: workers }, (_, i) => tickers[Math.floor((i * tickers.length) / workers)]!);
-  bounds.push('~');
+  bounds.push(AFTER_EVERY_CODE);
   const parts = bounds.slice(0, -1).map((from, i) => runWorker(store.dir, treeDir, from, bounds[i + 1]!));
   const shared = writeResources(sharedResources(store), treeDir);
   const done = await Promise.all(parts);

@@ -105,6 +105,11 @@ export class SnapshotStore {
         assurance_level, (SELECT json_group_array(flag_id) FROM flags f WHERE f.ticker = c.ticker) AS flag_ids
         FROM companies c ORDER BY credibility_score DESC, ticker`),
       companyRange: p('SELECT * FROM companies WHERE ticker >= ? AND ticker < ? ORDER BY ticker'),
+      penaltiesRange: p('SELECT ticker, record_id, agency, agency_name, date, fine, serious, summary, source_id, source_url FROM penalties WHERE ticker >= ? AND ticker < ? ORDER BY ticker, date DESC, record_id'),
+      disclosureRange: p('SELECT * FROM carbon_disclosures WHERE ticker >= ? AND ticker < ? ORDER BY ticker'),
+      carbonFeeRange: p('SELECT * FROM carbon_fees WHERE ticker >= ? AND ticker < ? ORDER BY ticker'),
+      assuranceRange: p('SELECT * FROM assurances WHERE ticker >= ? AND ticker < ? ORDER BY ticker'),
+      flagsRange: p('SELECT ticker, flag_id, severity, label, source_id FROM flags WHERE ticker >= ? AND ticker < ? ORDER BY ticker, position'),
       tickers: p('SELECT ticker FROM companies ORDER BY ticker'),
       firstTickers: p('SELECT ticker FROM companies ORDER BY ticker LIMIT ?'),
       penalties: p('SELECT record_id, agency, agency_name, date, fine, serious, summary, source_id, source_url FROM penalties WHERE ticker = ? ORDER BY date DESC, record_id'),
@@ -159,6 +164,49 @@ export class SnapshotStore {
   *rankedCompaniesWithFlags(): Generator<IndexedCompany> {
     for (const row of this.stmt.rankedWithFlags.iterate() as Iterable<Row>) {
       yield { ...(row as unknown as IndexedCompany), flag_ids: JSON.parse(row.flag_ids as string) as string[] };
+    }
+  }
+
+  /**
+   * The facts of every company with from ≤ ticker < to, in ticker order, from six range scans merged
+   * by ticker: what factsOf gives one company at a time, for the tree writer's hundred thousand.
+   */
+  *factsBetween(from: string, to: string): Generator<CompanyFacts> {
+    const s = this.stmt;
+    const cursor = <T extends { ticker: string }>(rows: Iterable<Row>) => {
+      const it = (rows as Iterable<T>)[Symbol.iterator]();
+      let next = it.next();
+      return (ticker: string): T[] => {
+        const out: T[] = [];
+        while (!next.done && next.value.ticker < ticker) next = it.next();
+        while (!next.done && next.value.ticker === ticker) {
+          out.push(next.value);
+          next = it.next();
+        }
+        return out;
+      };
+    };
+    const penalties = cursor<PenaltyRecord & { ticker: string }>(s.penaltiesRange.iterate(from, to) as Iterable<Row>);
+    const disclosures = cursor<DisclosureRecord & { ticker: string }>(s.disclosureRange.iterate(from, to) as Iterable<Row>);
+    const fees = cursor<CarbonFeeRecord & { ticker: string }>(s.carbonFeeRange.iterate(from, to) as Iterable<Row>);
+    const assurances = cursor<AssuranceRecord & { ticker: string }>(s.assuranceRange.iterate(from, to) as Iterable<Row>);
+    const flags = cursor<FlagRecord & { ticker: string }>(s.flagsRange.iterate(from, to) as Iterable<Row>);
+    const strip = <T extends { ticker?: string }>(row: T): Omit<T, 'ticker'> => {
+      delete row.ticker;
+      return row;
+    };
+    for (const company of this.companiesBetween(from, to)) {
+      const t = company.ticker;
+      const disclosure = disclosures(t)[0];
+      const assurance = assurances(t)[0];
+      yield {
+        company,
+        penalties: penalties(t).map((r) => decode<PenaltyRecord>(strip(r))),
+        disclosure: disclosure ? decode<DisclosureRecord>(strip(disclosure)) : null,
+        carbonFee: decode<CarbonFeeRecord>(strip(fees(t)[0]!)),
+        assurance: assurance ? decode<AssuranceRecord>(strip(assurance)) : null,
+        flags: flags(t).map((r) => strip(r) as FlagRecord),
+      };
     }
   }
 
