@@ -18,7 +18,7 @@ export interface ServeFigures {
 export interface BenchResults {
   measured_at: string;
   machine: { cores: number; cpu: string; node: string; platform: string };
-  settings: { runs: number; seconds: number; connections: number; fixedRate: number };
+  settings: { runs: number; seconds: number; connections: number; fixedRate: number; workDir: string };
   builds: BuildFigures[];
   serving: ServeFigures[];
   durationSeconds: number;
@@ -42,7 +42,8 @@ export function renderMarkdown(r: BenchResults): string {
   out.push('# Benchmark results', '');
   out.push(`Measured ${r.measured_at} by \`npm run bench\` in one run of ${r.durationSeconds} s, on ${r.machine.cores} cores (${r.machine.cpu}), Node ${r.machine.node}, ${r.machine.platform}.`);
   out.push(`Load: autocannon on loopback, ${r.settings.connections} connections, ${r.settings.seconds} s per run, median of ${r.settings.runs} runs; requests cycle through 200 different URLs or bodies per endpoint.`);
-  out.push(`Latency at load: a fixed ${r.settings.fixedRate} requests/s. The load generator shares the machine's cores with the server.`, '');
+  out.push(`Latency at load: a fixed ${r.settings.fixedRate} requests/s, paced evenly, counted from when each request was due. The load generator shares the machine's cores with the server.`);
+  out.push(`Build stages work in \`${r.settings.workDir}\`${r.settings.workDir === '/dev/shm' ? ' (tmpfs: files in memory, so disk writeback does not decide the tree comparison)' : ''}. The server runs exactly as \`npm start\` runs it.`, '');
 
   out.push('## Targets', '', '| target | figure | status |', '|---|---|---|');
   for (const b of r.builds) {

@@ -19,7 +19,7 @@ export const CACHE_PUBLIC = 'public, max-age=3600';
 export const NO_STORE = 'no-store';
 
 /** A strong validator from the bytes themselves, so a static file and a computed body that are equal share it. */
-export function etagOf(bytes: Buffer): string {
+export function etagOf(bytes: Buffer | string): string {
   return `"${createHash('sha1').update(bytes).digest('base64url')}"`;
 }
 
@@ -35,13 +35,13 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
  * Sends a 200 body for GET/HEAD with the contract's caching: public for an hour, strong ETag, 304
  * when If-None-Match matches. POST bodies are never cached.
  */
-export function sendBody(req: IncomingMessage, res: ServerResponse, bytes: Buffer, contentType = JSON_TYPE, extra: Record<string, string> = {}, knownEtag?: string): void {
+export function sendBody(req: IncomingMessage, res: ServerResponse, bytes: Buffer | string, contentType = JSON_TYPE, extra: Record<string, string> = {}, knownEtag?: string): void {
   res.statusCode = 200;
   res.setHeader('Content-Type', contentType);
   for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
   if (req.method === 'POST') {
     res.setHeader('Cache-Control', NO_STORE);
-    res.setHeader('Content-Length', bytes.length);
+    res.setHeader('Content-Length', typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length);
     res.end(bytes);
     return;
   }
@@ -53,13 +53,13 @@ export function sendBody(req: IncomingMessage, res: ServerResponse, bytes: Buffe
     res.end();
     return;
   }
-  res.setHeader('Content-Length', bytes.length);
+  res.setHeader('Content-Length', typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length);
   if (req.method === 'HEAD') res.end();
   else res.end(bytes);
 }
 
 export function sendJson(req: IncomingMessage, res: ServerResponse, body: unknown): void {
-  sendBody(req, res, Buffer.from(JSON.stringify(body), 'utf8'));
+  sendBody(req, res, JSON.stringify(body));
 }
 
 /** Headers every response carries: a fresh request id and open CORS. Returns the request id. */

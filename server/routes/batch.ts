@@ -57,5 +57,5 @@ export function batch(ctx: RouteContext): void {
   });
   const counts: BatchResponse['meta'] = { requested: codes.length, found, not_found: codes.length - found };
   const envelope = JSON.stringify(successEnvelope(meta));
-  sendBody(ctx.req, ctx.res, Buffer.from(`${envelope.slice(0, -1)},"data":[${items.join(',')}],"meta":${JSON.stringify(counts)}}`, 'utf8'));
+  sendBody(ctx.req, ctx.res, `${envelope.slice(0, -1)},"data":[${items.join(',')}],"meta":${JSON.stringify(counts)}}`);
 }
