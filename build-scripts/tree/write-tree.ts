@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { z } from 'zod';
+import { validatorFor } from '../../src/contract/validate.js';
 import { fileForUrlPath } from '../../src/site/static-paths.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { companyResources, sharedResources, type StaticResource } from './static-resources.js';
@@ -16,14 +17,11 @@ export interface TreeStats {
   bytes: number;
 }
 
-/** Validates a body against its contract schema; a failure names the URL and the first issues. */
+/** Validates a body against its contract schema; a failure names the URL and the first problem. */
 export function assertValid(url: string, schema: z.ZodType | null, body: unknown): void {
   if (!schema) return;
-  const result = schema.safeParse(body);
-  if (!result.success) {
-    const issues = result.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new TreeValidationError(`${url}: body does not match its schema: ${issues}`);
-  }
+  const problem = validatorFor(schema)(body);
+  if (problem !== null) throw new TreeValidationError(`${url}: body does not match its schema: ${problem}`);
 }
 
 /**
