@@ -37,6 +37,34 @@ function forEachGram(text: string, visit: (gram: string) => void): void {
   }
 }
 
+/**
+ * Many short strings kept as one string and offsets: a hundred thousand names are then two heap
+ * objects instead of a hundred thousand, which keeps garbage collection pauses short.
+ */
+class PackedStrings {
+  private parts: string[] | null = [];
+  private text = '';
+  private offsets = new Uint32Array(0);
+  push(s: string): void {
+    this.parts!.push(s);
+  }
+  finish(): void {
+    const parts = this.parts!;
+    this.offsets = new Uint32Array(parts.length + 1);
+    let at = 0;
+    parts.forEach((p, i) => {
+      this.offsets[i] = at;
+      at += p.length;
+    });
+    this.offsets[parts.length] = at;
+    this.text = parts.join('');
+    this.parts = null;
+  }
+  get(i: number): string {
+    return this.text.slice(this.offsets[i], this.offsets[i + 1]);
+  }
+}
+
 /** Interns category values as small integers so each company costs one byte per category. */
 class Codes {
   private readonly ids = new Map<string, number>();
@@ -50,6 +78,10 @@ class Codes {
   }
   get size(): number {
     return this.ids.size;
+  }
+  /** The values, indexed by their ids. */
+  values(): string[] {
+    return [...this.ids.keys()];
   }
 }
 
@@ -70,17 +102,18 @@ const CACHE_POSITIONS = 2_000_000;
  */
 export class RankingIndex {
   readonly size: number;
-  private readonly tickerOf: string[] = [];
-  private readonly names: string[] = [];
-  private readonly verdicts: CompanyRecord['verdict'][] = [];
-  private readonly ranks: number[] = [];
+  private readonly tickerOf = new PackedStrings();
+  private readonly names = new PackedStrings();
+  private readonly verdicts: Uint8Array;
+  private readonly ranks: Uint32Array;
   private readonly scores: Uint8Array;
-  private readonly searchText: string[] = [];
+  private readonly searchText = new PackedStrings();
   private readonly industry: Uint8Array;
   private readonly market: Uint8Array;
   private readonly assurance: Uint8Array;
   private readonly flagBits: Uint32Array;
-  private readonly codes = { industry: new Codes(), market: new Codes(), assurance: new Codes(), flag: new Codes() };
+  private readonly codes = { industry: new Codes(), market: new Codes(), assurance: new Codes(), flag: new Codes(), verdict: new Codes() };
+  private readonly verdictOf: CompanyRecord['verdict'][];
   private readonly postings = new Map<string, Uint32Array>();
   /** Grams so common they have no list (a query containing one is verified against the text). */
   private readonly commonGrams = new Set<string>();
@@ -97,13 +130,15 @@ export class RankingIndex {
     const assurance: number[] = [];
     const flagBits: number[] = [];
     const scores: number[] = [];
+    const verdicts: number[] = [];
+    const ranks: number[] = [];
     const counts = new Map<string, number>();
     const count = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
     for (const c of rows()) {
       this.tickerOf.push(c.ticker);
       this.names.push(c.company_name);
-      this.verdicts.push(c.verdict);
-      this.ranks.push(c.rank);
+      verdicts.push(this.codes.verdict.id(c.verdict));
+      ranks.push(c.rank);
       scores.push(c.credibility_score);
       industry.push(this.codes.industry.id(c.industry));
       market.push(this.codes.market.id(c.market_type));
@@ -116,7 +151,11 @@ export class RankingIndex {
     }
     // Flags are bits of a 32-bit mask; bit 31 is kept free for "a flag id no company has".
     if (this.codes.flag.size > 31) throw new Error('more than 31 distinct flag ids');
-    this.size = this.tickerOf.length;
+    this.size = scores.length;
+    for (const packed of [this.tickerOf, this.names, this.searchText]) packed.finish();
+    this.verdicts = Uint8Array.from(verdicts);
+    this.ranks = Uint32Array.from(ranks);
+    this.verdictOf = this.codes.verdict.values() as CompanyRecord['verdict'][];
     this.scores = Uint8Array.from(scores);
     this.industry = Uint8Array.from(industry);
     this.market = Uint8Array.from(market);
@@ -135,7 +174,7 @@ export class RankingIndex {
     let pos = 0;
     for (const c of rows()) {
       const at = pos++;
-      this.keysOf(c, this.searchText[at]!, (k) => {
+      this.keysOf(c, this.searchText.get(at), (k) => {
         const i = filled.get(k);
         if (i === undefined) return;
         this.postings.get(k)![i] = at;
@@ -194,7 +233,7 @@ export class RankingIndex {
       if (market !== -1 && this.market[pos] !== market) continue;
       if (assurance !== -1 && this.assurance[pos] !== assurance) continue;
       if (flagBit !== 0 && (this.flagBits[pos]! & flagBit) === 0) continue;
-      if (q && (verifyText || shortest !== this.postings.get(`g:${q}`)) && !this.searchText[pos]!.includes(q)) continue;
+      if (q && (verifyText || shortest !== this.postings.get(`g:${q}`)) && !this.searchText.get(pos).includes(q)) continue;
       out[count++] = pos;
     }
     const result = out.slice(0, count);
@@ -208,7 +247,7 @@ export class RankingIndex {
   }
 
   private entry(pos: number): RankedCompany {
-    return { ticker: this.tickerOf[pos]!, company_name: this.names[pos]!, credibility_score: this.scores[pos]!, verdict: this.verdicts[pos]!, rank: this.ranks[pos]! };
+    return { ticker: this.tickerOf.get(pos), company_name: this.names.get(pos), credibility_score: this.scores[pos]!, verdict: this.verdictOf[this.verdicts[pos]!]!, rank: this.ranks[pos]! };
   }
 
   /**

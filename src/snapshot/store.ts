@@ -85,7 +85,7 @@ export class SnapshotStore {
   readonly meta: SnapshotMeta;
   readonly db: Database.Database;
   /** Hot companies and their facts, decoded once (the shim asks for the same ones again and again). */
-  private readonly companyCache = new Lru<CompanyRecord>(5_000);
+  private readonly companyCache = new Lru<CompanyRecord>(2_000);
   private readonly factsCache = new Lru<CompanyFacts>(1_000);
   private readonly stmt;
 
