@@ -1,4 +1,5 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { z } from 'zod';
 
 /**
@@ -8,6 +9,7 @@ import { z } from 'zod';
  * bodies per build with it; tests also parse with zod itself.
  */
 const ajv = new Ajv2020({ strict: false, allErrors: false });
+addFormats.default(ajv);
 const compiled = new WeakMap<z.ZodType, ValidateFunction>();
 
 export function validatorFor(schema: z.ZodType): (body: unknown) => string | null {
