@@ -27,8 +27,8 @@ const NOT_DATA = new Set(['meta']);
 export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
- * Ordinary tables of the main schema, by name. `PRAGMA table_list` tells virtual tables (the FTS
- * index `company_search`) and their shadow tables apart from ordinary ones; `sqlite_*` are SQLite's own
+ * Ordinary tables of the main schema, by name. `PRAGMA table_list` tells virtual tables (an FTS
+ * index, say) and their shadow tables apart from ordinary ones; `sqlite_*` are SQLite's own
  * (sqlite_stat1 from ANALYZE, for one).
  */
 export function listDataTables(db: Database.Database): TableInfo[] {

@@ -18,7 +18,7 @@ const NOW = new Date('2026-11-01T00:00:00Z');
 function dumpDb(path: string): Record<string, unknown[]> {
   const db = new Database(path, { readonly: true });
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'company_search%' ORDER BY name").pluck().all() as string[];
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
     return Object.fromEntries(tables.map((t) => [t, (db.prepare(`SELECT * FROM ${t}`).raw().all() as unknown[]).map((r) => JSON.stringify(r)).sort()]));
   } finally {
     db.close();
