@@ -8,6 +8,7 @@ import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore, type CompanyRecord } from '../../src/snapshot/store.js';
 import { fileForUrlPath } from '../../src/site/static-paths.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+import { parseCsv } from '../helpers/csv-parse.js';
 
 /**
  * The shim's computed endpoints (contract 4.1, 4.2, 4.4–4.6), over real HTTP against a published
@@ -161,37 +162,6 @@ async function expectExactly(params: Record<string, string>, filter: Filter, sor
   return want;
 }
 
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += ch;
-  }
-  if (cell !== '' || row.length > 0) {
-    row.push(cell);
-    rows.push(row);
-  }
-  return rows;
-}
 
 // ---------------------------------------------------------------------------------------------
 

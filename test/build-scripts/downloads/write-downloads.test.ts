@@ -11,6 +11,7 @@ import { csvField } from '../../../build-scripts/downloads/csv.js';
 import { splitUstarPath, ustarFileHeader } from '../../../build-scripts/downloads/ustar.js';
 import { writeDownloads, type DownloadFile } from '../../../build-scripts/downloads/write-downloads.js';
 import { SNAPSHOT_DDL } from '../../../src/snapshot/schema.js';
+import { parseCsv } from '../../helpers/csv-parse.js';
 
 const DATA_TABLES = [
   'assurances', 'carbon_disclosures', 'carbon_fees', 'cbam_products', 'companies', 'etf_holdings', 'etfs', 'flags',
@@ -97,23 +98,6 @@ function makeTree(root: string): string[] {
 }
 const exclude = (rel: string) => rel.startsWith('api/v1/downloads/');
 
-/** RFC 4180 reader for the checks (quoted fields may hold commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (ch === '"') quoted = false; else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') { row.push(field); field = ''; } else if (ch === '\n') { row.push(field); rows.push(row); row = []; field = ''; } else field += ch;
-  }
-  expect(field).toBe('');
-  expect(row).toEqual([]); // the file ends with a line end
-  return rows;
-}
 
 const sha256 = (buf: Buffer) => createHash('sha256').update(buf).digest('hex');
 
