@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -40,7 +41,8 @@ export async function download(ctx: RouteContext, id: string, name: string): Pro
   const file = join(dir, name);
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) throw notFound(info === null && !(await stat(dir).catch(() => null)) ? `Unknown snapshot: ${id}` : `No download named "${name}" in snapshot ${id}.`);
-  const sha = name === 'SHA256SUMS' ? null : (await sumsOf(dir)).get(name);
+  // Every file's hash is in SHA256SUMS; that file's own is computed (it is small).
+  const sha = name === 'SHA256SUMS' ? createHash('sha256').update(await readFile(file)).digest('hex') : (await sumsOf(dir)).get(name);
   const { req, res } = ctx;
   const ext = name.slice(name.lastIndexOf('.'));
   res.status(200);
@@ -56,5 +58,10 @@ export async function download(ctx: RouteContext, id: string, name: string): Pro
     res.end();
     return;
   }
-  await pipeline(createReadStream(file), res);
+  try {
+    await pipeline(createReadStream(file), res);
+  } catch (e) {
+    // A client that hangs up mid-download is not a server error.
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw e;
+  }
 }

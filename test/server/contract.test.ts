@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -115,6 +116,25 @@ describe('static tree, shim and views agree', () => {
   it('computes the registry with no filter to the static body', async () => {
     const dynamic = await getJson(`${server.base}/api/v1/sources/registry?gov_only=false`);
     expect(dynamic.text).toBe(readFileSync(join(treeDir, fileForUrlPath('/api/v1/sources/registry')), 'utf8'));
+  });
+});
+
+describe('downloads', () => {
+  it('serves every file /snapshots lists, with its size, sha256, type and a validator', async () => {
+    const list = (await getJson(`${server.base}/api/v1/snapshots`)).body;
+    const files = list.data[0].files as { path: string; bytes: number; sha256: string; mediatype: string }[];
+    expect(files.map((f) => f.path.split('/').pop())).toEqual(expect.arrayContaining(['datapackage.json', 'SHA256SUMS', 'snapshot.sqlite', 'CITATION.cff', 'api-v1-tree.tar.gz', 'companies.csv']));
+    for (const f of files) {
+      const res = await fetch(server.base + f.path);
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(res.status, f.path).toBe(200);
+      expect(body.length, f.path).toBe(f.bytes);
+      expect(createHash('sha256').update(body).digest('hex'), f.path).toBe(f.sha256);
+      expect(res.headers.get('content-type'), f.path).toContain(f.mediatype);
+      const etag = res.headers.get('etag')!;
+      expect(etag, f.path).toMatch(/^"[0-9a-f]{64}"$/);
+      expect((await fetch(server.base + f.path, { headers: { 'If-None-Match': etag } })).status, f.path).toBe(304);
+    }
   });
 });
 
