@@ -50,6 +50,18 @@ const paths: ZodOpenApiPathsObject = {
   '/api/v1/sources/registry': get('Source registry', registryResponseSchema, { requestParams: { query: registryQuerySchema } }),
   '/api/v1/methodology': get('Methodology as data', methodologyResponseSchema),
   '/api/v1/snapshots': get('Published snapshots and downloads', snapshotsResponseSchema),
+  '/api/v1/downloads/{id}/{file}': {
+    get: {
+      summary: 'A file of a snapshot’s download folder; /snapshots lists them with size and sha256',
+      requestParams: { path: z.object({ id: z.string().regex(/^\d{4}-\d{2}-\d{2}(\.\d+)?$/), file: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/) }) },
+      responses: {
+        '200': { description: 'The file (CSV, JSON, SQLite, gzip, YAML or text); ETag is its sha256' },
+        '304': { description: 'Not modified' },
+        '400': error('Malformed snapshot id'),
+        '404': error('Unknown snapshot or file'),
+      },
+    },
+  },
   '/api/v1/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
   '/api/v1/batch': {
     post: {

@@ -22,6 +22,7 @@ export const ENDPOINTS: readonly EndpointDoc[] = [
   { method: 'GET', path: '/api/v1/sources/registry', description: 'Every data source behind the facts; ?gov_only, ?owner_org filter (computed)' },
   { method: 'GET', path: '/api/v1/methodology', description: 'Methodology as data' },
   { method: 'GET', path: '/api/v1/snapshots', description: 'Published snapshots and their download files' },
+  { method: 'GET', path: '/api/v1/downloads/{id}/{file}', description: 'A file of a snapshot’s download folder (CSV, Data Package, SQLite, archive, SHA256SUMS)' },
   { method: 'GET', path: '/api/v1/openapi.json', description: 'OpenAPI 3.1 description' },
   { method: 'POST', path: '/api/v1/batch', description: 'Summaries of up to 100 tickers (computed)' },
 ];
@@ -32,7 +33,7 @@ export const ENDPOINTS: readonly EndpointDoc[] = [
  */
 export function apiIndexView(meta: SnapshotMeta, exampleTickers: string[], exampleEtf: string | undefined): IndexResponse {
   const [exampleTicker, otherTicker] = exampleTickers;
-  const values: Record<string, string | undefined> = { ticker: exampleTicker, code: exampleEtf, page: '2' };
+  const values: Record<string, string | undefined> = { ticker: exampleTicker, code: exampleEtf, page: '2', id: meta.dataset_snapshot_id, file: 'SHA256SUMS' };
   const queries: Record<string, string> = {
     '/api/v1/company/{ticker}/canonical': '?fields=penalties,carbon',
     '/api/v1/ranking': '?industry=%E6%B0%B4%E6%B3%A5%E5%B7%A5%E6%A5%AD&limit=10',

@@ -117,7 +117,7 @@ describe('the OpenAPI document', () => {
 
   it('lists every endpoint, and every listed path exists on the server', async () => {
     expect(Object.keys(doc.paths).sort()).toEqual([...new Set(ENDPOINTS.map((e) => e.path))].sort());
-    const examples: Record<string, string> = { '{ticker}': 'D1101', '{code}': store.etfs()[0]!.etf_code, '{page}': '2' };
+    const examples: Record<string, string> = { '{ticker}': 'D1101', '{code}': store.etfs()[0]!.etf_code, '{page}': '2', '{id}': store.meta.dataset_snapshot_id, '{file}': 'datapackage.json' };
     for (const [path, ops] of Object.entries(doc.paths)) {
       const url = path.replace(/\{\w+\}/g, (m) => examples[m]!);
       for (const method of Object.keys(ops)) {
