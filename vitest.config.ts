@@ -8,5 +8,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    // The JSON report lets .ci/run print a plain `N passed, N failed` line.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results.json' },
   },
 });
