@@ -6,7 +6,7 @@ import { generateDemo } from '../build-scripts/demo/generate.js';
 import { buildSnapshotDb } from '../build-scripts/snapshot/build-snapshot-db.js';
 import { silentProgress } from '../build-scripts/snapshot/progress.js';
 import { writeTree } from '../build-scripts/tree/write-tree.js';
-import { DOWNLOADS_DIR, fileForUrlPath, urls } from '../src/site/static-paths.js';
+import { DOWNLOADS_DIR, outsideTreeArchive } from '../src/site/static-paths.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 
 /**
@@ -87,7 +87,7 @@ switch (stage) {
   case 'downloads': {
     const files = await writeDownloads({
       dbPath: join(dbDir, 'snapshot.sqlite'), treeDir: tree, outDir: join(tree, DOWNLOADS_DIR, 'bench'),
-      excludeFromArchive: (rel) => rel === fileForUrlPath(urls.snapshots) || rel.startsWith(`${DOWNLOADS_DIR}/`),
+      excludeFromArchive: outsideTreeArchive,
     });
     facts.files = files.length;
     facts.bytes = files.reduce((a, f) => a + f.bytes, 0);

@@ -4,7 +4,7 @@ import type { SnapshotEntry } from '../src/contract/snapshots.js';
 import { snapshotsResponseSchema } from '../src/contract/snapshots.js';
 import { publishedSnapshotIds } from '../src/snapshot/published.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
-import { DOWNLOADS_DIR, fileForUrlPath, urls } from '../src/site/static-paths.js';
+import { DOWNLOADS_DIR, fileForUrlPath, outsideTreeArchive, urls } from '../src/site/static-paths.js';
 import { snapshotsView } from '../src/views/snapshots.js';
 import { writeDownloads } from './downloads/write-downloads.js';
 import { buildSnapshotDb, type SnapshotDbSummary } from './snapshot/build-snapshot-db.js';
@@ -86,8 +86,7 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
           dbPath,
           treeDir,
           outDir: join(treeDir, DOWNLOADS_DIR, id),
-          // The archive cannot hold the list that names the archive's own hash, nor the downloads.
-          excludeFromArchive: (rel: string) => rel === fileForUrlPath(urls.snapshots) || rel.startsWith(`${DOWNLOADS_DIR}/`),
+          excludeFromArchive: outsideTreeArchive,
         }),
       );
       o.progress.step(`downloads: ${files.length} files`);

@@ -23,7 +23,8 @@ export function etagOf(bytes: Buffer | string): string {
   return `"${createHash('sha1').update(bytes).digest('base64url')}"`;
 }
 
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+/** Does an If-None-Match header name this ETag (or `*`)? */
+export function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch.split(',').some((t) => {
     const tag = t.trim();

@@ -7,7 +7,7 @@ import { DOWNLOADS_DIR } from '../../src/site/static-paths.js';
 import { SNAPSHOT_ID_PATTERN } from '../../src/snapshot/published.js';
 import type { RouteContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
-import { CACHE_PUBLIC } from '../http.js';
+import { CACHE_PUBLIC, matches } from '../http.js';
 
 const MEDIA_TYPES: Record<string, string> = {
   '.csv': 'text/csv; charset=utf-8',
@@ -49,7 +49,7 @@ export async function download(ctx: RouteContext, id: string, name: string): Pro
   res.setHeader('Content-Type', MEDIA_TYPES[ext] ?? 'text/plain; charset=utf-8');
   res.setHeader('Cache-Control', CACHE_PUBLIC);
   if (sha) res.setHeader('ETag', `"${sha}"`);
-  if (sha && req.headers['if-none-match']?.split(',').some((t) => t.trim() === `"${sha}"`)) {
+  if (sha && matches(req.headers['if-none-match'], `"${sha}"`)) {
     res.status(304).end();
     return;
   }

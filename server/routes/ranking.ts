@@ -4,7 +4,7 @@ import { companySummary } from '../../src/views/company.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, rankingView } from '../../src/views/ranking.js';
 import { helpersOf, type RouteContext } from '../context.js';
 import { badRequest } from '../errors.js';
-import { CACHE_PUBLIC, sendJson } from '../http.js';
+import { CACHE_PUBLIC, matches, sendJson } from '../http.js';
 import { oneOf, parseQuery, positiveInt, type Query } from '../query.js';
 
 export const RANKING_PARAMS = ['limit', 'page', 'sort', 'industry', 'assurance_level', 'market_type', 'gf', 'q', 'mode', 'format'] as const;
@@ -82,7 +82,7 @@ async function rankingCsv(ctx: RouteContext, filter: RankingFilter, sort: Rankin
   res.setHeader('Content-Disposition', `attachment; filename="ranking-${meta.dataset_snapshot_id}.csv"`);
   res.setHeader('Cache-Control', CACHE_PUBLIC);
   res.setHeader('ETag', etag);
-  if (req.headers['if-none-match']?.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
+  if (matches(req.headers['if-none-match'], etag)) {
     res.status(304).end();
     return;
   }

@@ -91,4 +91,3 @@ export function openApiDocument(version: string): ReturnType<typeof createDocume
   });
 }
 
-export const DOCUMENTED_PATHS = Object.keys(paths);

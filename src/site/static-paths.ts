@@ -14,6 +14,14 @@ export function fileForUrlPath(urlPath: string): string {
 /** Tree folder holding one download folder per snapshot (`<DOWNLOADS_DIR>/<id>/…`). */
 export const DOWNLOADS_DIR = 'api/v1/downloads';
 
+/**
+ * Tree files the snapshot's archive of its own tree leaves out: the list that names the archive's
+ * hash (/snapshots), and the download folders themselves.
+ */
+export function outsideTreeArchive(rel: string): boolean {
+  return rel === fileForUrlPath(urls.snapshots) || rel.startsWith(`${DOWNLOADS_DIR}/`);
+}
+
 export const urls = {
   index: `${API_BASE}/`,
   company: (t: string) => `${API_BASE}/company/${t}`,
