@@ -10,7 +10,8 @@ import { writeDownloads } from './downloads/write-downloads.js';
 import { buildSnapshotDb, type SnapshotDbSummary } from './snapshot/build-snapshot-db.js';
 import type { Progress } from './snapshot/progress.js';
 import { acquireBuildLock, makeWorkDir, nextSnapshotId, publishWorkDir } from './snapshot/publish.js';
-import { assertValid, writeJsonFile, writeTree, type TreeStats } from './tree/write-tree.js';
+import { TreeFiles, type TreeStats } from './tree/tree-files.js';
+import { writeTree } from './tree/write-tree.js';
 
 export interface BuildOptions {
   sourcesDir: string;
@@ -103,9 +104,9 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
       };
       const earlier = publishedSnapshotIds(o.snapshotsDir).flatMap((old) => entryOf(join(o.snapshotsDir, old), old) ?? []);
       const body = snapshotsView(meta, [...earlier, self]);
-      assertValid(urls.snapshots, snapshotsResponseSchema, body);
-      writeJsonFile(treeDir, urls.snapshots, body, new Set());
-      tree.files++;
+      const snapshotsFile = new TreeFiles(treeDir);
+      snapshotsFile.write({ url: urls.snapshots, schema: snapshotsResponseSchema, body });
+      tree = { files: tree.files + 1, bytes: tree.bytes + snapshotsFile.stats.bytes };
     } finally {
       store.close();
     }

@@ -1,15 +1,18 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SnapshotStore } from '../../src/snapshot/store.js';
-import { companyResources } from './static-resources.js';
-import { writeResources } from './write-tree.js';
+import { abandonChunks, writeCompanyChunks, type ChunkPlan } from './company-chunks.js';
+import { TreeFiles } from './tree-files.js';
 
-/** One tree worker: renders and writes the company files of tickers in [from, to). */
-const { snapshotDir, treeDir, from, to } = workerData as { snapshotDir: string; treeDir: string; from: string; to: string };
+/** One tree worker: claims chunks of company files from the shared plan until none is left. */
+const { snapshotDir, treeDir, plan } = workerData as { snapshotDir: string; treeDir: string; plan: ChunkPlan };
 const store = SnapshotStore.open(snapshotDir);
 try {
-  parentPort!.postMessage({ stats: writeResources(companyResources(store, store.factsBetween(from, to)), treeDir) });
+  const files = new TreeFiles(treeDir);
+  writeCompanyChunks(store, files, plan);
+  parentPort!.postMessage({ stats: files.stats });
 } catch (e) {
-  parentPort!.postMessage({ error: (e as Error).message });
+  abandonChunks(plan);
+  parentPort!.postMessage({ error: { name: (e as Error).name, message: (e as Error).message } });
 } finally {
   store.close();
 }

@@ -1,97 +1,64 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { z } from 'zod';
-import { validatorFor } from '../../src/contract/validate.js';
-import { fileForUrlPath } from '../../src/site/static-paths.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
-import { companyResources, sharedResources, type StaticResource } from './static-resources.js';
+import { abandonChunks, planChunks, writeCompanyChunks, type ChunkPlan } from './company-chunks.js';
+import { sharedResources } from './shared-resources.js';
+import { TreeFiles, TreeValidationError, type TreeStats } from './tree-files.js';
 
-export class TreeValidationError extends Error {
-  override name = 'TreeValidationError';
-}
-
-export interface TreeStats {
-  files: number;
-  bytes: number;
-}
-
-/** Validates a body against its contract schema; a failure names the URL and the first problem. */
-export function assertValid(url: string, schema: z.ZodType | null, body: unknown): void {
-  if (!schema) return;
-  const problem = validatorFor(schema)(body);
-  if (problem !== null) throw new TreeValidationError(`${url}: body does not match its schema: ${problem}`);
-}
-
-/**
- * Writes one JSON file under treeDir for a URL path. Plain synchronous writes: for 200k small files
- * they beat streams and promise-based fs (the per-call overhead is what dominates).
- */
-export function writeJsonFile(treeDir: string, url: string, body: unknown, createdDirs: Set<string>): number {
-  const file = join(treeDir, fileForUrlPath(url));
-  const dir = dirname(file);
-  if (!createdDirs.has(dir)) {
-    mkdirSync(dir, { recursive: true });
-    createdDirs.add(dir);
-  }
-  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
-  writeFileSync(file, bytes);
-  return bytes.length;
-}
-
-/** Validates and writes a stream of resources; returns what it wrote. */
-export function writeResources(resources: Iterable<StaticResource>, treeDir: string, onProgress?: (files: number) => void): TreeStats {
-  const createdDirs = new Set<string>();
-  const stats: TreeStats = { files: 0, bytes: 0 };
-  for (const r of resources) {
-    assertValid(r.url, r.schema, r.body);
-    stats.bytes += writeJsonFile(treeDir, r.url, r.body, createdDirs);
-    if (++stats.files % 50_000 === 0) onProgress?.(stats.files);
-  }
-  return stats;
-}
-
-/** Sorts after every code ([0-9A-Z]): the open upper bound of a ticker range. */
-const AFTER_EVERY_CODE = '~';
-
-/** Below this many companies, threads cost more than they save. */
+/** Below this many companies, a thread costs more to start than it saves. */
 const PARALLEL_FROM = 5_000;
+/** Companies per claimed chunk: small enough to balance threads, large enough that a claim is rare. */
+const CHUNK_SIZE = 1_000;
+/** How often the build's progress line moves. */
+const PROGRESS_EVERY = 50_000;
 
-function runWorker(snapshotDir: string, treeDir: string, from: string, to: string): Promise<TreeStats> {
+function runWorker(snapshotDir: string, treeDir: string, plan: ChunkPlan): Promise<TreeStats> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./tree-worker-entry.mjs', import.meta.url), { workerData: { snapshotDir, treeDir, from, to } });
+    const worker = new Worker(new URL('./tree-worker-entry.mjs', import.meta.url), { workerData: { snapshotDir, treeDir, plan } });
     let result: TreeStats | null = null;
-    worker.once('message', (m: { stats?: TreeStats; error?: string }) => {
-      if (m.error) reject(new TreeValidationError(m.error));
+    let failure: Error | null = null;
+    worker.once('message', (m: { stats?: TreeStats; error?: { name: string; message: string } }) => {
+      if (m.error) failure = m.error.name === 'TreeValidationError' ? new TreeValidationError(m.error.message) : new Error(m.error.message);
       else result = m.stats!;
     });
-    worker.once('error', reject);
-    worker.once('exit', (code) => (result ? resolve(result) : reject(new Error(`tree worker exited with code ${code}`))));
+    worker.once('error', (e) => (failure ??= e));
+    worker.once('exit', (code) => (result ? resolve(result) : reject(failure ?? new Error(`tree worker exited with code ${code}`))));
   });
 }
 
 /**
  * Renders every static resource of the snapshot into treeDir, each body validated first. Company
- * files (two per company, nearly all of the tree) are shared out over worker threads by ticker
- * range, one per core; the main thread writes the rest meanwhile.
+ * files (two per company, nearly all of the tree) are cut into chunks that this thread and
+ * `threads - 1` workers claim from a shared counter; this thread writes the shared resources first,
+ * while the workers start. Every thread has stopped writing when this settles, failure or not.
  */
 export async function writeTree(
   store: SnapshotStore,
   treeDir: string,
-  o: { workers?: number; onProgress?: (files: number) => void } = {},
+  o: { threads?: number; chunkSize?: number; onProgress?: (files: number) => void } = {},
 ): Promise<TreeStats> {
   const tickers = store.tickers();
-  const workers = Math.min(o.workers ?? availableParallelism(), 8);
-  if (workers <= 1 || tickers.length < PARALLEL_FROM) {
-    const a = writeResources(companyResources(store, store.factsBetween('', AFTER_EVERY_CODE)), treeDir, o.onProgress);
-    const b = writeResources(sharedResources(store), treeDir);
-    return { files: a.files + b.files, bytes: a.bytes + b.bytes };
+  const threads = tickers.length < PARALLEL_FROM && o.threads === undefined ? 1 : Math.max(1, Math.min(o.threads ?? availableParallelism(), 8));
+  const plan = planChunks(tickers, o.chunkSize ?? CHUNK_SIZE);
+  const workers = Array.from({ length: threads - 1 }, () => runWorker(store.dir, treeDir, plan));
+  const files = new TreeFiles(treeDir);
+  let reported = 0;
+  try {
+    files.writeAll(sharedResources(store));
+    writeCompanyChunks(store, files, plan, (done) => {
+      if (Math.floor(done / PROGRESS_EVERY) > Math.floor(reported / PROGRESS_EVERY)) o.onProgress?.(done);
+      reported = done;
+    });
+  } catch (e) {
+    abandonChunks(plan);
+    await Promise.allSettled(workers);
+    throw e;
   }
-  const bounds = Array.from({ length: workers }, (_, i) => tickers[Math.floor((i * tickers.length) / workers)]!);
-  bounds.push(AFTER_EVERY_CODE);
-  const parts = bounds.slice(0, -1).map((from, i) => runWorker(store.dir, treeDir, from, bounds[i + 1]!));
-  const shared = writeResources(sharedResources(store), treeDir);
-  const done = await Promise.all(parts);
-  return done.reduce((a, b) => ({ files: a.files + b.files, bytes: a.bytes + b.bytes }), shared);
+  const done = await Promise.allSettled(workers);
+  const failed = done.find((d) => d.status === 'rejected');
+  if (failed) throw failed.reason;
+  return done.reduce((a, d) => {
+    const s = (d as PromiseFulfilledResult<TreeStats>).value;
+    return { files: a.files + s.files, bytes: a.bytes + s.bytes };
+  }, files.stats);
 }

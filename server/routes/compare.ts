@@ -1,7 +1,7 @@
 import type { CompareResponse } from '../../src/contract/compare.js';
 import { canonicalView } from '../../src/views/canonical.js';
 import { companySummary } from '../../src/views/company.js';
-import { successEnvelope } from '../../src/views/envelope.js';
+import { withEnvelope } from '../../src/views/envelope.js';
 import { parseCode } from '../codes.js';
 import { helpersOf, type RouteContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
@@ -37,12 +37,11 @@ export function compare(ctx: RouteContext): void {
   if (unknown.length > 0) throw notFound(`Unknown ticker${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
   const { meta } = ctx.store;
   const names = helpersOf(ctx.store).sourceNames;
-  const body: CompareResponse = {
-    ...successEnvelope(meta),
+  const body: CompareResponse = withEnvelope(meta, {
     data: facts.map((f) => {
       const { ok: _ok, generated_at: _g, methodology_version: _m, dataset_snapshot_id: _d, data_asof: _a, ...view } = canonicalView(meta, f!, names, sections);
       return { ...view, company: companySummary(meta, f!.company) };
     }),
-  };
+  });
   sendJson(ctx.req, ctx.res, body);
 }

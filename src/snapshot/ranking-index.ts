@@ -1,5 +1,6 @@
 import { Lru } from '../lru.js';
-import type { CompanyRecord, IndexedCompany, SnapshotStore } from './store.js';
+import type { CompanyRecord, RankedCompany } from './rows.js';
+import type { IndexedCompany, SnapshotStore } from './store.js';
 
 export interface RankingFilter {
   industry?: string;
@@ -12,14 +13,6 @@ export interface RankingFilter {
 }
 export type RankingSort = 'score_desc' | 'score_asc';
 
-/** The five fields of a compact ranking entry, kept in memory for every company. */
-export interface RankedCompany {
-  ticker: string;
-  company_name: string;
-  credibility_score: number;
-  verdict: CompanyRecord['verdict'];
-  rank: number;
-}
 
 /** Calls `visit` with each distinct gram of length 1 and 2 of a lower-cased text (by code point). */
 function forEachGram(text: string, visit: (gram: string) => void): void {

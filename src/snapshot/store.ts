@@ -1,42 +1,18 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { Lru } from '../lru.js';
-import { BOOLEAN_COLUMNS, JSON_ARRAY_COLUMNS, type SnapshotMeta } from './schema.js';
+import {
+  ASSURANCE_COLUMNS, assuranceFromRow, CARBON_FEE_COLUMNS, carbonFeeFromRow, COMPANY_COLUMNS, companyFromRow, DISCLOSURE_COLUMNS,
+  disclosureFromRow, FLAG_COLUMNS, flagFromRow, PENALTY_COLUMNS, penaltyFromRow, RANKED_COLUMNS, rankedFromRow, SOURCE_COLUMNS,
+  sourceFromRow, type AssuranceRecord, type CarbonFeeRecord, type CompanyRecord, type DisclosureRecord, type EtfHoldingRecord,
+  type EtfRecord, type FlagRecord, type PenaltyRecord, type RankedCompany, type Raw, type SourceRecord,
+} from './rows.js';
+import type { SnapshotMeta } from './schema.js';
 
-/** A `companies` row, decoded. */
-export interface CompanyRecord {
-  id: number;
-  ticker: string;
-  company_name: string;
-  company_name_norm: string;
-  uniform_no: string;
-  market_type: 'listed' | 'otc';
-  industry_code: string;
-  industry: string;
-  source_id: string;
-  cbam_exposed: boolean;
-  credibility_score: number;
-  verdict: 'credible' | 'decent' | 'questionable' | 'poor';
-  rank: number;
-  percentile: number;
-  assurance_level: 'none' | 'limited' | 'reasonable';
-  carbon_fee_liable: boolean;
-  top_flags: string[];
-  top_signal_labels: string[];
-  score_breakdown: { component: 'disclosure' | 'assurance' | 'compliance' | 'consistency'; points: number; max_points: number; detail: string }[];
-}
-
-export interface PenaltyRecord {
-  record_id: string; agency: string; agency_name: string; date: string; fine: number; serious: boolean;
-  summary: string; source_id: string; source_url: string;
-}
-export interface DisclosureRecord {
-  year: number; scope1: number | null; scope2: number | null; scope3: number | null; scope1_verified: boolean;
-  scope2_verified: boolean; boundary: 'parent' | 'consolidated'; report_date: string; source_id: string; deep_link: string;
-}
-export interface CarbonFeeRecord { obligated: boolean; basis: string; registry_year: number | null; source_id: string; deep_link: string }
-export interface AssuranceRecord { provider: string; level: 'limited' | 'reasonable'; year: number; source_id: string; deep_link: string }
-export interface FlagRecord { flag_id: string; severity: 'critical' | 'warning' | 'info'; label: string; source_id: string }
+export type {
+  AssuranceRecord, CarbonFeeRecord, CompanyRecord, DisclosureRecord, EtfHoldingRecord, EtfRecord, FlagRecord, PenaltyRecord, RankedCompany,
+  SourceRecord,
+} from './rows.js';
 
 /** The columns the ranking index keeps per company. */
 export type IndexedCompany = Pick<
@@ -52,29 +28,6 @@ export interface CompanyFacts {
   carbonFee: CarbonFeeRecord;
   assurance: AssuranceRecord | null;
   flags: FlagRecord[];
-}
-
-export interface SourceRecord {
-  source_id: string; name: string; owner_org: string; owner_org_name: string; is_government: boolean;
-  licence_id: string; licence_name: string; licence_url: string; update_frequency: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'annual' | 'irregular';
-  homepage_url: string; description: string; record_count: number; retrieved_at: string;
-}
-export interface EtfRecord {
-  etf_code: string; etf_name: string; holdings_asof: string; total: number; covered: number;
-  avg_score: number | null; min_score: number | null; assurance_coverage_pct: number | null; source_id: string;
-}
-export interface EtfHoldingRecord { ticker: string; name: string; weight: number }
-
-type Row = Record<string, unknown>;
-
-
-/** SQLite stores booleans as 0/1 and arrays as JSON text; decode them once here. */
-export function decode<T>(row: Row): T {
-  for (const key of Object.keys(row)) {
-    if (BOOLEAN_COLUMNS.has(key)) row[key] = row[key] === 1;
-    else if (JSON_ARRAY_COLUMNS.has(key)) row[key] = JSON.parse(row[key] as string);
-  }
-  return row as T;
 }
 
 /**
@@ -96,28 +49,33 @@ export class SnapshotStore {
       if (!(key in meta)) throw new Error(`snapshot in ${dir} lacks meta ${key}`);
     }
     this.meta = meta as unknown as SnapshotMeta;
+    // Record queries are raw (arrays): rows.ts builds each record from its column list.
     const p = (sql: string) => this.db.prepare(sql);
+    const raw = (sql: string) => this.db.prepare(sql).raw();
+    const range = 'ticker >= ? AND ticker < ?';
     this.stmt = {
-      company: p('SELECT * FROM companies WHERE ticker = ?'),
-      companies: p('SELECT * FROM companies ORDER BY ticker'),
-      ranked: p('SELECT * FROM companies ORDER BY credibility_score DESC, ticker'),
+      company: raw(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE ticker = ?`),
+      companies: raw(`SELECT ${COMPANY_COLUMNS} FROM companies ORDER BY ticker`),
+      companyRange: raw(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE ${range} ORDER BY ticker`),
+      // `+` keeps SQLite off companies_by_score: one table scan and a sort beats 100k index-to-row lookups.
+      ranked: raw(`SELECT ${RANKED_COLUMNS} FROM companies ORDER BY +credibility_score DESC, ticker`),
       rankedWithFlags: p(`SELECT ticker, company_name, company_name_norm, credibility_score, verdict, rank, industry, market_type,
         assurance_level, (SELECT json_group_array(flag_id) FROM flags f WHERE f.ticker = c.ticker) AS flag_ids
         FROM companies c ORDER BY credibility_score DESC, ticker`),
-      companyRange: p('SELECT * FROM companies WHERE ticker >= ? AND ticker < ? ORDER BY ticker'),
-      penaltiesRange: p('SELECT ticker, record_id, agency, agency_name, date, fine, serious, summary, source_id, source_url FROM penalties WHERE ticker >= ? AND ticker < ? ORDER BY ticker, date DESC, record_id'),
-      disclosureRange: p('SELECT * FROM carbon_disclosures WHERE ticker >= ? AND ticker < ? ORDER BY ticker'),
-      carbonFeeRange: p('SELECT * FROM carbon_fees WHERE ticker >= ? AND ticker < ? ORDER BY ticker'),
-      assuranceRange: p('SELECT * FROM assurances WHERE ticker >= ? AND ticker < ? ORDER BY ticker'),
-      flagsRange: p('SELECT ticker, flag_id, severity, label, source_id FROM flags WHERE ticker >= ? AND ticker < ? ORDER BY ticker, position'),
+      // Range scans lead with the ticker, so factsBetween can merge them; the record follows from column 1.
+      penaltiesRange: raw(`SELECT ticker, ${PENALTY_COLUMNS} FROM penalties WHERE ${range} ORDER BY ticker, date DESC, record_id`),
+      disclosureRange: raw(`SELECT ticker, ${DISCLOSURE_COLUMNS} FROM carbon_disclosures WHERE ${range} ORDER BY ticker`),
+      carbonFeeRange: raw(`SELECT ticker, ${CARBON_FEE_COLUMNS} FROM carbon_fees WHERE ${range} ORDER BY ticker`),
+      assuranceRange: raw(`SELECT ticker, ${ASSURANCE_COLUMNS} FROM assurances WHERE ${range} ORDER BY ticker`),
+      flagsRange: raw(`SELECT ticker, ${FLAG_COLUMNS} FROM flags WHERE ${range} ORDER BY ticker, position`),
       tickers: p('SELECT ticker FROM companies ORDER BY ticker'),
       firstTickers: p('SELECT ticker FROM companies ORDER BY ticker LIMIT ?'),
-      penalties: p('SELECT record_id, agency, agency_name, date, fine, serious, summary, source_id, source_url FROM penalties WHERE ticker = ? ORDER BY date DESC, record_id'),
-      disclosure: p('SELECT year, scope1, scope2, scope3, scope1_verified, scope2_verified, boundary, report_date, source_id, deep_link FROM carbon_disclosures WHERE ticker = ?'),
-      carbonFee: p('SELECT obligated, basis, registry_year, source_id, deep_link FROM carbon_fees WHERE ticker = ?'),
-      assurance: p('SELECT provider, level, year, source_id, deep_link FROM assurances WHERE ticker = ?'),
-      flags: p('SELECT flag_id, severity, label, source_id FROM flags WHERE ticker = ? ORDER BY position'),
-      sources: p('SELECT * FROM sources ORDER BY source_id'),
+      penalties: raw(`SELECT ${PENALTY_COLUMNS} FROM penalties WHERE ticker = ? ORDER BY date DESC, record_id`),
+      disclosure: raw(`SELECT ${DISCLOSURE_COLUMNS} FROM carbon_disclosures WHERE ticker = ?`),
+      carbonFee: raw(`SELECT ${CARBON_FEE_COLUMNS} FROM carbon_fees WHERE ticker = ?`),
+      assurance: raw(`SELECT ${ASSURANCE_COLUMNS} FROM assurances WHERE ticker = ?`),
+      flags: raw(`SELECT ${FLAG_COLUMNS} FROM flags WHERE ticker = ? ORDER BY position`),
+      sources: raw(`SELECT ${SOURCE_COLUMNS} FROM sources ORDER BY source_id`),
       etfs: p('SELECT * FROM etfs ORDER BY etf_code'),
       etf: p('SELECT * FROM etfs WHERE etf_code = ?'),
       holdings: p('SELECT ticker, name, weight FROM etf_holdings WHERE etf_code = ? ORDER BY position'),
@@ -138,76 +96,65 @@ export class SnapshotStore {
   company(ticker: string): CompanyRecord | undefined {
     const cached = this.companyCache.get(ticker);
     if (cached) return cached;
-    const row = this.stmt.company.get(ticker) as Row | undefined;
+    const row = this.stmt.company.get(ticker) as Raw | undefined;
     if (!row) return undefined;
-    const company = decode<CompanyRecord>(row);
+    const company = companyFromRow(row);
     this.companyCache.set(ticker, company);
     return company;
   }
 
-  /** All companies, ordered by ticker (for the tree writer). */
+  /** All companies, ordered by ticker. */
   *companies(): Generator<CompanyRecord> {
-    for (const row of this.stmt.companies.iterate() as Iterable<Row>) yield decode<CompanyRecord>(row);
+    for (const row of this.stmt.companies.iterate() as Iterable<Raw>) yield companyFromRow(row);
   }
 
-  /** Companies with from ≤ ticker < to, ordered by ticker (a tree worker's share). */
-  *companiesBetween(from: string, to: string): Generator<CompanyRecord> {
-    for (const row of this.stmt.companyRange.iterate(from, to) as Iterable<Row>) yield decode<CompanyRecord>(row);
-  }
-
-  /** Every company in the default ranking order: score descending, then ticker ascending. */
-  rankedCompanies(): CompanyRecord[] {
-    return (this.stmt.ranked.all() as Row[]).map((r) => decode<CompanyRecord>(r));
+  /** Every company's compact ranking entry in the default order: score descending, then ticker ascending. */
+  rankedCompanies(): RankedCompany[] {
+    return (this.stmt.ranked.all() as Raw[]).map((r) => rankedFromRow(r));
   }
 
   /** The default order with what the in-memory ranking index needs, flag ids included. */
   *rankedCompaniesWithFlags(): Generator<IndexedCompany> {
-    for (const row of this.stmt.rankedWithFlags.iterate() as Iterable<Row>) {
+    for (const row of this.stmt.rankedWithFlags.iterate() as Iterable<Record<string, unknown>>) {
       yield { ...(row as unknown as IndexedCompany), flag_ids: JSON.parse(row.flag_ids as string) as string[] };
     }
   }
 
   /**
-   * The facts of every company with from ≤ ticker < to, in ticker order, from six range scans merged
+   * The facts of every company with from ≤ ticker < to, in ticker order, from six range reads merged
    * by ticker: what factsOf gives one company at a time, for the tree writer's hundred thousand.
+   * Each range is read whole (one `all()` beats a row-by-row cursor), so callers keep ranges small:
+   * the tree writer asks for a thousand companies at a time.
    */
-  *factsBetween(from: string, to: string): Generator<CompanyFacts> {
+  factsBetween(from: string, to: string): CompanyFacts[] {
     const s = this.stmt;
-    const cursor = <T extends { ticker: string }>(rows: Iterable<Row>) => {
-      const it = (rows as Iterable<T>)[Symbol.iterator]();
-      let next = it.next();
+    // The records of one table in the range (rows lead with the ticker), taken ticker by ticker in order.
+    const cursor = <T>(rows: Raw[], build: (r: Raw, at: number) => T) => {
+      let i = 0;
       return (ticker: string): T[] => {
         const out: T[] = [];
-        while (!next.done && next.value.ticker < ticker) next = it.next();
-        while (!next.done && next.value.ticker === ticker) {
-          out.push(next.value);
-          next = it.next();
-        }
+        while (i < rows.length && (rows[i]![0] as string) < ticker) i++;
+        for (; i < rows.length && rows[i]![0] === ticker; i++) out.push(build(rows[i]!, 1));
         return out;
       };
     };
-    const penalties = cursor<PenaltyRecord & { ticker: string }>(s.penaltiesRange.iterate(from, to) as Iterable<Row>);
-    const disclosures = cursor<DisclosureRecord & { ticker: string }>(s.disclosureRange.iterate(from, to) as Iterable<Row>);
-    const fees = cursor<CarbonFeeRecord & { ticker: string }>(s.carbonFeeRange.iterate(from, to) as Iterable<Row>);
-    const assurances = cursor<AssuranceRecord & { ticker: string }>(s.assuranceRange.iterate(from, to) as Iterable<Row>);
-    const flags = cursor<FlagRecord & { ticker: string }>(s.flagsRange.iterate(from, to) as Iterable<Row>);
-    const strip = <T extends { ticker?: string }>(row: T): Omit<T, 'ticker'> => {
-      delete row.ticker;
-      return row;
-    };
-    for (const company of this.companiesBetween(from, to)) {
+    const penalties = cursor(s.penaltiesRange.all(from, to) as Raw[], penaltyFromRow);
+    const disclosures = cursor(s.disclosureRange.all(from, to) as Raw[], disclosureFromRow);
+    const fees = cursor(s.carbonFeeRange.all(from, to) as Raw[], carbonFeeFromRow);
+    const assurances = cursor(s.assuranceRange.all(from, to) as Raw[], assuranceFromRow);
+    const flags = cursor(s.flagsRange.all(from, to) as Raw[], flagFromRow);
+    return (s.companyRange.all(from, to) as Raw[]).map((row) => {
+      const company = companyFromRow(row);
       const t = company.ticker;
-      const disclosure = disclosures(t)[0];
-      const assurance = assurances(t)[0];
-      yield {
+      return {
         company,
-        penalties: penalties(t).map((r) => decode<PenaltyRecord>(strip(r))),
-        disclosure: disclosure ? decode<DisclosureRecord>(strip(disclosure)) : null,
-        carbonFee: decode<CarbonFeeRecord>(strip(fees(t)[0]!)),
-        assurance: assurance ? decode<AssuranceRecord>(strip(assurance)) : null,
-        flags: flags(t).map((r) => strip(r) as FlagRecord),
+        penalties: penalties(t),
+        disclosure: disclosures(t)[0] ?? null,
+        carbonFee: fees(t)[0]!,
+        assurance: assurances(t)[0] ?? null,
+        flags: flags(t),
       };
-    }
+    });
   }
 
   tickers(): string[] {
@@ -221,15 +168,15 @@ export class SnapshotStore {
 
   factsOf(company: CompanyRecord): CompanyFacts {
     const t = company.ticker;
-    const disclosure = this.stmt.disclosure.get(t) as Row | undefined;
-    const assurance = this.stmt.assurance.get(t) as Row | undefined;
+    const disclosure = this.stmt.disclosure.get(t) as Raw | undefined;
+    const assurance = this.stmt.assurance.get(t) as Raw | undefined;
     return {
       company,
-      penalties: (this.stmt.penalties.all(t) as Row[]).map((r) => decode<PenaltyRecord>(r)),
-      disclosure: disclosure ? decode<DisclosureRecord>(disclosure) : null,
-      carbonFee: decode<CarbonFeeRecord>(this.stmt.carbonFee.get(t) as Row),
-      assurance: assurance ? decode<AssuranceRecord>(assurance) : null,
-      flags: this.stmt.flags.all(t) as FlagRecord[],
+      penalties: (this.stmt.penalties.all(t) as Raw[]).map((r) => penaltyFromRow(r)),
+      disclosure: disclosure ? disclosureFromRow(disclosure) : null,
+      carbonFee: carbonFeeFromRow(this.stmt.carbonFee.get(t) as Raw),
+      assurance: assurance ? assuranceFromRow(assurance) : null,
+      flags: (this.stmt.flags.all(t) as Raw[]).map((r) => flagFromRow(r)),
     };
   }
 
@@ -252,7 +199,7 @@ export class SnapshotStore {
   }
 
   sources(): SourceRecord[] {
-    return (this.stmt.sources.all() as Row[]).map((r) => decode<SourceRecord>(r));
+    return (this.stmt.sources.all() as Raw[]).map(sourceFromRow);
   }
 
   etfs(): EtfRecord[] {

@@ -1,6 +1,6 @@
 import type { IndexResponse } from '../contract/api-index.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
-import { disclaimerFor, successEnvelope } from './envelope.js';
+import { disclaimerFor, withEnvelope } from './envelope.js';
 
 export interface EndpointDoc {
   method: 'GET' | 'POST';
@@ -40,8 +40,7 @@ export function apiIndexView(meta: SnapshotMeta, exampleTickers: string[], examp
     '/api/v1/compare': otherTicker ? `?tickers=${exampleTicker},${otherTicker}` : '',
     '/api/v1/sources/registry': '?gov_only=true',
   };
-  return {
-    ...successEnvelope(meta),
+  return withEnvelope(meta, {
     name: 'ESG disclosure credibility API (Taiwan)',
     description: 'Credibility of the ESG and carbon disclosures of Taiwan-listed companies; every fact traced to its source.',
     disclaimer: disclaimerFor(meta),
@@ -51,5 +50,5 @@ export function apiIndexView(meta: SnapshotMeta, exampleTickers: string[], examp
       if (missing || e.method === 'POST') return { ...e, path };
       return { ...e, path, example: e.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!) + (queries[e.path] ?? '') };
     }),
-  };
+  });
 }

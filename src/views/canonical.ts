@@ -2,10 +2,11 @@ import type { CanonicalView } from '../contract/canonical.js';
 import { CARBON_FEE_THRESHOLD_TCO2E } from '../methodology/rules.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
 import type { CompanyFacts } from '../snapshot/store.js';
-import { disclaimerFor, successEnvelope } from './envelope.js';
+import { disclaimerFor, withEnvelope } from './envelope.js';
 
 export const CANONICAL_SECTIONS = ['penalties', 'carbon_disclosure', 'carbon_fee', 'assurance', 'flags'] as const;
 export type CanonicalSection = (typeof CANONICAL_SECTIONS)[number];
+const ALL_SECTIONS: ReadonlySet<CanonicalSection> = new Set(CANONICAL_SECTIONS);
 
 /** Resolves a source id to its registry name (the registry is small and loaded once per snapshot). */
 export type SourceNames = (sourceId: string) => string;
@@ -15,16 +16,15 @@ export function canonicalView(
   meta: SnapshotMeta,
   facts: CompanyFacts,
   sourceName: SourceNames,
-  sections: ReadonlySet<CanonicalSection> = new Set(CANONICAL_SECTIONS),
+  sections: ReadonlySet<CanonicalSection> = ALL_SECTIONS,
 ): CanonicalView {
   const { company, disclosure: d, carbonFee: fee, assurance: a } = facts;
-  const view: CanonicalView = {
-    ...successEnvelope(meta),
+  const view: CanonicalView = withEnvelope(meta, {
     disclaimer: disclaimerFor(meta),
     ticker: company.ticker,
     company_name_norm: company.company_name_norm,
     as_of: `${meta.data_asof}T00:00:00Z`,
-  };
+  });
   if (sections.has('penalties')) {
     view.penalties = facts.penalties.map((p) => ({
       source_id: p.source_id,

@@ -2,7 +2,7 @@ import type { CompanyResponse, CompanySummary } from '../contract/company.js';
 import { SCORE_NAME } from '../methodology/rules.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
 import type { CompanyRecord } from '../snapshot/store.js';
-import { successEnvelope } from './envelope.js';
+import { withEnvelope } from './envelope.js';
 
 /** The ready-to-paste citation: score name, service host, year, snapshot. */
 export function citation(meta: SnapshotMeta): string {
@@ -34,5 +34,5 @@ export function companySummary(meta: SnapshotMeta, c: CompanyRecord): CompanySum
 
 /** GET /company/{ticker}. The universe is the snapshot's whole company list, so it has no id of its own. */
 export function companyView(meta: SnapshotMeta, c: CompanyRecord): CompanyResponse {
-  return { ...successEnvelope(meta), universe_snapshot_id: null, company: companySummary(meta, c) };
+  return withEnvelope(meta, { universe_snapshot_id: null, company: companySummary(meta, c) });
 }

@@ -1,14 +1,13 @@
 import type { EtfListResponse, EtfResponse } from '../contract/etf.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
 import type { CompanyRecord, EtfHoldingRecord, EtfRecord } from '../snapshot/store.js';
-import { successEnvelope } from './envelope.js';
+import { withEnvelope } from './envelope.js';
 
 export function etfListView(meta: SnapshotMeta, etfs: EtfRecord[]): EtfListResponse {
-  return {
-    ...successEnvelope(meta),
+  return withEnvelope(meta, {
     data: etfs.map((e) => ({ etf_code: e.etf_code, etf_name: e.etf_name, total: e.total })),
     meta: { total: etfs.length },
-  };
+  });
 }
 
 /** GET /etf/{code}: statistics were computed at build time; holdings resolve to companies here. */
@@ -18,8 +17,7 @@ export function etfView(
   holdings: EtfHoldingRecord[],
   companyOf: (ticker: string) => CompanyRecord | undefined,
 ): EtfResponse {
-  return {
-    ...successEnvelope(meta),
+  return withEnvelope(meta, {
     etf_code: etf.etf_code,
     etf_name: etf.etf_name,
     total: etf.total,
@@ -37,5 +35,5 @@ export function etfView(
         company: c ? { ticker: c.ticker, credibility_score: c.credibility_score, verdict: c.verdict } : null,
       };
     }),
-  };
+  });
 }

@@ -6,13 +6,12 @@ import {
 } from '../methodology/rules.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
 import { citation } from './company.js';
-import { successEnvelope } from './envelope.js';
+import { withEnvelope } from './envelope.js';
 
 /** GET /methodology: methodology 1.0 as data, rendered from the same constants the scorer uses. */
 export function methodologyView(meta: SnapshotMeta, cbamProducts: { ticker: string; sector: string; product: string }[]): MethodologyResponse {
   const tiers = COMPLIANCE.fineTiers.map((t) => `≥ NT$${t.atLeast.toLocaleString('en-US')}: ${t.points}`).join(', ');
-  return {
-    ...successEnvelope(meta),
+  return withEnvelope(meta, {
     score_name: SCORE_NAME,
     version: METHODOLOGY_VERSION,
     units: { fine: 'TWD', emissions: 't CO2e' },
@@ -79,5 +78,5 @@ export function methodologyView(meta: SnapshotMeta, cbamProducts: { ticker: stri
       by_product: cbamProducts.filter((p) => (CBAM_BY_PRODUCT as readonly string[]).includes(p.sector)),
     },
     citation: citation(meta),
-  };
+  });
 }

@@ -1,9 +1,8 @@
 import type { RankingResponse } from '../contract/ranking.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
-import type { RankedCompany } from '../snapshot/ranking-index.js';
-import type { CompanyRecord } from '../snapshot/store.js';
+import type { CompanyRecord, RankedCompany } from '../snapshot/rows.js';
 import { companySummary } from './company.js';
-import { successEnvelope } from './envelope.js';
+import { withEnvelope } from './envelope.js';
 
 export const DEFAULT_PER_PAGE = 50;
 export const MAX_PER_PAGE = 200;
@@ -18,8 +17,7 @@ export function rankingView(
   page: { total: number; page: number; perPage: number } & ({ mode: 'compact'; rows: RankedCompany[] } | { mode: 'full'; rows: CompanyRecord[] }),
 ): RankingResponse {
   const pageCount = Math.ceil(page.total / page.perPage);
-  return {
-    ...successEnvelope(meta),
+  return withEnvelope(meta, {
     data:
       page.mode === 'full'
         ? page.rows.map((c) => companySummary(meta, c))
@@ -33,5 +31,5 @@ export function rankingView(
       has_next: page.page < pageCount,
       methodology_version: meta.methodology_version,
     },
-  };
+  });
 }

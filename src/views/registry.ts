@@ -1,7 +1,7 @@
 import type { RegistryResponse, SourceEntry } from '../contract/registry.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
 import type { SourceRecord } from '../snapshot/store.js';
-import { successEnvelope } from './envelope.js';
+import { withEnvelope } from './envelope.js';
 
 export interface RegistryFilter {
   govOnly?: boolean;
@@ -30,5 +30,5 @@ export function registryView(meta: SnapshotMeta, sources: SourceRecord[], filter
     .filter((s) => !filter.govOnly || s.is_government)
     .filter((s) => filter.ownerOrg === undefined || s.owner_org.toUpperCase() === filter.ownerOrg.toUpperCase())
     .map(sourceEntry);
-  return { ...successEnvelope(meta), data, meta: { total: data.length } };
+  return withEnvelope(meta, { data, meta: { total: data.length } });
 }

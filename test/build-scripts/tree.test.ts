@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import Database from 'better-sqlite3';
 import type { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { writeResources, writeTree, TreeValidationError } from '../../build-scripts/tree/write-tree.js';
+import { TreeFiles, TreeValidationError } from '../../build-scripts/tree/tree-files.js';
+import { writeTree } from '../../build-scripts/tree/write-tree.js';
 import { indexResponseSchema } from '../../src/contract/api-index.js';
 import { fullCanonicalViewSchema } from '../../src/contract/canonical.js';
 import { companyResponseSchema } from '../../src/contract/company.js';
@@ -71,19 +73,48 @@ describe('the published tree', () => {
     }
   });
 
-  it('rendering the same snapshot twice gives byte-identical trees (workers or not)', async () => {
+  it('rendering the same snapshot twice gives byte-identical trees, on one thread or shared out over three', async () => {
     const a = mkdtempSync(join(tmpdir(), 'esg-tree-a-'));
     const b = mkdtempSync(join(tmpdir(), 'esg-tree-b-'));
     try {
-      await writeTree(store, a, { workers: 1 });
-      await writeTree(store, b, { workers: 1 });
+      const one = await writeTree(store, a, { threads: 1 });
+      // Small chunks, so every thread claims several and the claims interleave.
+      const three = await writeTree(store, b, { threads: 3, chunkSize: 37 });
       const hash = (dir: string) => filesUnder(dir).map((f) => `${f} ${createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')}`);
       const published = hash(treeDir).filter((l) => !l.startsWith('api/v1/downloads/') && !l.startsWith('api/v1/snapshots.json'));
-      expect(hash(a)).toEqual(hash(b));
       expect(hash(a)).toEqual(published);
+      expect(hash(b)).toEqual(published);
+      expect(three).toEqual(one);
+      expect(one.files).toBe(published.length);
     } finally {
       rmSync(a, { recursive: true, force: true });
       rmSync(b, { recursive: true, force: true });
+    }
+  });
+
+  it('a company body failing its schema in any thread fails the whole tree, naming the URL', async () => {
+    // A copy of the snapshot with one late company broken in a field only its own summary shows.
+    const dir = mkdtempSync(join(tmpdir(), 'esg-tree-broken-'));
+    const out = join(dir, 'tree');
+    try {
+      copyFileSync(join(store.dir, 'snapshot.sqlite'), join(dir, 'snapshot.sqlite'));
+      const tickers = store.tickers();
+      const victim = tickers[tickers.length - 5]!;
+      const db = new Database(join(dir, 'snapshot.sqlite'));
+      db.prepare("UPDATE companies SET top_signal_labels = '[42]' WHERE ticker = ?").run(victim);
+      db.close();
+      const broken = SnapshotStore.open(dir);
+      try {
+        for (const threads of [1, 2]) {
+          const attempt = writeTree(broken, out, { threads, chunkSize: 40 });
+          await expect(attempt).rejects.toThrow(TreeValidationError);
+          await expect(attempt).rejects.toThrow(`/api/v1/company/${victim}`);
+        }
+      } finally {
+        broken.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -91,8 +122,10 @@ describe('the published tree', () => {
     const dir = mkdtempSync(join(tmpdir(), 'esg-tree-bad-'));
     try {
       const bad = { url: '/api/v1/company/D1', schema: companyResponseSchema, body: { ok: true } };
-      expect(() => writeResources([bad], dir)).toThrow(TreeValidationError);
-      expect(() => writeResources([bad], dir)).toThrow('/api/v1/company/D1');
+      const files = new TreeFiles(dir);
+      expect(() => files.write(bad)).toThrow(TreeValidationError);
+      expect(() => files.write(bad)).toThrow('/api/v1/company/D1');
+      expect(readdirSync(dir)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,40 +1,17 @@
-import type { z } from 'zod';
 import { indexResponseSchema } from '../../src/contract/api-index.js';
-import { fullCanonicalViewSchema } from '../../src/contract/canonical.js';
-import { companyResponseSchema } from '../../src/contract/company.js';
 import { etfListResponseSchema, etfResponseSchema } from '../../src/contract/etf.js';
 import { methodologyResponseSchema } from '../../src/contract/methodology.js';
 import { rankingResponseSchema } from '../../src/contract/ranking.js';
 import { registryResponseSchema } from '../../src/contract/registry.js';
+import { openApiDocument } from '../../src/contract/openapi.js';
 import { urls } from '../../src/site/static-paths.js';
-import type { CompanyFacts, SnapshotStore } from '../../src/snapshot/store.js';
+import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { apiIndexView } from '../../src/views/api-index.js';
-import { canonicalView } from '../../src/views/canonical.js';
-import { companyView } from '../../src/views/company.js';
 import { etfListView, etfView } from '../../src/views/etf.js';
 import { methodologyView } from '../../src/views/methodology.js';
 import { DEFAULT_PER_PAGE, rankingView } from '../../src/views/ranking.js';
 import { registryView } from '../../src/views/registry.js';
-import { sourceNamesOf } from '../../src/views/source-names.js';
-import { openApiDocument } from '../../src/contract/openapi.js';
-
-/** One path-only GET resource: its URL, the schema its body must satisfy, and the body. */
-export interface StaticResource {
-  url: string;
-  schema: z.ZodType | null;
-  body: unknown;
-}
-
-/** The two resources of each company: its summary and its canonical view. */
-export function* companyResources(store: SnapshotStore, companies: Iterable<CompanyFacts>): Generator<StaticResource> {
-  const meta = store.meta;
-  const sourceName = sourceNamesOf(store.sources());
-  for (const facts of companies) {
-    const t = facts.company.ticker;
-    yield { url: urls.company(t), schema: companyResponseSchema, body: companyView(meta, facts.company) };
-    yield { url: urls.canonical(t), schema: fullCanonicalViewSchema, body: canonicalView(meta, facts, sourceName) };
-  }
-}
+import type { StaticResource } from './company-resources.js';
 
 /**
  * Every static resource that is not a company's own: the default ranking (every page), ETFs,
