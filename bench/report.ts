@@ -3,8 +3,18 @@ import type { LoadResult } from './load.js';
 export interface BuildFigures {
   companies: number;
   stages: { stage: string; ms: number | null; maxRssMb: number | null; note?: string }[];
-  tree: { ms: number; files: number; bytes: number; baselineMs: number; runs: number };
+  /** Tree writer against the plain-fs baseline on each file system measured; the first is judged. */
+  tree: { files: number; bytes: number; media: TreeRuns[] };
 }
+
+export interface TreeRuns {
+  medium: string;
+  treeMs: number[];
+  baselineMs: number[];
+}
+
+/** Fastest tree run over fastest baseline run. */
+export const treeRatio = (t: TreeRuns) => Math.min(...t.treeMs) / Math.min(...t.baselineMs);
 
 export interface ServeFigures {
   companies: number;
@@ -46,9 +56,14 @@ export function renderMarkdown(r: BenchResults): string {
   out.push(`Build stages work in \`${r.settings.workDir}\`${r.settings.workDir === '/dev/shm' ? ' (tmpfs: files in memory)' : ''}. The server runs exactly as \`npm start\` runs it.`, '');
 
   out.push('## Targets', '', '| target | figure | status |', '|---|---|---|');
-  for (const b of r.builds) {
-    const ratio = b.tree.ms / b.tree.baselineMs;
-    out.push(`| JSON tree ≤ ${TARGETS.treeToBaseline}× plain fs writes of the same bytes (${n(b.companies)} companies) | ${n(ratio, 2)}× | ${met(ratio <= TARGETS.treeToBaseline)} |`);
+  // The tree target is stated at 100k companies: at 1,800 the writer's fixed start-up cost dominates.
+  const bigBuild = r.builds.find((b) => b.companies >= TARGETS.atCompanies);
+  if (bigBuild) {
+    const judged = bigBuild.tree.media[0]!;
+    const ratio = treeRatio(judged);
+    out.push(`| JSON tree ≤ ${TARGETS.treeToBaseline}× plain fs writes of the same bytes, ${judged.medium} (${n(bigBuild.companies)} companies) | ${n(ratio, 2)}× | ${met(ratio <= TARGETS.treeToBaseline)} |`);
+  } else {
+    out.push(`| JSON tree ≤ ${TARGETS.treeToBaseline}× plain fs writes at ${n(TARGETS.atCompanies)} companies | — | not measured: run \`npm run bench -- --companies ${TARGETS.atCompanies}\` |`);
   }
   for (const s of r.serving) {
     out.push(`| shim ≥ ${TARGETS.shimToNginx}× nginx on a static company file (${n(s.companies)} companies) | ${s.shimToNginx === null ? s.nginxNote : `${n(s.shimToNginx, 2)}×`} | ${met(s.shimToNginx === null ? null : s.shimToNginx >= TARGETS.shimToNginx)} |`);
@@ -67,8 +82,14 @@ export function renderMarkdown(r: BenchResults): string {
   for (const b of r.builds) {
     out.push(`## Build, ${n(b.companies)} companies`, '', '| stage | time | peak memory |', '|---|---:|---:|');
     for (const s of b.stages) out.push(`| ${s.stage} | ${s.ms === null ? '—' : `${n(s.ms / 1000, 2)} s`} | ${s.maxRssMb === null ? (s.note ?? '—') : `${s.maxRssMb} MB`} |`);
-    out.push(`| plain fs baseline: the same ${n(b.tree.files)} files (${n(b.tree.bytes / 1e6, 1)} MB), same order | ${n(b.tree.baselineMs / 1000, 2)} s | |`);
-    out.push('', `JSON tree / baseline, fastest of ${b.tree.runs} alternating runs each, every run from a synced disk: **${n(b.tree.ms / b.tree.baselineMs, 2)}×** (tree ${n(b.tree.ms / 1000, 2)} s).`, '');
+    out.push('', `JSON tree against plain fs writes of the same ${n(b.tree.files)} files (${n(b.tree.bytes / 1e6, 1)} MB) in the same order, alternating runs, each from a synced file system; the ratio is fastest over fastest.`, '');
+    if (b.tree.media.length > 1) {
+      out.push(`The target is judged on the first line: in memory a write costs least, so the writer's own work weighs most there (the strict reading), and the figures repeat from run to run, where on this machine's disk the same write varies 3–5×.`, '');
+    }
+    out.push('| file system | tree runs (s) | plain fs runs (s) | ratio |', '|---|---|---|---:|');
+    const secs = (ms: number[]) => ms.map((x) => n(x / 1000, 2)).join(', ');
+    for (const t of b.tree.media) out.push(`| ${t.medium} | ${secs(t.treeMs)} | ${secs(t.baselineMs)} | **${n(treeRatio(t), 2)}×** |`);
+    out.push('');
   }
   for (const s of r.serving) {
     out.push(`## Serving, ${n(s.companies)} companies`, '', '| endpoint | req/s | p50 ms | p99 ms | ÷ shim static | errors / non-2xx |', '|---|---:|---:|---:|---:|---:|');
