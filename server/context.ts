@@ -10,8 +10,8 @@ import type { SnapshotSource } from './snapshot-source.js';
 export interface SnapshotHelpers {
   sourceNames: SourceNames;
   ranking: RankingIndex;
-  /** Company summaries already serialised (batch answers are mostly these). */
-  summaryJson: Lru<string>;
+  /** POST /batch items of found companies, as UTF-8 bytes, bounded at 4 MB. */
+  batchItems: Lru<Buffer>;
 }
 
 const helpers = new WeakMap<SnapshotStore, SnapshotHelpers>();
@@ -19,7 +19,7 @@ const helpers = new WeakMap<SnapshotStore, SnapshotHelpers>();
 export function helpersOf(store: SnapshotStore): SnapshotHelpers {
   let h = helpers.get(store);
   if (!h) {
-    h = { sourceNames: sourceNamesOf(store.sources()), ranking: RankingIndex.fromStore(store), summaryJson: new Lru<string>(4 * 1024 * 1024, (json) => json.length) };
+    h = { sourceNames: sourceNamesOf(store.sources()), ranking: RankingIndex.fromStore(store), batchItems: new Lru<Buffer>(4 * 1024 * 1024, (bytes) => bytes.length) };
     helpers.set(store, h);
   }
   return h;
