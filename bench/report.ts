@@ -3,7 +3,7 @@ import type { LoadResult } from './load.js';
 export interface BuildFigures {
   companies: number;
   stages: { stage: string; ms: number | null; maxRssMb: number | null; note?: string }[];
-  /** Tree writer against the plain-fs baseline on each file system measured; the first is judged. */
+  /** Tree writer against the plain-fs baseline on each file system measured. */
   tree: { files: number; bytes: number; media: TreeRuns[] };
 }
 
@@ -59,9 +59,10 @@ export function renderMarkdown(r: BenchResults): string {
   // The tree target is stated at 100k companies: at 1,800 the writer's fixed start-up cost dominates.
   const bigBuild = r.builds.find((b) => b.companies >= TARGETS.atCompanies);
   if (bigBuild) {
-    const judged = bigBuild.tree.media[0]!;
-    const ratio = treeRatio(judged);
-    out.push(`| JSON tree ≤ ${TARGETS.treeToBaseline}× plain fs writes of the same bytes, ${judged.medium} (${n(bigBuild.companies)} companies) | ${n(ratio, 2)}× | ${met(ratio <= TARGETS.treeToBaseline)} |`);
+    for (const t of bigBuild.tree.media) {
+      const ratio = treeRatio(t);
+      out.push(`| JSON tree ≤ ${TARGETS.treeToBaseline}× plain fs writes of the same bytes, ${t.medium} (${n(bigBuild.companies)} companies) | ${n(ratio, 2)}× | ${met(ratio <= TARGETS.treeToBaseline)} |`);
+    }
   } else {
     out.push(`| JSON tree ≤ ${TARGETS.treeToBaseline}× plain fs writes at ${n(TARGETS.atCompanies)} companies | — | not measured: run \`npm run bench -- --companies ${TARGETS.atCompanies}\` |`);
   }
@@ -84,7 +85,7 @@ export function renderMarkdown(r: BenchResults): string {
     for (const s of b.stages) out.push(`| ${s.stage} | ${s.ms === null ? '—' : `${n(s.ms / 1000, 2)} s`} | ${s.maxRssMb === null ? (s.note ?? '—') : `${s.maxRssMb} MB`} |`);
     out.push('', `JSON tree against plain fs writes of the same ${n(b.tree.files)} files (${n(b.tree.bytes / 1e6, 1)} MB) in the same order, alternating runs, each from a synced file system; the ratio is fastest over fastest.`, '');
     if (b.tree.media.length > 1) {
-      out.push(`The target is judged on the first line: in memory a write costs least, so the writer's own work weighs most there (the strict reading), and the figures repeat from run to run, where on this machine's disk the same write varies 3–5×.`, '');
+      out.push(`On disk is where snapshots are written, and the frame of the target (design.md's plain writer, about 7 s here). In memory a write costs least, so the writer's own work weighs most: the strict reading, and one that repeats from run to run, where on this machine's disk the same write varies 3–5×.`, '');
     }
     out.push('| file system | tree runs (s) | plain fs runs (s) | ratio |', '|---|---|---|---:|');
     const secs = (ms: number[]) => ms.map((x) => n(x / 1000, 2)).join(', ');

@@ -53,7 +53,7 @@ async function buildFigures(companies: number, work: string): Promise<BuildFigur
   timed('downloads', 'downloads');
   const onDisk = alternateTreeRuns(companies, work, workBase === MEMORY_DIR ? 'memory (tmpfs)' : 'disk', tree.ms);
   const inMemory = workBase !== MEMORY_DIR && existsSync(MEMORY_DIR) ? treeRunsInMemory(companies, work) : null;
-  return { companies, stages, tree: { files: tree.files!, bytes: tree.bytes!, media: inMemory ? [inMemory, onDisk] : [onDisk] } };
+  return { companies, stages, tree: { files: tree.files!, bytes: tree.bytes!, media: inMemory ? [onDisk, inMemory] : [onDisk] } };
 }
 
 /** tmpfs, where a file write costs only the kernel's own work. */
