@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isoDate, isoTimestamp, snapshotId, successFields } from './common.js';
 
 export const snapshotFileSchema = z.strictObject({
-  path: z.string().startsWith('/api/v1/downloads/'),
+  path: z.string().regex(/^\/api\/v1\/downloads\//),
   bytes: z.number().int().nonnegative(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   mediatype: z.string(),
