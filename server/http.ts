@@ -41,9 +41,7 @@ export function sendBody(req: IncomingMessage, res: ServerResponse, bytes: Buffe
   res.setHeader('Content-Type', contentType);
   for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
   if (req.method === 'POST') {
-    res.setHeader('Cache-Control', NO_STORE);
-    res.setHeader('Content-Length', typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length);
-    res.end(bytes);
+    sendPostBody(res, [typeof bytes === 'string' ? Buffer.from(bytes) : bytes]);
     return;
   }
   const etag = knownEtag ?? etagOf(bytes);
@@ -57,6 +55,20 @@ export function sendBody(req: IncomingMessage, res: ServerResponse, bytes: Buffe
   res.setHeader('Content-Length', typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length);
   if (req.method === 'HEAD') res.end();
   else res.end(bytes);
+}
+
+/**
+ * A POST answer (never cached) written part by part: a body spliced from cached fragments goes out
+ * without first being copied into one large buffer per request.
+ */
+export function sendPostBody(res: ServerResponse, parts: readonly Buffer[]): void {
+  res.statusCode = 200;
+  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Cache-Control', NO_STORE);
+  res.setHeader('Content-Length', parts.reduce((n, p) => n + p.length, 0));
+  res.cork(); // end() uncorks: the parts leave in one writev
+  for (const p of parts) res.write(p);
+  res.end();
 }
 
 export function sendJson(req: IncomingMessage, res: ServerResponse, body: unknown): void {
