@@ -34,16 +34,12 @@ export function matches(ifNoneMatch: string | undefined, etag: string): boolean 
 
 /**
  * Sends a 200 body for GET/HEAD with the contract's caching: public for an hour, strong ETag, 304
- * when If-None-Match matches. POST bodies are never cached.
+ * when If-None-Match matches. POST answers go through sendPostBody: they are never cached.
  */
 export function sendBody(req: IncomingMessage, res: ServerResponse, bytes: Buffer | string, contentType = JSON_TYPE, extra: Record<string, string> = {}, knownEtag?: string): void {
   res.statusCode = 200;
   res.setHeader('Content-Type', contentType);
   for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
-  if (req.method === 'POST') {
-    sendPostBody(res, [typeof bytes === 'string' ? Buffer.from(bytes) : bytes]);
-    return;
-  }
   const etag = knownEtag ?? etagOf(bytes);
   res.setHeader('Cache-Control', CACHE_PUBLIC);
   res.setHeader('ETag', etag);
@@ -63,7 +59,7 @@ export function sendBody(req: IncomingMessage, res: ServerResponse, bytes: Buffe
  */
 export function sendPostBody(res: ServerResponse, parts: readonly Buffer[]): void {
   res.statusCode = 200;
-  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Type', JSON_TYPE);
   res.setHeader('Cache-Control', NO_STORE);
   res.setHeader('Content-Length', parts.reduce((n, p) => n + p.length, 0));
   res.cork(); // end() uncorks: the parts leave in one writev

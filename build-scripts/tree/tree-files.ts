@@ -14,7 +14,7 @@ export interface TreeStats {
 }
 
 /** Validates a body against its contract schema; a failure names the URL and the first problem. */
-export function assertValid(url: string, schema: z.ZodType | null, body: unknown): void {
+function assertValid(url: string, schema: z.ZodType | null, body: unknown): void {
   if (!schema) return;
   const problem = validatorFor(schema)(body);
   if (problem !== null) throw new TreeValidationError(`${url}: body does not match its schema: ${problem}`);
