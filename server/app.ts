@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { ErrorBody } from '../src/contract/common.js';
+import { LIMITS } from '../src/contract/vocabulary.js';
 import { API_BASE } from '../src/site/static-paths.js';
 import type { RouteContext } from './context.js';
-import { ApiError, badRequest, toApiError } from './errors.js';
+import { ApiError, badRequest, errorBody, toApiError } from './errors.js';
 import { CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS, setCommonHeaders } from './http.js';
 import { silentLogger, type Logger } from './logger.js';
 import { resolveRoute, unknownPath } from './router.js';
@@ -18,17 +18,7 @@ export interface AppOptions {
   trustProxy?: number | string;
 }
 
-const MAX_BODY = '64kb';
-
-/** The three snapshot fields for an error body, or nulls when no snapshot can be read. */
-function snapshotFieldsFor(source: SnapshotSource): Pick<ErrorBody, 'methodology_version' | 'dataset_snapshot_id' | 'data_asof'> {
-  try {
-    const { meta } = source.current();
-    return { methodology_version: meta.methodology_version, dataset_snapshot_id: meta.dataset_snapshot_id, data_asof: meta.data_asof };
-  } catch {
-    return { methodology_version: null, dataset_snapshot_id: null, data_asof: null };
-  }
-}
+const MAX_BODY = LIMITS.bodyBytes;
 
 /**
  * The shim: serves the current snapshot's static tree and computes what has a query string or a
@@ -105,7 +95,7 @@ export function createApp(o: AppOptions): express.Express {
       res.destroy();
       return;
     }
-    const body: ErrorBody = { ok: false, error: { code: error.code, message: error.message, request_id: requestId }, ...snapshotFieldsFor(o.snapshots) };
+    const body = errorBody(o.snapshots, error.code, error.message, requestId);
     res.status(error.status);
     res.set({ ...CORS_HEADERS, ...error.headers, 'X-Request-Id': requestId, 'Cache-Control': NO_STORE, 'Content-Type': JSON_TYPE });
     res.removeHeader('ETag');
@@ -130,7 +120,7 @@ export function answerClientErrors(server: Server, snapshots: SnapshotSource): v
     }
     const requestId = randomUUID();
     const message = err.code === 'HPE_HEADER_OVERFLOW' ? 'The request line or headers are too large.' : 'Malformed HTTP request.';
-    const body: ErrorBody = { ok: false, error: { code: 'BAD_REQUEST', message, request_id: requestId }, ...snapshotFieldsFor(snapshots) };
+    const body = errorBody(snapshots, 'BAD_REQUEST', message, requestId);
     const bytes = Buffer.from(JSON.stringify(body), 'utf8');
     const headers = { ...CORS_HEADERS, 'X-Request-Id': requestId, 'Cache-Control': NO_STORE, 'Content-Type': JSON_TYPE, 'Content-Length': String(bytes.length), Connection: 'close' };
     socket.end(`HTTP/1.1 400 Bad Request\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${bytes.toString('utf8')}`);

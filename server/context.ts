@@ -3,27 +3,31 @@ import { Lru } from '../src/lru.js';
 import { RankingIndex } from '../src/snapshot/ranking-index.js';
 import type { SnapshotStore } from '../src/snapshot/store.js';
 import { sourceNamesOf } from '../src/views/source-names.js';
-import type { SourceNames } from '../src/views/canonical.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
-/** Per-snapshot helpers built once when a snapshot is first used, dropped with it. */
-export interface SnapshotHelpers {
-  sourceNames: SourceNames;
-  ranking: RankingIndex;
-  /** POST /batch items of found companies, as UTF-8 bytes, bounded at 4 MB. */
-  batchItems: Lru<Buffer>;
+/**
+ * A value built from a snapshot the first time a route needs it and dropped with the snapshot. Each
+ * helper is its own cache, so a route pulls in only what it uses: a `canonical?fields=` request never
+ * builds the ranking index.
+ */
+function perSnapshot<T>(build: (store: SnapshotStore) => T): (store: SnapshotStore) => T {
+  const built = new WeakMap<SnapshotStore, T>();
+  return (store) => {
+    let value = built.get(store);
+    if (value === undefined) {
+      value = build(store);
+      built.set(store, value);
+    }
+    return value;
+  };
 }
 
-const helpers = new WeakMap<SnapshotStore, SnapshotHelpers>();
-
-export function helpersOf(store: SnapshotStore): SnapshotHelpers {
-  let h = helpers.get(store);
-  if (!h) {
-    h = { sourceNames: sourceNamesOf(store.sources()), ranking: RankingIndex.fromStore(store), batchItems: new Lru<Buffer>(4 * 1024 * 1024, (bytes) => bytes.length) };
-    helpers.set(store, h);
-  }
-  return h;
-}
+/** Source id → registry name, for the `source_name` beside every `source_id`. */
+export const sourceNames = perSnapshot((store) => sourceNamesOf(store.sources()));
+/** The in-memory index behind filtered rankings. */
+export const rankingIndex = perSnapshot((store) => RankingIndex.fromStore(store));
+/** POST /batch items of found companies, as UTF-8 bytes, bounded at 4 MB. */
+export const batchItems = perSnapshot(() => new Lru<Buffer>(4 * 1024 * 1024, (bytes) => bytes.length));
 
 /** What a route handler gets: the request, the snapshot it must answer from, and the raw query. */
 export interface RouteContext {

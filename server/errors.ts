@@ -1,16 +1,7 @@
-import type { ErrorCode } from '../src/contract/common.js';
-
-const STATUS: Record<ErrorCode, number> = {
-  BAD_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  PAYLOAD_TOO_LARGE: 413,
-  RATE_LIMITED: 429,
-  INTERNAL: 500,
-  UPSTREAM_FAILURE: 502,
-};
+import type { ErrorBody } from '../src/contract/common.js';
+import { RequestRuleError } from '../src/contract/parse-request.js';
+import { ERROR_STATUS, type ErrorCode } from '../src/contract/vocabulary.js';
+import type { SnapshotSource } from './snapshot-source.js';
 
 /** An error a client should see, with the contract's code and a message safe to show. */
 export class ApiError extends Error {
@@ -22,16 +13,17 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
-    this.status = STATUS[code];
+    this.status = ERROR_STATUS[code];
   }
 }
 
 export const badRequest = (message: string) => new ApiError('BAD_REQUEST', message);
 export const notFound = (message: string) => new ApiError('NOT_FOUND', message);
 
-/** Maps anything thrown (ours, body-parser's, a bug) onto an ApiError; bugs get a generic message. */
+/** Maps anything thrown (ours, a broken request rule, body-parser's, a bug) onto an ApiError; bugs get a generic message. */
 export function toApiError(err: unknown): { error: ApiError; unexpected: boolean } {
   if (err instanceof ApiError) return { error: err, unexpected: false };
+  if (err instanceof RequestRuleError) return { error: badRequest(err.message), unexpected: false };
   const e = err as { type?: string; status?: number; statusCode?: number } | null;
   switch (e?.type) {
     case 'entity.too.large':
@@ -48,4 +40,19 @@ export function toApiError(err: unknown): { error: ApiError; unexpected: boolean
   const status = e?.status ?? e?.statusCode;
   if (status === 400) return { error: badRequest('Malformed request.'), unexpected: false };
   return { error: new ApiError('INTERNAL', 'Internal error. The request id identifies it in our logs.'), unexpected: true };
+}
+
+/**
+ * The one error envelope (contract 2): the error, and the three snapshot fields, or nulls when no
+ * snapshot can be read (there is nothing to name).
+ */
+export function errorBody(snapshots: SnapshotSource, code: ErrorCode, message: string, requestId: string): ErrorBody {
+  let fields: Pick<ErrorBody, 'methodology_version' | 'dataset_snapshot_id' | 'data_asof'>;
+  try {
+    const { meta } = snapshots.current();
+    fields = { methodology_version: meta.methodology_version, dataset_snapshot_id: meta.dataset_snapshot_id, data_asof: meta.data_asof };
+  } catch {
+    fields = { methodology_version: null, dataset_snapshot_id: null, data_asof: null };
+  }
+  return { ok: false, error: { code, message, request_id: requestId }, ...fields };
 }

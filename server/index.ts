@@ -1,18 +1,14 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { buildAndPublish } from '../build-scripts/build.js';
-import { DEFAULT_DEMO_SOURCES, demoPublishTime, snapshotsDirFromEnv } from '../build-scripts/cli/defaults.js';
-import { formatSummary } from '../build-scripts/cli/summary.js';
-import { generateDemo } from '../build-scripts/demo/generate.js';
-import { stderrProgress } from '../build-scripts/snapshot/progress.js';
-import { currentSnapshotDir } from '../src/snapshot/published.js';
 import { createApp } from './app.js';
 import { createHttpServer } from './serve.js';
-import { helpersOf } from './context.js';
+import { rankingIndex } from './context.js';
 import { jsonLogger } from './logger.js';
 import { publishedSnapshotSource } from './snapshot-source.js';
+import { snapshotsDirFromEnv } from '../src/snapshot/published.js';
 
-/** Reads the environment, makes sure a snapshot is published (the demo on a fresh clone), listens. */
+/**
+ * Reads the environment and listens. `npm start` first runs build-scripts/cli/ensure-snapshot.ts,
+ * which publishes the demo snapshot on a fresh clone.
+ */
 const env = process.env;
 const port = Number(env.PORT ?? 8080);
 const host = env.HOST ?? '0.0.0.0';
@@ -31,25 +27,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-const current = currentSnapshotDir(snapshotsDir);
-if (current === null || !existsSync(current)) {
-  logger.info('no snapshot published: building the demo snapshot', { snapshots_dir: snapshotsDir });
-  const start = performance.now();
-  const progress = stderrProgress('demo');
-  const generated = await generateDemo({ outDir: resolve(DEFAULT_DEMO_SOURCES) });
-  const result = await buildAndPublish({
-    sourcesDir: resolve(DEFAULT_DEMO_SOURCES),
-    snapshotsDir,
-    kind: 'demo',
-    now: demoPublishTime(generated.asof),
-    serviceHost: env.SERVICE_HOST,
-    progress,
-  });
-  console.error(formatSummary(result, performance.now() - start));
-}
-
 // Build the in-memory ranking index when a snapshot opens, not on the first ranking request.
-const snapshots = publishedSnapshotSource(snapshotsDir, { onOpen: (store) => helpersOf(store) });
+const snapshots = publishedSnapshotSource(snapshotsDir, { onOpen: (store) => rankingIndex(store) });
 const app = createApp({ snapshots, logger, trustProxy: trustProxyFrom(env.TRUST_PROXY) });
 const server = createHttpServer(app, snapshots).listen(port, host, () => {
   const { meta } = snapshots.current();

@@ -1,8 +1,9 @@
+import { parseCode } from '../src/contract/params.js';
+import { parseBody, parseQuery } from '../src/contract/parse-request.js';
+import { noQuerySchema, pageSegmentSchema } from '../src/contract/queries.js';
 import { urls } from '../src/site/static-paths.js';
-import { parseCode } from './codes.js';
 import type { RouteContext } from './context.js';
-import { ApiError, notFound } from './errors.js';
-import { parseQuery } from './query.js';
+import { ApiError, badRequest, notFound } from './errors.js';
 import { batch } from './routes/batch.js';
 import { canonicalWithFields } from './routes/canonical.js';
 import { compare } from './routes/compare.js';
@@ -21,12 +22,19 @@ export interface Route {
 
 const get = (handle: Handler): Route => ({ methods: ['GET'], handle });
 
+/** A code in the path, upper-cased; a malformed one is a 400 (contract 1.1). */
+function code(raw: string, what: 'ticker' | 'fund code'): string {
+  const parsed = parseCode(raw, what);
+  if (typeof parsed !== 'string') throw badRequest(parsed.error);
+  return parsed;
+}
+
 /** A static file; with a query string, the dynamic handler if there is one, else 400 (no parameters). */
 function fileOr(url: string, missing: string, endpoint: string, dynamic?: Handler): Route {
   return get((ctx) => {
     if (ctx.rawQuery !== '') {
       if (dynamic) return dynamic(ctx);
-      parseQuery(ctx.rawQuery, [], endpoint);
+      parseQuery(noQuerySchema, ctx.rawQuery, endpoint);
     }
     return serveTreeFile(ctx, url, missing);
   });
@@ -64,13 +72,13 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
       return null;
     case 2:
       if (a === 'company') {
-        const t = parseCode(b!, 'ticker');
+        const t = code(b!, 'ticker');
         params.push(t);
         return fileOr(urls.company(t), `Unknown ticker: ${t}`, '/company/{ticker}');
       }
       if (a === 'etf') {
-        const code = parseCode(b!, 'fund code');
-        return fileOr(urls.etf(code), `Unknown fund code: ${code}`, '/etf/{code}');
+        const fund = code(b!, 'fund code');
+        return fileOr(urls.etf(fund), `Unknown fund code: ${fund}`, '/etf/{code}');
       }
       if (a === 'sources' && b === 'registry') {
         return fileOr(urls.registry, 'The registry is missing from this snapshot.', '/sources/registry', filteredRegistry);
@@ -78,16 +86,16 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
       return null;
     case 3:
       if (a === 'company' && c === 'canonical') {
-        const t = parseCode(b!, 'ticker');
+        const t = code(b!, 'ticker');
         params.push(t);
         return fileOr(urls.canonical(t), `Unknown ticker: ${t}`, '/company/{ticker}/canonical', canonicalWithFields);
       }
       if (a === 'ranking' && b === 'page') {
-        if (!/^[1-9]\d{0,8}$/.test(c!)) throw new ApiError('BAD_REQUEST', `Malformed page "${c!.slice(0, 12)}": a whole number from 1.`);
+        const page = parseBody(pageSegmentSchema, c);
         // Pages past the end are not files; the dynamic ranking answers them with an empty page.
         return get((ctx) => {
-          if (ctx.rawQuery !== '') parseQuery(ctx.rawQuery, [], '/ranking/page/{page}');
-          return serveTreeFile(ctx, urls.rankingPage(Number(c)), `Page ${c} is past the end of the default ranking; see /api/v1/ranking?page=${c}.`);
+          if (ctx.rawQuery !== '') parseQuery(noQuerySchema, ctx.rawQuery, '/ranking/page/{page}');
+          return serveTreeFile(ctx, urls.rankingPage(page), `Page ${page} is past the end of the default ranking; see /api/v1/ranking?page=${page}.`);
         });
       }
       if (a === 'downloads') return get((ctx) => download(ctx, b!, c!));

@@ -1,9 +1,3 @@
-import { resolve } from 'node:path';
-
-/** Where published snapshots live: SNAPSHOTS_DIR, default data/snapshots under the project. */
-export function snapshotsDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env.SNAPSHOTS_DIR ?? 'data/snapshots');
-}
 
 export const DEFAULT_DEMO_SOURCES = 'data/demo-sources';
 

@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { buildAndPublish } from '../build.js';
 import { generateDemo } from '../demo/generate.js';
 import { stderrProgress } from '../snapshot/progress.js';
-import { DEFAULT_DEMO_SOURCES, demoPublishTime, snapshotsDirFromEnv } from './defaults.js';
+import { DEFAULT_DEMO_SOURCES, demoPublishTime } from './defaults.js';
+import { snapshotsDirFromEnv } from '../../src/snapshot/published.js';
 import { formatSummary } from './summary.js';
 
 /** npm run demo [-- --companies N --seed N --sources DIR --now ISO]: generate the demo sources, build, publish. */

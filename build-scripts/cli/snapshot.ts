@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildAndPublish } from '../build.js';
 import { stderrProgress } from '../snapshot/progress.js';
-import { snapshotsDirFromEnv } from './defaults.js';
+import { snapshotsDirFromEnv } from '../../src/snapshot/published.js';
 import { formatSummary } from './summary.js';
 
 /** npm run snapshot -- --sources DIR [--asof YYYY-MM-DD] [--max-rejects N] [--kind production|demo] */

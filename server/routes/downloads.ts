@@ -4,7 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { DOWNLOADS_DIR } from '../../src/site/static-paths.js';
-import { SNAPSHOT_ID_PATTERN } from '../../src/snapshot/published.js';
+import { SNAPSHOT_ID_PATTERN } from '../../src/contract/vocabulary.js';
 import type { RouteContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { CACHE_PUBLIC, matches } from '../http.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { httpsUrl, isoDate, isoTimestamp, snapshotFields, sourceId, tickerCode } from './common.js';
+import { ASSURED_LEVELS, BOUNDARIES, FLAG_ID_PATTERN, SEVERITIES } from './vocabulary.js';
 
 export const penaltySchema = z
   .strictObject({
@@ -26,7 +27,7 @@ export const carbonDisclosureSchema = z
     scope3: z.number().nonnegative().nullable(),
     scope1_verified: z.boolean(),
     scope2_verified: z.boolean(),
-    boundary: z.enum(['parent', 'consolidated']),
+    boundary: z.enum(BOUNDARIES),
     unit: z.literal('t CO2e'),
     year: z.number().int(),
     asof: isoTimestamp,
@@ -47,7 +48,7 @@ export const carbonFeeSchema = z
 export const assuranceSchema = z
   .strictObject({
     provider: z.string(),
-    level: z.enum(['limited', 'reasonable']),
+    level: z.enum(ASSURED_LEVELS),
     year: z.number().int(),
     source_id: sourceId,
     source_name: z.string(),
@@ -57,9 +58,9 @@ export const assuranceSchema = z
 
 export const flagSchema = z
   .strictObject({
-    id: z.string().regex(/^GF-[A-Z0-9]+$/),
+    id: z.string().regex(FLAG_ID_PATTERN),
     label: z.string(),
-    severity: z.enum(['critical', 'warning', 'info']),
+    severity: z.enum(SEVERITIES),
     source_id: sourceId,
   })
   .meta({ id: 'Flag' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import 'zod-openapi';
+import { ERROR_CODES, SNAPSHOT_ID_PATTERN, SOURCE_ID_PATTERN, UPPER_CODE_PATTERN } from './vocabulary.js';
 
 /**
  * Shapes shared by every response. Contract section 1: every body, success or error, carries the
@@ -7,11 +8,11 @@ import 'zod-openapi';
  */
 export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ description: 'Date, YYYY-MM-DD' });
 export const isoTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/).meta({ description: 'ISO 8601 timestamp, UTC' });
-export const snapshotId = z.string().regex(/^\d{4}-\d{2}-\d{2}(\.\d+)?$/).meta({ description: 'Snapshot id: a date with a .N suffix for a second build on the same day' });
-export const sourceId = z.string().regex(/^SRC-[A-Z0-9_-]+$/).meta({ description: 'Source registry id; resolves in /sources/registry' });
+export const snapshotId = z.string().regex(SNAPSHOT_ID_PATTERN).meta({ description: 'Snapshot id: a date with a .N suffix for a second build on the same day' });
+export const sourceId = z.string().regex(SOURCE_ID_PATTERN).meta({ description: 'Source registry id; resolves in /sources/registry' });
 /** An absolute https URL with no unexpanded `{…}` template marker. */
 export const httpsUrl = z.string().regex(/^https:\/\/[^\s{}]+$/, 'an expanded https URL');
-export const tickerCode = z.string().regex(/^[0-9A-Z]{1,12}$/).meta({ description: 'Ticker or fund code, upper case' });
+export const tickerCode = z.string().regex(UPPER_CODE_PATTERN).meta({ description: 'Ticker or fund code, upper case' });
 
 export const snapshotFields = {
   methodology_version: z.string().regex(/^\d+\.\d+$/),
@@ -25,11 +26,6 @@ export const successFields = {
   ...snapshotFields,
 };
 
-export const ERROR_CODES = [
-  'BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'PAYLOAD_TOO_LARGE',
-  'RATE_LIMITED', 'INTERNAL', 'UPSTREAM_FAILURE',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export const errorBodySchema = z
   .strictObject({

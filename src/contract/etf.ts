@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { countMeta, isoDate, successFields, tickerCode } from './common.js';
+import { VERDICTS } from './vocabulary.js';
 
 export const etfHoldingSchema = z.strictObject({
   ticker: z.string(),
   name: z.string(),
   weight: z.number().min(0).max(1),
   company: z
-    .strictObject({ ticker: tickerCode, credibility_score: z.number().int(), verdict: z.enum(['credible', 'decent', 'questionable', 'poor']) })
+    .strictObject({ ticker: tickerCode, credibility_score: z.number().int(), verdict: z.enum(VERDICTS) })
     .nullable()
     .meta({ description: 'null for a holding outside the universe (foreign stock, cash, …)' }),
 });

@@ -3,19 +3,20 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { indexResponseSchema } from './api-index.js';
 import { batchResponseSchema } from './batch.js';
 import { fullCanonicalViewSchema, canonicalViewSchema } from './canonical.js';
-import { errorBodySchema } from './common.js';
+import { errorBodySchema, snapshotId } from './common.js';
 import { companyResponseSchema } from './company.js';
 import { compareResponseSchema } from './compare.js';
 import { etfListResponseSchema, etfResponseSchema } from './etf.js';
 import { methodologyResponseSchema } from './methodology.js';
-import { batchBodySchema, canonicalQuerySchema, compareQuerySchema, rankingQuerySchema, registryQuerySchema } from './queries.js';
+import {
+  batchBodySchema, canonicalQuerySchema, compareQuerySchema, fundPathSchema, pagePathSchema, rankingQuerySchema, registryQuerySchema, tickerPathSchema,
+} from './queries.js';
 import { rankingResponseSchema } from './ranking.js';
 import { registryResponseSchema } from './registry.js';
 import { snapshotsResponseSchema } from './snapshots.js';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
 const error = (description: string) => ({ description, ...json(errorBodySchema) });
-const code = z.string().regex(/^[0-9A-Za-z]{1,12}$/).meta({ description: '1–12 letters or digits, case-insensitive; a `.json` suffix is also accepted' });
 
 function get(summary: string, schema: z.ZodType, extra: Partial<ZodOpenApiOperationObject> = {}): { get: ZodOpenApiOperationObject } {
   return {
@@ -35,25 +36,25 @@ function get(summary: string, schema: z.ZodType, extra: Partial<ZodOpenApiOperat
 
 const paths: ZodOpenApiPathsObject = {
   '/api/v1/': get('Index of the API', indexResponseSchema),
-  '/api/v1/company/{ticker}': get('Company summary', companyResponseSchema, { requestParams: { path: z.object({ ticker: code }) } }),
+  '/api/v1/company/{ticker}': get('Company summary', companyResponseSchema, { requestParams: { path: tickerPathSchema } }),
   '/api/v1/company/{ticker}/canonical': get('Canonical view: five sourced sections', canonicalViewSchema, {
     description: `Without a query string the static file, with all five sections (${Object.keys(fullCanonicalViewSchema.shape).length} keys).`,
-    requestParams: { path: z.object({ ticker: code }), query: canonicalQuerySchema },
+    requestParams: { path: tickerPathSchema, query: canonicalQuerySchema },
   }),
   '/api/v1/ranking': get('Market ranking', rankingResponseSchema, { requestParams: { query: rankingQuerySchema } }),
   '/api/v1/ranking/page/{page}': get('Page N of the default ranking (static alias of /ranking?page=N)', rankingResponseSchema, {
-    requestParams: { path: z.object({ page: z.string().regex(/^[1-9]\d*$/) }) },
+    requestParams: { path: pagePathSchema },
   }),
   '/api/v1/compare': get('Compare 2–5 companies', compareResponseSchema, { requestParams: { query: compareQuerySchema } }),
   '/api/v1/etf': get('ESG ETFs covered', etfListResponseSchema),
-  '/api/v1/etf/{code}': get('ETF holdings scored', etfResponseSchema, { requestParams: { path: z.object({ code }) } }),
+  '/api/v1/etf/{code}': get('ETF holdings scored', etfResponseSchema, { requestParams: { path: fundPathSchema } }),
   '/api/v1/sources/registry': get('Source registry', registryResponseSchema, { requestParams: { query: registryQuerySchema } }),
   '/api/v1/methodology': get('Methodology as data', methodologyResponseSchema),
   '/api/v1/snapshots': get('Published snapshots and downloads', snapshotsResponseSchema),
   '/api/v1/downloads/{id}/{file}': {
     get: {
       summary: 'A file of a snapshot’s download folder; /snapshots lists them with size and sha256',
-      requestParams: { path: z.object({ id: z.string().regex(/^\d{4}-\d{2}-\d{2}(\.\d+)?$/), file: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/) }) },
+      requestParams: { path: z.object({ id: snapshotId, file: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/) }) },
       responses: {
         '200': { description: 'The file (CSV, JSON, SQLite, gzip, YAML or text); ETag is its sha256' },
         '304': { description: 'Not modified' },

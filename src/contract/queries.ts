@@ -1,38 +1,87 @@
 import { z } from 'zod';
+import {
+  codeSchema, flagIdParam, nonEmptyParam, oneOfParam, pageSegmentSchema, positiveIntParam, searchParam, sectionsParam, tickerListParam, truncate,
+} from './params.js';
+import {
+  ASSURANCE_LEVELS, CODE_PATTERN, LIMITS, MARKET_TYPES, RANKING_FORMATS, RANKING_MODES, RANKING_SORTS,
+} from './vocabulary.js';
 
 /**
- * Query parameters of the computed endpoints (contract 4.1–4.6), as documented in OpenAPI. The
- * shim's parser (server/queries) applies the same sets and bounds and names them in its 400s.
+ * Every query string and POST body the API accepts (contract 1.2, 4.1–4.6), one schema each. The
+ * shim parses requests with these (src/contract/parse-request.ts), the OpenAPI document describes
+ * them, and the tests read their values and limits from them: adding a parameter here is the whole
+ * change. Each schema is strict: a parameter it does not list is a 400 naming it.
  */
-export const SECTION_NAMES = ['penalties', 'carbon', 'carbon_disclosure', 'carbon_fee', 'assurance', 'flags'] as const;
+
+/** Endpoints that take no parameters at all (static files asked for with a query string). */
+export const noQuerySchema = z.strictObject({});
 
 export const rankingQuerySchema = z.strictObject({
-  limit: z.string().regex(/^\d+$/).optional().meta({ description: 'Page size, 1–200 (default 50)' }),
-  page: z.string().regex(/^\d+$/).optional().meta({ description: 'Page number from 1 (default 1); past the end: empty page' }),
-  sort: z.enum(['score_desc', 'score_asc']).optional().meta({ description: 'score_desc (default) or score_asc; ties by ticker ascending' }),
-  industry: z.string().optional().meta({ description: 'TWSE industry name in Chinese, exact, e.g. 半導體業' }),
-  assurance_level: z.enum(['none', 'limited', 'reasonable']).optional(),
-  market_type: z.enum(['listed', 'otc']).optional(),
-  gf: z.string().regex(/^GF-[A-Za-z0-9]+$/).optional().meta({ description: 'Companies carrying this flag id' }),
-  q: z.string().max(100).optional().meta({ description: 'Case-insensitive substring of ticker, company_name or company_name_norm' }),
-  mode: z.enum(['compact', 'full']).optional().meta({ description: 'compact (default): five fields per entry; full: the whole company summary' }),
-  format: z.enum(['json', 'csv']).optional().meta({ description: 'csv: every matching row (page and limit ignored), mode=full columns' }),
+  limit: positiveIntParam('limit', LIMITS.perPageDefault, LIMITS.perPageMax).meta({ description: `Page size, 1–${LIMITS.perPageMax} (default ${LIMITS.perPageDefault})` }),
+  page: positiveIntParam('page', 1).meta({ description: 'Page number from 1 (default 1); past the end: empty page' }),
+  sort: oneOfParam('sort', RANKING_SORTS, 'score_desc (default) or score_asc; ties by ticker ascending').default(RANKING_SORTS[0]),
+  industry: nonEmptyParam('industry', 'give a TWSE industry name in Chinese, e.g. 半導體業').optional().meta({ description: 'TWSE industry name in Chinese, exact, e.g. 半導體業' }),
+  assurance_level: oneOfParam('assurance_level', ASSURANCE_LEVELS).optional(),
+  market_type: oneOfParam('market_type', MARKET_TYPES).optional(),
+  gf: flagIdParam.optional(),
+  q: searchParam('q', LIMITS.qMaxChars).optional(),
+  mode: oneOfParam('mode', RANKING_MODES, 'compact (default): five fields per entry; full: the whole company summary').default(RANKING_MODES[0]),
+  format: oneOfParam('format', RANKING_FORMATS, 'csv: every matching row (page and limit ignored), mode=full columns').default(RANKING_FORMATS[0]),
 });
+export type RankingQuery = z.output<typeof rankingQuerySchema>;
 
 export const canonicalQuerySchema = z.strictObject({
-  fields: z.string().optional().meta({ description: `Comma-separated sections: ${SECTION_NAMES.join(', ')} (carbon = carbon_disclosure)` }),
+  fields: sectionsParam.optional(),
 });
 
 export const compareQuerySchema = z.strictObject({
-  tickers: z.string().meta({ description: 'Comma-separated tickers, 2–5 distinct' }),
-  fields: canonicalQuerySchema.shape.fields,
+  tickers: tickerListParam('tickers', LIMITS.compareMin, LIMITS.compareMax),
+  fields: sectionsParam.optional(),
 });
 
 export const registryQuerySchema = z.strictObject({
-  gov_only: z.enum(['true', 'false']).optional(),
-  owner_org: z.string().optional().meta({ description: 'Owner org code, case-insensitive, e.g. MOENV' }),
+  gov_only: oneOfParam('gov_only', ['true', 'false'], 'true: only government sources; false: no filter').optional().transform((v) => v === 'true'),
+  owner_org: nonEmptyParam('owner_org', 'give an org code such as MOENV, TWSE, TPEX or MOPS').optional().meta({ description: 'Owner org code, case-insensitive, e.g. MOENV' }),
 });
 
-export const batchBodySchema = z.strictObject({
-  tickers: z.array(z.string()).min(1).meta({ description: '1–100 distinct codes' }),
-});
+/** Path parameters of the code-bearing paths. */
+export const tickerPathSchema = z.object({ ticker: codeSchema('ticker') });
+export const fundPathSchema = z.object({ code: codeSchema('fund code') });
+export const pagePathSchema = z.object({ page: pageSegmentSchema });
+export { pageSegmentSchema };
+
+/** One batch item as the client wrote it: a well-formed code is upper-cased, a malformed one kept to be reported back. */
+const batchCode = (t: string) => (CODE_PATTERN.test(t.trim()) ? t.trim().toUpperCase() : t);
+
+/** POST bodies listing codes (contract 4.6 batch, 4.7 packs): `{"tickers": [...]}`, 1 to `max` distinct. */
+export function tickersBodySchema(max: number) {
+  return z
+    .strictObject(
+      {
+        tickers: z
+          .array(z.unknown(), {
+            error: (iss) => (iss.input === undefined ? `The body lacks "tickers": an array of 1 to ${max} codes.` : '"tickers" must be an array of strings.'),
+          })
+          .transform((list, ctx) => {
+            const bad = list.findIndex((t) => typeof t !== 'string');
+            if (bad >= 0) {
+              ctx.addIssue({ code: 'custom', message: `"tickers"[${bad}] is not a string.` });
+              return z.NEVER;
+            }
+            const codes = [...new Set((list as string[]).map(batchCode))];
+            if (codes.length === 0) ctx.addIssue({ code: 'custom', message: `"tickers" is empty; give 1 to ${max} codes.` });
+            if (codes.length > max) ctx.addIssue({ code: 'custom', message: `"tickers" names ${codes.length} distinct codes; the most is ${max}.` });
+            return codes;
+          })
+          .meta({ override: { items: { type: 'string' }, minItems: 1 }, description: `1–${max} distinct codes (duplicates removed; a malformed code is reported back in its item)` }),
+      },
+      {
+        error: (iss) => {
+          if (iss.code === 'unrecognized_keys') return `Unknown key "${truncate(String(iss.keys[0]))}" in the body; the only key is "tickers".`;
+          return `The body must be a JSON object: {"tickers": ["D1101", …]}.`;
+        },
+      },
+    )
+    .transform((b) => b.tickers);
+}
+export const batchBodySchema = tickersBodySchema(LIMITS.batchMax);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { successFields, tickerCode } from './common.js';
+import { VERDICTS } from './vocabulary.js';
 import { companySummarySchema } from './company.js';
 
 export const rankingEntrySchema = z
@@ -7,7 +8,7 @@ export const rankingEntrySchema = z
     ticker: tickerCode,
     company_name: z.string(),
     credibility_score: z.number().int(),
-    verdict: z.enum(['credible', 'decent', 'questionable', 'poor']),
+    verdict: z.enum(VERDICTS),
     rank: z.number().int().positive(),
   })
   .meta({ id: 'RankingEntry' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { countMeta, isoTimestamp, sourceId, successFields } from './common.js';
+import { UPDATE_FREQUENCIES } from './vocabulary.js';
 
 export const sourceEntrySchema = z
   .strictObject({
@@ -9,7 +10,7 @@ export const sourceEntrySchema = z
     owner_org_name: z.string(),
     is_government: z.boolean(),
     licence: z.strictObject({ id: z.string(), name: z.string(), url: z.string().url() }),
-    update_frequency: z.enum(['daily', 'weekly', 'monthly', 'quarterly', 'annual', 'irregular']),
+    update_frequency: z.enum(UPDATE_FREQUENCIES),
     homepage_url: z.string().url(),
     description: z.string(),
     record_count: z.number().int().nonnegative(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDate, isoTimestamp, snapshotId, successFields } from './common.js';
+import { SNAPSHOT_KINDS } from './vocabulary.js';
 
 export const snapshotFileSchema = z.strictObject({
   path: z.string().regex(/^\/api\/v1\/downloads\//),
@@ -13,7 +14,7 @@ export const snapshotEntrySchema = z
     dataset_snapshot_id: snapshotId,
     data_asof: isoDate,
     methodology_version: z.string(),
-    kind: z.enum(['demo', 'production']),
+    kind: z.enum(SNAPSHOT_KINDS),
     published_at: isoTimestamp,
     counts: z.strictObject({ companies: z.number().int(), penalties: z.number().int(), etfs: z.number().int(), sources: z.number().int() }),
     files: z.array(snapshotFileSchema),

@@ -78,7 +78,7 @@ export const UPPER_CODE_PATTERN = /^[0-9A-Z]{1,12}$/;
 export const CODE_RULE = '1 to 12 letters or digits (e.g. D1101)';
 
 /** Contract 4.2 `gf`: `GF-` then letters or digits; flag ids are stored upper-case. */
-export const FLAG_ID_QUERY_PATTERN = /^GF-[A-Za-z0-9]+$/;
+export const FLAG_ID_QUERY_PATTERN = /^[Gg][Ff]-[A-Za-z0-9]+$/;
 export const FLAG_ID_PATTERN = /^GF-[A-Z0-9]+$/;
 
 /** Source registry ids (contract 3.3). */

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { SNAPSHOT_ID_PATTERN } from '../contract/vocabulary.js';
 
 /**
  * The folder of published snapshots: one immutable folder per snapshot id, and a `current` symlink
@@ -7,7 +8,11 @@ import { join } from 'node:path';
  * snapshot or the new one, never a mix.
  */
 export const CURRENT_LINK = 'current';
-export const SNAPSHOT_ID_PATTERN = /^\d{4}-\d{2}-\d{2}(\.\d+)?$/;
+
+/** Where published snapshots live: SNAPSHOTS_DIR, default data/snapshots under the project (the build and the server agree). */
+export function snapshotsDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.SNAPSHOTS_DIR ?? 'data/snapshots');
+}
 
 export function snapshotDir(root: string, id: string): string {
   return join(root, id);

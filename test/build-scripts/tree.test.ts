@@ -171,8 +171,8 @@ describe('the OpenAPI document', () => {
 
   it('documents every query parameter the server accepts, and the server accepts every documented one', async () => {
     const documented = (path: string) => (doc.paths[path]!.get!.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name).sort();
-    const { RANKING_PARAMS } = await import('../../server/routes/ranking.js');
-    expect(documented('/api/v1/ranking')).toEqual([...RANKING_PARAMS].sort());
+    const { rankingQuerySchema } = await import('../../src/contract/queries.js');
+    expect(documented('/api/v1/ranking')).toEqual(Object.keys(rankingQuerySchema.shape).sort());
     expect(documented('/api/v1/compare')).toEqual(['fields', 'tickers']);
     expect(documented('/api/v1/sources/registry')).toEqual(['gov_only', 'owner_org']);
     expect(documented('/api/v1/company/{ticker}/canonical')).toEqual(['fields']);

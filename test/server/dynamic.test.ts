@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CSV_COLUMNS } from '../../server/routes/ranking.js';
+import { CSV_COLUMNS } from '../../src/views/ranking-csv.js';
 import { batchResponseSchema } from '../../src/contract/batch.js';
 import { errorBodySchema } from '../../src/contract/common.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
