@@ -14,7 +14,7 @@ export interface TreeRuns {
 }
 
 /** Fastest tree run over fastest baseline run. */
-export const treeRatio = (t: TreeRuns) => Math.min(...t.treeMs) / Math.min(...t.baselineMs);
+const treeRatio = (t: TreeRuns) => Math.min(...t.treeMs) / Math.min(...t.baselineMs);
 
 export interface ServeFigures {
   companies: number;
@@ -35,7 +35,7 @@ export interface BenchResults {
 }
 
 /** The targets of the benchmark issue, checked against one run's figures. */
-export const TARGETS = {
+const TARGETS = {
   treeToBaseline: 2,
   shimToNginx: 0.5,
   p99Ms: 20,

@@ -12,11 +12,12 @@ import type { Progress } from './snapshot/progress.js';
 import { acquireBuildLock, makeWorkDir, nextSnapshotId, publishWorkDir } from './snapshot/publish.js';
 import { TreeFiles, type TreeStats } from './tree/tree-files.js';
 import { writeTree } from './tree/write-tree.js';
+import type { SnapshotKind } from '../src/contract/vocabulary.js';
 
 export interface BuildOptions {
   sourcesDir: string;
   snapshotsDir: string;
-  kind: 'demo' | 'production';
+  kind: SnapshotKind;
   /** The publish moment: names the snapshot (its date) and is every body's generated_at. */
   now: Date;
   asof?: string;
@@ -35,7 +36,7 @@ export interface BuildResult {
   timings: Record<string, number>;
 }
 
-export const DEFAULT_SERVICE_HOST = 'esg-credibility.example';
+const DEFAULT_SERVICE_HOST = 'esg-credibility.example';
 
 /** The `/snapshots` entry a published snapshot wrote about itself. */
 function entryOf(snapshotDir: string, id: string): SnapshotEntry | undefined {

@@ -1,12 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Express } from 'express';
+import { UPPER_CODE_PATTERN } from '../src/contract/vocabulary.js';
+import { API_BASE } from '../src/site/static-paths.js';
 import { answerClientErrors } from './app.js';
 import { sendBody, setCommonHeaders } from './http.js';
 import { readTreeFile } from './routes/tree.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
 /** Exactly the canonical spelling of the two company files: upper-case code, no suffix, no query. */
-const COMPANY_FILE = /^\/api\/v1\/company\/[0-9A-Z]{1,12}(?:\/canonical)?$/;
+const COMPANY_FILE = new RegExp(`^${API_BASE}/company/${UPPER_CODE_PATTERN.source.slice(1, -1)}(?:/canonical)?$`);
 
 /**
  * The hottest requests, a company's summary or canonical file asked for in its canonical spelling,

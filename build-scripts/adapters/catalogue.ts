@@ -1,3 +1,4 @@
+import type { UpdateFrequency } from '../../src/contract/vocabulary.js';
 /**
  * What the project knows about each data source before reading it: owner, licence, cadence,
  * where a person can check a fact. The builder copies this into the snapshot's registry, adding
@@ -18,7 +19,7 @@ export interface SourceInfo {
   readonly owner_org_name: string;
   readonly is_government: boolean;
   readonly licence: Licence;
-  readonly update_frequency: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'annual' | 'irregular';
+  readonly update_frequency: UpdateFrequency;
   readonly homepage_url: string;
   readonly description: string;
   /** Link to one record; `{…}` markers are filled in per fact at build time. */

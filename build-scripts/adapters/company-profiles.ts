@@ -3,6 +3,7 @@ import { INDUSTRY_NAMES } from '../../src/methodology/industries.js';
 import { tpexCompanyLayout, twseCompanyLayout } from './layouts.js';
 import { readLayout, type RejectLog } from './read-layout.js';
 import { code, optionalAmount, requiredText, text, uniformNo } from './values.js';
+import type { MarketType } from '../../src/contract/vocabulary.js';
 
 /** A company profile from either exchange (SRC-TWSE-COMPANY or SRC-TPEX-COMPANY). */
 export interface CompanyRow {
@@ -13,7 +14,7 @@ export interface CompanyRow {
   industry: string;
   uniformNo: string;
   paidInCapital: number | null;
-  marketType: 'listed' | 'otc';
+  marketType: MarketType;
   sourceId: string;
 }
 

@@ -2,19 +2,14 @@ import { z } from 'zod';
 import { tpexGhgLayout, twseGhgLayout } from './layouts.js';
 import { readLayout, type RejectLog } from './read-layout.js';
 import { code, isoDate, optionalAmount, text, year, yesNo } from './values.js';
+import type { Boundary } from '../../src/contract/vocabulary.js';
+import type { DisclosureFacts } from '../../src/methodology/facts.js';
 
 /** A company's own GHG disclosure for its latest reporting year (SRC-TWSE-ESG-GHG / SRC-TPEX-ESG-GHG). */
-export interface GhgDisclosureRow {
+export interface GhgDisclosureRow extends DisclosureFacts {
   ticker: string;
   reportDate: string;
-  year: number;
-  scope1: number | null;
-  scope2: number | null;
-  scope3: number | null;
-  scope1Verified: boolean;
-  scope2Verified: boolean;
-  boundary: 'parent' | 'consolidated';
-  sourceId: string;
+  boundary: Boundary;
 }
 
 /** 資料邊界: consolidated when it names the consolidated (合併) reporting boundary, else parent-only. */

@@ -2,18 +2,19 @@ import { z } from 'zod';
 import { esgReportLayout } from './layouts.js';
 import { readLayout, type RejectLog } from './read-layout.js';
 import { code, optionalIsoDate, text, year } from './values.js';
+import type { AssuredLevel } from '../../src/contract/vocabulary.js';
 
 /** SRC-MOPS-ESGREPORT: one sustainability-report filing and how it was assured. */
 export interface EsgReportRow {
   ticker: string;
   year: number;
   provider: string | null;
-  level: 'limited' | 'reasonable' | null;
+  level: AssuredLevel | null;
   uploadDate: string | null;
 }
 
 /** Reasonable (合理/高度) or limited (有限/中度) from an opinion type or assurance standard text. */
-function levelOf(text: string): 'limited' | 'reasonable' | null {
+function levelOf(text: string): AssuredLevel | null {
   if (/合理|高度|reasonable|high/i.test(text)) return 'reasonable';
   if (/有限|中度|limited|moderate/i.test(text)) return 'limited';
   return null;

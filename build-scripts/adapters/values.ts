@@ -1,3 +1,4 @@
+import { UPPER_CODE_PATTERN } from '../../src/contract/vocabulary.js';
 import { z } from 'zod';
 import { parseDate, parseYear } from './dates.js';
 
@@ -79,7 +80,7 @@ export const yesNo = z.string().transform((s, ctx) => {
 export const code = z
   .string()
   .transform((s) => s.trim().toUpperCase())
-  .pipe(z.string().regex(/^[0-9A-Z]{1,12}$/, 'must be 1–12 letters or digits'));
+  .pipe(z.string().regex(UPPER_CODE_PATTERN, 'must be 1–12 letters or digits'));
 
 /** Taiwan business ID (統一編號): 8 digits. */
 export const uniformNo = z

@@ -6,6 +6,7 @@ import { tq } from './format.js';
 import type { Assurance, Company, Level } from './model.js';
 import { COUNTIES, CPA_FIRMS, THIRD_PARTY_BODIES } from './names.js';
 import type { Rng } from './random.js';
+import type { Boundary } from '../../src/contract/vocabulary.js';
 
 export interface Ctx {
   /** D, the as-of day. */
@@ -40,7 +41,7 @@ export interface DiscOpts {
   s3?: boolean;
   v1?: boolean;
   v2?: boolean;
-  boundary?: 'parent' | 'consolidated';
+  boundary?: Boundary;
 }
 
 /** A disclosure with explicit figures in tonnes (null = empty). */

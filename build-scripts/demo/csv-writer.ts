@@ -4,14 +4,10 @@
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { csvQuote } from '../../src/contract/csv.js';
 
-/** Quotes a field when it holds a comma, a double quote, CR or LF (quotes doubled). */
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-export function csvLine(values: readonly string[]): string {
-  return `${values.map(csvField).join(',')}\n`;
+function csvLine(values: readonly string[]): string {
+  return `${values.map(csvQuote).join(',')}\n`;
 }
 
 export class CsvWriter {

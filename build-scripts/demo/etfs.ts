@@ -18,7 +18,7 @@ const OUTSIDE: readonly (readonly (readonly [string, string])[])[] = [
 ];
 
 /** The latest calendar quarter that ended on or before D: [year, quarter]. */
-export function latestQuarter(D: Day): [number, number] {
+function latestQuarter(D: Day): [number, number] {
   const { y, m, d } = toYmd(D);
   const q = Math.floor((m - 1) / 3) + 1;
   const endMonth = q * 3;
@@ -28,7 +28,7 @@ export function latestQuarter(D: Day): [number, number] {
 }
 
 /** Integer hundredths summing to exactly 10000, each ≥ 1 (largest-remainder rounding). */
-export function toHundredths(shares: readonly number[]): number[] {
+function toHundredths(shares: readonly number[]): number[] {
   const total = shares.reduce((s, v) => s + v, 0);
   const exact = shares.map((v) => (v / total) * 10_000);
   const out = exact.map((v) => Math.max(1, Math.floor(v)));

@@ -27,7 +27,7 @@ export interface GenerateDemoResult {
   counts: Record<string, number>;
 }
 
-export const DEMO_DEFAULTS = { companies: 1800, seed: 20261101, asof: '2026-10-31' } as const;
+const DEMO_DEFAULTS = { companies: 1800, seed: 20261101, asof: '2026-10-31' } as const;
 
 export interface DemoManifest {
   kind: 'demo';

@@ -3,9 +3,10 @@
  * are integer ten-thousandths of a tonne (see format.ts); dates are whole days (see dates.ts).
  */
 import type { DateStyle, Day } from './dates.js';
+import type { AssuredLevel, Boundary, MarketType } from '../../src/contract/vocabulary.js';
 
-export type Market = 'listed' | 'otc';
-export type Level = 'limited' | 'reasonable';
+export type Market = MarketType;
+export type Level = AssuredLevel;
 
 export type Assurance =
   | { readonly kind: 'none' }
@@ -26,7 +27,7 @@ export interface Disclosure {
   scope1: number | null;
   scope2: number | null;
   scope3: number | null;
-  boundary: 'parent' | 'consolidated';
+  boundary: Boundary;
   s1Verified: boolean;
   s2Verified: boolean;
   s3Verified: boolean;

@@ -4,7 +4,7 @@
  */
 import type { Rng } from './random.js';
 
-export const MARKERS = ['示範', '虛構'] as const;
+const MARKERS = ['示範', '虛構'] as const;
 
 const SYLLABLES = [
   '華', '興', '昌', '泰', '宏', '達', '明', '光', '新', '豐', '源', '盛', '隆', '和', '信', '永',

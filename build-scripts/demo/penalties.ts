@@ -11,7 +11,7 @@ import { COUNTIES, COUNTY_WEIGHTS, type NameBook, otherBusinessName, VIOLATIONS 
 import { Rng } from './random.js';
 
 /** A fine in NT$: mostly tens of thousands to a few million, a few ≥ 10M, rarely ≥ 100M. */
-export function randomFine(rng: Rng): number {
+function randomFine(rng: Rng): number {
   const r = rng.next();
   let v: number;
   if (r < 0.0008) v = rng.lognormal(150_000_000, 0.4);
@@ -22,7 +22,7 @@ export function randomFine(rng: Rng): number {
   return Math.round(v / step) * step;
 }
 
-export function randomPenalty(rng: Rng, D: Day, agency: number): Penalty {
+function randomPenalty(rng: Rng, D: Day, agency: number): Penalty {
   const day = D - rng.int(0, 3651);
   const money = randomFine(rng);
   return {

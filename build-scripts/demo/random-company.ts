@@ -7,6 +7,7 @@ import { TQ, tq } from './format.js';
 import { industry, type Industry } from './industries.js';
 import type { Company } from './model.js';
 import { COUNTIES } from './names.js';
+import type { Boundary } from '../../src/contract/vocabulary.js';
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 
@@ -90,7 +91,7 @@ function randomDisclosure(c: Company, x: Ctx, total: number, s1Share: number, ob
   const decimals = rng.int(0, 4);
   let s1: number | null;
   let s2: number | null;
-  let boundary: 'parent' | 'consolidated' = rng.chance(0.55) ? 'consolidated' : 'parent';
+  let boundary: Boundary = rng.chance(0.55) ? 'consolidated' : 'parent';
   const [rd, ri] = registered ? registrySums(c, year) : [0, 0];
   if (registered && rd + ri > 0) {
     const mismatch = rng.chance(0.12);

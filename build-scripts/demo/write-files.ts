@@ -27,7 +27,7 @@ import { cbamRows, companyRows, esgReportRows, etfRows, ghgRows, registryRows, t
 export type HeaderStyle = 'label' | 'key';
 
 /** The header a layout implies in a style. */
-export function headerFor(layout: FileLayout, style: HeaderStyle): string[] {
+function headerFor(layout: FileLayout, style: HeaderStyle): string[] {
   return Object.values(layout.columns).map((c) => {
     const label = style === 'key' && c.labels.length > 1 ? c.labels[1] : c.labels[0];
     if (label === undefined) throw new Error(`layout ${layout.file} has a column without labels`);

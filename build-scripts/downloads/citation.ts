@@ -10,7 +10,7 @@ import { serviceUrl } from './snapshot-facts.js';
  */
 
 /** Who the dataset is by: the project itself, an entity in CFF terms. */
-export const PROJECT_ENTITY = 'ESG Credibility API project';
+const PROJECT_ENTITY = 'ESG Credibility API project';
 
 const q = (s: string) => JSON.stringify(s);
 

@@ -4,6 +4,8 @@
  * (declared in datapackage.json's dialect), and nothing is ever written before the header: no BOM.
  */
 
+import { csvQuote } from '../../src/contract/csv.js';
+
 /** One SQLite value as CSV text: NULL is the empty field, numbers are JS `String()` (exact round-trip). */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -13,7 +15,7 @@ export function csvField(value: unknown): string {
     return String(value);
   }
   if (typeof value === 'bigint') return String(value);
-  if (typeof value === 'string') return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  if (typeof value === 'string') return csvQuote(value);
   // BLOBs (Buffers) have no agreed CSV form; the snapshot schema has none, so one appearing is a bug.
   throw new Error(`cannot write a ${typeof value === 'object' ? value.constructor.name : typeof value} value to CSV`);
 }

@@ -10,7 +10,7 @@ import type { ColumnInfo, TableInfo } from './tables.js';
  * SQLite file and the JSON-tree archive are named in the description.
  */
 
-export const DATAPACKAGE_PROFILE = 'https://datapackage.org/profiles/2.0/datapackage.json';
+const DATAPACKAGE_PROFILE = 'https://datapackage.org/profiles/2.0/datapackage.json';
 
 export interface CsvResourceInput {
   table: TableInfo;
@@ -22,7 +22,7 @@ export interface CsvResourceInput {
 type Field = Record<string, unknown> & { name: string; type: string };
 
 /** Table Schema field for one column, from its declared SQLite type and what the column is known to hold. */
-export function tableSchemaField(table: string, c: ColumnInfo): Field {
+function tableSchemaField(table: string, c: ColumnInfo): Field {
   if (JSON_ARRAY_COLUMNS.has(c.name)) {
     return { name: c.name, type: 'array', description: 'A JSON array, written as its JSON text.' };
   }
@@ -71,7 +71,7 @@ function licences(facts: SnapshotFacts) {
   return out.map((l) => (/^[-a-zA-Z0-9._]+$/.test(l.name) ? l : { path: l.path, title: l.title }));
 }
 
-export function packageName(snapshotId: string): string {
+function packageName(snapshotId: string): string {
   return `esg-credibility-${snapshotId.replace(/\./g, '-')}`.toLowerCase();
 }
 

@@ -24,7 +24,7 @@ export interface TableInfo {
 /** Not a dataset table: the snapshot's own key/value facts, which go into datapackage.json and CITATION.cff instead. */
 const NOT_DATA = new Set(['meta']);
 
-export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
  * Ordinary tables of the main schema, by name. `PRAGMA table_list` tells virtual tables (an FTS

@@ -26,7 +26,7 @@ export interface TreeArchiveOptions {
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Tree-relative posix paths of the files to archive, sorted. Symlinks and special files are refused, not followed. */
-export function listTreeFiles(treeDir: string, exclude: (relPath: string) => boolean, skipDirs: readonly string[] = []): string[] {
+function listTreeFiles(treeDir: string, exclude: (relPath: string) => boolean, skipDirs: readonly string[] = []): string[] {
   const skip = new Set(skipDirs.map((d) => resolve(d)));
   const out: string[] = [];
   const walk = (abs: string, rel: string) => {

@@ -4,7 +4,7 @@
  * names, mode 0644, the caller's mtime. So the same files always give the same bytes.
  */
 
-export const BLOCK = 512;
+const BLOCK = 512;
 
 export interface UstarPath {
   name: Buffer;

@@ -25,11 +25,11 @@ export interface DownloadFile {
   mediatype: string;
 }
 
-export const SQLITE_FILE = 'snapshot.sqlite';
-export const DATAPACKAGE_FILE = 'datapackage.json';
-export const CITATION_FILE = 'CITATION.cff';
-export const ARCHIVE_FILE = 'api-v1-tree.tar.gz';
-export const SUMS_FILE = 'SHA256SUMS';
+const SQLITE_FILE = 'snapshot.sqlite';
+const DATAPACKAGE_FILE = 'datapackage.json';
+const CITATION_FILE = 'CITATION.cff';
+const ARCHIVE_FILE = 'api-v1-tree.tar.gz';
+const SUMS_FILE = 'SHA256SUMS';
 
 const MEDIATYPES: Record<string, string> = {
   [SQLITE_FILE]: 'application/vnd.sqlite3',

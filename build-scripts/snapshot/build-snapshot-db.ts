@@ -7,13 +7,14 @@ import type { Progress } from './progress.js';
 import { RejectLog } from '../adapters/read-layout.js';
 import { writeSnapshotDb } from './write-db.js';
 import { readManifest, retrievalTimes } from './sources-manifest.js';
+import type { SnapshotKind } from '../../src/contract/vocabulary.js';
 
 export interface SnapshotDbOptions {
   sourcesDir: string;
   dbPath: string;
   snapshotId: string;
   publishedAt: string;
-  kind: 'demo' | 'production';
+  kind: SnapshotKind;
   serviceHost: string;
   /** D; defaults to the manifest's as-of date, else the publish date. */
   asof?: string;

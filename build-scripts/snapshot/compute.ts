@@ -9,6 +9,7 @@ import type { CompanyRow } from '../adapters/company-profiles.js';
 import type { GhgDisclosureRow } from '../adapters/esg-ghg.js';
 import type { PenaltyRow } from '../adapters/moenv-penalties.js';
 import type { SourceData } from './load-sources.js';
+import type { AssuredLevel } from '../../src/contract/vocabulary.js';
 
 const PENALTY_SOURCE = 'SRC-MOENV-EMS_P_46';
 const REGISTRY_SOURCE = 'SRC-MOENV-GHG_P_01';
@@ -26,7 +27,7 @@ export interface ComputedCompany {
   penalties: ComputedPenalty[];
   disclosure: (GhgDisclosureRow & { deepLink: string }) | null;
   carbonFee: { obligated: boolean; basis: string; registryYear: number | null; sourceId: string; deepLink: string };
-  assurance: { provider: string; level: 'limited' | 'reasonable'; year: number; sourceId: string; deepLink: string } | null;
+  assurance: { provider: string; level: AssuredLevel; year: number; sourceId: string; deepLink: string } | null;
   score: Score;
   flags: Flag[];
   rank: number;

@@ -7,6 +7,7 @@ import { readEtfHoldings, type EtfHoldingRow } from '../adapters/mops-etf-holdin
 import { readPenalties, type PenaltyRow } from '../adapters/moenv-penalties.js';
 import type { RejectLog } from '../adapters/read-layout.js';
 import type { Progress } from './progress.js';
+import type { AssuredLevel } from '../../src/contract/vocabulary.js';
 
 /** Everything the adapters read, joined onto the company universe (keyed by ticker). */
 export interface SourceData {
@@ -14,7 +15,7 @@ export interface SourceData {
   penalties: Map<string, PenaltyRow[]>;
   disclosures: Map<string, GhgDisclosureRow>;
   /** The company's most recent report that was assured (assurance may be older than the latest report). */
-  assurances: Map<string, EsgReportRow & { provider: string; level: 'limited' | 'reasonable' }>;
+  assurances: Map<string, EsgReportRow & { provider: string; level: AssuredLevel }>;
   registrySites: Map<string, RegistrySiteRow[]>;
   latestRegistryYear: number | null;
   cbamProducts: Map<string, CbamProductRow[]>;

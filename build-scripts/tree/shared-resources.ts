@@ -9,7 +9,8 @@ import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { apiIndexView } from '../../src/views/api-index.js';
 import { etfListView, etfView } from '../../src/views/etf.js';
 import { methodologyView } from '../../src/views/methodology.js';
-import { DEFAULT_PER_PAGE, rankingView } from '../../src/views/ranking.js';
+import { LIMITS } from '../../src/contract/vocabulary.js';
+import { rankingView } from '../../src/views/ranking.js';
 import { registryView } from '../../src/views/registry.js';
 import type { StaticResource } from './company-resources.js';
 
@@ -24,10 +25,10 @@ export function* sharedResources(store: SnapshotStore): Generator<StaticResource
 
   // Default ranking: score descending, then ticker ascending; every page rendered from one ordered pass.
   const ranked = store.rankedCompanies();
-  const pageCount = Math.max(1, Math.ceil(ranked.length / DEFAULT_PER_PAGE));
+  const pageCount = Math.max(1, Math.ceil(ranked.length / LIMITS.perPageDefault));
   for (let page = 1; page <= pageCount; page++) {
-    const rows = ranked.slice((page - 1) * DEFAULT_PER_PAGE, page * DEFAULT_PER_PAGE);
-    const body = rankingView(meta, { rows, total: ranked.length, page, perPage: DEFAULT_PER_PAGE, mode: 'compact' });
+    const rows = ranked.slice((page - 1) * LIMITS.perPageDefault, page * LIMITS.perPageDefault);
+    const body = rankingView(meta, { rows, total: ranked.length, page, perPage: LIMITS.perPageDefault, mode: 'compact' });
     yield { url: urls.rankingPage(page), schema: rankingResponseSchema, body };
     if (page === 1) yield { url: urls.ranking, schema: rankingResponseSchema, body };
   }

@@ -18,7 +18,7 @@ export class RequestRuleError extends Error {
  * (`%FF` and `%zz` are errors, not silently replaced), values are NFC-normalised and trimmed
  * (contract 1.2). Returns name/value pairs in order.
  */
-export function splitQuery(rawQuery: string): [string, string][] {
+function splitQuery(rawQuery: string): [string, string][] {
   const pairs: [string, string][] = [];
   if (rawQuery === '') return pairs;
   for (const part of rawQuery.split('&')) {

@@ -87,8 +87,6 @@ export const SOURCE_ID_PATTERN = /^SRC-[A-Z0-9_-]+$/;
 /** Snapshot ids: the publish date, then `.2`, `.3` for more builds the same day (contract 0). */
 export const SNAPSHOT_ID_PATTERN = /^\d{4}-\d{2}-\d{2}(\.\d+)?$/;
 
-/** Contract 1.2 integers: plain decimal digits, no sign, no leading zero. */
-export const POSITIVE_INT_PATTERN = /^[1-9]\d{0,14}$/;
 
 /** Every numeric limit of the contract, in one place. */
 export const LIMITS = {

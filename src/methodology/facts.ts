@@ -1,3 +1,4 @@
+import type { AssuredLevel } from '../contract/vocabulary.js';
 /** The facts about one company that methodology 1.0 reads. Built by the snapshot builder. */
 export interface DisclosureFacts {
   year: number;
@@ -22,7 +23,7 @@ export interface MethodologyInput {
   companySourceId: string;
   cbamExposed: boolean;
   disclosure: DisclosureFacts | null;
-  assurance: { level: 'limited' | 'reasonable'; year: number; sourceId: string } | null;
+  assurance: { level: AssuredLevel; year: number; sourceId: string } | null;
   carbonFee: { obligated: boolean; sourceId: string };
   /** Every penalty of the company, any order. */
   penalties: PenaltyFacts[];

@@ -1,8 +1,9 @@
+import { SEVERITIES, type Severity } from '../contract/vocabulary.js';
 import type { MethodologyInput, PenaltyFacts } from './facts.js';
 import { withinLastMonths, yearOf } from './months.js';
 import {
-  COMPLIANCE, FLAG_CATALOGUE, RECENT_PENALTY_MONTHS, REGISTRY_TOLERANCE, REPEAT_PENALTY_COUNT, SEVERITIES,
-  type FlagId, type Severity,
+  COMPLIANCE, FLAG_CATALOGUE, RECENT_PENALTY_MONTHS, REGISTRY_TOLERANCE, REPEAT_PENALTY_COUNT,
+  type FlagId,
 } from './rules.js';
 
 export interface Flag {

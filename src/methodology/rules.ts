@@ -3,6 +3,8 @@
  * new METHODOLOGY_VERSION. The /methodology resource is rendered from these constants, so the
  * published description and the computation cannot disagree.
  */
+import type { Severity, Verdict } from '../contract/vocabulary.js';
+
 export const METHODOLOGY_VERSION = '1.0';
 
 export const SCORE_NAME = 'ESG Disclosure Credibility Score';
@@ -29,20 +31,17 @@ export const REGISTRY_TOLERANCE = 0.1;
 export const RECENT_PENALTY_MONTHS = 12;
 export const REPEAT_PENALTY_COUNT = 3;
 
-export const VERDICTS = [
+/** Score bands of each verdict (contract 3.1), best first. */
+export const VERDICT_BANDS = [
   { verdict: 'credible', min: 80, max: 100 },
   { verdict: 'decent', min: 60, max: 79 },
   { verdict: 'questionable', min: 40, max: 59 },
   { verdict: 'poor', min: 0, max: 39 },
-] as const;
-export type Verdict = (typeof VERDICTS)[number]['verdict'];
+] as const satisfies readonly { verdict: Verdict; min: number; max: number }[];
 
 export function verdictFor(score: number): Verdict {
-  return VERDICTS.find((v) => score >= v.min)!.verdict;
+  return VERDICT_BANDS.find((v) => score >= v.min)!.verdict;
 }
-
-export const SEVERITIES = ['critical', 'warning', 'info'] as const;
-export type Severity = (typeof SEVERITIES)[number];
 
 export const FLAG_CATALOGUE = [
   { id: 'GF-F01', severity: 'critical', label: 'Owes the carbon fee but has no recent emissions disclosure', raised_when: 'carbon-fee obligated, and no disclosure with reporting year ≥ year(D) − 1', source_of: 'the carbon-fee fact' },

@@ -1,6 +1,7 @@
 import type { MethodologyInput } from './facts.js';
 import { subtractMonths, withinLastMonths, yearOf } from './months.js';
-import { ASSURANCE, COMPLIANCE, CONSISTENCY, DISCLOSURE, verdictFor, type Verdict } from './rules.js';
+import type { Verdict } from '../contract/vocabulary.js';
+import { ASSURANCE, COMPLIANCE, CONSISTENCY, DISCLOSURE, verdictFor } from './rules.js';
 
 export interface ScoreComponent {
   component: 'disclosure' | 'assurance' | 'compliance' | 'consistency';

@@ -43,7 +43,7 @@ export function publishedSnapshotIds(root: string): string[] {
     .sort(compareSnapshotIds);
 }
 
-export function compareSnapshotIds(a: string, b: string): number {
+function compareSnapshotIds(a: string, b: string): number {
   const [da, na = '1'] = a.split('.');
   const [db, nb = '1'] = b.split('.');
   return da !== db ? (da! < db! ? -1 : 1) : Number(na) - Number(nb);

@@ -1,17 +1,18 @@
 import { Lru } from '../lru.js';
 import type { CompanyRecord, RankedCompany } from './rows.js';
 import type { IndexedCompany, SnapshotStore } from './store.js';
+import type { AssuranceLevel, MarketType, RankingSort } from '../contract/vocabulary.js';
 
 export interface RankingFilter {
   industry?: string;
-  assuranceLevel?: 'none' | 'limited' | 'reasonable';
-  marketType?: 'listed' | 'otc';
+  assuranceLevel?: AssuranceLevel;
+  marketType?: MarketType;
   /** Flag id, upper case. */
   gf?: string;
   /** Case-insensitive substring of ticker, company_name or company_name_norm. */
   q?: string;
 }
-export type RankingSort = 'score_desc' | 'score_asc';
+export type { RankingSort };
 
 
 /** Calls `visit` with each distinct gram of length 1 and 2 of a lower-cased text (by code point). */

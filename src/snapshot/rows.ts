@@ -1,3 +1,4 @@
+import type { AssuranceLevel, AssuredLevel, Boundary, MarketType, Severity, UpdateFrequency, Verdict } from '../contract/vocabulary.js';
 /**
  * How each table's rows become records. A record type, its column list and its builder sit side by
  * side, and every query selects that column list, so the order cannot drift. Rows are read raw
@@ -16,16 +17,16 @@ export interface CompanyRecord {
   company_name: string;
   company_name_norm: string;
   uniform_no: string;
-  market_type: 'listed' | 'otc';
+  market_type: MarketType;
   industry_code: string;
   industry: string;
   source_id: string;
   cbam_exposed: boolean;
   credibility_score: number;
-  verdict: 'credible' | 'decent' | 'questionable' | 'poor';
+  verdict: Verdict;
   rank: number;
   percentile: number;
-  assurance_level: 'none' | 'limited' | 'reasonable';
+  assurance_level: AssuranceLevel;
   carbon_fee_liable: boolean;
   top_flags: string[];
   top_signal_labels: string[];
@@ -98,7 +99,7 @@ export function penaltyFromRow(r: Raw, at = 0): PenaltyRecord {
 
 export interface DisclosureRecord {
   year: number; scope1: number | null; scope2: number | null; scope3: number | null; scope1_verified: boolean;
-  scope2_verified: boolean; boundary: 'parent' | 'consolidated'; report_date: string; source_id: string; deep_link: string;
+  scope2_verified: boolean; boundary: Boundary; report_date: string; source_id: string; deep_link: string;
 }
 export const DISCLOSURE_COLUMNS = 'year, scope1, scope2, scope3, scope1_verified, scope2_verified, boundary, report_date, source_id, deep_link';
 export function disclosureFromRow(r: Raw, at = 0): DisclosureRecord {
@@ -128,7 +129,7 @@ export function carbonFeeFromRow(r: Raw, at = 0): CarbonFeeRecord {
   };
 }
 
-export interface AssuranceRecord { provider: string; level: 'limited' | 'reasonable'; year: number; source_id: string; deep_link: string }
+export interface AssuranceRecord { provider: string; level: AssuredLevel; year: number; source_id: string; deep_link: string }
 export const ASSURANCE_COLUMNS = 'provider, level, year, source_id, deep_link';
 export function assuranceFromRow(r: Raw, at = 0): AssuranceRecord {
   return {
@@ -140,7 +141,7 @@ export function assuranceFromRow(r: Raw, at = 0): AssuranceRecord {
   };
 }
 
-export interface FlagRecord { flag_id: string; severity: 'critical' | 'warning' | 'info'; label: string; source_id: string }
+export interface FlagRecord { flag_id: string; severity: Severity; label: string; source_id: string }
 export const FLAG_COLUMNS = 'flag_id, severity, label, source_id';
 export function flagFromRow(r: Raw, at = 0): FlagRecord {
   return {
@@ -153,7 +154,7 @@ export function flagFromRow(r: Raw, at = 0): FlagRecord {
 
 export interface SourceRecord {
   source_id: string; name: string; owner_org: string; owner_org_name: string; is_government: boolean;
-  licence_id: string; licence_name: string; licence_url: string; update_frequency: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'annual' | 'irregular';
+  licence_id: string; licence_name: string; licence_url: string; update_frequency: UpdateFrequency;
   homepage_url: string; description: string; record_count: number; retrieved_at: string;
 }
 export const SOURCE_COLUMNS = `source_id, name, owner_org, owner_org_name, is_government, licence_id, licence_name, licence_url,

@@ -1,3 +1,4 @@
+import type { SnapshotKind } from '../contract/vocabulary.js';
 /**
  * The snapshot's SQLite layout: written once by the builder, read-only afterwards. Methodology
  * results (score, verdict, rank, flags, ETF statistics) are computed once at build time and stored,
@@ -35,11 +36,8 @@ CREATE TABLE companies (
   top_signal_labels TEXT NOT NULL,
   score_breakdown TEXT NOT NULL
 );
--- Ranking order is (score, ticker); each filter gets an index that yields rows already in that order.
+-- The default ranking order (score, ticker); filtered rankings use the in-memory index (src/snapshot/ranking-index.ts).
 CREATE INDEX companies_by_score ON companies (credibility_score DESC, ticker);
-CREATE INDEX companies_by_industry ON companies (industry, credibility_score DESC, ticker);
-CREATE INDEX companies_by_market ON companies (market_type, credibility_score DESC, ticker);
-CREATE INDEX companies_by_assurance ON companies (assurance_level, credibility_score DESC, ticker);
 
 CREATE TABLE penalties (
   ticker TEXT NOT NULL, record_id TEXT NOT NULL, agency TEXT NOT NULL, agency_name TEXT NOT NULL,
@@ -95,7 +93,7 @@ export interface SnapshotMeta {
   dataset_snapshot_id: string;
   data_asof: string;
   methodology_version: string;
-  kind: 'demo' | 'production';
+  kind: SnapshotKind;
   published_at: string;
   registry_year: string;
   /** Host named in citations (SERVICE_HOST at build time). */

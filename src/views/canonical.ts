@@ -1,11 +1,10 @@
 import type { CanonicalView } from '../contract/canonical.js';
+import { CANONICAL_SECTIONS, type CanonicalSection } from '../contract/vocabulary.js';
 import { CARBON_FEE_THRESHOLD_TCO2E } from '../methodology/rules.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
 import type { CompanyFacts } from '../snapshot/store.js';
 import { disclaimerFor, withEnvelope } from './envelope.js';
 
-export const CANONICAL_SECTIONS = ['penalties', 'carbon_disclosure', 'carbon_fee', 'assurance', 'flags'] as const;
-export type CanonicalSection = (typeof CANONICAL_SECTIONS)[number];
 const ALL_SECTIONS: ReadonlySet<CanonicalSection> = new Set(CANONICAL_SECTIONS);
 
 /** Resolves a source id to its registry name (the registry is small and loaded once per snapshot). */

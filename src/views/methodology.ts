@@ -2,7 +2,7 @@ import type { MethodologyResponse } from '../contract/methodology.js';
 import { CBAM_BY_INDUSTRY, CBAM_BY_PRODUCT, CBAM_SECTORS } from '../methodology/cbam.js';
 import {
   ASSURANCE, CARBON_FEE_THRESHOLD_TCO2E, COMPLIANCE, CONSISTENCY, DISCLOSURE, FLAG_CATALOGUE, METHODOLOGY_VERSION,
-  REGISTRY_TOLERANCE, SCORE_NAME, VERDICTS,
+  REGISTRY_TOLERANCE, SCORE_NAME, VERDICT_BANDS,
 } from '../methodology/rules.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
 import { citation } from './company.js';
@@ -61,7 +61,7 @@ export function methodologyView(meta: SnapshotMeta, cbamProducts: { ticker: stri
         ],
       },
     ],
-    verdicts: VERDICTS.map((v) => ({ verdict: v.verdict, min: v.min, max: v.max })),
+    verdicts: VERDICT_BANDS.map((v) => ({ verdict: v.verdict, min: v.min, max: v.max })),
     ranking: {
       rank: '1 = best over the whole snapshot; equal scores share a rank (competition ranking: 1, 2, 2, 4)',
       percentile: 'round(100 × (companies with a strictly lower score) / (companies in the snapshot), 1)',

@@ -4,13 +4,11 @@ import type { CompanyRecord, RankedCompany } from '../snapshot/rows.js';
 import { companySummary } from './company.js';
 import { withEnvelope } from './envelope.js';
 
-export const DEFAULT_PER_PAGE = 50;
-export const MAX_PER_PAGE = 200;
-export type RankingMode = 'compact' | 'full';
 
 /**
  * One page of a ranking (contract 4.2), from the page's rows and the filtered total. Both the tree
- * writer (slicing one ordered pass) and the shim (an SQL page) call this with the same inputs.
+ * writer (slicing one ordered pass) and the shim (a page of the in-memory ranking index) call this
+ * with the same inputs.
  */
 export function rankingView(
   meta: SnapshotMeta,

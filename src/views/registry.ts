@@ -8,7 +8,7 @@ export interface RegistryFilter {
   ownerOrg?: string;
 }
 
-export function sourceEntry(s: SourceRecord): SourceEntry {
+function sourceEntry(s: SourceRecord): SourceEntry {
   return {
     source_id: s.source_id,
     name: s.name,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DisclosureFacts, MethodologyInput, PenaltyFacts } from '../../../src/methodology/facts.js';
-import { ASSURANCE, COMPLIANCE, CONSISTENCY, DISCLOSURE, verdictFor, VERDICTS } from '../../../src/methodology/rules.js';
+import { ASSURANCE, COMPLIANCE, CONSISTENCY, DISCLOSURE, verdictFor, VERDICT_BANDS } from '../../../src/methodology/rules.js';
 import { scoreCompany } from '../../../src/methodology/score.js';
 
 const D = '2026-10-31';
@@ -239,7 +239,7 @@ describe('verdict thresholds', () => {
   });
 
   it('the bands cover 0–100 without gaps', () => {
-    expect(VERDICTS.map((v) => [v.min, v.max])).toEqual([
+    expect(VERDICT_BANDS.map((v) => [v.min, v.max])).toEqual([
       [80, 100],
       [60, 79],
       [40, 59],
