@@ -52,6 +52,8 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
       return fileOr(urls.index, 'The index is missing from this snapshot.', '/');
     case 1:
       switch (a) {
+        case 'index': // the index's own file, as a static host serves it
+          return fileOr(urls.index, 'The index is missing from this snapshot.', '/');
         case 'company':
           return null;
         case 'etf':

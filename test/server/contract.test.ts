@@ -2,27 +2,21 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openApiDocument } from '../../src/contract/openapi.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
-import { RankingIndex } from '../../src/snapshot/ranking-index.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { fileForUrlPath } from '../../src/site/static-paths.js';
-import { apiIndexView } from '../../src/views/api-index.js';
-import { canonicalView } from '../../src/views/canonical.js';
-import { companyView } from '../../src/views/company.js';
-import { etfListView, etfView } from '../../src/views/etf.js';
-import { methodologyView } from '../../src/views/methodology.js';
-import { rankingView } from '../../src/views/ranking.js';
-import { registryView } from '../../src/views/registry.js';
-import { sourceNamesOf } from '../../src/views/source-names.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+import { startStaticHost, type StaticHost } from '../helpers/static-host.js';
+import { staticCases } from './cases/static-cases.js';
 
 /**
- * One contract suite, three implementations: for each request, the body the shim serves, the file a
- * static host would serve for it (URL → `<path>.json`), and the body the view functions compute
- * straight from the snapshot must be the same.
+ * One contract suite, three implementations: for each request of the case list, the body the shim
+ * serves, the body a static host serving the tree as nginx does (`try_files $uri.json
+ * $uri/index.json`) answers, and the body the view functions compute straight from the snapshot
+ * must be the same.
  */
 let server: RunningServer;
+let host: StaticHost;
 let store: SnapshotStore;
 let treeDir: string;
 
@@ -31,61 +25,37 @@ beforeAll(async () => {
   server = await startServer(snapshotsDir);
   store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
   treeDir = join(store.dir, 'tree');
+  host = await startStaticHost(treeDir);
 });
 afterAll(async () => {
   store.close();
   await server.close();
+  await host.close();
 });
-
-interface Case {
-  name: string;
-  url: string;
-  /** The same resource computed by the views (undefined: the case only compares outlets). */
-  view: () => unknown;
-}
-
-function cases(): Case[] {
-  const meta = store.meta;
-  const names = sourceNamesOf(store.sources());
-  const tickers = [...store.companies()].map((c) => c.ticker);
-  const sample = [tickers[0]!, tickers[7]!, tickers[tickers.length - 1]!, 'D1139', 'D1107'];
-  const etfs = store.etfs();
-  const ranking = RankingIndex.fromStore(store);
-  const page = (n: number) => ({ ...ranking.page({}, 'score_desc', 50, (n - 1) * 50), page: n, perPage: 50, mode: 'compact' as const });
-  const lastPage = Math.ceil(tickers.length / 50);
-  return [
-    { name: 'index', url: '/api/v1/', view: () => apiIndexView(meta, tickers.slice(0, 2), etfs[0]?.etf_code) },
-    ...sample.flatMap((t) => [
-      { name: `company ${t}`, url: `/api/v1/company/${t}`, view: () => companyView(meta, store.company(t)!) },
-      { name: `canonical ${t}`, url: `/api/v1/company/${t}/canonical`, view: () => canonicalView(meta, store.facts(t)!, names) },
-    ]),
-    { name: 'etf list', url: '/api/v1/etf', view: () => etfListView(meta, etfs) },
-    ...etfs.slice(0, 3).map((e) => ({
-      name: `etf ${e.etf_code}`,
-      url: `/api/v1/etf/${e.etf_code}`,
-      view: () => {
-        const found = store.etf(e.etf_code)!;
-        return etfView(meta, found.etf, found.holdings, (t) => store.company(t));
-      },
-    })),
-    { name: 'ranking', url: '/api/v1/ranking', view: () => rankingView(meta, page(1)) },
-    ...[1, 2, lastPage].map((n) => ({ name: `ranking page ${n}`, url: `/api/v1/ranking/page/${n}`, view: () => rankingView(meta, page(n)) })),
-    { name: 'registry', url: '/api/v1/sources/registry', view: () => registryView(meta, store.sources()) },
-    { name: 'methodology', url: '/api/v1/methodology', view: () => methodologyView(meta, store.cbamProducts()) },
-    { name: 'openapi', url: '/api/v1/openapi.json', view: () => JSON.parse(JSON.stringify(openApiDocument(meta.methodology_version))) },
-  ];
-}
 
 describe('static tree, shim and views agree', () => {
   it('agree body for body on every static resource kind', async () => {
-    const all = cases();
+    const all = staticCases(store);
     expect(all.length).toBeGreaterThan(15);
     for (const c of all) {
-      const fromFile = JSON.parse(readFileSync(join(treeDir, fileForUrlPath(c.url)), 'utf8'));
+      const fromFile = readFileSync(join(treeDir, fileForUrlPath(c.url)), 'utf8');
       const shim = await getJson(server.base + c.url);
       expect(shim.status, c.name).toBe(200);
-      expect(shim.body, c.name).toEqual(fromFile);
-      expect(JSON.parse(JSON.stringify(c.view())), c.name).toEqual(fromFile);
+      expect(shim.text, c.name).toBe(fromFile);
+      const hosted = await getJson(host.base + c.url);
+      expect(hosted.status, `${c.name} on a static host`).toBe(200);
+      expect(hosted.text, `${c.name} on a static host`).toBe(fromFile);
+      expect(JSON.parse(JSON.stringify(c.view())), c.name).toEqual(JSON.parse(fromFile));
+    }
+  });
+
+  it('a static host serves the .json spelling of every case too', async () => {
+    for (const c of staticCases(store)) {
+      const url = c.url.endsWith('/') ? `${c.url}index.json` : c.url.endsWith('.json') ? c.url : `${c.url}.json`;
+      const [hosted, shim] = await Promise.all([getJson(host.base + url), getJson(server.base + url)]);
+      expect(hosted.status, url).toBe(200);
+      expect(shim.status, url).toBe(200);
+      expect(shim.text, url).toBe(hosted.text);
     }
   });
 
@@ -183,7 +153,7 @@ describe('contract headers on every success', () => {
   });
 
   it('every body carries the snapshot fields and generated_at is the publish time', async () => {
-    for (const c of cases().filter((x) => x.name !== 'openapi')) {
+    for (const c of staticCases(store).filter((x) => x.name !== 'openapi')) {
       const { body } = await getJson(server.base + c.url);
       expect(body).toMatchObject({ ok: true, generated_at: store.meta.published_at, methodology_version: '1.0', dataset_snapshot_id: store.meta.dataset_snapshot_id, data_asof: store.meta.data_asof });
     }
