@@ -131,7 +131,7 @@ export function tickerListParam(name: string, min: number, max: number) {
       }
       return tickers;
     })
-    .meta({ description: `Comma-separated tickers, ${min}–${max} distinct (duplicates removed)` });
+    .meta({ description: `Comma-separated tickers, ${min}–${max} distinct (duplicates removed)`, override: { 'x-distinct-min': min, 'x-distinct-max': max } });
 }
 
 /** Contract 1.2 path integers follow the query rule: `/ranking/page/02` is page 2. */

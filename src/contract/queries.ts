@@ -73,7 +73,7 @@ export function tickersBodySchema(max: number) {
             if (codes.length > max) ctx.addIssue({ code: 'custom', message: `"tickers" names ${codes.length} distinct codes; the most is ${max}.` });
             return codes;
           })
-          .meta({ override: { items: { type: 'string' }, minItems: 1 }, description: `1–${max} distinct codes (duplicates removed; a malformed code is reported back in its item)` }),
+          .meta({ override: { items: { type: 'string' }, minItems: 1, 'x-distinct-max': max }, description: `1–${max} distinct codes (duplicates removed; a malformed code is reported back in its item)` }),
       },
       {
         error: (iss) => {

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openApiDocument } from '../../src/contract/openapi.js';
+import { currentSnapshotDir } from '../../src/snapshot/published.js';
+import { SnapshotStore } from '../../src/snapshot/store.js';
+import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+
+/**
+ * The OpenAPI document is generated from the same schemas that parse requests; these tests hold it to
+ * the server's behaviour: every documented enum value is accepted and nothing else, every documented
+ * bound is the server's bound, every required parameter is required, and no undocumented parameter
+ * is accepted.
+ */
+interface Param { in: string; name: string; required?: boolean; schema: Record<string, any> }
+type Doc = { paths: Record<string, Record<string, { parameters?: Param[]; requestBody?: any }>> };
+
+let server: RunningServer;
+let store: SnapshotStore;
+let doc: Doc;
+let tickers: string[];
+const path = (p: string) => p.replace('{ticker}', 'D1101').replace('{code}', store.etfs()[0]!.etf_code).replace('{page}', '1')
+  .replace('{id}', store.meta.dataset_snapshot_id).replace('{file}', 'SHA256SUMS');
+
+beforeAll(async () => {
+  const snapshotsDir = inject('demoSnapshotsDir');
+  server = await startServer(snapshotsDir);
+  store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
+  doc = JSON.parse(JSON.stringify(openApiDocument(store.meta.methodology_version)));
+  tickers = [...store.companies()].slice(0, 200).map((c) => c.ticker);
+});
+afterAll(async () => {
+  store.close();
+  await server.close();
+});
+
+/** Every GET operation with query parameters, with the values its required parameters need. */
+function queryOperations(): { url: string; params: Param[]; base: Record<string, string> }[] {
+  return Object.entries(doc.paths).flatMap(([p, ops]) => {
+    const params = (ops.get?.parameters ?? []).filter((x) => x.in === 'query');
+    if (params.length === 0) return [];
+    const base: Record<string, string> = {};
+    for (const q of params.filter((x) => x.required)) base[q.name] = q.name === 'tickers' ? tickers.slice(0, 2).join(',') : 'x';
+    return [{ url: server.base + path(p), params, base }];
+  });
+}
+
+async function call(url: string, query: Record<string, string>) {
+  return getJson(`${url}?${new URLSearchParams(query)}`);
+}
+function expectRejected(res: Awaited<ReturnType<typeof getJson>>, name: string, what: string) {
+  expect(res.status, `${what}: ${res.text}`).toBe(400);
+  expect(res.body.error.message, what).toContain(name);
+}
+
+describe('the OpenAPI document and the server agree', () => {
+  it('documents query parameters on every computed GET endpoint', () => {
+    expect(queryOperations().map((o) => o.url.replace(server.base, '')).sort()).toEqual(
+      ['/api/v1/company/D1101/canonical', '/api/v1/compare', '/api/v1/ranking', '/api/v1/sources/registry'],
+    );
+  });
+
+  it('accepts every documented enum value and rejects any other, naming the parameter', async () => {
+    let checked = 0;
+    for (const op of queryOperations()) {
+      for (const p of op.params.filter((x) => x.schema.enum)) {
+        for (const value of p.schema.enum as string[]) {
+          const res = await call(op.url, { ...op.base, [p.name]: value });
+          expect(res.status, `${op.url} ${p.name}=${value}`).toBe(200);
+          checked++;
+        }
+        expectRejected(await call(op.url, { ...op.base, [p.name]: 'not-a-value' }), p.name, `${op.url} ${p.name}=not-a-value`);
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(13);
+  });
+
+  it('holds integer parameters to their documented minimum, maximum and default', async () => {
+    const ranking = queryOperations().find((o) => o.url.endsWith('/ranking'))!;
+    for (const p of ranking.params.filter((x) => x.schema.type === 'integer')) {
+      const { minimum, maximum } = p.schema as { minimum: number; maximum?: number };
+      expect((await call(ranking.url, { [p.name]: String(minimum) })).status, `${p.name}=${minimum}`).toBe(200);
+      expectRejected(await call(ranking.url, { [p.name]: String(minimum - 1) }), p.name, `${p.name}=${minimum - 1}`);
+      expectRejected(await call(ranking.url, { [p.name]: '1.5' }), p.name, `${p.name}=1.5`);
+      if (maximum !== undefined) {
+        expect((await call(ranking.url, { [p.name]: String(maximum) })).status, `${p.name}=${maximum}`).toBe(200);
+        expectRejected(await call(ranking.url, { [p.name]: String(maximum + 1) }), p.name, `${p.name}=${maximum + 1}`);
+      }
+    }
+    const limit = ranking.params.find((x) => x.name === 'limit')!.schema.default as number;
+    expect((await call(ranking.url, {})).body.meta.per_page).toBe(limit);
+  });
+
+  it('holds text parameters to their documented length and pattern', async () => {
+    for (const op of queryOperations()) {
+      for (const p of op.params.filter((x) => x.schema.maxLength !== undefined)) {
+        const max = p.schema.maxLength as number;
+        expect((await call(op.url, { ...op.base, [p.name]: '水'.repeat(max) })).status, `${p.name} of ${max}`).toBe(200);
+        expectRejected(await call(op.url, { ...op.base, [p.name]: '水'.repeat(max + 1) }), p.name, `${p.name} of ${max + 1}`);
+      }
+      for (const p of op.params.filter((x) => x.schema.pattern !== undefined)) {
+        const bad = 'no match';
+        expect(new RegExp(p.schema.pattern).test(bad)).toBe(false);
+        expectRejected(await call(op.url, { ...op.base, [p.name]: bad }), p.name, `${p.name}=${bad}`);
+      }
+    }
+  });
+
+  it('holds ticker lists to their documented distinct counts, in queries and bodies', async () => {
+    const compare = queryOperations().find((o) => o.url.endsWith('/compare'))!;
+    const list = compare.params.find((x) => x.name === 'tickers')!.schema;
+    const [min, max] = [list['x-distinct-min'] as number, list['x-distinct-max'] as number];
+    expect((await call(compare.url, { tickers: tickers.slice(0, min).join(',') })).status).toBe(200);
+    expect((await call(compare.url, { tickers: tickers.slice(0, max).join(',') })).status).toBe(200);
+    expect((await call(compare.url, { tickers: [...tickers.slice(0, max), tickers[0]!].join(',') })).status, 'duplicates do not count').toBe(200);
+    expectRejected(await call(compare.url, { tickers: tickers.slice(0, min - 1).join(',') }), 'tickers', 'too few');
+    expectRejected(await call(compare.url, { tickers: tickers.slice(0, max + 1).join(',') }), 'tickers', 'too many');
+
+    const body = doc.paths['/api/v1/batch']!.post!.requestBody.content['application/json'].schema.properties.tickers;
+    const post = (t: string[]) => getJson(`${server.base}/api/v1/batch`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ tickers: t }) });
+    expect((await post(tickers.slice(0, body['x-distinct-max']))).status).toBe(200);
+    expectRejected(await post(tickers.slice(0, body['x-distinct-max'] + 1)), 'tickers', 'batch too large');
+    expectRejected(await post(tickers.slice(0, body.minItems - 1)), 'tickers', 'batch empty');
+  });
+
+  it('requires every required parameter and accepts no undocumented one', async () => {
+    for (const op of queryOperations()) {
+      for (const p of op.params.filter((x) => x.required)) {
+        const { [p.name]: _dropped, ...rest } = op.base;
+        expectRejected(await call(op.url, rest), p.name, `${op.url} without ${p.name}`);
+      }
+      expectRejected(await call(op.url, { ...op.base, undocumented: '1' }), 'undocumented', `${op.url}?undocumented`);
+    }
+  });
+});
