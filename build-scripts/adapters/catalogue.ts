@@ -2,7 +2,7 @@ import type { UpdateFrequency } from '../../src/contract/vocabulary.js';
 /**
  * What the project knows about each data source before reading it: owner, licence, cadence,
  * where a person can check a fact. The builder copies this into the snapshot's registry, adding
- * record counts and retrieval times. Deep-link templates are expanded when the snapshot is built
+ * record counts and retrieval times. Record-link templates are expanded when the snapshot is built
  * (no `{…}` marker ever reaches a response).
  */
 
@@ -10,6 +10,20 @@ export interface Licence {
   readonly id: string;
   readonly name: string;
   readonly url: string;
+}
+
+/**
+ * A URL form that names one record of a source, as the publisher serves it. `confirmed` says when and
+ * how the form was checked; a source without one links every fact to its dataset, and its registry
+ * description says so instead of pretending.
+ */
+export interface RecordLink {
+  /** `{…}` markers are filled in per fact at build time. */
+  readonly template: string;
+  /** Only facts of reporting years up to this one have a record at this form. */
+  readonly until_year?: number;
+  readonly confirmed: string;
+  readonly how: string;
 }
 
 export interface SourceInfo {
@@ -20,10 +34,10 @@ export interface SourceInfo {
   readonly is_government: boolean;
   readonly licence: Licence;
   readonly update_frequency: UpdateFrequency;
+  /** The dataset: where every fact of a source without a record form links. */
   readonly homepage_url: string;
   readonly description: string;
-  /** Link to one record; `{…}` markers are filled in per fact at build time. */
-  readonly record_url_template: string;
+  readonly record_link: RecordLink | null;
 }
 
 export const OGDL_TW: Licence = {
@@ -45,8 +59,12 @@ export const SOURCES: readonly SourceInfo[] = [
     licence: OGDL_TW,
     update_frequency: 'monthly',
     homepage_url: 'https://data.moenv.gov.tw/dataset/detail/EMS_P_46',
-    description: 'Penalty decisions by the Ministry of Environment and local environmental protection bureaus, by business ID (統一編號).',
-    record_url_template: 'https://data.moenv.gov.tw/dataset/detail/EMS_P_46?fac_uniformno={uniform_no}&document_no={record_id}',
+    description: 'Penalty decisions by the Ministry of Environment and local environmental protection bureaus, by business ID (統一編號). Each penalty links to its record in MOENV’s public penalty query (prtr.moenv.gov.tw): the company’s business ID with the penalty date as both bounds.',
+    record_link: {
+      template: 'https://prtr.moenv.gov.tw/api/v1/Penalty?UniformNo={uniform_no}&StartDate={date}&EndDate={date}&PageNumber=1&PageSize=-1',
+      confirmed: '2026-11-23',
+      how: 'third-party code calling the query behind prtr.moenv.gov.tw/sanctions.html (records under Result.Data with COUNTY and DOCUMENTNO); see shared/spec/sources.md, record-level links',
+    },
   },
   {
     source_id: 'SRC-MOENV-GHG_P_01',
@@ -55,8 +73,8 @@ export const SOURCES: readonly SourceInfo[] = [
     licence: OGDL_TW,
     update_frequency: 'annual',
     homepage_url: 'https://data.moenv.gov.tw/dataset/detail/GHG_P_01',
-    description: 'Registered annual direct and energy-indirect emissions per site; the basis of carbon-fee liability (Climate Change Response Act, fee rules from 2025-01-01).',
-    record_url_template: 'https://data.moenv.gov.tw/dataset/detail/GHG_P_01?companyno={uniform_no}&app_year={year}',
+    description: 'Registered annual direct and energy-indirect emissions per site; the basis of carbon-fee liability (Climate Change Response Act, fee rules from 2025-01-01). No record-level link is known: facts link to the dataset, where the rows are found by business ID (companyno) and year (app_year, ROC).',
+    record_link: null,
   },
   {
     source_id: 'SRC-TWSE-ESG-GHG',
@@ -65,8 +83,8 @@ export const SOURCES: readonly SourceInfo[] = [
     licence: OGDL_TW,
     update_frequency: 'annual',
     homepage_url: 'https://openapi.twse.com.tw/v1/opendata/t187ap46_L_1',
-    description: 'Scope 1, 2 and 3 emissions as disclosed by TWSE-listed companies for their latest reporting year.',
-    record_url_template: 'https://openapi.twse.com.tw/v1/opendata/t187ap46_L_1#{ticker}',
+    description: 'Scope 1, 2 and 3 emissions as disclosed by TWSE-listed companies for their latest reporting year. No record-level link is known: facts link to the dataset (one JSON array), where the row is the one with 公司代號 = the ticker.',
+    record_link: null,
   },
   {
     source_id: 'SRC-TPEX-ESG-GHG',
@@ -75,8 +93,8 @@ export const SOURCES: readonly SourceInfo[] = [
     licence: OGDL_TW,
     update_frequency: 'annual',
     homepage_url: 'https://www.tpex.org.tw/openapi/v1/t187ap46_O_1',
-    description: 'Scope 1, 2 and 3 emissions as disclosed by TPEx-listed (OTC) companies for their latest reporting year.',
-    record_url_template: 'https://www.tpex.org.tw/openapi/v1/t187ap46_O_1#{ticker}',
+    description: 'Scope 1, 2 and 3 emissions as disclosed by TPEx-listed (OTC) companies for their latest reporting year. No record-level link is known: facts link to the dataset (one JSON array), where the row is the one with 公司代號 = the ticker.',
+    record_link: null,
   },
   {
     source_id: 'SRC-MOPS-ESGREPORT',
@@ -84,9 +102,14 @@ export const SOURCES: readonly SourceInfo[] = [
     ...MOPS,
     licence: OGDL_TW,
     update_frequency: 'annual',
-    homepage_url: 'https://mops.twse.com.tw/mops/web/t100sb11',
-    description: 'Sustainability report filings with the CPA or third-party body that assured them and the assurance level.',
-    record_url_template: 'https://mops.twse.com.tw/mops/web/t100sb11?co_id={ticker}&year={year}',
+    homepage_url: 'https://esggenplus.twse.com.tw/inquiry/report',
+    description: 'Sustainability report filings with the CPA or third-party body that assured them and the assurance level. A report of 2021 or earlier links to its file on MOPS (ROC year, e.g. year=110); reports filed from 2023 on sit on esggenplus.twse.com.tw, for which no record-level link is known: they link to its report inquiry, searched by company code and year.',
+    record_link: {
+      template: 'https://mopsov.twse.com.tw/mops/web/ajax_t100sb11?step=2&co_id={ticker}&year={roc_year}&filename={ticker}_{roc_year}.pdf',
+      until_year: 2021,
+      confirmed: '2026-11-23',
+      how: 'third-party code downloading MOPS t100sb11 report files (ROC years); see shared/spec/sources.md, record-level links',
+    },
   },
   {
     source_id: 'SRC-TWSE-COMPANY',
@@ -95,8 +118,8 @@ export const SOURCES: readonly SourceInfo[] = [
     licence: OGDL_TW,
     update_frequency: 'daily',
     homepage_url: 'https://openapi.twse.com.tw/v1/opendata/t187ap03_L',
-    description: 'Names, industry, business ID and capital of TWSE-listed companies.',
-    record_url_template: 'https://openapi.twse.com.tw/v1/opendata/t187ap03_L#{ticker}',
+    description: 'Names, industry, business ID and capital of TWSE-listed companies. No record-level link is known: the row is the one with 公司代號 = the ticker.',
+    record_link: null,
   },
   {
     source_id: 'SRC-TPEX-COMPANY',
@@ -105,8 +128,8 @@ export const SOURCES: readonly SourceInfo[] = [
     licence: OGDL_TW,
     update_frequency: 'daily',
     homepage_url: 'https://www.tpex.org.tw/openapi/v1/mopsfin_t187ap03_O',
-    description: 'Names, industry, business ID and capital of TPEx-listed (OTC) companies.',
-    record_url_template: 'https://www.tpex.org.tw/openapi/v1/mopsfin_t187ap03_O#{ticker}',
+    description: 'Names, industry, business ID and capital of TPEx-listed (OTC) companies. No record-level link is known: the row is the one with SecuritiesCompanyCode = the ticker.',
+    record_link: null,
   },
   {
     source_id: 'SRC-MOPS-ETF-HOLDINGS',
@@ -115,8 +138,8 @@ export const SOURCES: readonly SourceInfo[] = [
     licence: OGDL_TW,
     update_frequency: 'quarterly',
     homepage_url: 'https://mops.twse.com.tw/mops/web/t78sb39_new',
-    description: 'Quarterly holdings and weights of domestic-constituent ETFs.',
-    record_url_template: 'https://mops.twse.com.tw/mops/web/t78sb39_new?fund={fund_code}',
+    description: 'Quarterly holdings and weights of domestic-constituent ETFs. No record-level link is known: the rows are those with 基金代號 = the fund code.',
+    record_link: null,
   },
 ];
 
@@ -126,11 +149,17 @@ export function sourceInfo(id: string): SourceInfo {
   return s;
 }
 
-/** Fills `{name}` markers; a marker without a value is a bug, not a silent gap. */
-export function expandTemplate(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (_, key: string) => {
+/**
+ * The link of one fact: its record where the source has a record form that covers it, else the
+ * dataset. `{name}` markers are filled from `values`; a marker without a value is a bug, not a
+ * silent gap.
+ */
+export function factLink(sourceId: string, values: Record<string, string | number>): string {
+  const { record_link: form, homepage_url } = sourceInfo(sourceId);
+  if (!form || (form.until_year !== undefined && Number(values.year) > form.until_year)) return homepage_url;
+  return form.template.replace(/\{(\w+)\}/g, (_, key: string) => {
     const v = values[key];
-    if (v === undefined) throw new Error(`template ${template}: no value for {${key}}`);
+    if (v === undefined) throw new Error(`template ${form.template}: no value for {${key}}`);
     return encodeURIComponent(String(v));
   });
 }

@@ -18,7 +18,11 @@ export const fundCodeFor = (index: number): string => `DE${5001 + index}`;
 
 const UBN_WEIGHTS = [1, 2, 1, 2, 1, 2, 4, 1] as const;
 
-/** True when an 8-digit string passes the 統一編號 check rule (divisible by 5, or by 10 under the old rule). */
+/**
+ * True when an 8-digit string passes the official 統一編號 check rule: digits times 1,2,1,2,1,2,4,1,
+ * each product's digits summed, the total divisible by 5 (by 10 under the rule before 2023, which the
+ * new one includes). When the seventh digit is 7 its product 28 counts as 10, then as 1 or 0.
+ */
 export function ubnChecksumValid(ubn: string): boolean {
   if (!/^\d{8}$/.test(ubn)) return false;
   let sum = 0;
@@ -27,8 +31,8 @@ export function ubnChecksumValid(ubn: string): boolean {
     sum += Math.floor(p / 10) + (p % 10);
   }
   if (sum % 5 === 0) return true;
-  // Special case: 7th digit 7 (product 28 → 10 → 1 or 0).
-  return ubn[6] === '7' && (sum - 1) % 5 === 0;
+  // Seventh digit 7: its product 28 → 2 + 8 = 10 → 1 + 0 = 1 (sum − 9) or 0 (sum − 10).
+  return ubn[6] === '7' && (sum + 1) % 5 === 0;
 }
 
 /**

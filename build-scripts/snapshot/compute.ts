@@ -4,7 +4,7 @@ import type { MethodologyInput } from '../../src/methodology/facts.js';
 import { flagsFor, TOP_FLAGS, type Flag } from '../../src/methodology/flags.js';
 import { rankScores } from '../../src/methodology/rank.js';
 import { scoreCompany, type Score } from '../../src/methodology/score.js';
-import { expandTemplate, sourceInfo } from '../adapters/catalogue.js';
+import { factLink } from '../adapters/catalogue.js';
 import type { CompanyRow } from '../adapters/company-profiles.js';
 import type { GhgDisclosureRow } from '../adapters/esg-ghg.js';
 import type { PenaltyRow } from '../adapters/moenv-penalties.js';
@@ -25,7 +25,7 @@ export interface ComputedCompany {
   profile: CompanyRow;
   cbamSectors: CbamSector[];
   penalties: ComputedPenalty[];
-  disclosure: (GhgDisclosureRow & { deepLink: string }) | null;
+  disclosure: (GhgDisclosureRow & { deepLink: string; registryTotal: { total: number; sourceId: string } | null; registryLink: string }) | null;
   carbonFee: { obligated: boolean; basis: string; registryYear: number | null; sourceId: string; deepLink: string };
   assurance: { provider: string; level: AssuredLevel; year: number; sourceId: string; deepLink: string } | null;
   score: Score;
@@ -40,10 +40,6 @@ function cbamSectorsOf(profile: CompanyRow, data: SourceData): CbamSector[] {
   return [...sectors].sort();
 }
 
-function link(sourceId: string, values: Record<string, string | number>): string {
-  return expandTemplate(sourceInfo(sourceId).record_url_template, values);
-}
-
 /** Computes methodology 1.0 for every company of the universe, then ranks them. */
 export function computeCompanies(data: SourceData, asof: string): ComputedCompany[] {
   const unranked = [...data.companies.values()]
@@ -52,24 +48,26 @@ export function computeCompanies(data: SourceData, asof: string): ComputedCompan
       const { ticker, uniformNo } = profile;
       const cbamSectors = cbamSectorsOf(profile, data);
       const penalties: ComputedPenalty[] = (data.penalties.get(ticker) ?? [])
-        .map((p) => ({ ...p, sourceId: PENALTY_SOURCE, sourceUrl: link(PENALTY_SOURCE, { uniform_no: uniformNo, record_id: p.recordId }) }))
+        .map((p) => ({ ...p, sourceId: PENALTY_SOURCE, sourceUrl: factLink(PENALTY_SOURCE, { uniform_no: uniformNo, date: p.date }) }))
         .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.recordId < b.recordId ? -1 : 1));
       const d = data.disclosures.get(ticker);
-      const disclosure = d ? { ...d, deepLink: link(d.sourceId, { ticker }) } : null;
       const sites = data.registrySites.get(ticker) ?? [];
+      // GF-V01 compares the disclosure with the registry total of the same year; the view shows it.
+      const registryForYear = d ? sites.filter((s) => s.year === d.year) : [];
+      const registryTotal = registryForYear.length > 0 ? { total: registryForYear.reduce((s, x) => s + x.direct + x.indirect, 0), sourceId: REGISTRY_SOURCE } : null;
+      const disclosure = d ? { ...d, deepLink: factLink(d.sourceId, { ticker, year: d.year }), registryTotal, registryLink: factLink(REGISTRY_SOURCE, { year: d.year }) } : null;
       const fee = carbonFeeLiability(sites, data.latestRegistryYear);
       const carbonFee = {
         obligated: fee.obligated,
         basis: fee.basis,
         registryYear: fee.year,
         sourceId: REGISTRY_SOURCE,
-        deepLink: link(REGISTRY_SOURCE, { uniform_no: uniformNo, year: fee.year ?? data.latestRegistryYear ?? '' }),
+        deepLink: factLink(REGISTRY_SOURCE, {}),
       };
       const a = data.assurances.get(ticker);
       const assurance = a
-        ? { provider: a.provider, level: a.level, year: a.year, sourceId: REPORT_SOURCE, deepLink: link(REPORT_SOURCE, { ticker, year: a.year }) }
+        ? { provider: a.provider, level: a.level, year: a.year, sourceId: REPORT_SOURCE, deepLink: factLink(REPORT_SOURCE, { ticker, year: a.year, roc_year: a.year - 1911 }) }
         : null;
-      const registryForYear = d ? sites.filter((s) => s.year === d.year) : [];
       const input: MethodologyInput = {
         asof,
         companySourceId: profile.sourceId,
@@ -78,7 +76,7 @@ export function computeCompanies(data: SourceData, asof: string): ComputedCompan
         assurance: assurance ? { level: assurance.level, year: assurance.year, sourceId: assurance.sourceId } : null,
         carbonFee: { obligated: carbonFee.obligated, sourceId: carbonFee.sourceId },
         penalties: penalties.map((p) => ({ date: p.date, fine: p.fine, serious: p.serious, sourceId: p.sourceId })),
-        registryTotal: registryForYear.length > 0 ? { total: registryForYear.reduce((s, x) => s + x.direct + x.indirect, 0), sourceId: REGISTRY_SOURCE } : null,
+        registryTotal,
       };
       return { profile, cbamSectors, penalties, disclosure, carbonFee, assurance, score: scoreCompany(input), flags: flagsFor(input) };
     });

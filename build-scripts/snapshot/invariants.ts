@@ -40,6 +40,11 @@ export function checkInvariants(db: Database.Database): string[] {
       (r) => `${table}: source_id ${r.source_id} does not resolve in the registry`,
     );
   }
+  fail(
+    `SELECT ticker, registry_source_id FROM carbon_disclosures d LEFT JOIN sources s ON s.source_id = d.registry_source_id
+     WHERE d.registry_source_id IS NOT NULL AND s.source_id IS NULL`,
+    (r) => `carbon_disclosures: registry source_id ${r.registry_source_id} of ${r.ticker} does not resolve in the registry`,
+  );
   for (const [table, column] of [['penalties', 'source_url'], ['carbon_disclosures', 'deep_link'], ['carbon_fees', 'deep_link'], ['assurances', 'deep_link']]) {
     fail(`SELECT ticker, ${column} AS url FROM ${table} WHERE ${column} LIKE '%{%' OR ${column} LIKE '%}%' OR ${column} NOT LIKE 'https://%'`,
       (r) => `${table}.${column} of ${r.ticker}: not an expanded https URL: ${r.url}`);

@@ -46,7 +46,7 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
     @source_id, @cbam_exposed, @cbam_sectors, @credibility_score, @verdict, @rank, @percentile, @assurance_level,
     @carbon_fee_liable, @top_flags, @top_signal_labels, @score_breakdown)`);
   const insPenalty = db.prepare('INSERT INTO penalties VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  const insDisclosure = db.prepare('INSERT INTO carbon_disclosures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const insDisclosure = db.prepare('INSERT INTO carbon_disclosures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   const insFee = db.prepare('INSERT INTO carbon_fees VALUES (?, ?, ?, ?, ?, ?)');
   const insAssurance = db.prepare('INSERT INTO assurances VALUES (?, ?, ?, ?, ?, ?)');
   const insFlag = db.prepare('INSERT INTO flags VALUES (?, ?, ?, ?, ?, ?)');
@@ -85,7 +85,10 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
     }
     const d = c.disclosure;
     if (d) {
-      insDisclosure.run(p.ticker, d.year, d.scope1, d.scope2, d.scope3, b(d.scope1Verified), b(d.scope2Verified), d.boundary, d.reportDate, d.sourceId, d.deepLink);
+      insDisclosure.run(
+        p.ticker, d.year, d.scope1, d.scope2, d.scope3, b(d.scope1Verified), b(d.scope2Verified), d.boundary, d.reportDate, d.sourceId, d.deepLink,
+        d.registryTotal?.total ?? null, d.registryTotal?.sourceId ?? null, d.registryTotal ? d.registryLink : null,
+      );
       tally(d.sourceId);
     }
     insFee.run(p.ticker, b(c.carbonFee.obligated), c.carbonFee.basis, c.carbonFee.registryYear, c.carbonFee.sourceId, c.carbonFee.deepLink);

@@ -31,6 +31,16 @@ export const carbonDisclosureSchema = z
     unit: z.literal('t CO2e'),
     year: z.number().int(),
     asof: isoTimestamp,
+    registry: z
+      .strictObject({
+        year: z.number().int(),
+        total_tco2e: z.number().nonnegative(),
+        source_id: sourceId,
+        source_name: z.string(),
+        deep_link: httpsUrl,
+      })
+      .nullable()
+      .meta({ description: 'The government GHG registry’s total (direct + energy-indirect, all the company’s sites) for the same year, which GF-V01 compares scope 1 + 2 with; null when the company has no registered site that year' }),
   })
   .meta({ id: 'CarbonDisclosure' });
 

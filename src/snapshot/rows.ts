@@ -100,8 +100,9 @@ export function penaltyFromRow(r: Raw, at = 0): PenaltyRecord {
 export interface DisclosureRecord {
   year: number; scope1: number | null; scope2: number | null; scope3: number | null; scope1_verified: boolean;
   scope2_verified: boolean; boundary: Boundary; report_date: string; source_id: string; deep_link: string;
+  registry: { total: number; source_id: string; deep_link: string } | null;
 }
-export const DISCLOSURE_COLUMNS = 'year, scope1, scope2, scope3, scope1_verified, scope2_verified, boundary, report_date, source_id, deep_link';
+export const DISCLOSURE_COLUMNS = 'year, scope1, scope2, scope3, scope1_verified, scope2_verified, boundary, report_date, source_id, deep_link, registry_total, registry_source_id, registry_deep_link';
 export function disclosureFromRow(r: Raw, at = 0): DisclosureRecord {
   return {
     year: r[at] as number,
@@ -114,6 +115,7 @@ export function disclosureFromRow(r: Raw, at = 0): DisclosureRecord {
     report_date: r[at + 7] as string,
     source_id: r[at + 8] as string,
     deep_link: r[at + 9] as string,
+    registry: r[at + 10] === null ? null : { total: r[at + 10] as number, source_id: r[at + 11] as string, deep_link: r[at + 12] as string },
   };
 }
 

@@ -49,7 +49,9 @@ CREATE INDEX penalties_by_company ON penalties (ticker, date DESC, record_id);
 CREATE TABLE carbon_disclosures (
   ticker TEXT PRIMARY KEY, year INTEGER NOT NULL, scope1 REAL, scope2 REAL, scope3 REAL,
   scope1_verified INTEGER NOT NULL, scope2_verified INTEGER NOT NULL, boundary TEXT NOT NULL,
-  report_date TEXT NOT NULL, source_id TEXT NOT NULL, deep_link TEXT NOT NULL
+  report_date TEXT NOT NULL, source_id TEXT NOT NULL, deep_link TEXT NOT NULL,
+  -- The government registry's total for the same year (GF-V01 compares against it); NULL when unregistered.
+  registry_total REAL, registry_source_id TEXT, registry_deep_link TEXT
 ) WITHOUT ROWID;
 
 CREATE TABLE carbon_fees (

@@ -52,6 +52,13 @@ export function canonicalView(
       unit: 't CO2e' as const,
       year: d.year,
       asof: `${d.report_date}T00:00:00Z`,
+      registry: d.registry && {
+        year: d.year,
+        total_tco2e: d.registry.total,
+        source_id: d.registry.source_id,
+        source_name: sourceName(d.registry.source_id),
+        deep_link: d.registry.deep_link,
+      },
     };
   }
   if (sections.has('carbon_fee')) {

@@ -21,6 +21,7 @@ export function methodologyView(meta: SnapshotMeta, cbamProducts: { ticker: stri
       disclosed: 'a figure is disclosed (present) when it is not null; a disclosure may lack any of its three figures',
       latest_reporting_year: 'the year of the company’s carbon disclosure (the latest year its exchange published)',
       assurance: 'the company’s most recent sustainability report that a CPA or third party assured; level from the opinion type',
+      registry_total: 'the government GHG registry’s direct + energy-indirect emissions summed over the company’s registered sites for the disclosure’s year; shown as carbon_disclosure.registry in the canonical view (year, total_tco2e, source_id), so GF-V01 can be recomputed from the API alone: raised when |scope1 + scope2 − total_tco2e| / total_tco2e > the tolerance',
     },
     components: [
       {

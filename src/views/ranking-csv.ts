@@ -1,5 +1,5 @@
 import type { CompanySummary } from '../contract/company.js';
-import { csvQuote } from '../contract/csv.js';
+import { csvQuote, UTF8_BOM } from '../contract/csv.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
 import type { CompanyRecord } from '../snapshot/rows.js';
 import { companySummary } from './company.js';
@@ -19,7 +19,8 @@ function cell(v: unknown): string {
   return csvQuote(v.map((x) => (typeof x === 'object' && x !== null && 'component' in x ? `${x.component}:${x.points}/${x.max_points}` : String(x))).join('|'));
 }
 
-export const rankingCsvHeader = (): string => `${CSV_COLUMNS.join(',')}\n`;
+/** The header, after a UTF-8 byte-order mark: without it Excel reads the file as ANSI and garbles Chinese names. */
+export const rankingCsvHeader = (): string => `${UTF8_BOM}${CSV_COLUMNS.join(',')}\n`;
 
 /** One company's CSV line, line end included. */
 export function rankingCsvLine(meta: SnapshotMeta, company: CompanyRecord): string {
