@@ -28,7 +28,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 // Build the in-memory ranking index when a snapshot opens, not on the first ranking request.
-const snapshots = publishedSnapshotSource(snapshotsDir, { onOpen: (store) => rankingIndex(store) });
+const snapshots = publishedSnapshotSource(snapshotsDir, { onOpen: (store) => rankingIndex(store), logger });
 const app = createApp({ snapshots, logger, trustProxy: trustProxyFrom(env.TRUST_PROXY) });
 const server = createHttpServer(app, snapshots).listen(port, host, () => {
   const { meta } = snapshots.current();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { CURRENT_LINK } from '../src/snapshot/published.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { ApiError } from './errors.js';
+import { silentLogger, type Logger } from './logger.js';
 
 /** What the shim needs from "the current snapshot": the store, and where its tree and siblings live. */
 export interface SnapshotSource {
@@ -16,18 +17,30 @@ export interface SnapshotSource {
 
 /**
  * Follows the `current` symlink of a snapshots folder. It looks again at most once a second, so a
- * newly published snapshot is served without a restart; the old store is closed once replaced
- * a minute later, once responses still streaming from it are done.
+ * newly published snapshot is served without a restart, and a snapshot that could not be read (the
+ * link briefly missing, a half-copied folder) is served again within a second of being readable. An
+ * outage is logged once when it starts and once when it ends. A replaced store is closed a minute
+ * later, once responses still streaming from it are done.
  */
 export function publishedSnapshotSource(
   root: string,
-  o: { now?: () => number; onOpen?: (store: SnapshotStore) => void } = {},
+  o: { now?: () => number; onOpen?: (store: SnapshotStore) => void; logger?: Logger } = {},
 ): SnapshotSource {
   const now = o.now ?? Date.now;
   let store: SnapshotStore | null = null;
   let target: string | null = null;
   let checkedAt = -Infinity;
   let failure: string | null = null;
+  const logger = o.logger ?? silentLogger;
+
+  function fail(reason: string) {
+    if (failure === null) logger.warn('snapshot unavailable: answering 502 until it is readable again', { snapshots_dir: root, reason });
+    failure = reason;
+  }
+  function recover() {
+    if (failure !== null) logger.info('snapshot readable again', { snapshots_dir: root, snapshot: target });
+    failure = null;
+  }
 
   function refresh() {
     checkedAt = now();
@@ -35,10 +48,15 @@ export function publishedSnapshotSource(
     try {
       link = readlinkSync(join(root, CURRENT_LINK));
     } catch {
-      failure = 'No snapshot is published.';
+      fail('No snapshot is published.');
       return;
     }
-    if (link === target && store) return;
+    if (link === target && store) {
+      // The same snapshot as before: it is still open, so the link's return ends any outage.
+      if (existsSync(join(root, link, 'tree', fileForUrlPath(urls.index)))) recover();
+      else fail('The current snapshot cannot be read.');
+      return;
+    }
     try {
       const next = SnapshotStore.open(join(root, link));
       // A snapshot is its database and its tree; one without the other cannot be served.
@@ -52,9 +70,9 @@ export function publishedSnapshotSource(
       o.onOpen?.(next);
       store = next;
       target = link;
-      failure = null;
+      recover();
     } catch {
-      failure = 'The current snapshot cannot be read.';
+      fail('The current snapshot cannot be read.');
     }
   }
 
