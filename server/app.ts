@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { LIMITS } from '../src/contract/vocabulary.js';
@@ -8,6 +8,7 @@ import type { RouteContext } from './context.js';
 import { ApiError, badRequest, errorBody, toApiError } from './errors.js';
 import { CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS, setCommonHeaders } from './http.js';
 import { silentLogger, type Logger } from './logger.js';
+import { apiSegments, requestTooLarge } from './request-path.js';
 import { resolveRoute, unknownPath } from './router.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
@@ -31,9 +32,13 @@ export function createApp(o: AppOptions): express.Express {
   app.set('etag', false);
   app.set('query parser', false);
   app.set('trust proxy', o.trustProxy ?? false);
+  // Fixed path words are case-sensitive everywhere, as on the static host serving the same tree.
+  app.set('case sensitive routing', true);
 
   app.use((req, res, next) => {
     res.locals.requestId = setCommonHeaders(res);
+    const tooLarge = requestTooLarge(req.originalUrl, req.rawHeaders);
+    if (tooLarge) return next(tooLarge);
     if (req.method === 'OPTIONS') {
       res.set(PREFLIGHT_HEADERS).status(204).end();
       return;
@@ -60,13 +65,13 @@ export function createApp(o: AppOptions): express.Express {
 
   app.use(API_BASE, async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const rawQuery = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
-      const segments = req.path.split('/').filter((s) => s !== '');
-      // `.json` on the last segment names the same resource (how a static host serves the tree).
-      if (segments[0] !== 'downloads' && segments.length > 0) segments[segments.length - 1] = segments.at(-1)!.replace(/\.json$/, '');
+      const query = req.originalUrl.indexOf('?');
+      const rawPath = query < 0 ? req.originalUrl : req.originalUrl.slice(0, query);
+      const rawQuery = query < 0 ? '' : req.originalUrl.slice(query + 1);
+      const segments = apiSegments(rawPath);
       const params: string[] = [];
-      const route = resolveRoute(segments, params);
-      if (!route) throw unknownPath(req.originalUrl.split('?')[0]!);
+      const route = segments && resolveRoute(segments, params);
+      if (!route) throw unknownPath(rawPath);
       const method = req.method === 'HEAD' ? 'GET' : req.method;
       if (!(route.methods as readonly string[]).includes(method)) {
         const allow = [...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
@@ -108,21 +113,50 @@ export function createApp(o: AppOptions): express.Express {
   return app;
 }
 
+/** What Node's HTTP parser rejected, as the contract's error. */
+function parserError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): ApiError {
+  switch (err.code) {
+    case 'HPE_INVALID_METHOD':
+      // A well-formed request line with a method Node does not know (FOO) is a 405; other bytes are not HTTP.
+      if (/^[A-Z]+ \S+ HTTP\/1\.[01]\r?\n/.test((err.rawPacket ?? Buffer.alloc(0)).subarray(0, LIMITS.urlBytes).toString('latin1'))) {
+        return new ApiError('METHOD_NOT_ALLOWED', `Unknown method; the API takes ${ALLOWED_METHODS}.`, { Allow: ALLOWED_METHODS });
+      }
+      return badRequest('Malformed HTTP request.');
+    case 'HPE_HEADER_OVERFLOW': {
+      // Over the parser's own bound: an over-long request line is the URL's fault, else the headers'.
+      const packet = err.rawPacket ?? Buffer.alloc(0);
+      const lineEnd = packet.indexOf('\r\n');
+      const longUrl = lineEnd < 0 ? /^[A-Z]+ /.test(packet.subarray(0, 16).toString('latin1')) : lineEnd > LIMITS.urlBytes;
+      return longUrl ? new ApiError('URI_TOO_LONG', `The URL is longer than ${LIMITS.urlBytes} bytes.`) : new ApiError('HEADERS_TOO_LARGE', `The request headers are larger than ${LIMITS.headerBytes} bytes together.`);
+    }
+    default:
+      return badRequest('Malformed HTTP request.');
+  }
+}
+const ALLOWED_METHODS = 'GET, HEAD, POST, OPTIONS';
+
 /**
- * Requests Node's HTTP parser rejects before Express sees them (oversized headers, bytes that are not
- * HTTP) get the same envelope, as a 400, instead of Node's bare response.
+ * Requests Node's HTTP parser rejects before Express sees them (unknown methods, oversized request
+ * lines or headers, bytes that are not HTTP) get the same envelope instead of Node's bare response.
+ * The connection is closed after the answer, but what the client is still sending is read and
+ * dropped first: closing a socket with unread input resets it, and the client would lose the answer.
  */
 export function answerClientErrors(server: Server, snapshots: SnapshotSource): void {
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (!socket.writable || err.code === 'ECONNRESET') {
       socket.destroy();
       return;
     }
+    const error = parserError(err);
     const requestId = randomUUID();
-    const message = err.code === 'HPE_HEADER_OVERFLOW' ? 'The request line or headers are too large.' : 'Malformed HTTP request.';
-    const body = errorBody(snapshots, 'BAD_REQUEST', message, requestId);
-    const bytes = Buffer.from(JSON.stringify(body), 'utf8');
-    const headers = { ...CORS_HEADERS, 'X-Request-Id': requestId, 'Cache-Control': NO_STORE, 'Content-Type': JSON_TYPE, 'Content-Length': String(bytes.length), Connection: 'close' };
-    socket.end(`HTTP/1.1 400 Bad Request\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${bytes.toString('utf8')}`);
+    const bytes = Buffer.from(JSON.stringify(errorBody(snapshots, error.code, error.message, requestId)), 'utf8');
+    const headers = {
+      ...CORS_HEADERS, ...error.headers, 'X-Request-Id': requestId, 'Cache-Control': NO_STORE, 'Content-Type': JSON_TYPE,
+      'Content-Length': String(bytes.length), Connection: 'close',
+    };
+    socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${bytes.toString('utf8')}`);
+    socket.on('error', () => socket.destroy());
+    socket.resume();
+    setTimeout(() => socket.destroy(), 2000).unref();
   });
 }

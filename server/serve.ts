@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Express } from 'express';
-import { UPPER_CODE_PATTERN } from '../src/contract/vocabulary.js';
+import { LIMITS, UPPER_CODE_PATTERN } from '../src/contract/vocabulary.js';
+import { requestTooLarge } from './request-path.js';
 import { API_BASE } from '../src/site/static-paths.js';
 import { answerClientErrors } from './app.js';
 import { sendBody, setCommonHeaders } from './http.js';
@@ -32,8 +33,10 @@ function serveCompanyFile(req: IncomingMessage, res: ServerResponse, snapshots: 
 
 /** The HTTP server of the shim: the company-file fast path, then the Express app. */
 export function createHttpServer(app: Express, snapshots: SnapshotSource): Server {
-  const server = createServer((req, res) => {
-    if (!serveCompanyFile(req, res, snapshots)) app(req, res);
+  // The parser's own bound sits well above the contract's limits, so requests over those limits are
+  // read whole and answered 414/431 by the app (request-path.ts), not cut off mid-request.
+  const server = createServer({ maxHeaderSize: 4 * (LIMITS.urlBytes + LIMITS.headerBytes) }, (req, res) => {
+    if (requestTooLarge(req.url ?? '', req.rawHeaders) || !serveCompanyFile(req, res, snapshots)) app(req, res);
   });
   answerClientErrors(server, snapshots);
   return server;

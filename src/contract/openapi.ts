@@ -4,6 +4,7 @@ import { indexResponseSchema } from './api-index.js';
 import { batchResponseSchema } from './batch.js';
 import { fullCanonicalViewSchema, canonicalViewSchema } from './canonical.js';
 import { errorBodySchema, snapshotId } from './common.js';
+import { LIMITS } from './vocabulary.js';
 import { companyResponseSchema } from './company.js';
 import { compareResponseSchema } from './compare.js';
 import { etfListResponseSchema, etfResponseSchema } from './etf.js';
@@ -18,6 +19,13 @@ import { snapshotsResponseSchema } from './snapshots.js';
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
 const error = (description: string) => ({ description, ...json(errorBodySchema) });
 
+/** Answers any request may get before it reaches its endpoint (contract 2; README "Paths"). */
+const requestLimits = {
+  '405': error('A method the path does not take; the Allow header lists those it does'),
+  '414': error(`The URL is longer than ${LIMITS.urlBytes} bytes`),
+  '431': error(`The request headers are larger than ${LIMITS.headerBytes} bytes together`),
+};
+
 function get(summary: string, schema: z.ZodType, extra: Partial<ZodOpenApiOperationObject> = {}): { get: ZodOpenApiOperationObject } {
   return {
     get: {
@@ -28,6 +36,7 @@ function get(summary: string, schema: z.ZodType, extra: Partial<ZodOpenApiOperat
         '304': { description: 'Not modified' },
         '400': error('Bad request: malformed code, unknown, repeated or out-of-range parameter'),
         '404': error('Unknown code or path'),
+        ...requestLimits,
         '502': error('The snapshot cannot be read'),
       },
     },
@@ -60,6 +69,7 @@ const paths: ZodOpenApiPathsObject = {
         '304': { description: 'Not modified' },
         '400': error('Malformed snapshot id'),
         '404': error('Unknown snapshot or file'),
+        ...requestLimits,
       },
     },
   },
@@ -71,7 +81,8 @@ const paths: ZodOpenApiPathsObject = {
       responses: {
         '200': { description: 'One item per distinct code, in request order', ...json(batchResponseSchema) },
         '400': error('Not JSON, wrong Content-Type, or a body outside the contract'),
-        '413': error('Body over 64 KiB'),
+        '413': error(`Body over ${LIMITS.bodyBytes / 1024} KiB`),
+        ...requestLimits,
         '502': error('The snapshot cannot be read'),
       },
     },

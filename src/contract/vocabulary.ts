@@ -63,7 +63,9 @@ export const ERROR_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   UPSTREAM_FAILURE: 502,
 } as const;
@@ -104,4 +106,8 @@ export const LIMITS = {
   packMax: 50,
   /** 2: POST bodies. */
   bodyBytes: 64 * 1024,
+  /** A request's URL (path and query), in bytes: longer is 414. */
+  urlBytes: 8 * 1024,
+  /** A request's header lines together, in bytes: more is 431. */
+  headerBytes: 16 * 1024,
 } as const;

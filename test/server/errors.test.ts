@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,36 +6,8 @@ import { errorBodySchema } from '../../src/contract/common.js';
 import { currentSnapshotDir, currentSnapshotId } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import type { SnapshotSource } from '../../server/snapshot-source.js';
+import { expectEnvelope, raw } from '../helpers/raw-http.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
-
-/** Sends a request exactly as written (no URL normalisation), e.g. for traversal attempts. */
-function raw(base: string, path: string, method = 'GET', headers: Record<string, string> = {}, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = request({ hostname, port, path, method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** The one error shape: envelope valid, request id matches the header, never cached, CORS open. */
-function expectEnvelope(r: { status: number; headers: Record<string, unknown> | Headers; text: string }, status: number, code: string) {
-  const get = (h: string) => (r.headers instanceof Headers ? r.headers.get(h) : (r.headers[h] as string | undefined));
-  expect(r.status).toBe(status);
-  expect(get('content-type')).toBe('application/json; charset=utf-8');
-  expect(get('cache-control')).toBe('no-store');
-  expect(get('access-control-allow-origin')).toBe('*');
-  const body = errorBodySchema.parse(JSON.parse(r.text));
-  expect(body.error.code).toBe(code);
-  expect(body.error.request_id).toBe(get('x-request-id'));
-  expect(r.text).not.toMatch(/at .*\.ts:\d+|SqliteError|SELECT /);
-  return body;
-}
 
 let server: RunningServer;
 let snapshotsDir: string;
@@ -178,27 +149,63 @@ describe('a snapshot that cannot be read', () => {
   });
 });
 
-describe('requests rejected by the HTTP parser', () => {
-  it.each([
-    ['oversized headers', { 'X-Big': 'a'.repeat(20_000) }],
-  ])('%s still get the envelope', async (_name, headers) => {
-    const r = await raw(server.base, '/api/v1/company/D1101', 'GET', headers as Record<string, string>);
-    expectEnvelope(r, 400, 'BAD_REQUEST');
+/**
+ * Sends bytes exactly as written on a fresh connection, all of them before reading, and returns what
+ * arrived, even if the server resets the connection afterwards (the answer is already in).
+ */
+async function rawBytes(base: string, bytes: string | Buffer): Promise<string> {
+  const { Socket } = await import('node:net');
+  const { port } = new URL(base);
+  return new Promise<string>((resolve, reject) => {
+    const socket = new Socket();
+    let out = '';
+    socket.on('data', (c) => (out += c.toString('latin1')));
+    socket.on('close', () => resolve(out));
+    socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' && out !== '' ? resolve(out) : reject(e)));
+    socket.connect(Number(port), '127.0.0.1', () => socket.end(bytes));
+  });
+}
+function envelopeOf(text: string) {
+  return errorBodySchema.parse(JSON.parse(Buffer.from(text.slice(text.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8')));
+}
+
+describe('requests over the size limits, and requests the HTTP parser rejects', () => {
+  it('headers over 16 KiB together answer 431 in the envelope', async () => {
+    expectEnvelope(await raw(server.base, '/api/v1/company/D1101', 'GET', { 'X-Big': 'a'.repeat(20_000) }), 431, 'HEADERS_TOO_LARGE');
+    expectEnvelope(await raw(server.base, '/api/v1/ranking?limit=5', 'GET', { 'X-Big': 'a'.repeat(20_000) }), 431, 'HEADERS_TOO_LARGE');
+  });
+
+  it('headers beyond what the parser reads at all still answer 431, and the client reads the answer', async () => {
+    for (let i = 0; i < 5; i++) {
+      const text = await rawBytes(server.base, `GET /api/v1/company/D1101 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(200_000)}\r\n\r\n`);
+      expect(text).toMatch(/^HTTP\/1\.1 431 /);
+      expect(envelopeOf(text).error.code).toBe('HEADERS_TOO_LARGE');
+    }
+  });
+
+  it('a URL over 8 KiB answers 414 in the envelope', async () => {
+    expectEnvelope(await raw(server.base, `/api/v1/ranking?q=${'a'.repeat(9000)}`), 414, 'URI_TOO_LONG');
+    expectEnvelope(await raw(server.base, `/api/v1/company/${'D'.repeat(60_000)}`), 414, 'URI_TOO_LONG');
+  });
+
+  it('a request line beyond everything the parser reads is still answered in the envelope, not dropped', async () => {
+    // Past the parser's own bound Node cannot say whether the URL or the headers overflowed it.
+    const text = await rawBytes(server.base, `GET /api/v1/ranking?q=${'a'.repeat(200_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(text).toMatch(/^HTTP\/1\.1 (414|431) /);
+    expect(['URI_TOO_LONG', 'HEADERS_TOO_LARGE']).toContain(envelopeOf(text).error.code);
+  });
+
+  it('a method the server does not know answers 405 with Allow in the envelope', async () => {
+    const text = await rawBytes(server.base, 'FOO /api/v1/company/D1101 HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(text).toMatch(/^HTTP\/1\.1 405 /);
+    expect(text).toMatch(/\r\nAllow: GET, HEAD, POST, OPTIONS\r\n/);
+    expect(envelopeOf(text).error.code).toBe('METHOD_NOT_ALLOWED');
   });
 
   it('bytes that are not HTTP get the envelope', async () => {
-    const { Socket } = await import('node:net');
-    const { port } = new URL(server.base);
-    const text = await new Promise<string>((resolve, reject) => {
-      const socket = new Socket();
-      let out = '';
-      socket.on('data', (c) => (out += c.toString()));
-      socket.on('close', () => resolve(out));
-      socket.on('error', reject);
-      socket.connect(Number(port), '127.0.0.1', () => socket.end('NOT HTTP AT ALL\r\n\r\n'));
-    });
+    const text = await rawBytes(server.base, 'NOT HTTP AT ALL\r\n\r\n');
     expect(text).toMatch(/^HTTP\/1\.1 400/);
-    const body = errorBodySchema.parse(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)));
+    const body = envelopeOf(text);
     expect(body.error.code).toBe('BAD_REQUEST');
     expect(text).toContain(`X-Request-Id: ${body.error.request_id}`);
   });

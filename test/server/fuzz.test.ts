@@ -64,7 +64,7 @@ function checkResponse(r: RawResponse, what: string, o: { csvAllowed?: boolean }
   if (r.status === 200) {
     if (r.headers['content-type'] === CSV_TYPE) {
       expect(o.csvAllowed, ctx).toBe(true);
-      expect(r.text.split('\n')[0], ctx).toMatch(/^ticker,company_name,/);
+      expect(r.text.split('\n')[0], ctx).toMatch(/^\uFEFFticker,company_name,/);
       return;
     }
     expect(r.headers['content-type'], ctx).toBe(JSON_TYPE);

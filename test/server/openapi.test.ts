@@ -121,6 +121,21 @@ describe('the OpenAPI document and the server agree', () => {
     expectRejected(await post(tickers.slice(0, body.minItems - 1)), 'tickers', 'batch empty');
   });
 
+  it('documents the errors every request may get, and each happens as documented', async () => {
+    for (const [p, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const codes = Object.keys((op as { responses: Record<string, unknown> }).responses);
+        if (p === '/api/v1/openapi.json') continue;
+        expect(codes, `${method} ${p}`).toEqual(expect.arrayContaining(['405', '414', '431']));
+        if (method === 'post') expect(codes, `${method} ${p}`).toContain('413');
+      }
+    }
+    const url = server.base + path('/api/v1/company/{ticker}');
+    expect((await fetch(url, { method: 'DELETE' })).status).toBe(405);
+    expect((await fetch(`${url}?${'x'.repeat(9000)}`)).status).toBe(414);
+    expect((await fetch(url, { headers: { 'X-Big': 'a'.repeat(20_000) } })).status).toBe(431);
+  });
+
   it('requires every required parameter and accepts no undocumented one', async () => {
     for (const op of queryOperations()) {
       for (const p of op.params.filter((x) => x.required)) {

@@ -1,0 +1,37 @@
+import { LIMITS } from '../src/contract/vocabulary.js';
+import { API_BASE } from '../src/site/static-paths.js';
+import { ApiError, badRequest } from './errors.js';
+
+/**
+ * The path below /api/v1 as segments, by one rule everywhere (contract 1.1, README "Paths"):
+ * fixed path words are lower-case and case-sensitive, as on any static host; each segment is
+ * percent-decoded exactly once, after splitting, so an encoded `/` can never shift the segments that
+ * follow; empty segments are kept (an empty code is then a 400, not a shifted path); `.json` on the
+ * last segment names the same resource. Returns null for a path outside /api/v1.
+ */
+export function apiSegments(rawPath: string): string[] | null {
+  if (rawPath !== API_BASE && !rawPath.startsWith(`${API_BASE}/`)) return null;
+  const rest = rawPath.slice(API_BASE.length + 1);
+  if (rest === '') return [];
+  const segments = rest.split('/').map(decodeSegment);
+  const last = segments.length - 1;
+  if (segments[0] !== 'downloads') segments[last] = segments[last]!.replace(/\.json$/, '');
+  return segments;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw badRequest(`The path segment "${segment.slice(0, 40)}" is not valid percent-encoded UTF-8.`);
+  }
+}
+
+/** Byte sizes of the request line's URL and of the header lines, checked before anything else runs. */
+export function requestTooLarge(url: string, rawHeaders: readonly string[]): ApiError | null {
+  if (Buffer.byteLength(url) > LIMITS.urlBytes) return new ApiError('URI_TOO_LONG', `The URL is longer than ${LIMITS.urlBytes} bytes.`);
+  let bytes = 0;
+  for (const h of rawHeaders) bytes += Buffer.byteLength(h) + 2;
+  if (bytes > LIMITS.headerBytes) return new ApiError('HEADERS_TOO_LARGE', `The request headers are larger than ${LIMITS.headerBytes} bytes together.`);
+  return null;
+}
