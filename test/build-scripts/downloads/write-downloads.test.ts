@@ -50,9 +50,9 @@ function makeDb(path: string): void {
   const pen = db.prepare('INSERT INTO penalties VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   pen.run('1101', 'R-2', 'EPB-KH', '高雄市政府環境保護局', '2024-05-01', 120000.5, 0, TRICKY, 'SRC-MOENV-EMS_P_46', 'https://example.org/r2');
   pen.run('1101', 'R-1', 'EPB-KH', '高雄市政府環境保護局', '2024-06-01', 1e9, 1, 'serious', 'SRC-MOENV-EMS_P_46', 'https://example.org/r1');
-  const disc = db.prepare('INSERT INTO carbon_disclosures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  disc.run('2330', 2023, 123456.78, 9876543.21, null, 1, 0, 'consolidated', '2024-08-01', 'SRC-TWSE-COMPANY', 'https://example.org/d');
-  disc.run('1101', 2022, 0.1, null, null, 0, 0, 'parent', '2023-08-01', 'SRC-TWSE-COMPANY', 'https://example.org/d2');
+  const disc = db.prepare('INSERT INTO carbon_disclosures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  disc.run('2330', 2023, 123456.78, 9876543.21, null, 1, 0, 'consolidated', '2024-08-01', 'SRC-TWSE-COMPANY', 'https://example.org/d', 10_000_000.5, 'SRC-TWSE-COMPANY', 'https://example.org/g');
+  disc.run('1101', 2022, 0.1, null, null, 0, 0, 'parent', '2023-08-01', 'SRC-TWSE-COMPANY', 'https://example.org/d2', null, null, null);
   const fee = db.prepare('INSERT INTO carbon_fees VALUES (?, ?, ?, ?, ?, ?)');
   fee.run('1101', 1, 'registry ≥ 25,000 t', 2023, 'SRC-TWSE-COMPANY', 'https://example.org/f');
   fee.run('2330', 0, 'not listed', null, 'SRC-TWSE-COMPANY', 'https://example.org/f2');
@@ -168,7 +168,7 @@ describe('writeDownloads', () => {
     expect(c3[14]).toBe('33.3');
     expect(JSON.parse(companies[2]![19]!)).toEqual([{ component: 'disclosure', points: 20, max_points: 35, detail: 'scope 1, "2"' }]);
     const disclosures = parseCsv(readFileSync(join(outA, 'carbon_disclosures.csv'), 'utf8'));
-    expect(disclosures[1]).toEqual(['1101', '2022', '0.1', '', '', '0', '0', 'parent', '2023-08-01', 'SRC-TWSE-COMPANY', 'https://example.org/d2']);
+    expect(disclosures[1]).toEqual(['1101', '2022', '0.1', '', '', '0', '0', 'parent', '2023-08-01', 'SRC-TWSE-COMPANY', 'https://example.org/d2', '', '', '']);
     const penalties = parseCsv(readFileSync(join(outA, 'penalties.csv'), 'utf8'));
     expect(penalties.slice(1).map((r) => [r[1], r[5]])).toEqual([['R-1', '1000000000'], ['R-2', '120000.5']]);
     expect(readdirSync(outA).some((n) => /meta|company_search|sqlite_stat/.test(n))).toBe(false);
