@@ -11,6 +11,7 @@ import { download } from './routes/downloads.js';
 import { rankingQuery } from './routes/ranking.js';
 import { filteredRegistry } from './routes/registry.js';
 import { serveTreeFile } from './routes/tree.js';
+import { pinnedRead } from './routes/pinned.js';
 
 type Handler = (ctx: RouteContext) => void | Promise<void>;
 
@@ -18,6 +19,8 @@ type Handler = (ctx: RouteContext) => void | Promise<void>;
 export interface Route {
   methods: readonly ('GET' | 'POST')[];
   handle: Handler;
+  /** The static file a GET without a query answers, if any (what a pinned read serves). */
+  file?: string;
 }
 
 const get = (handle: Handler): Route => ({ methods: ['GET'], handle });
@@ -31,13 +34,20 @@ function code(raw: string, what: 'ticker' | 'fund code'): string {
 
 /** A static file; with a query string, the dynamic handler if there is one, else 400 (no parameters). */
 function fileOr(url: string, missing: string, endpoint: string, dynamic?: Handler): Route {
-  return get((ctx) => {
+  const route = get((ctx) => {
     if (ctx.rawQuery !== '') {
       if (dynamic) return dynamic(ctx);
       parseQuery(noQuerySchema, ctx.rawQuery, endpoint);
     }
     return serveTreeFile(ctx, url, missing);
   });
+  return { ...route, file: url };
+}
+
+/** /snapshots/{id}/<static path>: the rest of the path resolves as usual, then is read from snapshot {id}. */
+function pinned(id: string, rest: string[]): Route {
+  const path = rest.length === 1 && rest[0] === '' ? [] : rest;
+  return get((ctx) => pinnedRead(ctx, id, () => resolveRoute(path, [])?.file ?? null));
 }
 
 /**
@@ -82,6 +92,7 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
         const fund = code(b!, 'fund code');
         return fileOr(urls.etf(fund), `Unknown fund code: ${fund}`, '/etf/{code}');
       }
+      if (a === 'snapshots') return pinned(b!, []);
       if (a === 'sources' && b === 'registry') {
         return fileOr(urls.registry, 'The registry is missing from this snapshot.', '/sources/registry', filteredRegistry);
       }
@@ -95,14 +106,17 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
       if (a === 'ranking' && b === 'page') {
         const page = parseBody(pageSegmentSchema, c);
         // Pages past the end are not files; the dynamic ranking answers them with an empty page.
-        return get((ctx) => {
+        const route = get((ctx) => {
           if (ctx.rawQuery !== '') parseQuery(noQuerySchema, ctx.rawQuery, '/ranking/page/{page}');
           return serveTreeFile(ctx, urls.rankingPage(page), `Page ${page} is past the end of the default ranking; see /api/v1/ranking?page=${page}.`);
         });
+        return { ...route, file: urls.rankingPage(page) };
       }
       if (a === 'downloads') return get((ctx) => download(ctx, b!, c!));
+      if (a === 'snapshots') return pinned(b!, segments.slice(2));
       return null;
     default:
+      if (a === 'snapshots') return pinned(b!, segments.slice(2));
       return null;
   }
 }
