@@ -2,7 +2,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SnapshotEntry } from '../src/contract/snapshots.js';
 import { snapshotsResponseSchema } from '../src/contract/snapshots.js';
-import { publishedSnapshotIds } from '../src/snapshot/published.js';
+import { currentSnapshotDir, publishedSnapshotIds } from '../src/snapshot/published.js';
+import { writeHistory } from './history/write-history.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { DOWNLOADS_DIR, fileForUrlPath, outsideTreeArchive, urls } from '../src/site/static-paths.js';
 import { snapshotsView } from '../src/views/snapshots.js';
@@ -87,6 +88,11 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
     try {
       tree = await timed('tree', () => writeTree(store, treeDir, { onProgress: (n) => o.progress.step(`tree: ${n} files`) }));
       o.progress.step(`tree: ${tree.files} files, ${(tree.bytes / 1e6).toFixed(1)} MB`);
+
+      const previousDir = currentSnapshotDir(o.snapshotsDir);
+      const history = await timed('history', () => writeHistory({ store, snapshotDir: work, treeDir, previousDir }));
+      tree = { files: tree.files + history.files, bytes: tree.bytes + history.bytes };
+      o.progress.step(`history: ${history.files} files`);
 
       o.onStage?.('downloads');
       const downloadsUrl = urls.downloads(id);

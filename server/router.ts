@@ -103,6 +103,11 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
         params.push(t);
         return fileOr(urls.canonical(t), `Unknown ticker: ${t}`, '/company/{ticker}/canonical', canonicalWithFields);
       }
+      if (a === 'company' && c === 'history') {
+        const t = code(b!, 'ticker');
+        params.push(t);
+        return fileOr(urls.history(t), `Unknown ticker: ${t}`, '/company/{ticker}/history');
+      }
       if (a === 'ranking' && b === 'page') {
         const page = parseBody(pageSegmentSchema, c);
         // Pages past the end are not files; the dynamic ranking answers them with an empty page.

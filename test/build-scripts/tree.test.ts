@@ -12,6 +12,7 @@ import { indexResponseSchema } from '../../src/contract/api-index.js';
 import { fullCanonicalViewSchema } from '../../src/contract/canonical.js';
 import { companyResponseSchema } from '../../src/contract/company.js';
 import { etfListResponseSchema, etfResponseSchema } from '../../src/contract/etf.js';
+import { historyResponseSchema } from '../../src/contract/history.js';
 import { methodologyResponseSchema } from '../../src/contract/methodology.js';
 import { rankingResponseSchema } from '../../src/contract/ranking.js';
 import { registryResponseSchema } from '../../src/contract/registry.js';
@@ -26,6 +27,7 @@ const SCHEMA_BY_PATH: [RegExp, z.ZodType | null][] = [
   [/^api\/v1\/index\.json$/, indexResponseSchema],
   [/^api\/v1\/company\/[0-9A-Z]+\.json$/, companyResponseSchema],
   [/^api\/v1\/company\/[0-9A-Z]+\/canonical\.json$/, fullCanonicalViewSchema],
+  [/^api\/v1\/company\/[0-9A-Z]+\/history\.json$/, historyResponseSchema],
   [/^api\/v1\/etf\.json$/, etfListResponseSchema],
   [/^api\/v1\/etf\/[0-9A-Z]+\.json$/, etfResponseSchema],
   [/^api\/v1\/ranking\.json$/, rankingResponseSchema],
@@ -54,7 +56,7 @@ afterAll(() => store.close());
 describe('the published tree', () => {
   it('validates file by file against the contract schemas, and holds nothing else', () => {
     const files = filesUnder(treeDir).filter((f) => !f.startsWith('api/v1/downloads/'));
-    expect(files.length).toBe(2 * store.companyCount() + Math.ceil(store.companyCount() / 50) + 1 + 1 + store.etfs().length + 5);
+    expect(files.length).toBe(3 * store.companyCount() + Math.ceil(store.companyCount() / 50) + 1 + 1 + store.etfs().length + 5);
     for (const file of files) {
       const match = SCHEMA_BY_PATH.find(([re]) => re.test(file));
       expect(match, `unexpected file ${file}`).toBeDefined();
@@ -81,7 +83,9 @@ describe('the published tree', () => {
       // Small chunks, so every thread claims several and the claims interleave.
       const three = await writeTree(store, b, { threads: 3, chunkSize: 37 });
       const hash = (dir: string) => filesUnder(dir).map((f) => `${f} ${createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')}`);
-      const published = hash(treeDir).filter((l) => !l.startsWith('api/v1/downloads/') && !l.startsWith('api/v1/snapshots.json'));
+      // Downloads, /snapshots, histories, changes and the feed are written by later build stages.
+      const later = /^api\/v1\/(downloads\/|snapshots\.json|company\/[0-9A-Z]+\/history\.json|changes|feed\.atom)/;
+      const published = hash(treeDir).filter((l) => !later.test(l));
       expect(hash(a)).toEqual(published);
       expect(hash(b)).toEqual(published);
       expect(three).toEqual(one);

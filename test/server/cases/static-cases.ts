@@ -4,6 +4,7 @@ import type { SnapshotStore } from '../../../src/snapshot/store.js';
 import { apiIndexView } from '../../../src/views/api-index.js';
 import { canonicalView } from '../../../src/views/canonical.js';
 import { companyView } from '../../../src/views/company.js';
+import { historyEntry, historyView } from '../../../src/views/history.js';
 import { etfListView, etfView } from '../../../src/views/etf.js';
 import { methodologyView } from '../../../src/views/methodology.js';
 import { rankingView } from '../../../src/views/ranking.js';
@@ -36,6 +37,8 @@ export function staticCases(store: SnapshotStore): Case[] {
     ...sample.flatMap((t) => [
       { name: `company ${t}`, url: `/api/v1/company/${t}`, view: () => companyView(meta, store.company(t)!) },
       { name: `canonical ${t}`, url: `/api/v1/company/${t}/canonical`, view: () => canonicalView(meta, store.facts(t)!, names) },
+      // The shared demo is a first snapshot: each history holds its own entry alone.
+      { name: `history ${t}`, url: `/api/v1/company/${t}/history`, view: () => historyView(meta, t, [historyEntry(meta, store.company(t)!, store.facts(t)!.flags)]) },
     ]),
     { name: 'etf list', url: '/api/v1/etf', view: () => etfListView(meta, etfs) },
     ...etfs.slice(0, 3).map((e) => ({
