@@ -4,6 +4,7 @@ import type { SnapshotEntry } from '../src/contract/snapshots.js';
 import { snapshotsResponseSchema } from '../src/contract/snapshots.js';
 import { currentSnapshotDir, publishedSnapshotIds } from '../src/snapshot/published.js';
 import { writeHistory } from './history/write-history.js';
+import { writeChanges } from './history/write-changes.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { DOWNLOADS_DIR, fileForUrlPath, outsideTreeArchive, urls } from '../src/site/static-paths.js';
 import { snapshotsView } from '../src/views/snapshots.js';
@@ -93,6 +94,14 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
       const history = await timed('history', () => writeHistory({ store, snapshotDir: work, treeDir, previousDir }));
       tree = { files: tree.files + history.files, bytes: tree.bytes + history.bytes };
       o.progress.step(`history: ${history.files} files`);
+      const previous = previousDir ? SnapshotStore.open(previousDir) : null;
+      try {
+        const changes = await timed('changes', () => writeChanges({ store, previous, snapshotDir: work, treeDir }));
+        tree = { files: tree.files + changes.files, bytes: tree.bytes + changes.bytes };
+        o.progress.step(`changes: ${changes.changes.changes.length} companies moved`);
+      } finally {
+        previous?.close();
+      }
 
       o.onStage?.('downloads');
       const downloadsUrl = urls.downloads(id);

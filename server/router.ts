@@ -12,6 +12,7 @@ import { rankingQuery } from './routes/ranking.js';
 import { filteredRegistry } from './routes/registry.js';
 import { serveTreeFile } from './routes/tree.js';
 import { pinnedRead } from './routes/pinned.js';
+import { filteredChanges } from './routes/changes.js';
 
 type Handler = (ctx: RouteContext) => void | Promise<void>;
 
@@ -76,6 +77,8 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
           return fileOr(urls.snapshots, 'The snapshot list is missing from this snapshot.', '/snapshots');
         case 'openapi':
           return fileOr(urls.openapi, 'The OpenAPI document is missing from this snapshot.', '/openapi.json');
+        case 'changes':
+          return fileOr(urls.changes, 'The changes are missing from this snapshot.', '/changes', filteredChanges);
         case 'compare':
           return get(compare);
         case 'batch':
@@ -116,6 +119,14 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
           return serveTreeFile(ctx, urls.rankingPage(page), `Page ${page} is past the end of the default ranking; see /api/v1/ranking?page=${page}.`);
         });
         return { ...route, file: urls.rankingPage(page) };
+      }
+      if (a === 'changes' && b === 'page') {
+        const page = parseBody(pageSegmentSchema, c);
+        const route = get((ctx) => {
+          if (ctx.rawQuery !== '') parseQuery(noQuerySchema, ctx.rawQuery, '/changes/page/{page}');
+          return serveTreeFile(ctx, urls.changesPage(page), `Page ${page} is past the end of the changes; see /api/v1/changes?page=${page}.`);
+        });
+        return { ...route, file: urls.changesPage(page) };
       }
       if (a === 'downloads') return get((ctx) => download(ctx, b!, c!));
       if (a === 'snapshots') return pinned(b!, segments.slice(2));

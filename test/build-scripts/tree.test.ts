@@ -12,6 +12,7 @@ import { indexResponseSchema } from '../../src/contract/api-index.js';
 import { fullCanonicalViewSchema } from '../../src/contract/canonical.js';
 import { companyResponseSchema } from '../../src/contract/company.js';
 import { etfListResponseSchema, etfResponseSchema } from '../../src/contract/etf.js';
+import { changesResponseSchema } from '../../src/contract/changes.js';
 import { historyResponseSchema } from '../../src/contract/history.js';
 import { methodologyResponseSchema } from '../../src/contract/methodology.js';
 import { rankingResponseSchema } from '../../src/contract/ranking.js';
@@ -28,6 +29,8 @@ const SCHEMA_BY_PATH: [RegExp, z.ZodType | null][] = [
   [/^api\/v1\/company\/[0-9A-Z]+\.json$/, companyResponseSchema],
   [/^api\/v1\/company\/[0-9A-Z]+\/canonical\.json$/, fullCanonicalViewSchema],
   [/^api\/v1\/company\/[0-9A-Z]+\/history\.json$/, historyResponseSchema],
+  [/^api\/v1\/changes\.json$/, changesResponseSchema],
+  [/^api\/v1\/changes\/page\/[1-9]\d*\.json$/, changesResponseSchema],
   [/^api\/v1\/etf\.json$/, etfListResponseSchema],
   [/^api\/v1\/etf\/[0-9A-Z]+\.json$/, etfResponseSchema],
   [/^api\/v1\/ranking\.json$/, rankingResponseSchema],
@@ -56,7 +59,7 @@ afterAll(() => store.close());
 describe('the published tree', () => {
   it('validates file by file against the contract schemas, and holds nothing else', () => {
     const files = filesUnder(treeDir).filter((f) => !f.startsWith('api/v1/downloads/'));
-    expect(files.length).toBe(3 * store.companyCount() + Math.ceil(store.companyCount() / 50) + 1 + 1 + store.etfs().length + 5);
+    expect(files.length).toBe(3 * store.companyCount() + Math.ceil(store.companyCount() / 50) + 1 + 1 + store.etfs().length + 6);
     for (const file of files) {
       const match = SCHEMA_BY_PATH.find(([re]) => re.test(file));
       expect(match, `unexpected file ${file}`).toBeDefined();
