@@ -5,6 +5,7 @@ import { snapshotsResponseSchema } from '../src/contract/snapshots.js';
 import { currentSnapshotDir, publishedSnapshotIds } from '../src/snapshot/published.js';
 import { writeHistory } from './history/write-history.js';
 import { writeChanges } from './history/write-changes.js';
+import { writeFeed } from './history/write-feed.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { DOWNLOADS_DIR, fileForUrlPath, outsideTreeArchive, urls } from '../src/site/static-paths.js';
 import { snapshotsView } from '../src/views/snapshots.js';
@@ -99,6 +100,8 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
         const changes = await timed('changes', () => writeChanges({ store, previous, snapshotDir: work, treeDir }));
         tree = { files: tree.files + changes.files, bytes: tree.bytes + changes.bytes };
         o.progress.step(`changes: ${changes.changes.changes.length} companies moved`);
+        const feed = await timed('feed', () => writeFeed({ meta: store.meta, fromSnapshotId: changes.changes.from_snapshot_id, changes: changes.changes.changes.map((c) => c.item), snapshotDir: work, treeDir, previousDir }));
+        tree = { files: tree.files + 1, bytes: tree.bytes + feed.bytes };
       } finally {
         previous?.close();
       }

@@ -13,6 +13,7 @@ import { filteredRegistry } from './routes/registry.js';
 import { serveTreeFile } from './routes/tree.js';
 import { pinnedRead } from './routes/pinned.js';
 import { filteredChanges } from './routes/changes.js';
+import { serveFeed } from './routes/feed.js';
 
 type Handler = (ctx: RouteContext) => void | Promise<void>;
 
@@ -77,6 +78,8 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
           return fileOr(urls.snapshots, 'The snapshot list is missing from this snapshot.', '/snapshots');
         case 'openapi':
           return fileOr(urls.openapi, 'The OpenAPI document is missing from this snapshot.', '/openapi.json');
+        case 'feed.atom':
+          return { ...get(serveFeed), file: urls.feed };
         case 'changes':
           return fileOr(urls.changes, 'The changes are missing from this snapshot.', '/changes', filteredChanges);
         case 'compare':

@@ -157,10 +157,11 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
     events.push({ kind: 'delisting', ticker: delisted.ticker, detail: 'delisted; the business stays in the government files' });
   }
 
-  const count = base.companies.length;
-  const shortName = '晨曦示範';
+  // The next index after every company listed so far (a delisted one's ticker is never reused).
+  const index = Math.max(base.companies.length, ...u.companies.map((c) => c.index + 1), ...base.companies.map((c) => c.index + 1));
+  const shortName = `晨曦示範${index}`;
   const listed: Company = {
-    index: count, ticker: tickerFor(count, count), uniformNo: uniformNoFor(u.seed, 9_999_999), shortName, legalName: legalName(shortName),
+    index, ticker: tickerFor(index, index), uniformNo: uniformNoFor(u.seed, 9_999_999 - index), shortName, legalName: legalName(shortName),
     market: 'otc', industry: base.companies[0]!.industry, capital: 500_000_000, county: 0, sites: [], penalties: [], disclosure: null,
     reports: [], cbam: null, archetype: null,
   };

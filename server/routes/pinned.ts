@@ -4,6 +4,7 @@ import { noQuerySchema } from '../../src/contract/queries.js';
 import { SNAPSHOT_ID_PATTERN } from '../../src/contract/vocabulary.js';
 import { urls } from '../../src/site/static-paths.js';
 import { isPruned } from '../../src/snapshot/retention.js';
+import { ATOM_TYPE } from '../../src/views/feed.js';
 import type { RouteContext } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { sendBody } from '../http.js';
@@ -31,5 +32,5 @@ export function pinnedRead(ctx: RouteContext, id: string, resolveFile: () => str
   parseQuery(noQuerySchema, ctx.rawQuery, '/snapshots/{id}/…');
   const file = readTreeFile(join(ctx.source.root, id), url);
   if (!file) throw notFound(`Snapshot ${id} has no ${url}.`);
-  sendBody(ctx.req, ctx.res, file.bytes, undefined, {}, file.etag);
+  sendBody(ctx.req, ctx.res, file.bytes, url === urls.feed ? ATOM_TYPE : undefined, {}, file.etag);
 }

@@ -8,7 +8,8 @@ export const API_BASE = '/api/v1';
 export function fileForUrlPath(urlPath: string): string {
   const rel = urlPath.replace(/^\/+/, '');
   if (rel === '' || rel.endsWith('/')) return `${rel}index.json`;
-  return rel.endsWith('.json') ? rel : `${rel}.json`;
+  // The Atom feed keeps its own extension (a static host types it by that).
+  return rel.endsWith('.json') || rel.endsWith('.atom') ? rel : `${rel}.json`;
 }
 
 /** Tree folder holding one download folder per snapshot (`<DOWNLOADS_DIR>/<id>/…`). */

@@ -59,8 +59,10 @@ afterAll(() => store.close());
 describe('the published tree', () => {
   it('validates file by file against the contract schemas, and holds nothing else', () => {
     const files = filesUnder(treeDir).filter((f) => !f.startsWith('api/v1/downloads/'));
-    expect(files.length).toBe(3 * store.companyCount() + Math.ceil(store.companyCount() / 50) + 1 + 1 + store.etfs().length + 6);
-    for (const file of files) {
+    expect(files.length).toBe(3 * store.companyCount() + Math.ceil(store.companyCount() / 50) + 1 + 1 + store.etfs().length + 7);
+    // The Atom feed is XML, checked by test/history/feed.test.ts.
+    expect(files).toContain('api/v1/feed.atom');
+    for (const file of files.filter((f) => f !== 'api/v1/feed.atom')) {
       const match = SCHEMA_BY_PATH.find(([re]) => re.test(file));
       expect(match, `unexpected file ${file}`).toBeDefined();
       const body = JSON.parse(readFileSync(join(treeDir, file), 'utf8'));
