@@ -37,6 +37,7 @@ export function writeChanges(o: { store: SnapshotStore; previous: SnapshotStore 
   const pageCount = Math.ceil(list.length / perPage);
   const page = (n: number) => changesView(meta, fromId, list.slice((n - 1) * perPage, n * perPage).map((c) => c.item), { total: list.length, page: n, perPage });
   tree.write({ url: urls.changes, schema: changesResponseSchema, body: page(1) });
-  for (let n = 1; n <= pageCount; n++) tree.write({ url: urls.changesPage(n), schema: changesResponseSchema, body: page(n) });
+  // Page 1 always exists, as the ranking's does, even when nothing changed.
+  for (let n = 1; n <= Math.max(1, pageCount); n++) tree.write({ url: urls.changesPage(n), schema: changesResponseSchema, body: page(n) });
   return { ...tree.stats, changes };
 }

@@ -15,6 +15,7 @@ import {
 import { rankingResponseSchema } from './ranking.js';
 import { registryResponseSchema } from './registry.js';
 import { snapshotsResponseSchema } from './snapshots.js';
+import { historyPaths } from './history-openapi.js';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
 const error = (description: string) => ({ description, ...json(errorBodySchema) });
@@ -73,6 +74,7 @@ const paths: ZodOpenApiPathsObject = {
       },
     },
   },
+  ...historyPaths,
   '/api/v1/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
   '/api/v1/batch': {
     post: {

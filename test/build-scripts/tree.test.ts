@@ -59,7 +59,7 @@ afterAll(() => store.close());
 describe('the published tree', () => {
   it('validates file by file against the contract schemas, and holds nothing else', () => {
     const files = filesUnder(treeDir).filter((f) => !f.startsWith('api/v1/downloads/'));
-    expect(files.length).toBe(3 * store.companyCount() + Math.ceil(store.companyCount() / 50) + 1 + 1 + store.etfs().length + 7);
+    expect(files.length).toBe(3 * store.companyCount() + Math.ceil(store.companyCount() / 50) + 1 + 1 + store.etfs().length + 8);
     // The Atom feed is XML, checked by test/history/feed.test.ts.
     expect(files).toContain('api/v1/feed.atom');
     for (const file of files.filter((f) => f !== 'api/v1/feed.atom')) {
@@ -159,9 +159,9 @@ describe('the OpenAPI document', () => {
 
   it('lists every endpoint, and every listed path exists on the server', async () => {
     expect(Object.keys(doc.paths).sort()).toEqual([...new Set(ENDPOINTS.map((e) => e.path))].sort());
-    const examples: Record<string, string> = { '{ticker}': 'D1101', '{code}': store.etfs()[0]!.etf_code, '{page}': '2', '{id}': store.meta.dataset_snapshot_id, '{file}': 'datapackage.json' };
+    const examples: Record<string, string> = { '{ticker}': 'D1101', '{code}': store.etfs()[0]!.etf_code, '{page}': '2', '{id}': store.meta.dataset_snapshot_id, '{file}': 'datapackage.json', '{path}': 'company/D1101/canonical' };
     for (const [path, ops] of Object.entries(doc.paths)) {
-      const url = path.replace(/\{\w+\}/g, (m) => examples[m]!);
+      const url = path.replace(/\{\w+\}/g, (m) => (m === '{page}' && path.startsWith('/api/v1/changes/') ? '1' : examples[m]!));
       for (const method of Object.keys(ops)) {
         const init: RequestInit = method === 'post' ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"tickers":["D1101"]}' } : {};
         const query = path === '/api/v1/compare' ? '?tickers=D1101,D1102' : '';

@@ -55,6 +55,7 @@ export function staticCases(store: SnapshotStore): Case[] {
     ...[1, 2, lastPage].map((n) => ({ name: `ranking page ${n}`, url: `/api/v1/ranking/page/${n}`, view: () => rankingView(meta, page(n)) })),
     // The shared demo is a first snapshot: nothing to compare with.
     { name: 'changes', url: '/api/v1/changes', view: () => changesView(meta, null, [], { total: 0, page: 1, perPage: LIMITS.changesPerPage }) },
+    { name: 'changes page 1', url: '/api/v1/changes/page/1', view: () => changesView(meta, null, [], { total: 0, page: 1, perPage: LIMITS.changesPerPage }) },
     { name: 'registry', url: '/api/v1/sources/registry', view: () => registryView(meta, store.sources()) },
     { name: 'methodology', url: '/api/v1/methodology', view: () => methodologyView(meta, store.cbamProducts()) },
     { name: 'openapi', url: '/api/v1/openapi.json', view: () => JSON.parse(JSON.stringify(openApiDocument(meta.methodology_version))) },
