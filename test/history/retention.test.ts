@@ -9,6 +9,7 @@ import { silentProgress } from '../../build-scripts/snapshot/progress.js';
 import { publishedSnapshotIds } from '../../src/snapshot/published.js';
 import { prunedSnapshotIds, snapshotsKeepFromEnv } from '../../src/snapshot/retention.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
+import { startStaticHost } from '../helpers/static-host.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 
 const API = '/api/v1';
@@ -78,6 +79,19 @@ describe('retention (SNAPSHOTS_KEEP) and pinned reads', () => {
         expect(pinned.text, `${id} ${p}`).toBe(text);
         expect(pinned.headers.get('cache-control')).toBe('public, max-age=3600');
       }
+    }
+    // A static host with the README's nginx rule serves the same bytes straight from the kept folders.
+    const host = await startStaticHost(join(snapshotsDir, 'current', 'tree'), { snapshotsDir });
+    try {
+      for (const id of ids) {
+        for (const [p, text] of served.get(id)!) {
+          if (p === '/index' || p.endsWith('.json')) continue; // the shim's own spellings
+          const res = await fetch(`${host.base}${API}/snapshots/${id}${p === '/' ? '' : p}`);
+          expect(await res.text(), `static ${id} ${p}`).toBe(text);
+        }
+      }
+    } finally {
+      await host.close();
     }
     // Codes are case-insensitive and `.json` names the same resource, as everywhere.
     const lower = await getJson(`${server.base}${API}/snapshots/${ids[0]}/company/${ticker.toLowerCase()}/canonical.json`);
