@@ -51,7 +51,7 @@ async function buildFigures(companies: number, work: string): Promise<BuildFigur
   const tree = timed('tree', 'JSON tree');
   stages.push({ stage: 'pages (Astro)', ms: null, maxRssMb: null, note: 'no pages are built yet' });
   timed('downloads', 'downloads');
-  timed('evolve', 'next month: evolve, adapters + snapshot (setup for the next two)');
+  timed('evolve', 'next month: evolve, adapters + snapshot + JSON tree (setup for the next two)');
   const history = timed('history', 'history (carried forward)');
   const changes = timed('changes', 'changes + feed (one pass over two snapshots)');
   stages.push({ stage: 'history + changes ÷ JSON tree', ms: null, maxRssMb: null, note: `${Math.round((100 * (history.ms + changes.ms)) / tree.ms)} % (target ≤ 50 % at 100k)` });

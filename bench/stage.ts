@@ -100,8 +100,8 @@ switch (stage) {
     break;
   }
   case 'evolve': {
-    // The next month of the same universe (build-scripts/demo/evolve.ts), built into its own snapshot,
-    // and the first month's own history file: what the history and changes stages start from.
+    // The next month of the same universe (build-scripts/demo/evolve.ts), built into its own snapshot
+    // with its tree, and the first month's own history file: what the history and changes stages start from.
     const months = await generateDemoSeries({ outDir: join(work, 'series'), companies: Number(companies), months: 2, asof: '2026-10-31' });
     rmSync(nextDir, { recursive: true, force: true });
     mkdirSync(nextDir, { recursive: true });
@@ -109,6 +109,11 @@ switch (stage) {
       sourcesDir: months[1]!.dir, dbPath: join(nextDir, 'snapshot.sqlite'), snapshotId: '2026-12-01', publishedAt: '2026-12-01T00:00:00Z',
       kind: 'demo', serviceHost: 'bench.example', progress: silentProgress,
     });
+    // The next month's JSON tree, as the build writes it before the history stage (which then finds
+    // every company folder made: creating 100k folders is the tree stage's cost, not the history's).
+    const next = SnapshotStore.open(nextDir);
+    await writeTree(next, join(nextDir, 'tree'));
+    next.close();
     const first = SnapshotStore.open(dbDir);
     await writeHistory({ store: first, snapshotDir: dbDir, treeDir: join(work, 'first-history-tree'), previousDir: null });
     first.close();
@@ -116,7 +121,6 @@ switch (stage) {
     break;
   }
   case 'history': {
-    rmSync(join(nextDir, 'tree'), { recursive: true, force: true });
     execFileSync('sync');
     const store = SnapshotStore.open(nextDir);
     const t0 = performance.now();
