@@ -2,10 +2,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SnapshotEntry } from '../src/contract/snapshots.js';
 import { snapshotsResponseSchema } from '../src/contract/snapshots.js';
-import { currentSnapshotDir, publishedSnapshotIds } from '../src/snapshot/published.js';
-import { writeHistory } from './history/write-history.js';
-import { writeChanges } from './history/write-changes.js';
-import { writeFeed } from './history/write-feed.js';
+import { publishedSnapshotIds } from '../src/snapshot/published.js';
+import { writeHistoryStages } from './history/stages.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { DOWNLOADS_DIR, fileForUrlPath, outsideTreeArchive, urls } from '../src/site/static-paths.js';
 import { snapshotsView } from '../src/views/snapshots.js';
@@ -91,20 +89,8 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
       tree = await timed('tree', () => writeTree(store, treeDir, { onProgress: (n) => o.progress.step(`tree: ${n} files`) }));
       o.progress.step(`tree: ${tree.files} files, ${(tree.bytes / 1e6).toFixed(1)} MB`);
 
-      const previousDir = currentSnapshotDir(o.snapshotsDir);
-      const history = await timed('history', () => writeHistory({ store, snapshotDir: work, treeDir, previousDir }));
+      const history = await writeHistoryStages({ store, snapshotsDir: o.snapshotsDir, snapshotDir: work, treeDir, timed, progress: o.progress });
       tree = { files: tree.files + history.files, bytes: tree.bytes + history.bytes };
-      o.progress.step(`history: ${history.files} files`);
-      const previous = previousDir ? SnapshotStore.open(previousDir) : null;
-      try {
-        const changes = await timed('changes', () => writeChanges({ store, previous, snapshotDir: work, treeDir }));
-        tree = { files: tree.files + changes.files, bytes: tree.bytes + changes.bytes };
-        o.progress.step(`changes: ${changes.changes.changes.length} companies moved`);
-        const feed = await timed('feed', () => writeFeed({ meta: store.meta, fromSnapshotId: changes.changes.from_snapshot_id, changes: changes.changes.changes.map((c) => c.item), snapshotDir: work, treeDir, previousDir }));
-        tree = { files: tree.files + 1, bytes: tree.bytes + feed.bytes };
-      } finally {
-        previous?.close();
-      }
 
       o.onStage?.('downloads');
       const downloadsUrl = urls.downloads(id);
