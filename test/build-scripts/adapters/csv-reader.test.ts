@@ -14,7 +14,7 @@ function file(content: string | Buffer): string {
 }
 async function read(content: string | Buffer): Promise<CsvRecord[]> {
   const out: CsvRecord[] = [];
-  for await (const r of readCsv(file(content))) out.push(r);
+  for await (const r of readCsv(file(content))) out.push(r as CsvRecord);
   return out;
 }
 const fields = async (content: string | Buffer) => (await read(content)).map((r) => r.fields);
