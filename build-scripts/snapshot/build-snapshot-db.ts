@@ -7,6 +7,7 @@ import type { Progress } from './progress.js';
 import { RejectLog } from '../adapters/read-layout.js';
 import { writeSnapshotDb } from './write-db.js';
 import { readManifest, retrievalTimes } from './sources-manifest.js';
+import { describeSourceFiles } from './source-files.js';
 
 export interface SnapshotDbOptions {
   sourcesDir: string;
@@ -56,12 +57,14 @@ export async function buildSnapshotDb(o: SnapshotDbOptions): Promise<SnapshotDbS
     return c && { score: c.score.credibility_score, hasAssurance: c.assurance !== null };
   });
   const times = retrievalTimes(o.sourcesDir, manifest);
+  const sourceFiles = await describeSourceFiles(o.sourcesDir, manifest, (id) => times.get(id)!);
   writeSnapshotDb(o.dbPath, {
     meta: { dataset_snapshot_id: o.snapshotId, data_asof: asof, kind: o.kind, published_at: o.publishedAt, registry_year: String(data.latestRegistryYear ?? ''), service_host: o.serviceHost },
     companies,
     etfs,
     data,
     retrievedAt: (id) => times.get(id)!,
+    sourceFiles,
   });
   o.progress.step('snapshot database written');
 
