@@ -6,6 +6,8 @@ import { decodedChunks, guardLineLength, MAX_LINE_CHARS, type SourceEncoding } f
 export interface CsvRecord {
   readonly line: number;
   readonly fields: string[];
+  /** The line it ends on, when a quoted field carried it past its first line. */
+  readonly endLine?: number;
 }
 
 /** A line the reader had to skip, and why (the row reader turns it into a reject). */
@@ -58,7 +60,7 @@ export async function* readCsv(path: string, options: ReadCsvOptions = {}): Asyn
       prevEmpty = info.empty_lines;
       // A skipped long line arrives as an empty line before this record: report it in order.
       while (longLines.length > 0 && longLines[0]! < start) yield { line: longLines.shift()!, skipped: `line longer than ${maxLine} characters: skipped` };
-      yield { line: start, fields: record };
+      yield info.lines > start ? { line: start, fields: record, endLine: info.lines } : { line: start, fields: record };
     }
   } catch (e) {
     const err = e as CsvError;

@@ -12,9 +12,13 @@ import iconv from 'iconv-lite';
 export type SourceEncoding = 'utf8' | 'cp950';
 
 const SAMPLE_BYTES = 1 << 16;
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8');
 
-/** UTF-8 when the sample has a UTF-8 BOM or is valid UTF-8; otherwise CP950 (Big5 as Windows writes it). */
+/**
+ * UTF-8 when the sample has a UTF-8 BOM, or when it reads as UTF-8 more than it fails to: Big5 bytes
+ * almost never form valid UTF-8 sequences, so a Big5 file fails nearly everywhere, while a UTF-8
+ * file with one stray Big5 row still reads as UTF-8 (and that row is rejected, not the file).
+ */
 export function detectEncoding(sample: Uint8Array): SourceEncoding {
   if (sample[0] === 0xef && sample[1] === 0xbb && sample[2] === 0xbf) return 'utf8';
   // A sample cut mid-character must not count against UTF-8: drop an incomplete tail sequence.
@@ -26,12 +30,15 @@ export function detectEncoding(sample: Uint8Array): SourceEncoding {
     if (need > back) end -= back;
     break;
   }
-  try {
-    strictUtf8.decode(sample.subarray(0, end));
-    return 'utf8';
-  } catch {
-    return 'cp950';
+  const text = lenientUtf8.decode(sample.subarray(0, end));
+  let valid = 0;
+  let invalid = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0xfffd) invalid++;
+    else if (c >= 0x80) valid++;
   }
+  return invalid === 0 || valid > invalid ? 'utf8' : 'cp950';
 }
 
 export async function sniffEncoding(path: string): Promise<SourceEncoding> {

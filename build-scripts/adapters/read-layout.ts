@@ -117,7 +117,9 @@ async function* csvRows<K extends string>(path: string, file: string, layout: Fi
       continue;
     }
     if (fields.length !== header.length) {
-      yield { at: line, problem: `expected ${header.length} fields, found ${fields.length}` };
+      // A record running over several lines with the wrong width is most likely an unbalanced quote.
+      const span = item.endLine !== undefined ? ` (the record runs to line ${item.endLine}: an unbalanced quote?)` : '';
+      yield { at: line, problem: `expected ${header.length} fields, found ${fields.length}${span}` };
       continue;
     }
     if (fields.every((f, i) => f === header[i])) {
