@@ -90,8 +90,8 @@ export async function fetchSources(o: FetchOptions): Promise<FetchResult> {
           o.log(`${e.sourceId}: ${entry.records} records, ${entry.bytes} bytes → ${e.file}`);
           fetched.push(entry);
         } catch (err) {
-          if (err instanceof FetchFailure) throw new SourceFetchError(e.sourceId, err.message);
-          throw err;
+          // Whatever went wrong (the network, the body, the disk), the operator learns which source.
+          throw new SourceFetchError(e.sourceId, redact(err instanceof FetchFailure ? err.message : String((err as Error).message ?? err), [key]));
         }
         continue;
       }
