@@ -147,9 +147,10 @@ export async function* readJsonRecords(path: string, maxRecordChars = MAX_RECORD
         capture.push(piece);
       }
     }
-    // Keys split across chunks.
+    // Keys split across chunks (a key longer than any real one is not `records`: stop keeping it).
     if (keyParts) {
-      keyParts.push(chunk.slice(elementStart));
+      keyParts.push(chunk.slice(elementStart, elementStart + 64));
+      if (keyParts.length > 2) keyParts = [''];
       elementStart = 0;
     }
     offset += chunk.length;

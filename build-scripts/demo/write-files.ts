@@ -24,7 +24,7 @@ import {
   twseCompanyLayout,
   twseGhgLayout,
 } from '../adapters/layouts.js';
-import { CsvWriter, JsonRecordsWriter, type FileEncoding, type TableWriter } from './csv-writer.js';
+import { CsvWriter, JsonRecordsWriter, type FileEncoding, type TableWriter } from './table-writers.js';
 import type { Universe } from './model.js';
 import { penaltyRows } from './penalty-rows.js';
 import { cbamRows, companyRows, esgReportRows, etfRows, ghgRows, registryRows, type RowOf } from './rows.js';
