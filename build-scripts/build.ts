@@ -10,6 +10,7 @@ import { writeDownloads } from './downloads/write-downloads.js';
 import { buildSnapshotDb, type SnapshotDbSummary } from './snapshot/build-snapshot-db.js';
 import type { Progress } from './snapshot/progress.js';
 import { acquireBuildLock, makeWorkDir, nextSnapshotId, publishWorkDir } from './snapshot/publish.js';
+import { writePages } from './pages/write-pages.js';
 import { TreeFiles, type TreeStats } from './tree/tree-files.js';
 import { writeTree } from './tree/write-tree.js';
 
@@ -24,7 +25,7 @@ export interface BuildOptions {
   serviceHost?: string;
   progress: Progress;
   /** Called between stages; tests use it to fail or kill a build midway. */
-  onStage?: (stage: 'database' | 'tree' | 'downloads' | 'publish') => void;
+  onStage?: (stage: 'database' | 'tree' | 'downloads' | 'pages' | 'publish') => void;
 }
 
 export interface BuildResult {
@@ -107,6 +108,11 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
       const snapshotsFile = new TreeFiles(treeDir);
       snapshotsFile.write({ url: urls.snapshots, schema: snapshotsResponseSchema, body });
       tree = { files: tree.files + 1, bytes: tree.bytes + snapshotsFile.stats.bytes };
+
+      // Pages for people, beside the JSON and from the same views (downloads page: the body above).
+      o.onStage?.('pages');
+      const pages = await timed('pages', () => writePages(store, treeDir, body));
+      o.progress.step(`pages: ${pages.files} files, ${(pages.bytes / 1e6).toFixed(1)} MB`);
     } finally {
       store.close();
     }

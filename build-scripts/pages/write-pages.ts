@@ -1,0 +1,69 @@
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { SnapshotsResponse } from '../../src/contract/snapshots.js';
+import { fileForPageUrl, pageUrls, SCALAR_ASSET } from '../../src/site/paths.js';
+import type { SnapshotStore } from '../../src/snapshot/store.js';
+import { linkOrCopy } from '../downloads/link-or-copy.js';
+import { planChunks, type ChunkPlan } from '../tree/company-chunks.js';
+import type { PageStats } from './page-files.js';
+
+/** Below this many companies one worker does it all: a second costs more to start than it saves. */
+const PARALLEL_FROM = 5_000;
+/** Companies per claimed chunk, as in the JSON tree. */
+const CHUNK_SIZE = 1_000;
+
+const ASSETS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../src/site/assets');
+/** Scalar's browser bundle (the API reference on /docs/), served from the site itself. */
+const SCALAR_BUNDLE = join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser/standalone.js');
+
+function runWorker(snapshotDir: string, treeDir: string, plan: ChunkPlan, snapshots: SnapshotsResponse): Promise<PageStats> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./pages-worker-entry.mjs', import.meta.url), { workerData: { snapshotDir, treeDir, plan, snapshots } });
+    let result: PageStats | null = null;
+    let failure: Error | null = null;
+    worker.once('message', (m: { stats?: PageStats; error?: { message: string } }) => {
+      if (m.error) failure = new Error(`page worker: ${m.error.message}`);
+      else result = m.stats!;
+    });
+    worker.once('error', (e) => (failure ??= e));
+    worker.once('exit', (code) => (result ? resolve(result) : reject(failure ?? new Error(`page worker exited with code ${code}`))));
+  });
+}
+
+/** The static files every page uses: the stylesheet, the small scripts, Scalar's bundle. */
+function copyAssets(treeDir: string): number {
+  const out = join(treeDir, fileForPageUrl(pageUrls.asset('x'))).replace(/\/x$/, '');
+  mkdirSync(join(out, 'scalar'), { recursive: true });
+  const names = readdirSync(ASSETS_DIR);
+  for (const name of names) copyFileSync(join(ASSETS_DIR, name), join(out, name));
+  linkOrCopy(SCALAR_BUNDLE, join(out, SCALAR_ASSET));
+  return names.length + 1;
+}
+
+/**
+ * Renders the pages for people (contract section 8) into the snapshot's tree, beside the JSON:
+ * every company page, the rankings and their filters, ETFs, sources, methodology, downloads, docs.
+ * Rendering happens only in worker threads (they load .astro components through astro-hooks.mjs);
+ * they claim jobs from one shared counter, like the JSON tree's writer. `snapshots` is the
+ * /api/v1/snapshots body the downloads page shows.
+ */
+export async function writePages(store: SnapshotStore, treeDir: string, snapshots: SnapshotsResponse, o: { threads?: number } = {}): Promise<PageStats> {
+  const tickers = store.tickers();
+  const threads = tickers.length < PARALLEL_FROM && o.threads === undefined ? 1 : Math.max(1, Math.min(o.threads ?? availableParallelism(), 8));
+  const plan = planChunks(tickers, CHUNK_SIZE);
+  const assets = copyAssets(treeDir);
+  const done = await Promise.allSettled(Array.from({ length: threads }, () => runWorker(store.dir, treeDir, plan, snapshots)));
+  const failed = done.find((d) => d.status === 'rejected');
+  if (failed) throw failed.reason;
+  return done.reduce(
+    (a, d) => {
+      const s = (d as PromiseFulfilledResult<PageStats>).value;
+      return { files: a.files + s.files, bytes: a.bytes + s.bytes };
+    },
+    { files: assets, bytes: 0 },
+  );
+}
