@@ -11,10 +11,11 @@ import { linkOrCopy } from '../downloads/link-or-copy.js';
 import { planChunks, type ChunkPlan } from '../tree/company-chunks.js';
 import type { PageStats } from './page-files.js';
 
-/** Below this many companies one worker does it all: a second costs more to start than it saves. */
-const PARALLEL_FROM = 5_000;
-/** Companies per claimed chunk, as in the JSON tree. */
-const CHUNK_SIZE = 1_000;
+/**
+ * Companies per claimed chunk: half the JSON tree's, as a page costs several times a JSON file and
+ * the shared pages (job 0) take one worker for a while; smaller chunks let the others even out.
+ */
+const CHUNK_SIZE = 500;
 
 const ASSETS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../src/site/assets');
 /** Scalar's browser bundle (the API reference on /docs/), served from the site itself. */
@@ -47,14 +48,17 @@ function copyAssets(treeDir: string): number {
 /**
  * Renders the pages for people (contract section 8) into the snapshot's tree, beside the JSON:
  * every company page, the rankings and their filters, ETFs, sources, methodology, downloads, docs.
- * Rendering happens only in worker threads (they load .astro components through astro-hooks.mjs);
- * they claim jobs from one shared counter, like the JSON tree's writer. `snapshots` is the
+ * Rendering happens only in worker threads (they load .astro components through astro-hooks.mjs),
+ * even for a small snapshot: the shared pages and the company pages then render side by side. They
+ * claim jobs from one shared counter, like the JSON tree's writer. `snapshots` is the
  * /api/v1/snapshots body the downloads page shows.
  */
 export async function writePages(store: SnapshotStore, treeDir: string, snapshots: SnapshotsResponse, o: { threads?: number } = {}): Promise<PageStats> {
   const tickers = store.tickers();
-  const threads = tickers.length < PARALLEL_FROM && o.threads === undefined ? 1 : Math.max(1, Math.min(o.threads ?? availableParallelism(), 8));
   const plan = planChunks(tickers, CHUNK_SIZE);
+  // One worker per core (at most 8), never more than there are jobs (the shared pages, then each chunk).
+  const jobs = plan.bounds.length;
+  const threads = Math.max(1, Math.min(o.threads ?? availableParallelism(), 8, jobs));
   const assets = copyAssets(treeDir);
   const done = await Promise.allSettled(Array.from({ length: threads }, () => runWorker(store.dir, treeDir, plan, snapshots)));
   const failed = done.find((d) => d.status === 'rejected');
