@@ -17,6 +17,8 @@ const cache = new Lru<CachedPage>(16 * 1024 * 1024, (f) => f.bytes.length);
 
 /** Path segments the pages use: letters, digits, `.`, `_`, `-`, never starting with a dot (no `..`). */
 const PAGE_PATH = /^\/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/?)*$/;
+/** A company or ETF page, its code in any case, with or without the final slash. */
+const CODE_PAGE = /^\/(company|etf)\/([0-9A-Za-z]{1,12})\/?$/;
 
 function readPage(snapshotDir: string, url: string): CachedPage | null {
   const path = join(snapshotDir, 'tree', fileForPageUrl(url));
@@ -56,11 +58,14 @@ export function pagesRoute(snapshots: SnapshotSource): RequestHandler {
       if (PAGE_PATH.test(path)) {
         const page = readPage(dir, path);
         if (page) return sendBody(req, res, page.bytes, contentTypeOf(path), {}, page.etag);
+        // A folder URL without its slash, or a code in lower case (the API takes both): redirect.
         const lastSegment = path.slice(path.lastIndexOf('/') + 1);
-        if (!path.endsWith('/') && !lastSegment.includes('.') && readPage(dir, `${path}/`)) {
+        const code = CODE_PAGE.exec(path);
+        const canonical = code ? `/${code[1]}/${code[2]!.toUpperCase()}/` : `${path}/`;
+        if (canonical !== path && (code || !lastSegment.includes('.')) && readPage(dir, canonical)) {
           const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
           res.setHeader('Cache-Control', CACHE_PUBLIC);
-          return res.redirect(301, `${path}/${query}`);
+          return res.redirect(301, `${canonical}${query}`);
         }
       }
       const notFound = readPage(dir, pageUrls.notFound);

@@ -48,6 +48,11 @@ describe('serving the pages', () => {
     const redirect = await fetch(`${server.base}/company/D1101`, { redirect: 'manual' });
     expect(redirect.status).toBe(301);
     expect(redirect.headers.get('location')).toBe('/company/D1101/');
+    for (const path of ['/company/d1101/', '/company/d1101', '/etf/de5001/']) {
+      const r = await fetch(server.base + path, { redirect: 'manual' });
+      expect(r.status, path).toBe(301);
+      expect(r.headers.get('location'), path).toBe(path.replace(/[a-z0-9]+\/?$/, (c) => `${c.replace('/', '').toUpperCase()}/`));
+    }
     for (const path of ['/company/NOPE1/', '/no/such/page/', '/company/D1101/../../../etc/passwd', '/%2e%2e/snapshot.sqlite', '/snapshot.sqlite']) {
       const res = await fetch(server.base + path);
       expect(res.status, path).toBe(404);
