@@ -15,6 +15,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const CACHE_DIR = join(ROOT, '.astro', 'compiled');
 const COMPILER_VERSION = createRequire(import.meta.url)('@astrojs/compiler/package.json').version;
+/** Bumped when the options below change, so the cache never serves a module compiled otherwise. */
+const OPTIONS_VERSION = 2;
 
 async function compile(filename, source) {
   const { transform } = await import('@astrojs/compiler');
@@ -22,6 +24,8 @@ async function compile(filename, source) {
   const compiled = await transform(source, {
     filename,
     internalURL: 'astro/compiler-runtime',
+    // Astro's default (compressHTML): whitespace between tags collapsed at compile time.
+    compact: true,
     resultScopedSlot: true,
     // Imports stay as written; Node (and tsx after it) resolves them.
     resolvePath: async (specifier) => specifier,
@@ -35,7 +39,7 @@ export async function load(url, context, nextLoad) {
   if (!url.endsWith('.astro')) return nextLoad(url, context);
   const filename = fileURLToPath(url);
   const source = readFileSync(filename, 'utf8');
-  const key = createHash('sha256').update(`${COMPILER_VERSION}\0${filename}\0${source}`).digest('hex').slice(0, 32);
+  const key = createHash('sha256').update(`${COMPILER_VERSION}\0${OPTIONS_VERSION}\0${filename}\0${source}`).digest('hex').slice(0, 32);
   const cached = join(CACHE_DIR, `${key}.mjs`);
   let js;
   try {
