@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SnapshotsResponse } from '../../src/contract/snapshots.js';
-import { fileForPageUrl, pageUrls, SCALAR_ASSET } from '../../src/site/paths.js';
+import { ASSETS_DIR, SCALAR_ASSET } from '../../src/site/paths.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { linkOrCopy } from '../downloads/link-or-copy.js';
 import { planChunks, type ChunkPlan } from '../tree/company-chunks.js';
@@ -17,7 +17,7 @@ import type { PageStats } from './page-files.js';
  */
 const CHUNK_SIZE = 500;
 
-const ASSETS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../src/site/assets');
+const ASSET_SOURCES = join(dirname(fileURLToPath(import.meta.url)), '../../src/site/assets');
 /** Scalar's browser bundle (the API reference on /docs/), served from the site itself. */
 const SCALAR_BUNDLE = join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser/standalone.js');
 
@@ -37,10 +37,10 @@ function runWorker(snapshotDir: string, treeDir: string, plan: ChunkPlan, snapsh
 
 /** The static files every page uses: the stylesheet, the small scripts, Scalar's bundle. */
 function copyAssets(treeDir: string): number {
-  const out = join(treeDir, fileForPageUrl(pageUrls.asset('x'))).replace(/\/x$/, '');
-  mkdirSync(join(out, 'scalar'), { recursive: true });
-  const names = readdirSync(ASSETS_DIR);
-  for (const name of names) copyFileSync(join(ASSETS_DIR, name), join(out, name));
+  const out = join(treeDir, ASSETS_DIR);
+  mkdirSync(dirname(join(out, SCALAR_ASSET)), { recursive: true });
+  const names = readdirSync(ASSET_SOURCES);
+  for (const name of names) copyFileSync(join(ASSET_SOURCES, name), join(out, name));
   linkOrCopy(SCALAR_BUNDLE, join(out, SCALAR_ASSET));
   return names.length + 1;
 }

@@ -45,10 +45,6 @@ export function flagMeaning(id: string): string {
   return f ? `Raised when ${f.raised_when}.` : '';
 }
 
-export function flagLabel(id: string): string {
-  return flagInfo.get(id)?.label ?? id;
-}
-
 /** Score buckets of the histogram: 0–9, 10–19, …, 90–100 (100 joins the last bucket). */
 export function scoreHistogram(scores: Iterable<number>): { from: number; to: number; count: number }[] {
   const buckets = Array.from({ length: 10 }, (_, i) => ({ from: i * 10, to: i === 9 ? 100 : i * 10 + 9, count: 0 }));

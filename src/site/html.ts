@@ -7,7 +7,7 @@ import { formatMoney, formatNumber, VERDICT_TEXT } from './format.js';
 import { pageUrls } from './paths.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export function escapeHtml(s: string): string {
+function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 

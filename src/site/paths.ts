@@ -19,6 +19,9 @@ function filterBase(f: RankingFilter): string {
   return `/ranking/${f.kind}/${f.kind === 'industry' ? f.slug : f.value}/`;
 }
 
+/** Tree folder of the pages' static files: stylesheet, scripts, Scalar's bundle. */
+export const ASSETS_DIR = 'assets';
+
 export const pageUrls = {
   home: '/',
   company: (t: string) => `/company/${t}/`,
@@ -36,7 +39,7 @@ export const pageUrls = {
   docs: '/docs/',
   notFound: '/404.html',
   searchIndex: '/search/index.json',
-  asset: (name: string) => `/assets/${name}`,
+  asset: (name: string) => `/${ASSETS_DIR}/${name}`,
 };
 
 /** Scalar's browser bundle (the API reference on /docs/), copied under the assets folder. */
