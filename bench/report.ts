@@ -41,6 +41,9 @@ const TARGETS = {
   p99Ms: 20,
   rate: 500,
   serverRssMb: 200,
+  pagesToTreeDemo: 2,
+  pagesToTreeLarge: 3,
+  pagesRssMb: 1024,
   atCompanies: 100_000,
 };
 
@@ -65,6 +68,16 @@ export function renderMarkdown(r: BenchResults): string {
     }
   } else {
     out.push(`| JSON tree ≤ ${TARGETS.treeToBaseline}× plain fs writes at ${n(TARGETS.atCompanies)} companies | — | not measured: run \`npm run bench -- --companies ${TARGETS.atCompanies}\` |`);
+  }
+  // Pages (issue 13): against the JSON tree stage of the same build; 2× at the demo size, 3× and < 1 GB at 100k.
+  for (const b of r.builds) {
+    const pages = b.stages.find((s) => s.stage.startsWith('pages'));
+    const tree = b.stages.find((s) => s.stage === 'JSON tree');
+    if (!pages?.ms || !tree?.ms) continue;
+    const big = b.companies >= TARGETS.atCompanies;
+    const limit = big ? TARGETS.pagesToTreeLarge : TARGETS.pagesToTreeDemo;
+    out.push(`| pages ≤ ${limit}× the JSON tree stage (${n(b.companies)} companies) | ${n(pages.ms / tree.ms, 2)}× | ${met(pages.ms <= limit * tree.ms)} |`);
+    if (big) out.push(`| pages stage peak RSS < ${TARGETS.pagesRssMb} MB (${n(b.companies)} companies) | ${pages.maxRssMb} MB | ${met(pages.maxRssMb === null ? null : pages.maxRssMb < TARGETS.pagesRssMb)} |`);
   }
   for (const s of r.serving) {
     out.push(`| shim ≥ ${TARGETS.shimToNginx}× nginx on a static company file (${n(s.companies)} companies) | ${s.shimToNginx === null ? s.nginxNote : `${n(s.shimToNginx, 2)}×`} | ${met(s.shimToNginx === null ? null : s.shimToNginx >= TARGETS.shimToNginx)} |`);

@@ -49,7 +49,7 @@ async function buildFigures(companies: number, work: string): Promise<BuildFigur
   timed('generate', 'demo generation');
   timed('snapshot', 'adapters + snapshot');
   const tree = timed('tree', 'JSON tree');
-  stages.push({ stage: 'pages (Astro)', ms: null, maxRssMb: null, note: 'no pages are built yet' });
+  timed('pages', 'pages (Astro)');
   timed('downloads', 'downloads');
   const onDisk = alternateTreeRuns(companies, work, workBase === MEMORY_DIR ? 'memory (tmpfs)' : 'disk', tree.ms);
   const inMemory = workBase !== MEMORY_DIR && existsSync(MEMORY_DIR) ? treeRunsInMemory(companies, work) : null;

@@ -10,6 +10,8 @@ import { writeDownloads } from './downloads/write-downloads.js';
 import { buildSnapshotDb, type SnapshotDbSummary } from './snapshot/build-snapshot-db.js';
 import type { Progress } from './snapshot/progress.js';
 import { acquireBuildLock, makeWorkDir, nextSnapshotId, publishWorkDir } from './snapshot/publish.js';
+import type { PageStats } from './pages/page-files.js';
+import { writePages } from './pages/write-pages.js';
 import { TreeFiles, type TreeStats } from './tree/tree-files.js';
 import { writeTree } from './tree/write-tree.js';
 import type { SnapshotKind } from '../src/contract/vocabulary.js';
@@ -25,7 +27,7 @@ export interface BuildOptions {
   serviceHost?: string;
   progress: Progress;
   /** Called between stages; tests use it to fail or kill a build midway. */
-  onStage?: (stage: 'database' | 'tree' | 'downloads' | 'publish') => void;
+  onStage?: (stage: 'database' | 'tree' | 'downloads' | 'pages' | 'publish') => void;
 }
 
 export interface BuildResult {
@@ -33,6 +35,7 @@ export interface BuildResult {
   dir: string;
   summary: SnapshotDbSummary;
   tree: TreeStats;
+  pages: PageStats;
   timings: Record<string, number>;
 }
 
@@ -77,6 +80,7 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
     o.onStage?.('tree');
     const store = SnapshotStore.open(work);
     let tree: TreeStats;
+    let pages: PageStats;
     try {
       tree = await timed('tree', () => writeTree(store, treeDir, { onProgress: (n) => o.progress.step(`tree: ${n} files`) }));
       o.progress.step(`tree: ${tree.files} files, ${(tree.bytes / 1e6).toFixed(1)} MB`);
@@ -108,13 +112,18 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
       const snapshotsFile = new TreeFiles(treeDir);
       snapshotsFile.write({ url: urls.snapshots, schema: snapshotsResponseSchema, body });
       tree = { files: tree.files + 1, bytes: tree.bytes + snapshotsFile.stats.bytes };
+
+      // Pages for people, beside the JSON and from the same views (downloads page: the body above).
+      o.onStage?.('pages');
+      pages = await timed('pages', () => writePages(store, treeDir, body));
+      o.progress.step(`pages: ${pages.files} files, ${(pages.bytes / 1e6).toFixed(1)} MB`);
     } finally {
       store.close();
     }
 
     o.onStage?.('publish');
     const dir = await timed('publish', () => publishWorkDir(o.snapshotsDir, work, id));
-    return { id, dir, summary, tree, timings };
+    return { id, dir, summary, tree, pages, timings };
   } catch (e) {
     rmSync(work, { recursive: true, force: true });
     throw e;

@@ -10,6 +10,7 @@ import { CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS, setCommonHeaders 
 import { silentLogger, type Logger } from './logger.js';
 import { apiSegments, requestTooLarge } from './request-path.js';
 import { resolveRoute, unknownPath } from './router.js';
+import { pagesRoute } from './routes/pages.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
 export interface AppOptions {
@@ -88,6 +89,8 @@ export function createApp(o: AppOptions): express.Express {
       next(e);
     }
   });
+
+  app.use(pagesRoute(o.snapshots)); // pages for people, outside /api/v1
 
   app.use((req: Request, _res: Response, next: NextFunction) => next(unknownPath(req.originalUrl.split('?')[0]!)));
 

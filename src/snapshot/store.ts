@@ -86,6 +86,7 @@ export class SnapshotStore {
       count: p('SELECT COUNT(*) FROM companies'),
       cbamProducts: p('SELECT ticker, sector, product FROM cbam_products ORDER BY ticker, sector'),
       penaltyCount: p('SELECT COUNT(*) FROM penalties'),
+      industries: p('SELECT industry_code AS code, industry AS name, COUNT(*) AS companies FROM companies GROUP BY industry_code, industry ORDER BY industry_code, industry'),
     };
   }
 
@@ -216,6 +217,11 @@ export class SnapshotStore {
   etf(code: string): { etf: EtfRecord; holdings: EtfHoldingRecord[] } | undefined {
     const etf = this.stmt.etf.get(code) as EtfRecord | undefined;
     return etf && { etf, holdings: this.stmt.holdings.all(code) as EtfHoldingRecord[] };
+  }
+
+  /** Every industry in the snapshot with its code and company count, in code order (the pages' filter list). */
+  industries(): { code: string; name: string; companies: number }[] {
+    return this.stmt.industries.all() as { code: string; name: string; companies: number }[];
   }
 
   cbamProducts(): { ticker: string; sector: string; product: string }[] {

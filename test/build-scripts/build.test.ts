@@ -102,7 +102,7 @@ describe('publishing', () => {
     assertReadable(snapshotsDir, '2026-11-01');
   });
 
-  it.each(['database', 'tree', 'downloads', 'publish'] as const)('a build failing at the %s stage publishes nothing', async (stage) => {
+  it.each(['database', 'tree', 'downloads', 'pages', 'publish'] as const)('a build failing at the %s stage publishes nothing', async (stage) => {
     const before = publishedSnapshotIds(snapshotsDir);
     await expect(build({ onStage: (s) => { if (s === stage) throw new Error(`boom at ${s}`); } })).rejects.toThrow(`boom at ${stage}`);
     expect(publishedSnapshotIds(snapshotsDir)).toEqual(before);
