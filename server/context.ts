@@ -4,6 +4,7 @@ import { RankingIndex } from '../src/snapshot/ranking-index.js';
 import type { SnapshotStore } from '../src/snapshot/store.js';
 import { sourceNamesOf } from '../src/views/source-names.js';
 import type { SourceNames } from '../src/views/canonical.js';
+import type { Access } from './access/index.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
 /** Per-snapshot helpers built once when a snapshot is first used, dropped with it. */
@@ -35,4 +36,6 @@ export interface RouteContext {
   rawQuery: string;
   /** Path parameters (codes already validated and upper-cased). */
   params: string[];
+  /** Keys and quotas; absent when the app was built without them. */
+  access?: Access;
 }

@@ -6,6 +6,7 @@ import { formatSummary } from '../build-scripts/cli/summary.js';
 import { generateDemo } from '../build-scripts/demo/generate.js';
 import { stderrProgress } from '../build-scripts/snapshot/progress.js';
 import { currentSnapshotDir } from '../src/snapshot/published.js';
+import { openAccess } from './access/index.js';
 import { createApp } from './app.js';
 import { createHttpServer } from './serve.js';
 import { helpersOf } from './context.js';
@@ -50,17 +51,18 @@ if (current === null || !existsSync(current)) {
 
 // Build the in-memory ranking index when a snapshot opens, not on the first ranking request.
 const snapshots = publishedSnapshotSource(snapshotsDir, { onOpen: (store) => helpersOf(store) });
-const app = createApp({ snapshots, logger, trustProxy: trustProxyFrom(env.TRUST_PROXY) });
+const access = openAccess({ keysDb: env.KEYS_DB || undefined, redisUrl: env.REDIS_URL || undefined, logger });
+const app = createApp({ snapshots, logger, trustProxy: trustProxyFrom(env.TRUST_PROXY), access });
 const server = createHttpServer(app, snapshots).listen(port, host, () => {
   const { meta } = snapshots.current();
-  logger.info('listening', { url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}/api/v1/`, snapshot: meta.dataset_snapshot_id, kind: meta.kind });
+  logger.info('listening', { url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}/api/v1/`, snapshot: meta.dataset_snapshot_id, kind: meta.kind, quota_counters: env.REDIS_URL ? 'redis' : 'memory' });
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     server.close(() => {
       snapshots.close();
-      process.exit(0);
+      void access.close().finally(() => process.exit(0));
     });
     setTimeout(() => process.exit(0), 5000).unref();
   });

@@ -1,4 +1,5 @@
 import { urls } from '../src/site/static-paths.js';
+import { usage } from './access/usage.js';
 import { parseCode } from './codes.js';
 import type { RouteContext } from './context.js';
 import { ApiError, notFound } from './errors.js';
@@ -60,6 +61,8 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
           return get(compare);
         case 'batch':
           return { methods: ['POST'], handle: batch };
+        case 'usage':
+          return get(usage);
       }
       return null;
     case 2:

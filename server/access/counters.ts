@@ -1,0 +1,97 @@
+import { MemoryStore, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
+import { RedisStore } from 'rate-limit-redis';
+import { createClient } from 'redis';
+import type { QuotaBucket } from '../../src/contract/vocabulary.js';
+
+/**
+ * Where quota counters live. express-rate-limit wants one store per limiter, so this makes one per
+ * bucket: in this process's memory by default, or in Redis so several shims share one quota.
+ */
+export interface Counters {
+  readonly kind: 'memory' | 'redis';
+  storeFor(bucket: QuotaBucket): Store;
+  close(): Promise<void>;
+}
+
+export function memoryCounters(): Counters {
+  const stores: MemoryStore[] = [];
+  return {
+    kind: 'memory',
+    storeFor() {
+      const store = new MemoryStore();
+      stores.push(store);
+      return store;
+    },
+    async close() {
+      for (const s of stores) s.shutdown();
+    },
+  };
+}
+
+/**
+ * rate-limit-redis loads its Lua scripts once, in init(); if Redis was down then, every later call
+ * awaits the same rejected promise and the store never counts again. After a failure this store
+ * loads them afresh, so counting resumes as soon as Redis is back.
+ */
+class RecoveringRedisStore extends RedisStore {
+  override async increment(key: string): Promise<ClientRateLimitInfo> {
+    try {
+      return await super.increment(key);
+    } catch (e) {
+      this.reloadScripts();
+      throw e;
+    }
+  }
+
+  override async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    try {
+      return await super.get(key);
+    } catch (e) {
+      this.reloadScripts();
+      throw e;
+    }
+  }
+
+  private reloadScripts(): void {
+    this.incrementScriptSha = this.loadIncrementScript();
+    this.getScriptSha = this.loadGetScript();
+    // Still down: the next call fails (and is served uncounted); nothing to report twice.
+    this.incrementScriptSha.catch(() => {});
+    this.getScriptSha.catch(() => {});
+  }
+}
+
+export interface RedisCountersOptions {
+  /** A command that takes longer fails, and the request is served uncounted. */
+  commandTimeoutMs?: number;
+  /** Key prefix, so several services can share one Redis. */
+  prefix?: string;
+}
+
+/**
+ * Counters in Redis (REDIS_URL). Commands never wait in an offline queue: while Redis is
+ * unreachable they fail at once and the meter serves the request uncounted (fails open); the
+ * client reconnects by itself within a second of Redis coming back.
+ */
+export function redisCounters(url: string, o: RedisCountersOptions = {}): Counters {
+  const timeout = o.commandTimeoutMs ?? 500;
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 1000, reconnectStrategy: (retries: number) => Math.min(50 * (retries + 1), 1000) },
+  });
+  // Outages are reported by the meter, once each; without a listener an 'error' event would crash the process.
+  client.on('error', () => {});
+  client.connect().catch(() => {});
+  const sendCommand = (...args: string[]) => client.sendCommand(args, { timeout }) as Promise<never>;
+  return {
+    kind: 'redis',
+    storeFor(bucket) {
+      return new RecoveringRedisStore({ sendCommand, prefix: `${o.prefix ?? 'esg:quota:'}${bucket}:` });
+    },
+    async close() {
+      if (client.isOpen) await client.close().catch(() => client.destroy());
+      else client.destroy();
+    },
+  };
+}
