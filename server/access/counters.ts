@@ -29,16 +29,22 @@ export function memoryCounters(): Counters {
 }
 
 /**
- * rate-limit-redis loads its Lua scripts once, in init(); if Redis was down then, every later call
- * awaits the same rejected promise and the store never counts again. After a failure this store
- * loads them afresh, so counting resumes as soon as Redis is back.
+ * rate-limit-redis loads its Lua scripts once, in init(), which runs before the client has even
+ * connected; a failed load is then awaited by every later call, and the store never counts again.
+ * This store loads them whenever the client becomes ready (at start and after every reconnect),
+ * and again after a failure, so counting resumes as soon as Redis is back.
  */
 class RecoveringRedisStore extends RedisStore {
+  override async init(options: Parameters<RedisStore['init']>[0]): Promise<void> {
+    this.windowMs = options.windowMs;
+    this.loadScripts();
+  }
+
   override async increment(key: string): Promise<ClientRateLimitInfo> {
     try {
       return await super.increment(key);
     } catch (e) {
-      this.reloadScripts();
+      this.loadScripts();
       throw e;
     }
   }
@@ -47,12 +53,12 @@ class RecoveringRedisStore extends RedisStore {
     try {
       return await super.get(key);
     } catch (e) {
-      this.reloadScripts();
+      this.loadScripts();
       throw e;
     }
   }
 
-  private reloadScripts(): void {
+  loadScripts(): void {
     this.incrementScriptSha = this.loadIncrementScript();
     this.getScriptSha = this.loadGetScript();
     // Still down: the next call fails (and is served uncounted); nothing to report twice.
@@ -82,12 +88,16 @@ export function redisCounters(url: string, o: RedisCountersOptions = {}): Counte
   });
   // Outages are reported by the meter, once each; without a listener an 'error' event would crash the process.
   client.on('error', () => {});
+  const stores: RecoveringRedisStore[] = [];
+  client.on('ready', () => stores.forEach((s) => s.loadScripts()));
   client.connect().catch(() => {});
   const sendCommand = (...args: string[]) => client.sendCommand(args, { timeout }) as Promise<never>;
   return {
     kind: 'redis',
     storeFor(bucket) {
-      return new RecoveringRedisStore({ sendCommand, prefix: `${o.prefix ?? 'esg:quota:'}${bucket}:` });
+      const store = new RecoveringRedisStore({ sendCommand, prefix: `${o.prefix ?? 'esg:quota:'}${bucket}:` });
+      stores.push(store);
+      return store;
     },
     async close() {
       if (client.isOpen) await client.close().catch(() => client.destroy());
