@@ -1,12 +1,22 @@
-import { TIERS } from '../../src/contract/vocabulary.js';
+import { QUOTA_BUCKETS, TIERS } from '../../src/contract/vocabulary.js';
 import type { UsageResponse } from '../../src/contract/usage.js';
 import { withEnvelope } from '../../src/views/envelope.js';
 import type { RouteContext } from '../context.js';
-import { notFound } from '../errors.js';
 import { JSON_TYPE, NO_STORE } from '../http.js';
 import { parseQuery } from '../query.js';
+import type { BucketUsage } from './meter.js';
+import { windowOf } from './tiers.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/**
+ * A shim built without access control (tests of other features, the bench's baseline) neither
+ * limits nor counts: every bucket is unlimited and its use unknown.
+ */
+function unmetered(): { caller: { tier: 'free'; keyId: null }; buckets: BucketUsage[] } {
+  const now = Date.now();
+  return { caller: { tier: 'free', keyId: null }, buckets: QUOTA_BUCKETS.map((bucket) => ({ bucket, limit: null, used: null, window: windowOf(bucket, now) })) };
+}
 
 /**
  * GET /usage (contract 4.8): the caller's quota state. Not itself counted, and never cached: it is
@@ -14,8 +24,7 @@ const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
  */
 export async function usage(ctx: RouteContext): Promise<void> {
   parseQuery(ctx.rawQuery, [], '/usage');
-  if (!ctx.access) throw notFound('This server does not meter calls: there is no quota to report.');
-  const { caller, buckets } = await ctx.access.usage(ctx.req);
+  const { caller, buckets } = ctx.access ? await ctx.access.usage(ctx.req) : unmetered();
   const body: UsageResponse = withEnvelope(ctx.store.meta, {
     tier: caller.tier,
     tier_number: TIERS.indexOf(caller.tier),

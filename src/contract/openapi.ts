@@ -8,6 +8,7 @@ import { companyResponseSchema } from './company.js';
 import { compareResponseSchema } from './compare.js';
 import { etfListResponseSchema, etfResponseSchema } from './etf.js';
 import { methodologyResponseSchema } from './methodology.js';
+import { accessComponents, withAccess } from './openapi-access.js';
 import { batchBodySchema, canonicalQuerySchema, compareQuerySchema, rankingQuerySchema, registryQuerySchema } from './queries.js';
 import { rankingResponseSchema } from './ranking.js';
 import { registryResponseSchema } from './registry.js';
@@ -86,8 +87,8 @@ export function openApiDocument(version: string): ReturnType<typeof createDocume
       version,
       description: 'Every body carries methodology_version, dataset_snapshot_id and data_asof. Errors use one envelope. CORS is open.',
     },
-    paths,
-    components: { schemas: { Error: errorBodySchema } },
+    paths: withAccess(paths),
+    components: { schemas: { Error: errorBodySchema }, ...accessComponents },
   });
 }
 
