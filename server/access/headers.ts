@@ -35,8 +35,16 @@ export const secondsUntil = (endMs: number, nowMs: number) => Math.max(0, Math.c
  * the key or IP is revealed.
  */
 function partitionKey(partition: string): string {
-  return Buffer.from(createHash('sha256').update(partition).digest('hex').slice(0, 12)).toString('base64');
+  let pk = partitionKeys.get(partition);
+  if (pk === undefined) {
+    pk = Buffer.from(createHash('sha256').update(partition).digest('hex').slice(0, 12)).toString('base64');
+    if (partitionKeys.size >= 10_000) partitionKeys.clear();
+    partitionKeys.set(partition, pk);
+  }
+  return pk;
 }
+/** A client calls many times: its partition key is computed once (bounded; cleared when full). */
+const partitionKeys = new Map<string, string>();
 
 /**
  * IETF draft-ietf-httpapi-ratelimit-headers-08: `RateLimit-Policy: "calls/min";q=30;w=60;pk=:…:` and

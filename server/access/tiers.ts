@@ -47,7 +47,18 @@ export function windowOf(bucket: QuotaBucket, nowMs: number): Window {
     return { id: `m${n}`, endMs: (n + 1) * MINUTE_MS, seconds: 60 };
   }
   const n = Math.floor(nowMs / DAY_MS);
-  return { id: new Date(n * DAY_MS).toISOString().slice(0, 10), endMs: (n + 1) * DAY_MS, seconds: 86_400 };
+  return { id: dayId(n), endMs: (n + 1) * DAY_MS, seconds: 86_400 };
+}
+
+// Every metered call asks for today's date: format it once a day, not several times a call.
+let cachedDay = NaN;
+let cachedDayId = '';
+function dayId(n: number): string {
+  if (n !== cachedDay) {
+    cachedDayId = new Date(n * DAY_MS).toISOString().slice(0, 10);
+    cachedDay = n;
+  }
+  return cachedDayId;
 }
 
 /** How long a counter must be kept: its window, with a margin for clocks of several shims that differ a little. */
