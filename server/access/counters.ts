@@ -67,6 +67,44 @@ class RecoveringRedisStore extends RedisStore {
   }
 }
 
+/**
+ * Fails a command Redis has not answered within `timeoutMs`, so a Redis that hangs (accepts, never
+ * answers) cannot hang metered calls: they go uncounted instead. One timer watches every command;
+ * node-redis's per-command timeout starts a timer per command, which doubled a metered call's
+ * latency (bench/out, measured here).
+ */
+function commandDeadline(timeoutMs: number) {
+  const pending = new Set<{ due: number; reject: (e: Error) => void }>();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    for (const p of pending) {
+      if (p.due > now) continue;
+      pending.delete(p);
+      p.reject(new Error(`Redis gave no answer within ${timeoutMs} ms`));
+    }
+  }, Math.max(10, timeoutMs / 5));
+  timer.unref();
+  return {
+    watch<T>(command: Promise<T>): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        const entry = { due: performance.now() + timeoutMs, reject };
+        pending.add(entry);
+        command.then(
+          (value) => {
+            pending.delete(entry);
+            resolve(value);
+          },
+          (e: unknown) => {
+            pending.delete(entry);
+            reject(e);
+          },
+        );
+      });
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
 export interface RedisCountersOptions {
   /** A command that takes longer fails, and the request is served uncounted. */
   commandTimeoutMs?: number;
@@ -91,7 +129,8 @@ export function redisCounters(url: string, o: RedisCountersOptions = {}): Counte
   const stores: RecoveringRedisStore[] = [];
   client.on('ready', () => stores.forEach((s) => s.loadScripts()));
   client.connect().catch(() => {});
-  const sendCommand = (...args: string[]) => client.sendCommand(args, { timeout }) as Promise<never>;
+  const deadline = commandDeadline(timeout);
+  const sendCommand = (...args: string[]) => deadline.watch(client.sendCommand(args)) as Promise<never>;
   return {
     kind: 'redis',
     storeFor(bucket) {
@@ -100,6 +139,7 @@ export function redisCounters(url: string, o: RedisCountersOptions = {}): Counte
       return store;
     },
     async close() {
+      deadline.stop();
       if (client.isOpen) await client.close().catch(() => client.destroy());
       else client.destroy();
     },

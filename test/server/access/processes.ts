@@ -49,6 +49,9 @@ export interface RedisServer {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /** SIGSTOP / SIGCONT: a Redis that keeps its connections open and answers nothing. */
+  pause(): void;
+  resume(): void;
 }
 
 /** Debian's redis-server on loopback, nothing persisted, stopped by the test. */
@@ -56,7 +59,16 @@ export async function startRedis(port: number): Promise<RedisServer> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const failed = new Promise<never>((_, reject) => child.once('error', (e) => reject(new Error(`redis-server could not start (is Debian's redis-server installed?): ${e.message}`))));
   await Promise.race([until(`redis-server on ${port}`, 10_000, () => accepts(port), child), failed]);
-  return { url: `redis://127.0.0.1:${port}`, port, stop: () => stop(child) };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop: async () => {
+      child.kill('SIGCONT');
+      await stop(child);
+    },
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
+  };
 }
 
 export interface ShimProcess {

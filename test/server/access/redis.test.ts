@@ -96,4 +96,26 @@ describe('two shims, one Redis', () => {
       expect(shim.log()).not.toContain(spent);
     }
   }, 60_000);
+
+  it('a Redis that hangs: calls are answered within a second, uncounted, and counted again when it answers', async () => {
+    const key = await newKey(1_000_000);
+    expect((await call(shims[0]!, key)).ratelimit).not.toBeNull();
+    redis!.pause();
+    try {
+      const start = performance.now();
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => call(shims[i % 2]!, key)));
+      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+      expect(performance.now() - start).toBeLessThan(1500);
+      expect(answers.every((a) => a.ratelimit === null)).toBe(true);
+    } finally {
+      redis!.resume();
+    }
+    const deadline = Date.now() + 10_000;
+    for (const shim of shims) {
+      while ((await call(shim, key)).ratelimit === null) {
+        expect(Date.now()).toBeLessThan(deadline);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }, 30_000);
 });
