@@ -70,8 +70,8 @@ class RecoveringRedisStore extends RedisStore {
 /**
  * Fails a command Redis has not answered within `timeoutMs`, so a Redis that hangs (accepts, never
  * answers) cannot hang metered calls: they go uncounted instead. One timer watches every command;
- * node-redis's per-command timeout starts a timer per command, which doubled a metered call's
- * latency (bench/out, measured here).
+ * node-redis's per-command timeout starts a timer per command, which took a metered call from
+ * about 300 to 550 µs (measured here, one call at a time against a local Redis).
  */
 function commandDeadline(timeoutMs: number) {
   const pending = new Set<{ due: number; reject: (e: Error) => void }>();
