@@ -29,7 +29,11 @@ const rateLimited = error('A quota is spent; the message names the bucket and wh
   ...rateLimitHeaders.shape,
 }));
 
-export const accessComponents: Pick<ZodOpenApiComponentsObject, 'securitySchemes'> = {
+/** 403, for operations a tier may not include (POST /packs on free and academic, contract 4.7). */
+export const forbidden = error('The caller’s tier does not include this feature; the message names the tiers that do');
+
+export const accessComponents: Pick<ZodOpenApiComponentsObject, 'securitySchemes' | 'responses'> = {
+  responses: { Unauthorized: unauthorized, Forbidden: forbidden, RateLimited: rateLimited },
   securitySchemes: {
     [SCHEME]: {
       type: 'apiKey',
