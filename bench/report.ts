@@ -116,7 +116,7 @@ export function renderMarkdown(r: BenchResults): string {
     for (const t of s.throughput) {
       out.push(`| ${t.name} | ${n(t.rps)} | ${n(t.p50, 1)} | ${n(t.p99, 1)} | ${t.ratioToStatic === undefined ? '' : `${n(t.ratioToStatic, 2)}×`} | ${t.errors} / ${t.non2xx} |`);
     }
-    out.push('', 'Metering: every computed call counted toward its buckets (a commercial key whose quota is never spent), against the same shim without keys and quotas:', '', '| endpoint | without req/s | memory req/s | ratio | Redis req/s | ratio |', '|---|---:|---:|---:|---:|---:|');
+    out.push('', 'Metering: every computed call counted toward its buckets (commercial keys whose quotas are never spent), against the same shim without keys and quotas:', '', '| endpoint | without req/s | memory req/s | ratio | Redis req/s | ratio |', '|---|---:|---:|---:|---:|---:|');
     for (const m of s.metering) {
       out.push(`| ${m.name} | ${n(m.without)} | ${n(m.memory)} | ${n(m.memory / m.without, 2)}× | ${m.redis === null ? '—' : n(m.redis)} | ${m.redis === null ? (s.meteringNote ?? '—') : `${n(m.redis / m.without, 2)}×`} |`);
     }
