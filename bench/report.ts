@@ -16,8 +16,19 @@ export interface TreeRuns {
 /** Fastest tree run over fastest baseline run. */
 const treeRatio = (t: TreeRuns) => Math.min(...t.treeMs) / Math.min(...t.baselineMs);
 
+/** A dynamic endpoint's req/s without metering and with it (counters in memory, in a local Redis). */
+export interface MeteringFigures {
+  name: string;
+  without: number;
+  memory: number;
+  redis: number | null;
+}
+
 export interface ServeFigures {
   companies: number;
+  metering: MeteringFigures[];
+  /** Why there is no Redis figure, when there is none. */
+  meteringNote: string | null;
   throughput: ({ name: string; ratioToStatic?: number } & LoadResult)[];
   atRate: ({ name: string } & LoadResult)[];
   shimToNginx: number | null;
@@ -44,6 +55,8 @@ const TARGETS = {
   pagesToTreeDemo: 2,
   pagesToTreeLarge: 3,
   pagesRssMb: 1024,
+  meteredMemory: 0.9,
+  meteredRedis: 0.6,
   atCompanies: 100_000,
 };
 
@@ -82,6 +95,12 @@ export function renderMarkdown(r: BenchResults): string {
   for (const s of r.serving) {
     out.push(`| shim ≥ ${TARGETS.shimToNginx}× nginx on a static company file (${n(s.companies)} companies) | ${s.shimToNginx === null ? s.nginxNote : `${n(s.shimToNginx, 2)}×`} | ${met(s.shimToNginx === null ? null : s.shimToNginx >= TARGETS.shimToNginx)} |`);
   }
+  for (const s of r.serving) {
+    for (const m of s.metering) {
+      out.push(`| ${m.name}: metered (memory) ≥ ${TARGETS.meteredMemory}× its req/s without metering (${n(s.companies)} companies) | ${n(m.memory / m.without, 2)}× | ${met(m.memory / m.without >= TARGETS.meteredMemory)} |`);
+      out.push(`| ${m.name}: metered (Redis) ≥ ${TARGETS.meteredRedis}× its req/s without metering (${n(s.companies)} companies) | ${m.redis === null ? s.meteringNote : `${n(m.redis / m.without, 2)}×`} | ${met(m.redis === null ? null : m.redis / m.without >= TARGETS.meteredRedis)} |`);
+    }
+  }
   const big = r.serving.find((s) => s.companies >= TARGETS.atCompanies);
   if (big) {
     for (const a of big.atRate) {
@@ -109,6 +128,10 @@ export function renderMarkdown(r: BenchResults): string {
     out.push(`## Serving, ${n(s.companies)} companies`, '', '| endpoint | req/s | p50 ms | p99 ms | ÷ shim static | errors / non-2xx |', '|---|---:|---:|---:|---:|---:|');
     for (const t of s.throughput) {
       out.push(`| ${t.name} | ${n(t.rps)} | ${n(t.p50, 1)} | ${n(t.p99, 1)} | ${t.ratioToStatic === undefined ? '' : `${n(t.ratioToStatic, 2)}×`} | ${t.errors} / ${t.non2xx} |`);
+    }
+    out.push('', 'Metering: every computed call counted toward its buckets (commercial keys whose quotas are never spent), against the same shim without keys and quotas:', '', '| endpoint | without req/s | memory req/s | ratio | Redis req/s | ratio |', '|---|---:|---:|---:|---:|---:|');
+    for (const m of s.metering) {
+      out.push(`| ${m.name} | ${n(m.without)} | ${n(m.memory)} | ${n(m.memory / m.without, 2)}× | ${m.redis === null ? '—' : n(m.redis)} | ${m.redis === null ? (s.meteringNote ?? '—') : `${n(m.redis / m.without, 2)}×`} |`);
     }
     out.push('', `At a fixed ${r.settings.fixedRate} req/s:`, '', '| endpoint | p50 ms | p99 ms | errors / non-2xx |', '|---|---:|---:|---:|');
     for (const a of s.atRate) out.push(`| ${a.name} | ${n(a.p50, 1)} | ${n(a.p99, 1)} | ${a.errors} / ${a.non2xx} |`);

@@ -12,6 +12,7 @@ import { methodologyResponseSchema } from './methodology.js';
 import {
   batchBodySchema, canonicalQuerySchema, compareQuerySchema, fundPathSchema, pagePathSchema, rankingQuerySchema, registryQuerySchema, tickerPathSchema,
 } from './queries.js';
+import { accessComponents, withAccess } from './openapi-access.js';
 import { rankingResponseSchema } from './ranking.js';
 import { registryResponseSchema } from './registry.js';
 import { snapshotsResponseSchema } from './snapshots.js';
@@ -98,8 +99,8 @@ export function openApiDocument(version: string): ReturnType<typeof createDocume
       version,
       description: 'Every body carries methodology_version, dataset_snapshot_id and data_asof. Errors use one envelope. CORS is open.',
     },
-    paths,
-    components: { schemas: { Error: errorBodySchema } },
+    paths: withAccess(paths),
+    components: { schemas: { Error: errorBodySchema }, ...accessComponents },
   });
 }
 
