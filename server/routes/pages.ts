@@ -51,7 +51,8 @@ function contentTypeOf(url: string): string {
  */
 export function pagesRoute(snapshots: SnapshotSource): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path === '/api' || req.path.startsWith('/api/')) return next();
+    // Anything that looks like the API, in any case, gets the API's JSON envelope, never a page.
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || /^\/api(\/|$)/i.test(req.path)) return next();
     try {
       const dir = snapshots.current().dir;
       const path = req.path;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ZodOpenApiComponentsObject, ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponseObject } from 'zod-openapi';
-import { errorBodySchema } from './common.js';
+import type { ZodOpenApiComponentsObject, ZodOpenApiOperationObject, ZodOpenApiPathsObject } from 'zod-openapi';
+import { errorResponse, requestLimits } from './openapi-errors.js';
 import { usageResponseSchema } from './usage.js';
 import { API_KEY_HEADER } from './vocabulary.js';
 
@@ -17,11 +17,7 @@ const rateLimitHeaders = z.object({
   'RateLimit-Policy': z.string().optional().meta({ description: 'IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds)' }),
 });
 
-const error = (description: string, headers?: ZodOpenApiResponseObject['headers']): ZodOpenApiResponseObject => ({
-  description,
-  ...(headers ? { headers } : {}),
-  content: { 'application/json': { schema: errorBodySchema } },
-});
+const error = errorResponse;
 
 const unauthorized = error('The X-API-Key header is not a live key (unknown or revoked)');
 const rateLimited = error('A quota is spent; the message names the bucket and when it resets', z.object({
@@ -68,6 +64,7 @@ const usageOperation: ZodOpenApiOperationObject = {
     '200': { description: 'The caller’s quota state (Cache-Control: no-store)', content: { 'application/json': { schema: usageResponseSchema } } },
     '400': error('A query parameter (it takes none)'),
     '401': unauthorized,
+    ...requestLimits,
   },
 };
 
