@@ -1,7 +1,8 @@
-// Astro is for the pages people read (contract section 8): they will be rendered from the same views
-// as the JSON tree, into each snapshot's folder. The JSON tree itself is written by the project's own
-// writer (build-scripts/tree), which is about ten times faster than Astro endpoints for 200k files
-// and can write /company/X.json beside /company/X/ (Astro cannot). No pages exist yet.
+// Astro is for the pages people read (contract section 8). They are not built by `astro build`: the
+// page writer (build-scripts/pages/) renders the .astro components of src/site/ with Astro's compiler
+// and runtime inside its worker threads, into each snapshot's tree beside the JSON, from the same
+// views (see the README's "Pages" section for why: speed at 100k companies). This file keeps the
+// project an Astro project for editors and tooling; src/pages/ is empty on purpose.
 import { defineConfig } from 'astro/config';
 
 export default defineConfig({

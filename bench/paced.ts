@@ -22,7 +22,7 @@ export async function paced(base: string, requests: LoadRequest[], o: { rate: nu
     new Promise<void>((resolve) => {
       const r = requests[i % requests.length]!;
       const req = request(
-        { agent, hostname, port, method: r.method ?? 'GET', path: r.path, headers: r.body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(r.body) } : {} },
+        { agent, hostname, port, method: r.method ?? 'GET', path: r.path, headers: { ...r.headers, ...(r.body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(r.body) } : {}) } },
         (res) => {
           res.resume();
           res.on('end', () => {

@@ -16,8 +16,19 @@ export interface TreeRuns {
 /** Fastest tree run over fastest baseline run. */
 const treeRatio = (t: TreeRuns) => Math.min(...t.treeMs) / Math.min(...t.baselineMs);
 
+/** A dynamic endpoint's req/s without metering and with it (counters in memory, in a local Redis). */
+export interface MeteringFigures {
+  name: string;
+  without: number;
+  memory: number;
+  redis: number | null;
+}
+
 export interface ServeFigures {
   companies: number;
+  metering: MeteringFigures[];
+  /** Why there is no Redis figure, when there is none. */
+  meteringNote: string | null;
   throughput: ({ name: string; ratioToStatic?: number } & LoadResult)[];
   atRate: ({ name: string } & LoadResult)[];
   shimToNginx: number | null;
@@ -41,6 +52,11 @@ const TARGETS = {
   p99Ms: 20,
   rate: 500,
   serverRssMb: 200,
+  pagesToTreeDemo: 2,
+  pagesToTreeLarge: 3,
+  pagesRssMb: 1024,
+  meteredMemory: 0.9,
+  meteredRedis: 0.6,
   atCompanies: 100_000,
 };
 
@@ -66,8 +82,24 @@ export function renderMarkdown(r: BenchResults): string {
   } else {
     out.push(`| JSON tree ≤ ${TARGETS.treeToBaseline}× plain fs writes at ${n(TARGETS.atCompanies)} companies | — | not measured: run \`npm run bench -- --companies ${TARGETS.atCompanies}\` |`);
   }
+  // Pages (issue 13): against the JSON tree stage of the same build; 2× at the demo size, 3× and < 1 GB at 100k.
+  for (const b of r.builds) {
+    const pages = b.stages.find((s) => s.stage.startsWith('pages'));
+    const tree = b.stages.find((s) => s.stage === 'JSON tree');
+    if (!pages?.ms || !tree?.ms) continue;
+    const big = b.companies >= TARGETS.atCompanies;
+    const limit = big ? TARGETS.pagesToTreeLarge : TARGETS.pagesToTreeDemo;
+    out.push(`| pages ≤ ${limit}× the JSON tree stage (${n(b.companies)} companies) | ${n(pages.ms / tree.ms, 2)}× | ${met(pages.ms <= limit * tree.ms)} |`);
+    if (big) out.push(`| pages stage peak RSS < ${TARGETS.pagesRssMb} MB (${n(b.companies)} companies) | ${pages.maxRssMb} MB | ${met(pages.maxRssMb === null ? null : pages.maxRssMb < TARGETS.pagesRssMb)} |`);
+  }
   for (const s of r.serving) {
     out.push(`| shim ≥ ${TARGETS.shimToNginx}× nginx on a static company file (${n(s.companies)} companies) | ${s.shimToNginx === null ? s.nginxNote : `${n(s.shimToNginx, 2)}×`} | ${met(s.shimToNginx === null ? null : s.shimToNginx >= TARGETS.shimToNginx)} |`);
+  }
+  for (const s of r.serving) {
+    for (const m of s.metering) {
+      out.push(`| ${m.name}: metered (memory) ≥ ${TARGETS.meteredMemory}× its req/s without metering (${n(s.companies)} companies) | ${n(m.memory / m.without, 2)}× | ${met(m.memory / m.without >= TARGETS.meteredMemory)} |`);
+      out.push(`| ${m.name}: metered (Redis) ≥ ${TARGETS.meteredRedis}× its req/s without metering (${n(s.companies)} companies) | ${m.redis === null ? s.meteringNote : `${n(m.redis / m.without, 2)}×`} | ${met(m.redis === null ? null : m.redis / m.without >= TARGETS.meteredRedis)} |`);
+    }
   }
   const big = r.serving.find((s) => s.companies >= TARGETS.atCompanies);
   if (big) {
@@ -96,6 +128,10 @@ export function renderMarkdown(r: BenchResults): string {
     out.push(`## Serving, ${n(s.companies)} companies`, '', '| endpoint | req/s | p50 ms | p99 ms | ÷ shim static | errors / non-2xx |', '|---|---:|---:|---:|---:|---:|');
     for (const t of s.throughput) {
       out.push(`| ${t.name} | ${n(t.rps)} | ${n(t.p50, 1)} | ${n(t.p99, 1)} | ${t.ratioToStatic === undefined ? '' : `${n(t.ratioToStatic, 2)}×`} | ${t.errors} / ${t.non2xx} |`);
+    }
+    out.push('', 'Metering: every computed call counted toward its buckets (commercial keys whose quotas are never spent), against the same shim without keys and quotas:', '', '| endpoint | without req/s | memory req/s | ratio | Redis req/s | ratio |', '|---|---:|---:|---:|---:|---:|');
+    for (const m of s.metering) {
+      out.push(`| ${m.name} | ${n(m.without)} | ${n(m.memory)} | ${n(m.memory / m.without, 2)}× | ${m.redis === null ? '—' : n(m.redis)} | ${m.redis === null ? (s.meteringNote ?? '—') : `${n(m.redis / m.without, 2)}×`} |`);
     }
     out.push('', `At a fixed ${r.settings.fixedRate} req/s:`, '', '| endpoint | p50 ms | p99 ms | errors / non-2xx |', '|---|---:|---:|---:|');
     for (const a of s.atRate) out.push(`| ${a.name} | ${n(a.p50, 1)} | ${n(a.p99, 1)} | ${a.errors} / ${a.non2xx} |`);

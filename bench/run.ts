@@ -3,14 +3,15 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, 
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { KeyStore } from '../server/access/key-store.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { load, medianOf, type LoadRequest, type LoadResult } from './load.js';
 import { paced } from './paced.js';
-import { renderMarkdown, type BenchResults, type BuildFigures, type ServeFigures, type TreeRuns } from './report.js';
-import { peakRssMb, startNginx, startShim } from './servers.js';
+import { renderMarkdown, type BenchResults, type BuildFigures, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
+import { peakRssMb, startNginx, startRedis, startShim } from './servers.js';
 
 /**
- * npm run bench [-- --companies 100000] [--runs 3] [--seconds 3]
+ * npm run bench [-- --companies 100000] [--runs 3] [--seconds 3] [--port 18600]
  * Measures, in one run on this machine: each build stage at 1,800 companies (and at --companies N),
  * the tree writer against plain fs writes of the same bytes, and serving over loopback — a static
  * file through the shim and through nginx, and every dynamic endpoint — as throughput, latency and
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '3' },
     out: { type: 'string', default: 'bench' },
     dir: { type: 'string' },
+    port: { type: 'string', default: '18600' },
   },
 });
 const runs = Number(values.runs);
@@ -49,7 +51,7 @@ async function buildFigures(companies: number, work: string): Promise<BuildFigur
   timed('generate', 'demo generation');
   timed('snapshot', 'adapters + snapshot');
   const tree = timed('tree', 'JSON tree');
-  stages.push({ stage: 'pages (Astro)', ms: null, maxRssMb: null, note: 'no pages are built yet' });
+  timed('pages', 'pages (Astro)');
   timed('downloads', 'downloads');
   timed('evolve', 'next month: evolve, adapters + snapshot + JSON tree (setup for the next two)');
   const history = timed('history', 'history (carried forward)');
@@ -123,14 +125,27 @@ async function serveFigures(companies: number, work: string, port: number): Prom
   const requests = sampleRequests(store);
   store.close();
 
-  const shim = await startShim(published, port);
+  // `npm start` meters every computed call; the load carries commercial keys whose quotas it never
+  // spends, so every call is counted (calls/day, calls/min, and batch/day or csv/day) and answered.
+  // batch/day is 10,000 per key whatever the key's own limits: the requests take turns among 20 keys.
+  const keysDb = join(work, 'keys.sqlite');
+  const keyStore = KeyStore.open(keysDb);
+  const keys = Array.from({ length: 20 }, () => keyStore.create({ tier: 'commercial', owner: 'bench', daily: 1e12, perMinute: 1e12 }).key);
+  keyStore.close();
+  const withKey = (reqs: LoadRequest[]) => reqs.map((r, i) => ({ ...r, headers: { ...r.headers, 'X-API-Key': keys[i % keys.length]! } }));
+
+  const shim = await startShim(published, port, { KEYS_DB: keysDb });
   const nginx = await startNginx(join(work, 'snapshot', 'tree'), port + 1, work);
+  const bare = await startShim(published, port + 2, {}, 'bench/unmetered-shim.ts');
+  const redis = await startRedis(port + 3);
+  const shimRedis = typeof redis === 'string' ? null : await startShim(published, port + 4, { KEYS_DB: keysDb, REDIS_URL: redis.url });
   const throughput: ServeFigures['throughput'] = [];
   const atRate: ServeFigures['atRate'] = [];
+  const metering: MeteringFigures[] = [];
   const measure = (base: string, reqs: LoadRequest[]) => medianOf(runs, () => load(base, reqs, { seconds, connections: 10 }));
   try {
-    const warm = async (reqs: LoadRequest[]) => load(shim.base, reqs, { seconds: 1, connections: 4 });
-    await warm(requests.static);
+    const warm = async (base: string, reqs: LoadRequest[]) => load(base, reqs, { seconds: 1, connections: 4 });
+    await warm(shim.base, requests.static);
     const shimStatic = await measure(shim.base, requests.static);
     throughput.push({ name: 'static company file, shim', ...shimStatic });
     log(`${companies}: static via shim ${shimStatic.rps.toFixed(0)} req/s`);
@@ -142,26 +157,47 @@ async function serveFigures(companies: number, work: string, port: number): Prom
     }
     for (const [name, reqs] of Object.entries(requests)) {
       if (name === 'static') continue;
-      await warm(reqs);
-      const r = await measure(shim.base, reqs);
-      throughput.push({ name, ...r, ratioToStatic: r.rps / shimStatic.rps });
-      log(`${companies}: ${name} ${r.rps.toFixed(0)} req/s, p99 ${r.p99} ms`);
-      const fixed = await medianOf(runs, () => paced(shim.base, reqs, { seconds, rate: 500 }));
-      atRate.push({ name, ...fixed });
-      log(`${companies}: ${name} at 500 req/s: p50 ${fixed.p50} ms, p99 ${fixed.p99} ms`);
+      const modes = [
+        { label: 'without metering', base: bare.base, reqs },
+        { label: 'metered, memory', base: shim.base, reqs: withKey(reqs) },
+        ...(shimRedis ? [{ label: 'metered, Redis', base: shimRedis.base, reqs: withKey(reqs) }] : []),
+      ];
+      for (const m of modes) await warm(m.base, m.reqs);
+      // Runs alternate between the modes, so a slow spell on the shared machine hits all of them.
+      const results = await interleaved(modes.map((m) => () => load(m.base, m.reqs, { seconds, connections: 10 })));
+      modes.forEach((m, i) => {
+        throughput.push({ name: `${name} (${m.label})`, ...results[i]!, ratioToStatic: results[i]!.rps / shimStatic.rps });
+        log(`${companies}: ${name} ${m.label}: ${results[i]!.rps.toFixed(0)} req/s, p99 ${results[i]!.p99} ms`);
+      });
+      metering.push({ name, without: results[0]!.rps, memory: results[1]!.rps, redis: results[2]?.rps ?? null });
+      for (const m of modes) {
+        const fixed = await medianOf(runs, () => paced(m.base, m.reqs, { seconds, rate: 500 }));
+        atRate.push({ name: `${name} (${m.label})`, ...fixed });
+        log(`${companies}: ${name} ${m.label} at 500 req/s: p50 ${fixed.p50} ms, p99 ${fixed.p99} ms`);
+      }
     }
     return {
       companies,
       throughput,
       atRate,
+      metering,
+      meteringNote: typeof redis === 'string' ? redis : null,
       shimToNginx: nginxStatic ? shimStatic.rps / nginxStatic.rps : null,
       nginxNote: typeof nginx === 'string' ? nginx : null,
       serverPeakRssMb: peakRssMb(shim.pid),
     };
   } finally {
-    await shim.stop();
+    await Promise.all([shim.stop(), bare.stop(), shimRedis?.stop()]);
     if (typeof nginx !== 'string') await nginx.stop();
+    if (typeof redis !== 'string') await redis.stop();
   }
+}
+
+/** One run of each function in turn, `runs` times; the median figures of each. */
+async function interleaved(fns: (() => Promise<LoadResult>)[]): Promise<LoadResult[]> {
+  const all = fns.map((): LoadResult[] => []);
+  for (let i = 0; i < runs; i++) for (const [k, f] of fns.entries()) all[k]!.push(await f());
+  return Promise.all(all.map((rs) => medianOf(rs.length, async () => rs.shift()!)));
 }
 
 const started = Date.now();
@@ -174,7 +210,7 @@ const results: BenchResults = {
   durationSeconds: 0,
 };
 try {
-  let port = 18600;
+  let port = Number(values.port);
   for (const companies of sizes) {
     const work = join(root, String(companies));
     results.builds.push(await buildFigures(companies, work));

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 
 export interface Running {
@@ -32,17 +33,47 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
-/** The shim exactly as `npm start` runs it (same node flags), on a loopback port, serving `snapshotsDir`. */
-export async function startShim(snapshotsDir: string, port: number): Promise<Running> {
+/**
+ * The shim exactly as `npm start` runs it (same node flags), on a loopback port, serving
+ * `snapshotsDir`; `env` adds settings (KEYS_DB, REDIS_URL), `entry` replaces server/index.ts (the
+ * metering baseline).
+ */
+export async function startShim(snapshotsDir: string, port: number, env: Record<string, string> = {}, entry?: string): Promise<Running> {
   const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
   if (start[0] !== 'node') throw new Error(`npm start is not a plain node command: ${start.join(' ')}`);
-  const child = spawn(process.execPath, start.slice(1), {
-    env: { ...process.env, SNAPSHOTS_DIR: snapshotsDir, PORT: String(port), HOST: '127.0.0.1' },
+  const args = start.slice(1);
+  if (entry) args[args.length - 1] = entry;
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env, SNAPSHOTS_DIR: snapshotsDir, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/readyz`, child);
   return { base, pid: child.pid!, stop: stopper(child) };
+}
+
+/** Debian's redis-server on loopback, nothing persisted; a note instead when it is not installed. */
+export async function startRedis(port: number): Promise<(Running & { url: string }) | string> {
+  const bin = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find(existsSync);
+  if (!bin) return 'redis-server is not installed';
+  const child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const deadline = Date.now() + 10_000;
+  while (!(await accepts(port))) {
+    if (child.exitCode !== null || Date.now() > deadline) return `redis-server did not start on port ${port}`;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { base: `redis://127.0.0.1:${port}`, url: `redis://127.0.0.1:${port}`, pid: child.pid!, stop: stopper(child) };
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 /** nginx, if installed (as root, installed from Debian when missing), serving the same tree. */

@@ -5,6 +5,7 @@ import { writeDownloads } from '../build-scripts/downloads/write-downloads.js';
 import { generateDemo } from '../build-scripts/demo/generate.js';
 import { buildSnapshotDb } from '../build-scripts/snapshot/build-snapshot-db.js';
 import { silentProgress } from '../build-scripts/snapshot/progress.js';
+import { writePages } from '../build-scripts/pages/write-pages.js';
 import { writeTree } from '../build-scripts/tree/write-tree.js';
 import { generateDemoSeries } from '../build-scripts/demo/series.js';
 import { writeChanges } from '../build-scripts/history/write-changes.js';
@@ -12,6 +13,7 @@ import { writeFeed } from '../build-scripts/history/write-feed.js';
 import { writeHistory } from '../build-scripts/history/write-history.js';
 import { DOWNLOADS_DIR, outsideTreeArchive } from '../src/site/static-paths.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
+import { snapshotsView } from '../src/views/snapshots.js';
 
 /**
  * One build stage in its own process, so its time and peak memory are its own. Prints one JSON
@@ -88,6 +90,20 @@ switch (stage) {
     measuredMs = performance.now() - t0;
     facts.files = contents.length;
     rmSync(out, { recursive: true, force: true });
+    break;
+  }
+  case 'pages': {
+    // Pages beside the JSON tree (which must exist); every run starts from no pages.
+    for (const entry of readdirSync(tree)) if (entry !== 'api') rmSync(join(tree, entry), { recursive: true, force: true });
+    execFileSync('sync');
+    const store = SnapshotStore.open(dbDir);
+    const counts = { companies: store.companyCount(), penalties: store.penaltyCount(), etfs: store.etfs().length, sources: store.sources().length };
+    const self = { dataset_snapshot_id: store.meta.dataset_snapshot_id, data_asof: store.meta.data_asof, methodology_version: store.meta.methodology_version, kind: store.meta.kind, published_at: store.meta.published_at, counts, files: [] };
+    const t0 = performance.now();
+    const stats = await writePages(store, tree, snapshotsView(store.meta, [self]));
+    measuredMs = performance.now() - t0;
+    store.close();
+    Object.assign(facts, stats);
     break;
   }
   case 'downloads': {

@@ -13,6 +13,8 @@ import type { Progress } from './snapshot/progress.js';
 import { acquireBuildLock, makeWorkDir, nextSnapshotId, publishWorkDir } from './snapshot/publish.js';
 import { pruneSnapshots } from './snapshot/prune.js';
 import { prunedSnapshotIds, snapshotsKeepFromEnv } from '../src/snapshot/retention.js';
+import type { PageStats } from './pages/page-files.js';
+import { writePages } from './pages/write-pages.js';
 import { TreeFiles, type TreeStats } from './tree/tree-files.js';
 import { writeTree } from './tree/write-tree.js';
 import type { SnapshotKind } from '../src/contract/vocabulary.js';
@@ -30,7 +32,7 @@ export interface BuildOptions {
   /** How many published snapshots to keep, this one included (default SNAPSHOTS_KEEP, else 24). */
   keep?: number;
   /** Called between stages; tests use it to fail or kill a build midway. */
-  onStage?: (stage: 'database' | 'tree' | 'downloads' | 'publish') => void;
+  onStage?: (stage: 'database' | 'tree' | 'downloads' | 'pages' | 'publish') => void;
 }
 
 export interface BuildResult {
@@ -40,6 +42,7 @@ export interface BuildResult {
   pruned: string[];
   summary: SnapshotDbSummary;
   tree: TreeStats;
+  pages: PageStats;
   timings: Record<string, number>;
 }
 
@@ -85,6 +88,7 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
     o.onStage?.('tree');
     const store = SnapshotStore.open(work);
     let tree: TreeStats;
+    let pages: PageStats;
     try {
       tree = await timed('tree', () => writeTree(store, treeDir, { onProgress: (n) => o.progress.step(`tree: ${n} files`) }));
       o.progress.step(`tree: ${tree.files} files, ${(tree.bytes / 1e6).toFixed(1)} MB`);
@@ -121,6 +125,11 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
       const snapshotsFile = new TreeFiles(treeDir);
       snapshotsFile.write({ url: urls.snapshots, schema: snapshotsResponseSchema, body });
       tree = { files: tree.files + 1, bytes: tree.bytes + snapshotsFile.stats.bytes };
+
+      // Pages for people, beside the JSON and from the same views (downloads page: the body above).
+      o.onStage?.('pages');
+      pages = await timed('pages', () => writePages(store, treeDir, body));
+      o.progress.step(`pages: ${pages.files} files, ${(pages.bytes / 1e6).toFixed(1)} MB`);
     } finally {
       store.close();
     }
@@ -129,7 +138,7 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
     const dir = await timed('publish', () => publishWorkDir(o.snapshotsDir, work, id));
     const pruned = await timed('prune', () => pruneSnapshots(o.snapshotsDir, keep, id));
     if (pruned.length > 0) o.progress.step(`pruned: ${pruned.join(', ')}`);
-    return { id, dir, pruned, summary, tree, timings };
+    return { id, dir, pruned, summary, tree, pages, timings };
   } catch (e) {
     rmSync(work, { recursive: true, force: true });
     throw e;

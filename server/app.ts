@@ -4,12 +4,14 @@ import type { Duplex } from 'node:stream';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { LIMITS } from '../src/contract/vocabulary.js';
 import { API_BASE } from '../src/site/static-paths.js';
+import { bucketsFor, type Access } from './access/index.js';
 import type { RouteContext } from './context.js';
 import { ApiError, badRequest, errorBody, toApiError } from './errors.js';
 import { CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS, setCommonHeaders } from './http.js';
 import { silentLogger, type Logger } from './logger.js';
 import { apiSegments, requestTooLarge } from './request-path.js';
 import { resolveRoute, unknownPath } from './router.js';
+import { pagesRoute } from './routes/pages.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
 export interface AppOptions {
@@ -17,6 +19,8 @@ export interface AppOptions {
   logger?: Logger;
   /** Express `trust proxy` value (hop count or addresses); never `true`. Default: trust none. */
   trustProxy?: number | string;
+  /** Keys and quotas (contract 6). Without them every call is answered, uncounted. */
+  access?: Access;
 }
 
 const MAX_BODY = LIMITS.bodyBytes;
@@ -77,17 +81,20 @@ export function createApp(o: AppOptions): express.Express {
         const allow = [...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
         throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed here; allowed: ${allow}.`, { Allow: allow });
       }
+      await o.access?.meter(req, res, bucketsFor(method, segments, rawQuery));
       if (method === 'POST') {
         const type = req.headers['content-type'] ?? '';
         if (!/^application\/json\s*(;|$)/i.test(type)) throw badRequest('POST bodies must be sent with Content-Type: application/json.');
         await new Promise<void>((resolve, reject) => jsonBody(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
       }
-      const ctx: RouteContext = { req, res, store: o.snapshots.current(), source: o.snapshots, rawQuery, params };
+      const ctx: RouteContext = { req, res, store: o.snapshots.current(), source: o.snapshots, rawQuery, params, access: o.access };
       await route.handle(ctx);
     } catch (e) {
       next(e);
     }
   });
+
+  app.use(pagesRoute(o.snapshots)); // pages for people, outside /api/v1
 
   app.use((req: Request, _res: Response, next: NextFunction) => next(unknownPath(req.originalUrl.split('?')[0]!)));
 

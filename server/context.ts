@@ -3,6 +3,7 @@ import { Lru } from '../src/lru.js';
 import { RankingIndex } from '../src/snapshot/ranking-index.js';
 import type { SnapshotStore } from '../src/snapshot/store.js';
 import { sourceNamesOf } from '../src/views/source-names.js';
+import type { Access } from './access/index.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
 /**
@@ -39,4 +40,6 @@ export interface RouteContext {
   rawQuery: string;
   /** Path parameters (codes already validated and upper-cased). */
   params: string[];
+  /** Keys and quotas; absent when the app was built without them. */
+  access?: Access;
 }

@@ -1,3 +1,4 @@
+import { openAccess } from './access/index.js';
 import { createApp } from './app.js';
 import { createHttpServer } from './serve.js';
 import { rankingIndex } from './context.js';
@@ -29,17 +30,18 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 
 // Build the in-memory ranking index when a snapshot opens, not on the first ranking request.
 const snapshots = publishedSnapshotSource(snapshotsDir, { onOpen: (store) => rankingIndex(store), logger });
-const app = createApp({ snapshots, logger, trustProxy: trustProxyFrom(env.TRUST_PROXY) });
+const access = openAccess({ keysDb: env.KEYS_DB || undefined, redisUrl: env.REDIS_URL || undefined, logger });
+const app = createApp({ snapshots, logger, trustProxy: trustProxyFrom(env.TRUST_PROXY), access });
 const server = createHttpServer(app, snapshots).listen(port, host, () => {
   const { meta } = snapshots.current();
-  logger.info('listening', { url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}/api/v1/`, snapshot: meta.dataset_snapshot_id, kind: meta.kind });
+  logger.info('listening', { url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}/api/v1/`, snapshot: meta.dataset_snapshot_id, kind: meta.kind, quota_counters: env.REDIS_URL ? 'redis' : 'memory' });
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     server.close(() => {
       snapshots.close();
-      process.exit(0);
+      void access.close().finally(() => process.exit(0));
     });
     setTimeout(() => process.exit(0), 5000).unref();
   });

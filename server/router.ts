@@ -2,6 +2,7 @@ import { parseCode } from '../src/contract/params.js';
 import { parseBody, parseQuery } from '../src/contract/parse-request.js';
 import { noQuerySchema, pageSegmentSchema } from '../src/contract/queries.js';
 import { urls } from '../src/site/static-paths.js';
+import { usage } from './access/usage.js';
 import type { RouteContext } from './context.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import { batch } from './routes/batch.js';
@@ -86,6 +87,8 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
           return get(compare);
         case 'batch':
           return { methods: ['POST'], handle: batch };
+        case 'usage':
+          return get(usage);
       }
       return null;
     case 2:

@@ -18,10 +18,13 @@ export interface CompanyRow {
   sourceId: string;
 }
 
+const CODE_OF_NAME = new Map(Object.entries(INDUSTRY_NAMES).map(([c, n]) => [n, c]));
+
+/** 產業別 as served: a code (`24`, `4`) or, in some copies, the industry's name (`半導體業`). */
 const industryCode = text.pipe(
   z
     .string()
-    .transform((s) => s.padStart(2, '0'))
+    .transform((s) => CODE_OF_NAME.get(s) ?? s.padStart(2, '0'))
     .refine((s) => s in INDUSTRY_NAMES, 'not a TWSE industry code'),
 );
 

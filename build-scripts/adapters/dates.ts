@@ -1,7 +1,7 @@
 /**
  * Date parsing for publisher files. Taiwanese government data often uses ROC (民國) dates:
- * year − 1911, written `113/05/21`, `113-05-21`, `113.05.21` or compact `1130521`. ISO dates pass
- * through. Every date leaving this module is ISO `YYYY-MM-DD`; none reaches the API in ROC form.
+ * year − 1911, written `113/05/21`, `113-05-21`, `113.05.21`, compact `1130521` or `113年5月21日`.
+ * ISO dates and `2014/12/29` pass through. Every date leaving this module is ISO `YYYY-MM-DD`; none reaches the API in ROC form.
  */
 
 const ROC_OFFSET = 1911;
@@ -16,7 +16,12 @@ function isoIfValid(year: number, month: number, day: number): string | null {
 /** Parses an ISO or ROC date (optionally followed by a time, which is dropped). Null when invalid. */
 export function parseDate(raw: string): string | null {
   const s = raw.trim().split(/[ T]/)[0] ?? '';
-  let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(s);
+  let m = /^(\d{2,4})年(\d{1,2})月(\d{1,2})日$/.exec(s);
+  if (m) {
+    const y = Number(m[1]);
+    return isoIfValid(y >= 1900 ? y : y + ROC_OFFSET, Number(m[2]), Number(m[3]));
+  }
+  m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(s);
   if (m) return isoIfValid(Number(m[1]), Number(m[2]), Number(m[3]));
   m = /^(\d{2,3})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(s);
   if (m) return isoIfValid(Number(m[1]) + ROC_OFFSET, Number(m[2]), Number(m[3]));

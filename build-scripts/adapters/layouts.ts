@@ -4,8 +4,12 @@
  * headers from it, so the demo cannot drift from what the adapters accept.
  *
  * Each column lists its accepted header names: the publisher's Chinese label first, then the API
- * key where the publisher has a distinct one. Either is accepted; unknown columns are ignored.
+ * key where the publisher has a distinct one. Either is accepted (JSON keys and CSV headers alike,
+ * trimmed); unknown columns are ignored. A file is read as JSON (an array, or `{records: [...]}`)
+ * when its name ends in `.json`, else as CSV.
  */
+
+import type { SourceEncoding } from './decode.js';
 
 export interface ColumnSpec {
   /** Header names accepted for this column: Chinese label first, API key second (if any). */
@@ -14,8 +18,12 @@ export interface ColumnSpec {
 }
 
 export interface FileLayout<K extends string = string> {
-  /** File name inside a sources folder. */
+  /** File name inside a sources folder, in the form the publisher serves (what the fetch and the demo write). */
   readonly file: string;
+  /** Other accepted names: the same dataset in another served form (CSV for JSON, say). One per folder. */
+  readonly alternatives?: readonly string[];
+  /** Declared encoding of a CSV form; detected from the bytes when absent (UTF-8 with or without BOM, else Big5). */
+  readonly encoding?: SourceEncoding;
   readonly sourceId: string;
   readonly columns: Readonly<Record<K, ColumnSpec>>;
 }
@@ -25,7 +33,8 @@ const opt = (...labels: string[]): ColumnSpec => ({ labels, required: false });
 
 /** TWSE listed-company profiles (t187ap03_L). The TWSE open API uses the Chinese labels as keys. */
 export const twseCompanyLayout = {
-  file: 't187ap03_L.csv',
+  file: 't187ap03_L.json',
+  alternatives: ['t187ap03_L.csv'],
   sourceId: 'SRC-TWSE-COMPANY',
   columns: {
     reportDate: opt('出表日期'),
@@ -40,7 +49,8 @@ export const twseCompanyLayout = {
 
 /** TPEx OTC-company profiles (mopsfin_t187ap03_O): English API keys, Chinese labels also accepted. */
 export const tpexCompanyLayout = {
-  file: 'mopsfin_t187ap03_O.csv',
+  file: 'mopsfin_t187ap03_O.json',
+  alternatives: ['mopsfin_t187ap03_O.csv'],
   sourceId: 'SRC-TPEX-COMPANY',
   columns: {
     reportDate: opt('出表日期', 'Date'),
@@ -53,14 +63,15 @@ export const tpexCompanyLayout = {
   },
 } as const satisfies FileLayout;
 
-/** MOENV environmental penalties (EMS_P_46). Chinese label or API key. */
+/** MOENV environmental penalties (EMS_P_46). Chinese label or API key; some clients of the API name the business ID `ban`. */
 export const penaltyLayout = {
-  file: 'EMS_P_46.csv',
+  file: 'EMS_P_46.json',
+  alternatives: ['EMS_P_46.csv'],
   sourceId: 'SRC-MOENV-EMS_P_46',
   columns: {
     emsNo: opt('管制事業編號', 'ems_no'),
     facilityName: opt('事業名稱', 'fac_name'),
-    uniformNo: req('統一編號', 'fac_uniformno'),
+    uniformNo: req('統一編號', 'fac_uniformno', 'ban'),
     agencyName: req('裁處機關', 'county_name'),
     documentNo: req('裁處書字號', 'document_no'),
     transgressDate: opt('違反時間', 'transgress_date'),
@@ -104,20 +115,23 @@ const ghgColumns = {
 } as const;
 
 export const twseGhgLayout = {
-  file: 't187ap46_L_1.csv',
+  file: 't187ap46_L_1.json',
+  alternatives: ['t187ap46_L_1.csv'],
   sourceId: 'SRC-TWSE-ESG-GHG',
   columns: ghgColumns,
 } as const satisfies FileLayout;
 
 export const tpexGhgLayout = {
-  file: 't187ap46_O_1.csv',
+  file: 't187ap46_O_1.json',
+  alternatives: ['t187ap46_O_1.csv'],
   sourceId: 'SRC-TPEX-ESG-GHG',
   columns: ghgColumns,
 } as const satisfies FileLayout;
 
 /** MOENV facility GHG registry (GHG_P_01): API keys or the Chinese labels some copies use. */
 export const registryLayout = {
-  file: 'GHG_P_01.csv',
+  file: 'GHG_P_01.json',
+  alternatives: ['GHG_P_01.csv'],
   sourceId: 'SRC-MOENV-GHG_P_01',
   columns: {
     year: req('年度', 'app_year'),
@@ -142,6 +156,7 @@ export const registryLayout = {
 /** MOPS sustainability-report filings with their assurance (永續報告書). */
 export const esgReportLayout = {
   file: 'esg_report.csv',
+  alternatives: ['esg_report.json'],
   sourceId: 'SRC-MOPS-ESGREPORT',
   columns: {
     market: opt('市場別'),
@@ -165,6 +180,7 @@ export const esgReportLayout = {
 /** MOPS quarterly holdings of domestic-constituent ETFs. 基金名稱 is optional (not every copy has it). */
 export const etfHoldingsLayout = {
   file: 'etf_holdings.csv',
+  alternatives: ['etf_holdings.json'],
   sourceId: 'SRC-MOPS-ETF-HOLDINGS',
   columns: {
     fundCode: req('基金代號'),

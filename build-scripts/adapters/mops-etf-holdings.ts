@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { etfHoldingsLayout } from './layouts.js';
 import { readLayout, type RejectLog } from './read-layout.js';
-import { amount, code, requiredText, text, year } from './values.js';
+import { code, percent, requiredText, text, year } from './values.js';
 
 /** SRC-MOPS-ETF-HOLDINGS: one holding of one ETF in one quarter. */
 export interface EtfHoldingRow {
@@ -22,7 +22,7 @@ const schema = z.object({
   quarter: text.transform((s) => s.replace(/^Q/i, '')).pipe(z.string().regex(/^[1-4]$/, 'quarter must be 1–4')).transform(Number),
   securityCode: requiredText,
   securityName: requiredText,
-  weightPct: amount.pipe(z.number().max(100, 'a weight above 100 %')),
+  weightPct: percent.pipe(z.number().max(100, 'a weight above 100 %')),
 });
 
 export async function* readEtfHoldings(dir: string, rejects: RejectLog): AsyncGenerator<EtfHoldingRow> {

@@ -39,8 +39,17 @@ export const year = z.string().transform((s, ctx) => {
   return y;
 });
 
+/**
+ * A number as publishers print it: `1,234`, four decimals (`2196516.0000`), or an amount with a
+ * currency prefix or suffix as scraped copies carry it (`NT$100,000`, `100,000元`). Empty (or `-`)
+ * is absent; anything else that is not a plain decimal is NaN.
+ */
 function toNumber(s: string): number | null {
-  const cleaned = s.trim().replace(/,/g, '');
+  const cleaned = s
+    .trim()
+    .replace(/^(?:NT\$|NTD|NT|\$)\s*/i, '')
+    .replace(/\s*元$/, '')
+    .replace(/,/g, '');
   if (cleaned === '' || cleaned === '-') return null;
   if (!/^-?\d+(\.\d+)?$/.test(cleaned)) return Number.NaN;
   return Number(cleaned);
@@ -63,6 +72,12 @@ export const amount = optionalAmount.transform((n, ctx) => {
   }
   return n;
 });
+
+/** A percentage, `20.1000%` or `20.1`: the number of percent (not a fraction). Must not be empty. */
+export const percent = z
+  .string()
+  .transform((s) => s.trim().replace(/\s*[%％]$/, ''))
+  .pipe(amount);
 
 const YES = new Set(['是', 'y', 'yes', 'true', '1', '有']);
 const NO = new Set(['否', 'n', 'no', 'false', '0', '無', '']);

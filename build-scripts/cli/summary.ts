@@ -15,7 +15,7 @@ export function formatSummary(r: BuildResult, totalMs: number): string {
     `Companies: ${s.companies}   verdicts: ${Object.entries(s.verdicts).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     'Flags by id:',
     ...FLAG_CATALOGUE.map((f) => `  ${f.id} ${f.severity.padEnd(8)} ${String(s.flagsById[f.id] ?? 0).padStart(7)}  ${f.label}`),
-    `Static tree: ${r.tree.files} files, ${(r.tree.bytes / 1e6).toFixed(1)} MB`,
+    `Static tree: ${r.tree.files} files, ${(r.tree.bytes / 1e6).toFixed(1)} MB; pages: ${r.pages.files} files, ${(r.pages.bytes / 1e6).toFixed(1)} MB`,
     `Time: ${Object.entries(r.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s`).join(', ')}; total ${(totalMs / 1000).toFixed(1)}s`,
   ];
   return lines.join('\n');

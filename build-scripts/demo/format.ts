@@ -21,6 +21,13 @@ export function formatTq(v: number): string {
   return `${whole}.${String(frac).padStart(4, '0').replace(/0+$/, '')}`;
 }
 
+/** tq → decimal string with exactly four decimals, as the exchanges serve figures: 21965160000 → `2196516.0000`. */
+export function formatTq4(v: number): string {
+  if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`bad tq value ${v}`);
+  const whole = Math.floor(v / TQ);
+  return `${whole}.${String(v - whole * TQ).padStart(4, '0')}`;
+}
+
 /** Integer with thousands separators: 1200000 → `1,200,000`. */
 export function withThousands(n: number): string {
   const s = String(Math.trunc(n));

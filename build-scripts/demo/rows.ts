@@ -12,7 +12,7 @@ import type {
   twseGhgLayout,
 } from '../adapters/layouts.js';
 import { rocCompact, rocSlash, rocYear } from './dates.js';
-import { formatPct2, formatTq } from './format.js';
+import { formatPct2, formatTq, formatTq4 } from './format.js';
 import { industry, sicName } from './industries.js';
 import type { Company, Market, Universe } from './model.js';
 import { COUNTIES, CPA_OPINION, CPA_STANDARD, THIRD_PARTY_STANDARD } from './names.js';
@@ -37,7 +37,8 @@ export function* companyRows(u: Universe, market: Market): Generator<RowOf<typeo
   }
 }
 
-const BOUNDARY = { parent: '母公司', consolidated: '合併財務報告邊界' } as const;
+/** 資料邊界 as the exchanges serve it. */
+const BOUNDARY = { parent: '母公司', consolidated: '合併' } as const;
 const yesNo = (b: boolean) => (b ? '是' : '否');
 
 /** The latest GHG disclosure of each company of one market (TWSE t187ap46_L_1 / TPEx t187ap46_O_1). */
@@ -47,7 +48,7 @@ export function* ghgRows(u: Universe, market: Market): Generator<RowOf<typeof tw
     const d = c.disclosure;
     if (c.market !== market || !d) continue;
     const scope = (v: number | null, verified: boolean) =>
-      v === null ? (['', '', ''] as const) : ([formatTq(v), BOUNDARY[d.boundary], yesNo(verified)] as const);
+      v === null ? (['', '', ''] as const) : ([formatTq4(v), BOUNDARY[d.boundary], yesNo(verified)] as const);
     const [scope1, scope1Boundary, scope1Verified] = scope(d.scope1, d.s1Verified);
     const [scope2, scope2Boundary, scope2Verified] = scope(d.scope2, d.s2Verified);
     const [scope3, scope3Boundary, scope3Verified] = scope(d.scope3, d.s3Verified);
@@ -65,7 +66,7 @@ export function* ghgRows(u: Universe, market: Market): Generator<RowOf<typeof tw
       scope3,
       scope3Boundary,
       scope3Verified,
-      intensity: d.intensity === null ? '' : formatTq(d.intensity),
+      intensity: d.intensity === null ? '' : formatTq4(d.intensity),
     };
   }
 }

@@ -8,6 +8,7 @@ import { RejectLog } from '../adapters/read-layout.js';
 import { writeSnapshotDb } from './write-db.js';
 import { readManifest, retrievalTimes } from './sources-manifest.js';
 import type { SnapshotKind } from '../../src/contract/vocabulary.js';
+import { describeSourceFiles } from './source-files.js';
 
 export interface SnapshotDbOptions {
   sourcesDir: string;
@@ -41,6 +42,9 @@ export class BuildError extends Error {
 export async function buildSnapshotDb(o: SnapshotDbOptions): Promise<SnapshotDbSummary> {
   const manifest = readManifest(o.sourcesDir);
   const asof = o.asof ?? manifest.asof ?? o.publishedAt.slice(0, 10);
+  const times = retrievalTimes(o.sourcesDir, manifest);
+  // Hashed before reading: a file that is not the bytes the fetch recorded fails the build at once.
+  const sourceFiles = await describeSourceFiles(o.sourcesDir, manifest, (id) => times.get(id)!);
   const rejects = new RejectLog();
   const data = await loadSources(o.sourcesDir, rejects, o.progress);
   const maxRejects = o.maxRejects ?? 0;
@@ -56,13 +60,13 @@ export async function buildSnapshotDb(o: SnapshotDbOptions): Promise<SnapshotDbS
     const c = byTicker.get(t);
     return c && { score: c.score.credibility_score, hasAssurance: c.assurance !== null };
   });
-  const times = retrievalTimes(o.sourcesDir, manifest);
   writeSnapshotDb(o.dbPath, {
     meta: { dataset_snapshot_id: o.snapshotId, data_asof: asof, kind: o.kind, published_at: o.publishedAt, registry_year: String(data.latestRegistryYear ?? ''), service_host: o.serviceHost },
     companies,
     etfs,
     data,
     retrievedAt: (id) => times.get(id)!,
+    sourceFiles,
   });
   o.progress.step('snapshot database written');
 

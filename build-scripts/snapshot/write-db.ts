@@ -5,6 +5,7 @@ import { SOURCES } from '../adapters/catalogue.js';
 import { topFlags, type ComputedCompany } from './compute.js';
 import type { EtfRecord } from './etf-stats.js';
 import type { SourceData } from './load-sources.js';
+import type { SourceFileRow } from './source-files.js';
 
 const b = (v: boolean) => (v ? 1 : 0);
 
@@ -14,6 +15,7 @@ export interface DbContent {
   etfs: EtfRecord[];
   data: SourceData;
   retrievedAt: (sourceId: string) => string;
+  sourceFiles: SourceFileRow[];
 }
 
 /** Writes a fresh snapshot database at `path` (which must not exist) in one transaction. */
@@ -31,7 +33,7 @@ export function writeSnapshotDb(path: string, content: DbContent): void {
   }
 }
 
-function insertAll(db: Database.Database, { meta, companies, etfs, data, retrievedAt }: DbContent) {
+function insertAll(db: Database.Database, { meta, companies, etfs, data, retrievedAt, sourceFiles }: DbContent) {
   const metaRows: Record<string, string> = { ...meta, methodology_version: METHODOLOGY_VERSION };
   const insMeta = db.prepare('INSERT INTO meta VALUES (?, ?)');
   for (const [k, v] of Object.entries(metaRows).sort()) insMeta.run(k, v);
@@ -120,4 +122,7 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
     insSource.run(s.source_id, s.name, s.owner_org, s.owner_org_name, b(s.is_government), s.licence.id, s.licence.name, s.licence.url,
       s.update_frequency, s.homepage_url, s.description, stored.get(s.source_id) ?? 0, retrievedAt(s.source_id));
   }
+
+  const insFile = db.prepare('INSERT INTO source_files VALUES (?, ?, ?, ?, ?, ?)');
+  for (const f of sourceFiles) insFile.run(f.source_id, f.file, f.url, f.retrieved_at, f.bytes, f.sha256);
 }

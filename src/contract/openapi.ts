@@ -12,20 +12,15 @@ import { methodologyResponseSchema } from './methodology.js';
 import {
   batchBodySchema, canonicalQuerySchema, compareQuerySchema, fundPathSchema, pagePathSchema, rankingQuerySchema, registryQuerySchema, tickerPathSchema,
 } from './queries.js';
+import { accessComponents, withAccess } from './openapi-access.js';
+import { errorResponse, requestLimits } from './openapi-errors.js';
 import { rankingResponseSchema } from './ranking.js';
 import { registryResponseSchema } from './registry.js';
 import { snapshotsResponseSchema } from './snapshots.js';
 import { historyPaths } from './history-openapi.js';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
-const error = (description: string) => ({ description, ...json(errorBodySchema) });
-
-/** Answers any request may get before it reaches its endpoint (contract 2; README "Paths"). */
-const requestLimits = {
-  '405': error('A method the path does not take; the Allow header lists those it does'),
-  '414': error(`The URL is longer than ${LIMITS.urlBytes} bytes`),
-  '431': error(`The request headers are larger than ${LIMITS.headerBytes} bytes together`),
-};
+const error = (description: string) => errorResponse(description);
 
 function get(summary: string, schema: z.ZodType, extra: Partial<ZodOpenApiOperationObject> = {}): { get: ZodOpenApiOperationObject } {
   return {
@@ -100,8 +95,8 @@ export function openApiDocument(version: string): ReturnType<typeof createDocume
       version,
       description: 'Every body carries methodology_version, dataset_snapshot_id and data_asof. Errors use one envelope. CORS is open.',
     },
-    paths,
-    components: { schemas: { Error: errorBodySchema } },
+    paths: withAccess(paths),
+    components: { schemas: { Error: errorBodySchema }, ...accessComponents },
   });
 }
 

@@ -125,3 +125,17 @@ export const LIMITS = {
   /** 10: snapshots (entries) in the Atom feed. */
   feedEntries: 12,
 } as const;
+
+/** Contract 6: access tiers, keyless first; a tier's number (Tier 0–3) is its position. */
+export const TIERS = ['free', 'academic', 'developer', 'commercial'] as const;
+export type Tier = (typeof TIERS)[number];
+/** The tiers a key is created for; `free` needs no key. */
+export const KEY_TIERS = ['academic', 'developer', 'commercial'] as const satisfies readonly Tier[];
+export type KeyTier = (typeof KEY_TIERS)[number];
+
+/** Contract 6: the quota buckets, in the order of the contract's table. */
+export const QUOTA_BUCKETS = ['calls/day', 'calls/min', 'batch/day', 'csv/day', 'packs/day'] as const;
+export type QuotaBucket = (typeof QUOTA_BUCKETS)[number];
+
+/** Contract 6: the request header that carries an API key. */
+export const API_KEY_HEADER = 'X-API-Key';

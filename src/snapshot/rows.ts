@@ -154,10 +154,18 @@ export function flagFromRow(r: Raw, at = 0): FlagRecord {
   };
 }
 
+export interface SourceFileRecord { file: string; url: string | null; retrieved_at: string; bytes: number; sha256: string }
+export const SOURCE_FILE_COLUMNS = 'source_id, file, url, retrieved_at, bytes, sha256';
+export function sourceFileFromRow(r: Raw): SourceFileRecord {
+  return { file: r[1] as string, url: r[2] as string | null, retrieved_at: r[3] as string, bytes: r[4] as number, sha256: r[5] as string };
+}
+
 export interface SourceRecord {
   source_id: string; name: string; owner_org: string; owner_org_name: string; is_government: boolean;
   licence_id: string; licence_name: string; licence_url: string; update_frequency: UpdateFrequency;
   homepage_url: string; description: string; record_count: number; retrieved_at: string;
+  /** The files this snapshot read for the source (from source_files). */
+  files: SourceFileRecord[];
 }
 export const SOURCE_COLUMNS = `source_id, name, owner_org, owner_org_name, is_government, licence_id, licence_name, licence_url,
   update_frequency, homepage_url, description, record_count, retrieved_at`;
@@ -176,6 +184,7 @@ export function sourceFromRow(r: Raw): SourceRecord {
     description: r[10] as string,
     record_count: r[11] as number,
     retrieved_at: r[12] as string,
+    files: [],
   };
 }
 

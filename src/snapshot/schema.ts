@@ -14,6 +14,14 @@ CREATE TABLE sources (
   record_count INTEGER NOT NULL, retrieved_at TEXT NOT NULL
 ) WITHOUT ROWID;
 
+-- The exact files a snapshot was built from: where each was fetched (null when not fetched by
+-- npm run fetch), when, and its size and sha256 as the builder read it.
+CREATE TABLE source_files (
+  source_id TEXT NOT NULL, file TEXT NOT NULL, url TEXT, retrieved_at TEXT NOT NULL,
+  bytes INTEGER NOT NULL, sha256 TEXT NOT NULL,
+  PRIMARY KEY (source_id, file)
+) WITHOUT ROWID;
+
 CREATE TABLE companies (
   id INTEGER PRIMARY KEY,
   ticker TEXT NOT NULL UNIQUE,

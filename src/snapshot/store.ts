@@ -4,14 +4,14 @@ import { Lru } from '../lru.js';
 import {
   ASSURANCE_COLUMNS, assuranceFromRow, CARBON_FEE_COLUMNS, carbonFeeFromRow, COMPANY_COLUMNS, companyFromRow, DISCLOSURE_COLUMNS,
   disclosureFromRow, FLAG_COLUMNS, flagFromRow, PENALTY_COLUMNS, penaltyFromRow, RANKED_COLUMNS, rankedFromRow, SOURCE_COLUMNS,
-  sourceFromRow, type AssuranceRecord, type CarbonFeeRecord, type CompanyRecord, type DisclosureRecord, type EtfHoldingRecord,
+  SOURCE_FILE_COLUMNS, sourceFileFromRow, sourceFromRow, type AssuranceRecord, type CarbonFeeRecord, type CompanyRecord, type DisclosureRecord, type EtfHoldingRecord,
   type EtfRecord, type FlagRecord, type PenaltyRecord, type RankedCompany, type Raw, type SourceRecord,
 } from './rows.js';
 import type { SnapshotMeta } from './schema.js';
 
 export type {
   AssuranceRecord, CarbonFeeRecord, CompanyRecord, DisclosureRecord, EtfHoldingRecord, EtfRecord, FlagRecord, PenaltyRecord, RankedCompany,
-  SourceRecord,
+  SourceFileRecord, SourceRecord,
 } from './rows.js';
 
 /** The columns the ranking index keeps per company. */
@@ -76,12 +76,17 @@ export class SnapshotStore {
       assurance: raw(`SELECT ${ASSURANCE_COLUMNS} FROM assurances WHERE ticker = ?`),
       flags: raw(`SELECT ${FLAG_COLUMNS} FROM flags WHERE ticker = ? ORDER BY position`),
       sources: raw(`SELECT ${SOURCE_COLUMNS} FROM sources ORDER BY source_id`),
+      // Snapshots published before source files were recorded have no such table.
+      sourceFiles: this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'source_files'").get()
+        ? raw(`SELECT ${SOURCE_FILE_COLUMNS} FROM source_files ORDER BY source_id, file`)
+        : null,
       etfs: p('SELECT * FROM etfs ORDER BY etf_code'),
       etf: p('SELECT * FROM etfs WHERE etf_code = ?'),
       holdings: p('SELECT ticker, name, weight FROM etf_holdings WHERE etf_code = ? ORDER BY position'),
       count: p('SELECT COUNT(*) FROM companies'),
       cbamProducts: p('SELECT ticker, sector, product FROM cbam_products ORDER BY ticker, sector'),
       penaltyCount: p('SELECT COUNT(*) FROM penalties'),
+      industries: p('SELECT industry_code AS code, industry AS name, COUNT(*) AS companies FROM companies GROUP BY industry_code, industry ORDER BY industry_code, industry'),
     };
   }
 
@@ -199,7 +204,10 @@ export class SnapshotStore {
   }
 
   sources(): SourceRecord[] {
-    return (this.stmt.sources.all() as Raw[]).map(sourceFromRow);
+    const sources = (this.stmt.sources.all() as Raw[]).map(sourceFromRow);
+    const byId = new Map(sources.map((s) => [s.source_id, s]));
+    for (const r of (this.stmt.sourceFiles?.all() ?? []) as Raw[]) byId.get(r[0] as string)?.files.push(sourceFileFromRow(r));
+    return sources;
   }
 
   etfs(): EtfRecord[] {
@@ -209,6 +217,11 @@ export class SnapshotStore {
   etf(code: string): { etf: EtfRecord; holdings: EtfHoldingRecord[] } | undefined {
     const etf = this.stmt.etf.get(code) as EtfRecord | undefined;
     return etf && { etf, holdings: this.stmt.holdings.all(code) as EtfHoldingRecord[] };
+  }
+
+  /** Every industry in the snapshot with its code and company count, in code order (the pages' filter list). */
+  industries(): { code: string; name: string; companies: number }[] {
+    return this.stmt.industries.all() as { code: string; name: string; companies: number }[];
   }
 
   cbamProducts(): { ticker: string; sector: string; product: string }[] {

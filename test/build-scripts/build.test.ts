@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
@@ -102,7 +102,7 @@ describe('publishing', () => {
     assertReadable(snapshotsDir, '2026-11-01');
   });
 
-  it.each(['database', 'tree', 'downloads', 'publish'] as const)('a build failing at the %s stage publishes nothing', async (stage) => {
+  it.each(['database', 'tree', 'downloads', 'pages', 'publish'] as const)('a build failing at the %s stage publishes nothing', async (stage) => {
     const before = publishedSnapshotIds(snapshotsDir);
     await expect(build({ onStage: (s) => { if (s === stage) throw new Error(`boom at ${s}`); } })).rejects.toThrow(`boom at ${stage}`);
     expect(publishedSnapshotIds(snapshotsDir)).toEqual(before);
@@ -113,23 +113,20 @@ describe('publishing', () => {
   it('a build over sources with a missing column fails naming the file and column, and publishes nothing', async () => {
     const broken = join(root, 'broken');
     cpSync(sourcesDir, broken, { recursive: true });
-    const file = join(broken, 'GHG_P_01.csv');
-    const lines = readFileSync(file, 'utf8').split('\n');
-    lines[0] = lines[0]!.replace('companyno', 'company_number');
-    writeFileSync(file, lines.join('\n'));
-    await expect(build({ sourcesDir: broken })).rejects.toThrow(/GHG_P_01\.csv: missing required column "統一編號 \/ companyno"/);
+    const file = join(broken, 'GHG_P_01.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replaceAll('"companyno":', '"company_number":'));
+    await expect(build({ sourcesDir: broken })).rejects.toThrow(/GHG_P_01\.json: missing required column "統一編號 \/ companyno"/);
     assertReadable(snapshotsDir, '2026-11-01');
   });
 
-  it('rejected rows fail the build with file:line, unless --max-rejects allows them', async () => {
+  it('rejected rows fail the build with file:record, unless --max-rejects allows them', async () => {
     const bad = join(root, 'bad-rows');
     cpSync(sourcesDir, bad, { recursive: true });
-    const file = join(bad, 't187ap46_L_1.csv');
-    const header = readFileSync(file, 'utf8').split('\n')[0]!;
-    const width = header.split(',').length;
-    appendFileSync(file, `${['1151031', 'not-a-year', 'D1101'].concat(Array(width - 3).fill('')).join(',')}\n`);
-    const lineNo = readFileSync(file, 'utf8').trimEnd().split('\n').length;
-    await expect(build({ sourcesDir: bad })).rejects.toThrow(`t187ap46_L_1.csv:${lineNo}: 報告年度: not a year`);
+    const file = join(bad, 't187ap46_L_1.json');
+    const records = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>[];
+    records.push({ ...records[0]!, 報告年度: 'not-a-year' });
+    writeFileSync(file, JSON.stringify(records));
+    await expect(build({ sourcesDir: bad })).rejects.toThrow(`t187ap46_L_1.json:record ${records.length}: 報告年度: not a year`);
     assertReadable(snapshotsDir, '2026-11-01');
 
     const allowed = await build({ sourcesDir: bad, maxRejects: 1 });

@@ -29,7 +29,8 @@ describe('every error path returns the envelope', () => {
     ['unknown fund', '/api/v1/etf/de9999', 404, 'NOT_FOUND', /DE9999/],
     ['unknown path', '/api/v1/nothing/here', 404, 'NOT_FOUND'],
     ['unknown sub-path', '/api/v1/company/D1101/penalties', 404, 'NOT_FOUND'],
-    ['outside the API', '/index.html', 404, 'NOT_FOUND'],
+    // Outside /api the pages for people answer (an HTML 404 for unknown pages, see test/site/).
+    ['another API version', '/api/v2/company/D1101', 404, 'NOT_FOUND'],
     ['ranking page past the end', '/api/v1/ranking/page/999', 404, 'NOT_FOUND'],
     ['malformed ranking page', '/api/v1/ranking/page/0', 400, 'BAD_REQUEST'],
     ['parameter on a static resource', '/api/v1/company/D1101?x=1', 400, 'BAD_REQUEST', /"x"/],

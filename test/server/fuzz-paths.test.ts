@@ -10,6 +10,7 @@ import { methodologyResponseSchema } from '../../src/contract/methodology.js';
 import { rankingResponseSchema } from '../../src/contract/ranking.js';
 import { registryResponseSchema } from '../../src/contract/registry.js';
 import { snapshotsResponseSchema } from '../../src/contract/snapshots.js';
+import { usageResponseSchema } from '../../src/contract/usage.js';
 import { expectEnvelope, raw } from '../helpers/raw-http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
@@ -52,7 +53,7 @@ function resourceOf(segments: string[]): { schema: z.ZodType; code?: string } | 
   if (s.length === 0 || key === 'index') return { schema: indexResponseSchema };
   const fixed: Record<string, z.ZodType> = {
     etf: etfListResponseSchema, ranking: rankingResponseSchema, 'sources/registry': registryResponseSchema, methodology: methodologyResponseSchema,
-    snapshots: snapshotsResponseSchema, compare: compareResponseSchema,
+    snapshots: snapshotsResponseSchema, compare: compareResponseSchema, usage: usageResponseSchema,
   };
   if (fixed[key]) return { schema: fixed[key]! };
   if (s[0] === 'company' && s.length === 2 && code(s[1])) return { schema: companyResponseSchema, code: code(s[1])! };
@@ -78,13 +79,13 @@ describe('fuzz: generated paths', () => {
           return;
         }
         answered++;
-        if (parts[0] === 'downloads' || parts[0] === 'openapi.json') return;
         let decoded: string[];
         try {
           decoded = parts.map(decodeURIComponent);
         } catch {
           throw new Error(`${path}: ${r.status} for a path that is not valid percent-encoding`);
         }
+        if (decoded[0] === 'downloads' || decoded[0] === 'openapi.json' || decoded[0] === 'openapi') return;
         const resource = resourceOf(parts.length === 1 && parts[0] === '' ? [] : decoded);
         expect(resource, `${path} answered ${r.status} but names no resource`).not.toBeNull();
         const body = JSON.parse(r.text);

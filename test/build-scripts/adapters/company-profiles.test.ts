@@ -29,6 +29,16 @@ describe('readTwseCompanies (SRC-TWSE-COMPANY)', () => {
     expect(rows.map((r) => [r.industryCode, r.industry])).toEqual([['01', '水泥工業']]);
   });
 
+  it('reads the OpenAPI JSON array (keys trimmed), the industry given as a code or as its name', async () => {
+    const record = { 出表日期: '1150731', '公司代號 ': '2330', 公司名稱: '台灣積體電路製造股份有限公司', 公司簡稱: '台積電', 產業別: '24', 營利事業統一編號: '22099131', 實收資本額: '259325245210' };
+    const dir = sourceDir({ 't187ap03_L.json': JSON.stringify([record, { ...record, '公司代號 ': '1101', 產業別: '水泥工業' }]) });
+    const rows = await collect(readTwseCompanies(dir, new RejectLog()));
+    expect(rows.map((r) => [r.ticker, r.industryCode, r.industry, r.paidInCapital])).toEqual([
+      ['2330', '24', '半導體業', 259_325_245_210],
+      ['1101', '01', '水泥工業', 259_325_245_210],
+    ]);
+  });
+
   it('maps columns in another order, ignoring unknown ones', async () => {
     const dir = sourceDir({ [TWSE]: `營利事業統一編號,新欄位,產業別,公司簡稱,公司名稱,公司代號\n12345678,x,10,示範鋼,示範鋼鐵股份有限公司,D2002\n` });
     const rows = await collect(readTwseCompanies(dir, new RejectLog()));

@@ -14,7 +14,7 @@ function file(content: string | Buffer): string {
 }
 async function read(content: string | Buffer): Promise<CsvRecord[]> {
   const out: CsvRecord[] = [];
-  for await (const r of readCsv(file(content))) out.push(r);
+  for await (const r of readCsv(file(content))) out.push(r as CsvRecord);
   return out;
 }
 const fields = async (content: string | Buffer) => (await read(content)).map((r) => r.fields);
@@ -80,7 +80,7 @@ describe('readCsv', () => {
   it('keeps line breaks in quoted fields; the next record starts on its physical line', async () => {
     expect(await read('h1,h2\n"multi\nline\nvalue",x\nnext,y\n')).toEqual([
       { line: 1, fields: ['h1', 'h2'] },
-      { line: 2, fields: ['multi\nline\nvalue', 'x'] },
+      { line: 2, fields: ['multi\nline\nvalue', 'x'], endLine: 4 },
       { line: 5, fields: ['next', 'y'] },
     ]);
   });

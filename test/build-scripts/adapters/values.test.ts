@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { amount, code, isoDate, optionalAmount, optionalIsoDate, requiredText, text, uniformNo, year, yesNo } from '../../../build-scripts/adapters/values.js';
+import { amount, code, isoDate, optionalAmount, optionalIsoDate, percent, requiredText, text, uniformNo, year, yesNo } from '../../../build-scripts/adapters/values.js';
 
 const ok = <T>(schema: z.ZodType<T, string>, raw: string): T => {
   const r = schema.safeParse(raw);
@@ -21,6 +21,12 @@ describe('amounts', () => {
     ['0', 0],
     ['0.5', 0.5],
     ['100,000,000', 100_000_000],
+    // As the publishers serve them: four decimals, and the prefixes of scraped copies.
+    ['2196516.0000', 2_196_516],
+    ['NT$100,000', 100_000],
+    ['NT$ 1,234', 1_234],
+    ['$500', 500],
+    ['60,000元', 60_000],
   ])('amount %j → %d', (raw, n) => {
     expect(ok(amount, raw)).toBe(n);
     expect(ok(optionalAmount, raw)).toBe(n);
@@ -36,6 +42,20 @@ describe('amounts', () => {
   it.each(['abc', '-5', '1.2.3', '12a', '1e5', 'NaN', '.5'])('rejects %j', (raw) => {
     expect(fail(optionalAmount, raw)).toMatch(/not a non-negative number/);
     expect(fail(amount, raw)).toMatch(/not a non-negative number/);
+  });
+});
+
+describe('percent', () => {
+  it.each([
+    ['20.1000%', 20.1],
+    ['20.1', 20.1],
+    [' 0.4000 % ', 0.4],
+    ['55％', 55],
+  ])('%j → %d', (raw, n) => {
+    expect(ok(percent, raw)).toBe(n);
+  });
+  it.each(['', '%', 'abc%', '-1%'])('%j is rejected', (raw) => {
+    expect(() => ok(percent, raw)).toThrow();
   });
 });
 

@@ -16,7 +16,7 @@ import {
 } from '../../../build-scripts/adapters/layouts.js';
 import { generateDemo } from '../../../build-scripts/demo/generate.js';
 import { ubnChecksumValid } from '../../../build-scripts/demo/ids.js';
-import { parseCsv, recordsOf } from './csv-parse.js';
+import { headerOf, recordsAt, rowsOf } from './csv-parse.js';
 
 const LAYOUTS: readonly FileLayout[] = [
   twseCompanyLayout, tpexCompanyLayout, penaltyLayout, twseGhgLayout, tpexGhgLayout,
@@ -86,28 +86,42 @@ describe('generateDemo with the default options', () => {
     for (const t of Object.values(manifest.retrieved_at)) expect(t).toMatch(/^2026-10-31T\d{2}:\d{2}:\d{2}Z$/);
   });
 
-  it('writes each file with the header its layout implies and a full row everywhere', () => {
+  it('writes each file in its publisher\'s form with the header its layout implies and a full row everywhere', () => {
     for (const l of LAYOUTS) {
-      const raw = text(l.file);
-      expect(raw.charCodeAt(0), `${l.file} has no BOM`).not.toBe(0xfeff);
-      expect(raw.includes('\r'), `${l.file} uses \\n only`).toBe(false);
-      expect(raw.endsWith('\n')).toBe(true);
-      const rows = parseCsv(raw);
-      const header = rows[0] as string[];
-      expect(header, l.file).toEqual(expectedHeader(l));
-      for (const r of rows.slice(1)) expect(r.length, l.file).toBe(header.length);
-      expect(rows.length - 1, l.file).toBe(result.counts[l.file]);
-      expect(rows.length - 1, `${l.file} has data`).toBeGreaterThan(0);
+      const bytes = readFileSync(join(dir, l.file));
+      const header = headerOf(join(dir, l.file));
+      // Keys as written: the one TPEx key with the trailing space real OpenAPI keys sometimes have.
+      const spaced = l === tpexGhgLayout ? expectedHeader(l).map((h) => (h === '範疇一排放量(噸CO2e)' ? `${h} ` : h)) : expectedHeader(l);
+      expect(header, l.file).toEqual(spaced);
+      const rows = rowsOf(join(dir, l.file));
+      for (const r of rows) expect(Object.keys(r).length, l.file).toBe(header.length);
+      expect(rows.length, l.file).toBe(result.counts[l.file]);
+      expect(rows.length, `${l.file} has data`).toBeGreaterThan(0);
+      const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+      expect(bom, `${l.file} BOM`).toBe(l === esgReportLayout);
+      expect(bytes.includes(0x0d), `${l.file} has no CR`).toBe(false);
     }
+    // The TWSE/TPEx/MOENV files are JSON (MOENV's registry wrapped in {records}); every value a string.
+    for (const l of [twseCompanyLayout, tpexCompanyLayout, penaltyLayout, twseGhgLayout, tpexGhgLayout, registryLayout]) {
+      const parsed = JSON.parse(readFileSync(join(dir, l.file), 'utf8')) as unknown;
+      const list = (l === registryLayout ? (parsed as { records: unknown[] }).records : parsed) as Record<string, unknown>[];
+      expect(Array.isArray(list), l.file).toBe(true);
+      for (const r of list) for (const v of Object.values(r)) expect(typeof v, l.file).toBe('string');
+    }
+    // The ETF holdings are Big5: not valid UTF-8, and decodable as Big5 with Chinese names intact.
+    const etf = readFileSync(join(dir, etfHoldingsLayout.file));
+    expect(() => new TextDecoder('utf-8', { fatal: true }).decode(etf)).toThrow();
+    expect(new TextDecoder('big5').decode(etf).split('\n')[0]).toBe(expectedHeader(etfHoldingsLayout).join(','));
+    expect(readFileSync(join(dir, cbamProductsLayout.file), 'utf8').startsWith('公司代號,')).toBe(true);
   });
 
   it('uses only fictional codes, unique tickers and 統一編號 that fail the check rule', () => {
     const companies = [
-      ...recordsOf(text(twseCompanyLayout.file), twseCompanyLayout.columns),
-      ...recordsOf(text(tpexCompanyLayout.file), tpexCompanyLayout.columns),
+      ...recordsAt(join(dir, twseCompanyLayout.file), twseCompanyLayout.columns),
+      ...recordsAt(join(dir, tpexCompanyLayout.file), tpexCompanyLayout.columns),
     ];
     expect(companies).toHaveLength(1800);
-    const listed = recordsOf(text(twseCompanyLayout.file), twseCompanyLayout.columns).length;
+    const listed = recordsAt(join(dir, twseCompanyLayout.file), twseCompanyLayout.columns).length;
     expect(listed / 1800).toBeGreaterThan(0.5);
     expect(listed / 1800).toBeLessThan(0.6);
     for (const c of companies) {
@@ -123,12 +137,12 @@ describe('generateDemo with the default options', () => {
     expect(new Set(companies.map((c) => c.shortName)).size).toBe(1800);
     const tickers = new Set(companies.map((c) => c.ticker));
     for (const l of [twseGhgLayout, tpexGhgLayout, esgReportLayout, cbamProductsLayout]) {
-      for (const r of recordsOf(text(l.file), l.columns)) expect(tickers.has(r.ticker as string), l.file).toBe(true);
+      for (const r of recordsAt(join(dir, l.file), l.columns)) expect(tickers.has(r.ticker as string), l.file).toBe(true);
     }
   });
 
   it('writes ~10 ETFs whose weights sum to exactly 100.00, with holdings outside the universe', () => {
-    const rows = recordsOf(text(etfHoldingsLayout.file), etfHoldingsLayout.columns);
+    const rows = recordsAt(join(dir, etfHoldingsLayout.file), etfHoldingsLayout.columns);
     const byFund = new Map<string, Record<string, string>[]>();
     for (const r of rows) byFund.set(r.fundCode as string, [...(byFund.get(r.fundCode as string) ?? []), r]);
     expect(byFund.size).toBeGreaterThanOrEqual(8);
@@ -154,7 +168,7 @@ describe('generateDemo with the default options', () => {
   });
 
   it('mixes ROC slash, ROC compact and ISO dates in the penalty file, with unique document numbers', () => {
-    const rows = recordsOf(text(penaltyLayout.file), penaltyLayout.columns);
+    const rows = recordsAt(join(dir, penaltyLayout.file), penaltyLayout.columns);
     for (const col of ['penaltyDate', 'transgressDate'] as const) {
       const values = rows.map((r) => r[col] as string);
       expect(values.some((v) => /^1\d{2}\/\d{2}\/\d{2}$/.test(v)), `${col} ROC slash`).toBe(true);
@@ -168,8 +182,8 @@ describe('generateDemo with the default options', () => {
       expect(['是', '否']).toContain(r.serious);
     }
     const companyNos = new Set([
-      ...recordsOf(text(twseCompanyLayout.file), twseCompanyLayout.columns).map((c) => c.uniformNo),
-      ...recordsOf(text(tpexCompanyLayout.file), tpexCompanyLayout.columns).map((c) => c.uniformNo),
+      ...recordsAt(join(dir, twseCompanyLayout.file), twseCompanyLayout.columns).map((c) => c.uniformNo),
+      ...recordsAt(join(dir, tpexCompanyLayout.file), tpexCompanyLayout.columns).map((c) => c.uniformNo),
     ]);
     expect(rows.some((r) => !companyNos.has(r.uniformNo))).toBe(true);
     expect(rows.some((r) => r.agencyName === '環境部')).toBe(true);
@@ -177,7 +191,7 @@ describe('generateDemo with the default options', () => {
 
   it('writes disclosure and registry values in the documented formats', () => {
     for (const l of [twseGhgLayout, tpexGhgLayout]) {
-      for (const r of recordsOf(text(l.file), l.columns)) {
+      for (const r of recordsAt(join(dir, l.file), l.columns)) {
         expect(r.reportDate).toBe('1151031');
         expect(r.reportYear).toMatch(/^11[1-5]$/);
         for (const k of ['scope1', 'scope2', 'scope3', 'intensity'] as const) expect(r[k]).toMatch(/^$|^[0-9]+(\.[0-9]{1,4})?$/);
@@ -185,7 +199,7 @@ describe('generateDemo with the default options', () => {
         expect(r.scope1 !== '' || r.scope2 !== '').toBe(true);
       }
     }
-    const reg = recordsOf(text(registryLayout.file), registryLayout.columns);
+    const reg = recordsAt(join(dir, registryLayout.file), registryLayout.columns);
     expect(new Set(reg.map((r) => r.year))).toEqual(new Set(['113', '114']));
     for (const r of reg) expect(r.industryCode).toMatch(/^(0[89]|[12][0-9]|3[0-5])[0-9]{2}$/);
   });
@@ -198,14 +212,14 @@ describe('generateDemo size', () => {
     const r = await generateDemo({ outDir: dir, companies: 200, seed: 1, asof: '2025-06-30' });
     expect(performance.now() - t0).toBeLessThan(5_000);
     expect(r.counts[twseCompanyLayout.file]! + r.counts[tpexCompanyLayout.file]!).toBe(200);
-    const etf = recordsOf(readFileSync(join(dir, etfHoldingsLayout.file), 'utf8'), etfHoldingsLayout.columns);
+    const etf = recordsAt(join(dir, etfHoldingsLayout.file), etfHoldingsLayout.columns);
     expect(new Set(etf.map((h) => `${h.year}Q${h.quarter}`))).toEqual(new Set(['114Q2']));
   });
 
   it('uses 6-digit tickers above 8,000 companies', async () => {
     const dir = tempDir();
     await generateDemo({ outDir: dir, companies: 8001 });
-    const rows = recordsOf(readFileSync(join(dir, twseCompanyLayout.file), 'utf8'), twseCompanyLayout.columns);
+    const rows = recordsAt(join(dir, twseCompanyLayout.file), twseCompanyLayout.columns);
     for (const r of rows) expect(r.ticker).toMatch(/^D[0-9]{6}$/);
   });
 

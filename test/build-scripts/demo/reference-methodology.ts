@@ -14,7 +14,7 @@ import {
   twseCompanyLayout,
   twseGhgLayout,
 } from '../../../build-scripts/adapters/layouts.js';
-import { recordsOf } from './csv-parse.js';
+import { recordsAt } from './csv-parse.js';
 
 const DAY = 86_400_000;
 const dayOf = (y: number, m: number, d: number) => Math.round(Date.UTC(y, m - 1, d) / DAY);
@@ -55,18 +55,18 @@ export function evaluateDemo(dir: string): { asof: string; results: Map<string, 
   const notes: string[] = [];
 
   const companies = [
-    ...recordsOf(read(twseCompanyLayout.file), twseCompanyLayout.columns),
-    ...recordsOf(read(tpexCompanyLayout.file), tpexCompanyLayout.columns),
+    ...recordsAt(join(dir, twseCompanyLayout.file), twseCompanyLayout.columns),
+    ...recordsAt(join(dir, tpexCompanyLayout.file), tpexCompanyLayout.columns),
   ];
   const ghg = new Map<string, Record<string, string>>();
-  for (const l of [twseGhgLayout, tpexGhgLayout]) for (const r of recordsOf(read(l.file), l.columns)) ghg.set(r.ticker as string, r);
+  for (const l of [twseGhgLayout, tpexGhgLayout]) for (const r of recordsAt(join(dir, l.file), l.columns)) ghg.set(r.ticker as string, r);
   const reports = new Map<string, Record<string, string>[]>();
-  for (const r of recordsOf(read(esgReportLayout.file), esgReportLayout.columns)) {
+  for (const r of recordsAt(join(dir, esgReportLayout.file), esgReportLayout.columns)) {
     const list = reports.get(r.ticker as string) ?? [];
     list.push(r);
     reports.set(r.ticker as string, list);
   }
-  const registry = recordsOf(read(registryLayout.file), registryLayout.columns);
+  const registry = recordsAt(join(dir, registryLayout.file), registryLayout.columns);
   const latestRegistryYear = Math.max(...registry.map((r) => Number(r.year) + 1911));
   const sitesBy = new Map<string, Record<string, string>[]>();
   for (const r of registry) {
@@ -75,12 +75,12 @@ export function evaluateDemo(dir: string): { asof: string; results: Map<string, 
     sitesBy.set(r.uniformNo as string, list);
   }
   const penaltiesBy = new Map<string, Record<string, string>[]>();
-  for (const r of recordsOf(read(penaltyLayout.file), penaltyLayout.columns)) {
+  for (const r of recordsAt(join(dir, penaltyLayout.file), penaltyLayout.columns)) {
     const list = penaltiesBy.get(r.uniformNo as string) ?? [];
     list.push(r);
     penaltiesBy.set(r.uniformNo as string, list);
   }
-  const cbamTickers = new Set(recordsOf(read(cbamProductsLayout.file), cbamProductsLayout.columns).map((r) => r.ticker as string));
+  const cbamTickers = new Set(recordsAt(join(dir, cbamProductsLayout.file), cbamProductsLayout.columns).map((r) => r.ticker as string));
 
   const levelOf = (r: Record<string, string>): 'none' | 'limited' | 'reasonable' => {
     if (r.cpaOpinion === '合理確信') return 'reasonable';

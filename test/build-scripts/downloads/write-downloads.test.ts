@@ -15,7 +15,7 @@ import { parseCsv } from '../../helpers/csv-parse.js';
 
 const DATA_TABLES = [
   'assurances', 'carbon_disclosures', 'carbon_fees', 'cbam_products', 'companies', 'etf_holdings', 'etfs', 'flags',
-  'penalties', 'registry_sites', 'sources',
+  'penalties', 'registry_sites', 'source_files', 'sources',
 ];
 const PUBLISHED_AT = '2025-03-01T08:30:00Z';
 const LONG_DIR = 'api/v1/company/a-directory-name-long-enough/to-push-the-whole-path/past-one-hundred-bytes-of-ustar-name';
@@ -30,6 +30,9 @@ function makeDb(path: string): void {
     published_at: PUBLISHED_AT, registry_year: '2023', service_host: 'esg.example.org',
   };
   for (const [k, v] of Object.entries(meta)) db.prepare('INSERT INTO meta VALUES (?, ?)').run(k, v);
+  const file = db.prepare('INSERT INTO source_files VALUES (?, ?, ?, ?, ?, ?)');
+  file.run('SRC-TWSE-COMPANY', 't187ap03_L.json', 'https://openapi.twse.com.tw/v1/opendata/t187ap03_L', '2025-02-28T06:00:00Z', 1234, 'a'.repeat(64));
+  file.run('SRC-MOENV-EMS_P_46', 'EMS_P_46.csv', null, '2025-02-28T06:01:00Z', 99, 'b'.repeat(64));
   const src = db.prepare('INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   src.run('SRC-TWSE-COMPANY', '上市公司基本資料', 'TWSE', '臺灣證券交易所', 0, 'OGDL-Taiwan-1.0', 'OGDL', 'https://data.gov.tw/license',
     'daily', 'https://openapi.twse.com.tw/v1/opendata/t187ap03_L', TRICKY, 3, '2025-02-28T00:00:00Z');

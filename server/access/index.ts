@@ -1,0 +1,24 @@
+import type { Logger } from '../logger.js';
+import { memoryCounters, redisCounters } from './counters.js';
+import { DEFAULT_KEYS_DB, KeyStore } from './key-store.js';
+import { Meter } from './meter.js';
+
+export { bucketsFor } from './metered.js';
+export { Meter, type MeterOptions } from './meter.js';
+
+/** Keys and quotas, as createApp takes them. */
+export type Access = Meter;
+
+export interface AccessSettings {
+  /** KEYS_DB. */
+  keysDb?: string;
+  /** REDIS_URL; counters in memory without it. */
+  redisUrl?: string;
+  logger?: Logger;
+}
+
+/** Keys and quotas from the service's settings (server/index.ts reads them from the environment). */
+export function openAccess(s: AccessSettings): Access {
+  const counters = s.redisUrl ? redisCounters(s.redisUrl) : memoryCounters();
+  return new Meter({ keys: KeyStore.open(s.keysDb ?? DEFAULT_KEYS_DB), counters, logger: s.logger });
+}

@@ -1,0 +1,91 @@
+import { parseArgs } from 'node:util';
+import { KEY_TIERS, type KeyTier } from '../../src/contract/vocabulary.js';
+import { DEFAULT_KEYS_DB, KeyStore, type KeyRecord } from '../access/key-store.js';
+import { quotasFor } from '../access/tiers.js';
+
+/**
+ * npm run keys -- create --tier academic|developer|commercial --owner TEXT [--daily N] [--per-minute N]
+ * npm run keys -- list
+ * npm run keys -- revoke ID
+ * Manages API keys in KEYS_DB (contract 6). A new key is printed once, alone on the last line;
+ * only its SHA-256 is stored, so it cannot be shown again.
+ */
+const USAGE = `usage: npm run keys -- create --tier ${KEY_TIERS.join('|')} --owner TEXT [--daily N --per-minute N (commercial)]
+       npm run keys -- list
+       npm run keys -- revoke ID
+The key store is KEYS_DB (default ${DEFAULT_KEYS_DB}).`;
+
+function fail(message: string): never {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+function wholeNumber(raw: string | undefined, name: string): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^[1-9]\d{0,14}$/.test(raw)) fail(`--${name} must be a whole number from 1; got "${raw}"`);
+  return Number(raw);
+}
+
+function table(records: KeyRecord[]): string {
+  const rows = [['id', 'tier', 'owner', 'calls/day', 'calls/min', 'created', 'revoked']];
+  for (const r of records) {
+    const q = quotasFor(r.tier, { daily: r.daily_limit, perMinute: r.per_minute_limit });
+    rows.push([r.id, r.tier, r.owner, String(q['calls/day']), String(q['calls/min']), r.created_at, r.revoked_at ?? '-']);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => [...row[i]!].length)));
+  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { tier: { type: 'string' }, owner: { type: 'string' }, daily: { type: 'string' }, 'per-minute': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+});
+const [verb, ...rest] = positionals;
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const path = process.env.KEYS_DB || DEFAULT_KEYS_DB;
+
+switch (verb) {
+  case 'create': {
+    if (rest.length > 0) fail(`create takes no positional arguments; got ${rest.join(' ')}`);
+    const tier = values.tier;
+    if (!tier || !(KEY_TIERS as readonly string[]).includes(tier)) fail(`--tier must be one of ${KEY_TIERS.join(', ')}`);
+    const owner = values.owner?.trim();
+    if (!owner) fail('--owner is required: who holds the key (a name, an e-mail, an organisation)');
+    const daily = wholeNumber(values.daily, 'daily');
+    const perMinute = wholeNumber(values['per-minute'], 'per-minute');
+    if (tier !== 'commercial' && (daily !== undefined || perMinute !== undefined)) fail('--daily and --per-minute are for commercial keys only');
+    const store = KeyStore.open(path);
+    const { record, key } = store.create({ tier: tier as KeyTier, owner, daily, perMinute });
+    store.close();
+    const q = quotasFor(record.tier, { daily: record.daily_limit, perMinute: record.per_minute_limit });
+    console.log(`Created key ${record.id} (${record.tier}, ${q['calls/day']} calls/day, ${q['calls/min']} calls/min) for ${record.owner} in ${path}.`);
+    console.log('Send it as the X-API-Key header. It is shown only now: only its SHA-256 is stored.');
+    console.log(key);
+    break;
+  }
+  case 'list': {
+    if (rest.length > 0) fail('list takes no arguments');
+    const store = KeyStore.open(path);
+    const records = store.list();
+    store.close();
+    console.log(records.length === 0 ? `No keys in ${path}.` : table(records));
+    break;
+  }
+  case 'revoke': {
+    if (rest.length !== 1) fail('revoke takes one key id (see `npm run keys -- list`)');
+    const store = KeyStore.open(path);
+    const outcome = store.revoke(rest[0]!);
+    store.close();
+    if (outcome === 'unknown') {
+      console.error(`No key with id ${rest[0]} in ${path}.`);
+      process.exit(1);
+    }
+    console.log(outcome === 'revoked' ? `Revoked key ${rest[0]}: a running server refuses it within a second.` : `Key ${rest[0]} was already revoked.`);
+    break;
+  }
+  default:
+    fail(verb ? `unknown command "${verb}"` : 'a command is required');
+}

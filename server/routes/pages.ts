@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { fileForPageUrl, PAGE_CONTENT_TYPES, pageUrls } from '../../src/site/paths.js';
+import { Lru } from '../../src/lru.js';
+import { ApiError } from '../errors.js';
+import { CACHE_PUBLIC, etagOf, NO_STORE, sendBody } from '../http.js';
+import type { SnapshotSource } from '../snapshot-source.js';
+
+interface CachedPage {
+  bytes: Buffer;
+  etag: string;
+}
+
+/** Recently served pages and assets with their ETags, bounded in bytes (snapshot files never change). */
+const cache = new Lru<CachedPage>(16 * 1024 * 1024, (f) => f.bytes.length);
+
+/** Path segments the pages use: letters, digits, `.`, `_`, `-`, never starting with a dot (no `..`). */
+const PAGE_PATH = /^\/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/?)*$/;
+/** A company or ETF page, its code in any case, with or without the final slash. */
+const CODE_PAGE = /^\/(company|etf)\/([0-9A-Za-z]{1,12})\/?$/;
+
+function readPage(snapshotDir: string, url: string): CachedPage | null {
+  const path = join(snapshotDir, 'tree', fileForPageUrl(url));
+  let page = cache.get(path);
+  if (!page) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
+      throw new ApiError('UPSTREAM_FAILURE', 'The snapshot’s pages cannot be read.');
+    }
+    page = { bytes, etag: etagOf(bytes) };
+    cache.set(path, page);
+  }
+  return page;
+}
+
+function contentTypeOf(url: string): string {
+  const file = fileForPageUrl(url);
+  return PAGE_CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
+}
+
+/**
+ * The pages for people (contract section 8) from the current snapshot's tree, outside /api/v1:
+ * `/company/D1101/` is `tree/company/D1101/index.html`. Same caching as the JSON (public for an
+ * hour, strong ETag, 304). A folder URL without its slash is redirected to it; anything else
+ * unknown gets the snapshot's HTML 404 page. Paths under /api stay with the API and its envelope.
+ */
+export function pagesRoute(snapshots: SnapshotSource): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    // Anything that looks like the API, in any case, gets the API's JSON envelope, never a page.
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || /^\/api(\/|$)/i.test(req.path)) return next();
+    try {
+      const dir = snapshots.current().dir;
+      const path = req.path;
+      if (PAGE_PATH.test(path)) {
+        const page = readPage(dir, path);
+        if (page) return sendBody(req, res, page.bytes, contentTypeOf(path), {}, page.etag);
+        // A folder URL without its slash, or a code in lower case (the API takes both): redirect.
+        const lastSegment = path.slice(path.lastIndexOf('/') + 1);
+        const code = CODE_PAGE.exec(path);
+        const canonical = code ? `/${code[1]}/${code[2]!.toUpperCase()}/` : `${path}/`;
+        if (canonical !== path && (code || !lastSegment.includes('.')) && readPage(dir, canonical)) {
+          const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+          res.setHeader('Cache-Control', CACHE_PUBLIC);
+          return res.redirect(301, `${canonical}${query}`);
+        }
+      }
+      const notFound = readPage(dir, pageUrls.notFound);
+      if (!notFound) return next();
+      res.status(404);
+      res.setHeader('Content-Type', PAGE_CONTENT_TYPES.html!);
+      res.setHeader('Cache-Control', NO_STORE);
+      res.setHeader('Content-Length', notFound.bytes.length);
+      res.end(req.method === 'HEAD' ? undefined : notFound.bytes);
+    } catch (e) {
+      next(e);
+    }
+  };
+}

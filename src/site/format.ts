@@ -1,0 +1,53 @@
+/**
+ * Small formatting helpers for the pages: how numbers, dates and codes read to a person. Numbers
+ * keep their exact JSON value in a `value` attribute (see Num.astro), so the page and the API can be
+ * compared mechanically; only the visible text is formatted.
+ */
+import { FLAG_CATALOGUE } from '../methodology/rules.js';
+
+/**
+ * Thousands separated by commas, at most two decimals (four below 1, so a weight of 0.004 % does not
+ * read as 0): en-US style, without Intl's cost per call.
+ */
+export function formatNumber(n: number): string {
+  const scale = Math.abs(n) < 1 ? 10_000 : 100;
+  const rounded = Math.round(n * scale) / scale;
+  const [whole, fraction] = String(Math.abs(rounded)).split('.') as [string, string?];
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${rounded < 0 ? '-' : ''}${grouped}${fraction ? `.${fraction}` : ''}`;
+}
+
+export function formatMoney(twd: number): string {
+  return `NT$${formatNumber(twd)}`;
+}
+
+/** 2026-10-31T00:00:00Z → 2026-10-31 (the pages show dates, the JSON keeps timestamps). */
+export function formatDate(iso: string): string {
+  return iso.slice(0, 10);
+}
+
+export const VERDICT_TEXT: Record<string, string> = {
+  credible: 'Credible',
+  decent: 'Decent',
+  questionable: 'Questionable',
+  poor: 'Poor',
+};
+
+export const MARKET_TEXT: Record<string, string> = { listed: 'Listed (TWSE)', otc: 'OTC (TPEx)' };
+export const ASSURANCE_TEXT: Record<string, string> = { none: 'No assurance', limited: 'Limited assurance', reasonable: 'Reasonable assurance' };
+export const SEVERITY_TEXT: Record<string, string> = { critical: 'Critical', warning: 'Warning', info: 'Info' };
+
+const flagInfo = new Map<string, (typeof FLAG_CATALOGUE)[number]>(FLAG_CATALOGUE.map((f) => [f.id, f]));
+
+/** What a flag means in plain words: the catalogue's condition for raising it. */
+export function flagMeaning(id: string): string {
+  const f = flagInfo.get(id);
+  return f ? `Raised when ${f.raised_when}.` : '';
+}
+
+/** Score buckets of the histogram: 0–9, 10–19, …, 90–100 (100 joins the last bucket). */
+export function scoreHistogram(scores: Iterable<number>): { from: number; to: number; count: number }[] {
+  const buckets = Array.from({ length: 10 }, (_, i) => ({ from: i * 10, to: i === 9 ? 100 : i * 10 + 9, count: 0 }));
+  for (const s of scores) buckets[Math.min(9, Math.floor(s / 10))]!.count++;
+  return buckets;
+}

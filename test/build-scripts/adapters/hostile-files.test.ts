@@ -1,0 +1,217 @@
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import iconv from 'iconv-lite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readPenalties } from '../../../build-scripts/adapters/moenv-penalties.js';
+import { MissingColumnError, RejectLog, SourceFileError } from '../../../build-scripts/adapters/read-layout.js';
+import { readTwseGhg } from '../../../build-scripts/adapters/esg-ghg.js';
+
+/**
+ * A corpus of hostile source files, generated here (none is committed): each must end in a clean
+ * read or a clear report (rejects as file:line: column: reason, or one error naming the file),
+ * never a crash, a hang, or memory growing with the file.
+ */
+
+const root = mkdtempSync(join(tmpdir(), 'hostile-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+const newDir = () => {
+  const dir = join(root, `d${n++}`);
+  mkdirSync(dir);
+  return dir;
+};
+const folder = (name: string, content: string | Buffer) => {
+  const dir = newDir();
+  writeFileSync(join(dir, name), content);
+  return dir;
+};
+
+const HEADER = 'fac_uniformno,county_name,document_no,penalty_date,penalty_money,isimportant,openinfor';
+const row = (i: number, over: Partial<Record<'no' | 'money' | 'facts', string>> = {}) =>
+  `${over.no ?? String(10_000_000 + i)},臺南市政府環境保護局,南市環字第${i}號,113/05/21,${over.money ?? '"1,000"'},否,${over.facts ?? `事實${i}`}`;
+
+interface Outcome {
+  rows: number;
+  rejects: string[];
+  error: Error | null;
+}
+async function outcome(dir: string, read: (dir: string, rejects: RejectLog) => AsyncIterable<unknown> = readPenalties): Promise<Outcome> {
+  const rejects = new RejectLog();
+  let rows = 0;
+  let error: Error | null = null;
+  try {
+    for await (const _ of read(dir, rejects)) rows++;
+  } catch (e) {
+    error = e as Error;
+  }
+  return { rows, rejects: rejects.format(1000).split('\n').filter(Boolean), error };
+}
+
+/** Peak resident memory above the start while `f` runs (sampled every few milliseconds). */
+async function peakRssGrowth<T>(f: () => Promise<T>): Promise<{ result: T; growthMb: number }> {
+  const start = process.memoryUsage().rss;
+  let peak = start;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 2);
+  try {
+    const result = await f();
+    peak = Math.max(peak, process.memoryUsage().rss);
+    return { result, growthMb: (peak - start) / 1e6 };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+describe('hostile CSV files', () => {
+  it('stray quotes inside unquoted fields are kept as text (the intent is unambiguous)', async () => {
+    const dir = folder('EMS_P_46.csv', `${HEADER}\n${row(1, { facts: '5" pipe leaked' })}\n${row(2, { facts: 'say "x" twice' })}\n`);
+    expect(await outcome(dir)).toEqual({ rows: 2, rejects: [], error: null });
+  });
+
+  it('a quote opened and never closed is one clear error naming the file and line', async () => {
+    const dir = folder('EMS_P_46.csv', `${HEADER}\n${row(1)}\n${row(2, { facts: '"never closed' })}\n${row(3, { money: '1000' })}\n`);
+    const o = await outcome(dir);
+    expect(o.error).toBeInstanceOf(SourceFileError);
+    expect(o.error!.message).toBe('EMS_P_46.csv:3: unterminated quoted field (a quote opened here is never closed)');
+  });
+
+  it('a quote that a later quote closes swallows lines: the reject says where the record runs to', async () => {
+    const dir = folder('EMS_P_46.csv', `${HEADER}\n${row(1)}\n${row(2, { facts: '"unbalanced' })}\n${row(3)}\n${row(4, { money: '1000' })}\n`);
+    expect(await outcome(dir)).toEqual({
+      rows: 2,
+      rejects: ['EMS_P_46.csv:3: expected 7 fields, found 10 (the record runs to line 4: an unbalanced quote?)'],
+      error: null,
+    });
+  });
+
+  it('ragged rows are rejects; the other rows are read', async () => {
+    const dir = folder('EMS_P_46.csv', `${HEADER}\n${row(1)}\n${row(2)},extra\n南市環字第3號,113/05/21\n${row(4)}\n`);
+    expect(await outcome(dir)).toEqual({
+      rows: 2,
+      rejects: ['EMS_P_46.csv:3: expected 7 fields, found 8', 'EMS_P_46.csv:4: expected 7 fields, found 2'],
+      error: null,
+    });
+  });
+
+  it('a Big5 file is detected and read; a UTF-8 file with a Big5 row rejects that row', async () => {
+    const big5 = folder('EMS_P_46.csv', iconv.encode(`${HEADER}\r\n${row(1)}\r\n${row(2)}\r\n`, 'cp950'));
+    expect(await outcome(big5)).toEqual({ rows: 2, rejects: [], error: null });
+    const mixed = folder('EMS_P_46.csv', Buffer.concat([Buffer.from(`${HEADER}\n${row(1)}\n`), iconv.encode(`${row(2)}\n`, 'cp950'), Buffer.from(`${row(3)}\n`)]));
+    expect(await outcome(mixed)).toEqual({
+      rows: 2,
+      rejects: ['EMS_P_46.csv:3: 裁處機關: bytes that are neither UTF-8 nor Big5 (mixed encodings?)'],
+      error: null,
+    });
+  });
+
+  it('duplicated header names a required column twice: one clear error; a repeated header row is a reject', async () => {
+    const twice = folder('EMS_P_46.csv', `${HEADER},fac_uniformno\n${row(1)},12345678\n`);
+    const o = await outcome(twice);
+    expect(o.error).toBeInstanceOf(SourceFileError);
+    expect(o.error!.message).toBe('EMS_P_46.csv: column "fac_uniformno" appears twice in the header');
+    const joined = folder('EMS_P_46.csv', `${HEADER}\n${row(1)}\n${HEADER}\n${row(2)}\n`);
+    expect(await outcome(joined)).toEqual({ rows: 2, rejects: ['EMS_P_46.csv:3: the header row again (files joined together?)'], error: null });
+  });
+
+  it('a header only is a clean, empty read; an empty file names the missing header', async () => {
+    expect(await outcome(folder('EMS_P_46.csv', `${HEADER}\n`))).toEqual({ rows: 0, rejects: [], error: null });
+    const empty = await outcome(folder('EMS_P_46.csv', ''));
+    expect(empty.error).toBeInstanceOf(MissingColumnError);
+    expect(empty.error!.message).toBe('EMS_P_46.csv: missing required column "header row"');
+  });
+
+  it('binary junk ends in one clear error naming the file', async () => {
+    let seed = 7;
+    const junk = Buffer.alloc(300_000, 0).map(() => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff);
+    const o = await outcome(folder('EMS_P_46.csv', Buffer.from(junk)));
+    expect(o.rows).toBe(0);
+    expect(o.error).not.toBeNull();
+    expect(o.error!.message).toMatch(/^EMS_P_46\.csv:/);
+  });
+
+  it('a single 50 MB line is skipped and reported; later rows are read; memory stays bounded', async () => {
+    const dir = newDir();
+    const fd = openSync(join(dir, 'EMS_P_46.csv'), 'w');
+    writeSync(fd, `${HEADER}\n${row(1)}\n${row(2, { facts: '' }).slice(0, -1)}`);
+    const mb = Buffer.alloc(1 << 20, 'x');
+    for (let i = 0; i < 50; i++) writeSync(fd, mb);
+    writeSync(fd, `\n${row(3)}\n`);
+    closeSync(fd);
+    const { result, growthMb } = await peakRssGrowth(() => outcome(dir));
+    expect(result).toEqual({ rows: 2, rejects: ['EMS_P_46.csv:3: line longer than 1048576 characters: skipped'], error: null });
+    expect(growthMb).toBeLessThan(120);
+  }, 60_000);
+
+  it('200,000 rows stream with memory bounded', async () => {
+    const dir = newDir();
+    const fd = openSync(join(dir, 'EMS_P_46.csv'), 'w');
+    writeSync(fd, `${HEADER}\n`);
+    for (let start = 0; start < 200_000; start += 10_000) writeSync(fd, Array.from({ length: 10_000 }, (_, i) => row(start + i)).join('\n') + '\n');
+    closeSync(fd);
+    const { result, growthMb } = await peakRssGrowth(() => outcome(dir));
+    expect(result).toEqual({ rows: 200_000, rejects: [], error: null });
+    expect(growthMb).toBeLessThan(250);
+  }, 120_000);
+});
+
+describe('hostile JSON files', () => {
+  const rec = (i: number, over: Record<string, unknown> = {}) => ({
+    ban: String(10_000_000 + i), county_name: '環境部', document_no: `環部字第${i}號`, penalty_date: '1130521', penalty_money: 'NT$100,000', isimportant: '否', ...over,
+  });
+
+  it('truncated JSON is one clear error after the complete records', async () => {
+    const text = JSON.stringify([rec(1), rec(2), rec(3)]);
+    const o = await outcome(folder('EMS_P_46.json', text.slice(0, text.length - 20)));
+    expect(o.error).toBeInstanceOf(SourceFileError);
+    expect(o.error!.message).toBe('EMS_P_46.json: truncated JSON (the file ends inside an unclosed array or object after 2 complete records)');
+  });
+
+  it('elements that are not records, nested values and clashing keys are rejects with their record index', async () => {
+    const text = JSON.stringify([rec(1), 42, rec(3, { penalty_money: { amount: 1 } }), rec(4, { 'ban ': '99999999' }), rec(5, { penalty_money: 1234 }), null]);
+    expect(await outcome(folder('EMS_P_46.json', text))).toEqual({
+      rows: 2,
+      rejects: [
+        'EMS_P_46.json:record 2: not a JSON object',
+        'EMS_P_46.json:record 3: penalty_money: not a text or number value',
+        'EMS_P_46.json:record 4: ban: given twice with different values',
+        'EMS_P_46.json:record 6: not a JSON object',
+      ],
+      error: null,
+    });
+  });
+
+  it('an HTML page saved as JSON, or an object without records, is one clear error', async () => {
+    const html = await outcome(folder('EMS_P_46.json', '<!DOCTYPE html><html>維護中</html>'));
+    expect(html.error!.message).toMatch(/^EMS_P_46\.json: not a JSON array or object/);
+    const obj = await outcome(folder('EMS_P_46.json', '{"error":"quota exceeded"}'));
+    expect(obj.error!.message).toBe('EMS_P_46.json: a JSON object without a "records" array');
+  });
+
+  it('a record holding a 50 MB string is skipped and reported, with memory bounded', async () => {
+    const dir = newDir();
+    const fd = openSync(join(dir, 'EMS_P_46.json'), 'w');
+    writeSync(fd, `{"records":[${JSON.stringify(rec(1))},{"ban":"12345678","openinfor":"`);
+    const mb = Buffer.alloc(1 << 20, 'y');
+    for (let i = 0; i < 50; i++) writeSync(fd, mb);
+    writeSync(fd, `"},${JSON.stringify(rec(3))}]}`);
+    closeSync(fd);
+    const { result, growthMb } = await peakRssGrowth(() => outcome(dir));
+    expect(result).toEqual({ rows: 2, rejects: ['EMS_P_46.json:record 2: record longer than 1048576 characters: skipped'], error: null });
+    expect(growthMb).toBeLessThan(120);
+  }, 60_000);
+
+  it('a missing required key in the first record names the column; in later records it is a reject', async () => {
+    const first = await outcome(folder('t187ap46_L_1.json', JSON.stringify([{ 公司代號: '2330' }])), readTwseGhg);
+    expect(first.error).toBeInstanceOf(MissingColumnError);
+    expect(first.error!.message).toBe('t187ap46_L_1.json: missing required column "出表日期"');
+    const text = JSON.stringify([rec(1), { ban: '12345678' }]);
+    expect((await outcome(folder('EMS_P_46.json', text))).rejects).toEqual(['EMS_P_46.json:record 2: 裁處機關: missing']);
+  });
+
+  it('both forms of one source in a folder is ambiguous, and said so', async () => {
+    const dir = folder('EMS_P_46.json', '[]');
+    writeFileSync(join(dir, 'EMS_P_46.csv'), `${HEADER}\n`);
+    const o = await outcome(dir);
+    expect(o.error!.message).toBe('EMS_P_46.json and EMS_P_46.csv: two forms of SRC-MOENV-EMS_P_46 in one folder; keep one');
+  });
+});

@@ -1,0 +1,22 @@
+/** Small readers of the pages' HTML for tests: links, numbers and ranking rows, by their markup. */
+
+const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+export function hrefsOf(html: string): string[] {
+  return [...html.matchAll(/<a\b[^>]*?\shref="([^"]*)"/g)].map((m) => unescape(m[1]!));
+}
+
+/** Every `<data value=… data-json=…>` of a page: the number and the JSON field it claims to be. */
+export function numbersOf(html: string): { field: string; value: number }[] {
+  return [...html.matchAll(/<data value="([^"]*)" data-json="([^"]*)">/g)].map((m) => ({ field: unescape(m[2]!), value: Number(m[1]) }));
+}
+
+/** The rows of a ranking table: code, rank and score as the page shows them. */
+export function rankingRowsOf(html: string): { ticker: string; rank: number; score: number }[] {
+  return [...html.matchAll(/<tr data-ticker="([^"]+)">\s*<td class="num">(\d+)<\/td>.*?<td class="num">(\d+)<\/td>/gs)].map((m) => ({ ticker: m[1]!, rank: Number(m[2]), score: Number(m[3]) }));
+}
+
+/** The value at a dotted path (`penalties.0.fine`) of a JSON body. */
+export function at(body: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], body);
+}
