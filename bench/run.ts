@@ -53,6 +53,10 @@ async function buildFigures(companies: number, work: string): Promise<BuildFigur
   const tree = timed('tree', 'JSON tree');
   timed('pages', 'pages (Astro)');
   timed('downloads', 'downloads');
+  timed('evolve', 'next month: evolve, adapters + snapshot + JSON tree (setup for the next two)');
+  const history = timed('history', 'history (carried forward)');
+  const changes = timed('changes', 'changes + feed (one pass over two snapshots)');
+  stages.push({ stage: 'history + changes ÷ JSON tree', ms: null, maxRssMb: null, note: `${Math.round((100 * (history.ms + changes.ms)) / tree.ms)} % (target ≤ 50 % at 100k)` });
   const onDisk = alternateTreeRuns(companies, work, workBase === MEMORY_DIR ? 'memory (tmpfs)' : 'disk', tree.ms);
   const inMemory = workBase !== MEMORY_DIR && existsSync(MEMORY_DIR) ? treeRunsInMemory(companies, work) : null;
   return { companies, stages, tree: { files: tree.files!, bytes: tree.bytes!, media: inMemory ? [onDisk, inMemory] : [onDisk] } };

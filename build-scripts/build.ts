@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { SnapshotEntry } from '../src/contract/snapshots.js';
 import { snapshotsResponseSchema } from '../src/contract/snapshots.js';
 import { publishedSnapshotIds } from '../src/snapshot/published.js';
+import { writeHistoryStages } from './history/stages.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { DOWNLOADS_DIR, fileForUrlPath, outsideTreeArchive, urls } from '../src/site/static-paths.js';
 import { snapshotsView } from '../src/views/snapshots.js';
@@ -10,6 +11,8 @@ import { writeDownloads } from './downloads/write-downloads.js';
 import { buildSnapshotDb, type SnapshotDbSummary } from './snapshot/build-snapshot-db.js';
 import type { Progress } from './snapshot/progress.js';
 import { acquireBuildLock, makeWorkDir, nextSnapshotId, publishWorkDir } from './snapshot/publish.js';
+import { pruneSnapshots } from './snapshot/prune.js';
+import { prunedSnapshotIds, snapshotsKeepFromEnv } from '../src/snapshot/retention.js';
 import type { PageStats } from './pages/page-files.js';
 import { writePages } from './pages/write-pages.js';
 import { TreeFiles, type TreeStats } from './tree/tree-files.js';
@@ -26,6 +29,8 @@ export interface BuildOptions {
   maxRejects?: number;
   serviceHost?: string;
   progress: Progress;
+  /** How many published snapshots to keep, this one included (default SNAPSHOTS_KEEP, else 24). */
+  keep?: number;
   /** Called between stages; tests use it to fail or kill a build midway. */
   onStage?: (stage: 'database' | 'tree' | 'downloads' | 'pages' | 'publish') => void;
 }
@@ -33,6 +38,8 @@ export interface BuildOptions {
 export interface BuildResult {
   id: string;
   dir: string;
+  /** Snapshot ids pruned by this publish (retention). */
+  pruned: string[];
   summary: SnapshotDbSummary;
   tree: TreeStats;
   pages: PageStats;
@@ -55,6 +62,7 @@ function entryOf(snapshotDir: string, id: string): SnapshotEntry | undefined {
  * On any failure the work folder is removed and the published snapshots are untouched.
  */
 export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
+  const keep = o.keep ?? snapshotsKeepFromEnv();
   const release = acquireBuildLock(o.snapshotsDir);
   const work = makeWorkDir(o.snapshotsDir);
   const timings: Record<string, number> = {};
@@ -85,6 +93,9 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
       tree = await timed('tree', () => writeTree(store, treeDir, { onProgress: (n) => o.progress.step(`tree: ${n} files`) }));
       o.progress.step(`tree: ${tree.files} files, ${(tree.bytes / 1e6).toFixed(1)} MB`);
 
+      const history = await writeHistoryStages({ store, snapshotsDir: o.snapshotsDir, snapshotDir: work, treeDir, timed, progress: o.progress });
+      tree = { files: tree.files + history.files, bytes: tree.bytes + history.bytes };
+
       o.onStage?.('downloads');
       const downloadsUrl = urls.downloads(id);
       const files = await timed('downloads', () =>
@@ -107,7 +118,9 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
         counts: { companies: store.companyCount(), penalties: store.penaltyCount(), etfs: store.etfs().length, sources: store.sources().length },
         files: files.map((f) => ({ path: `${downloadsUrl}/${f.name}`, bytes: f.bytes, sha256: f.sha256, mediatype: f.mediatype })),
       };
-      const earlier = publishedSnapshotIds(o.snapshotsDir).flatMap((old) => entryOf(join(o.snapshotsDir, old), old) ?? []);
+      // /snapshots lists what stays after this publish prunes the oldest beyond `keep`.
+      const gone = new Set(prunedSnapshotIds(o.snapshotsDir));
+      const earlier = publishedSnapshotIds(o.snapshotsDir).filter((old) => !gone.has(old)).slice(1 - keep || Infinity).flatMap((old) => entryOf(join(o.snapshotsDir, old), old) ?? []);
       const body = snapshotsView(meta, [...earlier, self]);
       const snapshotsFile = new TreeFiles(treeDir);
       snapshotsFile.write({ url: urls.snapshots, schema: snapshotsResponseSchema, body });
@@ -123,7 +136,9 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
 
     o.onStage?.('publish');
     const dir = await timed('publish', () => publishWorkDir(o.snapshotsDir, work, id));
-    return { id, dir, summary, tree, pages, timings };
+    const pruned = await timed('prune', () => pruneSnapshots(o.snapshotsDir, keep, id));
+    if (pruned.length > 0) o.progress.step(`pruned: ${pruned.join(', ')}`);
+    return { id, dir, pruned, summary, tree, pages, timings };
   } catch (e) {
     rmSync(work, { recursive: true, force: true });
     throw e;

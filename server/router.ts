@@ -12,6 +12,9 @@ import { download } from './routes/downloads.js';
 import { rankingQuery } from './routes/ranking.js';
 import { filteredRegistry } from './routes/registry.js';
 import { serveTreeFile } from './routes/tree.js';
+import { pinnedRead } from './routes/pinned.js';
+import { filteredChanges } from './routes/changes.js';
+import { serveFeed } from './routes/feed.js';
 
 type Handler = (ctx: RouteContext) => void | Promise<void>;
 
@@ -19,6 +22,8 @@ type Handler = (ctx: RouteContext) => void | Promise<void>;
 export interface Route {
   methods: readonly ('GET' | 'POST')[];
   handle: Handler;
+  /** The static file a GET without a query answers, if any (what a pinned read serves). */
+  file?: string;
 }
 
 const get = (handle: Handler): Route => ({ methods: ['GET'], handle });
@@ -32,13 +37,20 @@ function code(raw: string, what: 'ticker' | 'fund code'): string {
 
 /** A static file; with a query string, the dynamic handler if there is one, else 400 (no parameters). */
 function fileOr(url: string, missing: string, endpoint: string, dynamic?: Handler): Route {
-  return get((ctx) => {
+  const route = get((ctx) => {
     if (ctx.rawQuery !== '') {
       if (dynamic) return dynamic(ctx);
       parseQuery(noQuerySchema, ctx.rawQuery, endpoint);
     }
     return serveTreeFile(ctx, url, missing);
   });
+  return { ...route, file: url };
+}
+
+/** /snapshots/{id}/<static path>: the rest of the path resolves as usual, then is read from snapshot {id}. */
+function pinned(id: string, rest: string[]): Route {
+  const path = rest.length === 1 && rest[0] === '' ? [] : rest;
+  return get((ctx) => pinnedRead(ctx, id, () => resolveRoute(path, [])?.file ?? null));
 }
 
 /**
@@ -67,6 +79,10 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
           return fileOr(urls.snapshots, 'The snapshot list is missing from this snapshot.', '/snapshots');
         case 'openapi':
           return fileOr(urls.openapi, 'The OpenAPI document is missing from this snapshot.', '/openapi.json');
+        case 'feed.atom':
+          return { ...get(serveFeed), file: urls.feed };
+        case 'changes':
+          return fileOr(urls.changes, 'The changes are missing from this snapshot.', '/changes', filteredChanges);
         case 'compare':
           return get(compare);
         case 'batch':
@@ -85,6 +101,7 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
         const fund = code(b!, 'fund code');
         return fileOr(urls.etf(fund), `Unknown fund code: ${fund}`, '/etf/{code}');
       }
+      if (a === 'snapshots') return pinned(b!, []);
       if (a === 'sources' && b === 'registry') {
         return fileOr(urls.registry, 'The registry is missing from this snapshot.', '/sources/registry', filteredRegistry);
       }
@@ -95,17 +112,33 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
         params.push(t);
         return fileOr(urls.canonical(t), `Unknown ticker: ${t}`, '/company/{ticker}/canonical', canonicalWithFields);
       }
+      if (a === 'company' && c === 'history') {
+        const t = code(b!, 'ticker');
+        params.push(t);
+        return fileOr(urls.history(t), `Unknown ticker: ${t}`, '/company/{ticker}/history');
+      }
       if (a === 'ranking' && b === 'page') {
         const page = parseBody(pageSegmentSchema, c);
         // Pages past the end are not files; the dynamic ranking answers them with an empty page.
-        return get((ctx) => {
+        const route = get((ctx) => {
           if (ctx.rawQuery !== '') parseQuery(noQuerySchema, ctx.rawQuery, '/ranking/page/{page}');
           return serveTreeFile(ctx, urls.rankingPage(page), `Page ${page} is past the end of the default ranking; see /api/v1/ranking?page=${page}.`);
         });
+        return { ...route, file: urls.rankingPage(page) };
+      }
+      if (a === 'changes' && b === 'page') {
+        const page = parseBody(pageSegmentSchema, c);
+        const route = get((ctx) => {
+          if (ctx.rawQuery !== '') parseQuery(noQuerySchema, ctx.rawQuery, '/changes/page/{page}');
+          return serveTreeFile(ctx, urls.changesPage(page), `Page ${page} is past the end of the changes; see /api/v1/changes?page=${page}.`);
+        });
+        return { ...route, file: urls.changesPage(page) };
       }
       if (a === 'downloads') return get((ctx) => download(ctx, b!, c!));
+      if (a === 'snapshots') return pinned(b!, segments.slice(2));
       return null;
     default:
+      if (a === 'snapshots') return pinned(b!, segments.slice(2));
       return null;
   }
 }

@@ -4,7 +4,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseIsoDay } from './dates.js';
+import { isoDate, parseIsoDay } from './dates.js';
+import type { Universe } from './model.js';
 import { buildUniverse } from './universe.js';
 import { DEMO_FILES, writeLayoutFiles } from './write-files.js';
 
@@ -56,9 +57,15 @@ export async function generateDemo(opts: GenerateDemoOptions): Promise<GenerateD
   if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
   const D = parseIsoDay(asof);
   const universe = buildUniverse({ seed, companies, asof: D });
-  await mkdir(opts.outDir, { recursive: true });
-  const counts = await writeLayoutFiles(opts.outDir, universe);
-  const manifest: DemoManifest = { kind: 'demo', seed, companies, asof, retrieved_at: retrievedAt(asof) };
-  await writeFile(join(opts.outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, 'utf8');
+  return writeUniverse(opts.outDir, universe);
+}
+
+/** Writes a universe (generated, or evolved from one: evolve.ts) in the publishers' layouts plus its manifest. */
+export async function writeUniverse(outDir: string, universe: Universe): Promise<GenerateDemoResult> {
+  const asof = isoDate(universe.asof);
+  await mkdir(outDir, { recursive: true });
+  const counts = await writeLayoutFiles(outDir, universe);
+  const manifest: DemoManifest = { kind: 'demo', seed: universe.seed, companies: universe.companies.length, asof, retrieved_at: retrievedAt(asof) };
+  await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, 'utf8');
   return { asof, files: [...DEMO_FILES.map((j) => j.layout.file), 'manifest.json'], counts };
 }

@@ -64,6 +64,8 @@ export interface Penalty {
   transgressStyle: DateStyle;
   /** Print the fine with thousands separators. */
   moneyCommas: boolean;
+  /** Running number in the penalty file, fixed once a later month adds penalties (evolve.ts); else by position. */
+  serial?: number;
 }
 
 /** A business with a 統一編號: a universe company or an outside business. */

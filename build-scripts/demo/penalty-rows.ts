@@ -72,7 +72,7 @@ export function* penaltyRows(u: Universe): Generator<PenaltyRow> {
   for (const list of [u.companies, u.others] as const) {
     for (const b of list) {
       const sorted = [...b.penalties].sort((p, q) => p.day - q.day || p.money - q.money);
-      for (const p of sorted) yield row(u, b, p, ++serial);
+      for (const p of sorted) yield row(u, b, p, p.serial ?? ++serial);
     }
   }
 }

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CURRENT_LINK, publishedSnapshotIds } from '../../src/snapshot/published.js';
+import { prunedSnapshotIds } from '../../src/snapshot/retention.js';
 
 const LOCK = '.build.lock';
 const WORK_PREFIX = '.work-';
@@ -43,7 +44,8 @@ export function acquireBuildLock(root: string): () => void {
 
 /** `YYYY-MM-DD`, or `YYYY-MM-DD.N` for the N-th build published on the same day. */
 export function nextSnapshotId(root: string, date: string): string {
-  const taken = new Set(publishedSnapshotIds(root));
+  // A pruned id stays taken: it answers 410 for good.
+  const taken = new Set([...publishedSnapshotIds(root), ...prunedSnapshotIds(root)]);
   if (!taken.has(date)) return date;
   let n = 2;
   while (taken.has(`${date}.${n}`)) n++;

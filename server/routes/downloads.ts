@@ -4,9 +4,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { DOWNLOADS_DIR } from '../../src/site/static-paths.js';
-import { SNAPSHOT_ID_PATTERN } from '../../src/contract/vocabulary.js';
 import type { RouteContext } from '../context.js';
-import { badRequest, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
+import { assertSnapshotKept } from './pinned.js';
 import { CACHE_PUBLIC, matches } from '../http.js';
 
 const MEDIA_TYPES: Record<string, string> = {
@@ -35,7 +35,7 @@ async function sumsOf(dir: string): Promise<Map<string, string>> {
  * current one), streamed. Names are checked against a strict pattern, so nothing outside it is served.
  */
 export async function download(ctx: RouteContext, id: string, name: string): Promise<void> {
-  if (!SNAPSHOT_ID_PATTERN.test(id)) throw badRequest(`Malformed snapshot id "${id.slice(0, 24)}": a date YYYY-MM-DD, optionally .N.`);
+  assertSnapshotKept(ctx.source.root, id);
   if (!FILE_NAME.test(name)) throw notFound(`No download named "${name.slice(0, 40)}".`);
   const dir = join(ctx.source.root, id, 'tree', DOWNLOADS_DIR, id);
   const file = join(dir, name);

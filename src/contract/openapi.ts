@@ -17,6 +17,7 @@ import { errorResponse, requestLimits } from './openapi-errors.js';
 import { rankingResponseSchema } from './ranking.js';
 import { registryResponseSchema } from './registry.js';
 import { snapshotsResponseSchema } from './snapshots.js';
+import { historyPaths } from './history-openapi.js';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
 const error = (description: string) => errorResponse(description);
@@ -68,6 +69,7 @@ const paths: ZodOpenApiPathsObject = {
       },
     },
   },
+  ...historyPaths,
   '/api/v1/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
   '/api/v1/batch': {
     post: {

@@ -91,6 +91,16 @@ export const SNAPSHOT_ID_PATTERN = /^\d{4}-\d{2}-\d{2}(\.\d+)?$/;
 
 
 /** Every numeric limit of the contract, in one place. */
+/** Contract 10: why a company's score, flags or facts moved between two snapshots. */
+export const CAUSE_KINDS = [
+  'penalty_new', 'penalty_aged_out', 'disclosure_new', 'disclosure_changed', 'assurance_changed', 'carbon_fee_changed', 'timeliness',
+  'flag_raised', 'flag_cleared', 'methodology_changed', 'company_added', 'company_removed',
+] as const;
+export type CauseKind = (typeof CAUSE_KINDS)[number];
+/** Contract 10: what happened to a company between two snapshots. */
+export const CHANGE_KINDS = ['added', 'removed', 'changed'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
 export const LIMITS = {
   /** 4.2: ranking page size. */
   perPageDefault: 50,
@@ -110,6 +120,10 @@ export const LIMITS = {
   urlBytes: 8 * 1024,
   /** A request's header lines together, in bytes: more is 431. */
   headerBytes: 16 * 1024,
+  /** 10: changes per static page (and the computed page size's default and maximum). */
+  changesPerPage: 200,
+  /** 10: snapshots (entries) in the Atom feed. */
+  feedEntries: 12,
 } as const;
 
 /** Contract 6: access tiers, keyless first; a tier's number (Tier 0–3) is its position. */

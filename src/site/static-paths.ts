@@ -8,7 +8,8 @@ export const API_BASE = '/api/v1';
 export function fileForUrlPath(urlPath: string): string {
   const rel = urlPath.replace(/^\/+/, '');
   if (rel === '' || rel.endsWith('/')) return `${rel}index.json`;
-  return rel.endsWith('.json') ? rel : `${rel}.json`;
+  // The Atom feed keeps its own extension (a static host types it by that).
+  return rel.endsWith('.json') || rel.endsWith('.atom') ? rel : `${rel}.json`;
 }
 
 /** Tree folder holding one download folder per snapshot (`<DOWNLOADS_DIR>/<id>/…`). */
@@ -26,6 +27,10 @@ export const urls = {
   index: `${API_BASE}/`,
   company: (t: string) => `${API_BASE}/company/${t}`,
   canonical: (t: string) => `${API_BASE}/company/${t}/canonical`,
+  history: (t: string) => `${API_BASE}/company/${t}/history`,
+  changes: `${API_BASE}/changes`,
+  changesPage: (n: number) => `${API_BASE}/changes/page/${n}`,
+  feed: `${API_BASE}/feed.atom`,
   etfList: `${API_BASE}/etf`,
   etf: (c: string) => `${API_BASE}/etf/${c}`,
   ranking: `${API_BASE}/ranking`,

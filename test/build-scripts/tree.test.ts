@@ -12,6 +12,8 @@ import { indexResponseSchema } from '../../src/contract/api-index.js';
 import { fullCanonicalViewSchema } from '../../src/contract/canonical.js';
 import { companyResponseSchema } from '../../src/contract/company.js';
 import { etfListResponseSchema, etfResponseSchema } from '../../src/contract/etf.js';
+import { changesResponseSchema } from '../../src/contract/changes.js';
+import { historyResponseSchema } from '../../src/contract/history.js';
 import { methodologyResponseSchema } from '../../src/contract/methodology.js';
 import { rankingResponseSchema } from '../../src/contract/ranking.js';
 import { registryResponseSchema } from '../../src/contract/registry.js';
@@ -26,6 +28,9 @@ const SCHEMA_BY_PATH: [RegExp, z.ZodType | null][] = [
   [/^api\/v1\/index\.json$/, indexResponseSchema],
   [/^api\/v1\/company\/[0-9A-Z]+\.json$/, companyResponseSchema],
   [/^api\/v1\/company\/[0-9A-Z]+\/canonical\.json$/, fullCanonicalViewSchema],
+  [/^api\/v1\/company\/[0-9A-Z]+\/history\.json$/, historyResponseSchema],
+  [/^api\/v1\/changes\.json$/, changesResponseSchema],
+  [/^api\/v1\/changes\/page\/[1-9]\d*\.json$/, changesResponseSchema],
   [/^api\/v1\/etf\.json$/, etfListResponseSchema],
   [/^api\/v1\/etf\/[0-9A-Z]+\.json$/, etfResponseSchema],
   [/^api\/v1\/ranking\.json$/, rankingResponseSchema],
@@ -55,8 +60,10 @@ describe('the published tree', () => {
   it('validates file by file against the contract schemas, and holds nothing else', () => {
     // The JSON tree is `api/`; the pages for people beside it are tested in test/site/.
     const files = filesUnder(treeDir).filter((f) => f.startsWith('api/') && !f.startsWith('api/v1/downloads/'));
-    expect(files.length).toBe(2 * store.companyCount() + Math.ceil(store.companyCount() / 50) + 1 + 1 + store.etfs().length + 5);
-    for (const file of files) {
+    expect(files.length).toBe(3 * store.companyCount() + Math.ceil(store.companyCount() / 50) + 1 + 1 + store.etfs().length + 8);
+    // The Atom feed is XML, checked by test/history/feed.test.ts.
+    expect(files).toContain('api/v1/feed.atom');
+    for (const file of files.filter((f) => f !== 'api/v1/feed.atom')) {
       const match = SCHEMA_BY_PATH.find(([re]) => re.test(file));
       expect(match, `unexpected file ${file}`).toBeDefined();
       const body = JSON.parse(readFileSync(join(treeDir, file), 'utf8'));
@@ -82,7 +89,9 @@ describe('the published tree', () => {
       // Small chunks, so every thread claims several and the claims interleave.
       const three = await writeTree(store, b, { threads: 3, chunkSize: 37 });
       const hash = (dir: string) => filesUnder(dir).map((f) => `${f} ${createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')}`);
-      const published = hash(treeDir).filter((l) => l.startsWith('api/') && !l.startsWith('api/v1/downloads/') && !l.startsWith('api/v1/snapshots.json'));
+      // Downloads, /snapshots, histories, changes and the feed are written by later build stages; pages are not the JSON tree.
+      const later = /^api\/v1\/(downloads\/|snapshots\.json|company\/[0-9A-Z]+\/history\.json|changes|feed\.atom)/;
+      const published = hash(treeDir).filter((l) => l.startsWith('api/') && !later.test(l));
       expect(hash(a)).toEqual(published);
       expect(hash(b)).toEqual(published);
       expect(three).toEqual(one);
@@ -151,9 +160,9 @@ describe('the OpenAPI document', () => {
 
   it('lists every endpoint, and every listed path exists on the server', async () => {
     expect(Object.keys(doc.paths).sort()).toEqual([...new Set(ENDPOINTS.map((e) => e.path))].sort());
-    const examples: Record<string, string> = { '{ticker}': 'D1101', '{code}': store.etfs()[0]!.etf_code, '{page}': '2', '{id}': store.meta.dataset_snapshot_id, '{file}': 'datapackage.json' };
+    const examples: Record<string, string> = { '{ticker}': 'D1101', '{code}': store.etfs()[0]!.etf_code, '{page}': '2', '{id}': store.meta.dataset_snapshot_id, '{file}': 'datapackage.json', '{path}': 'company/D1101/canonical' };
     for (const [path, ops] of Object.entries(doc.paths)) {
-      const url = path.replace(/\{\w+\}/g, (m) => examples[m]!);
+      const url = path.replace(/\{\w+\}/g, (m) => (m === '{page}' && path.startsWith('/api/v1/changes/') ? '1' : examples[m]!));
       for (const method of Object.keys(ops)) {
         const init: RequestInit = method === 'post' ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"tickers":["D1101"]}' } : {};
         const query = path === '/api/v1/compare' ? '?tickers=D1101,D1102' : '';

@@ -18,9 +18,18 @@ async function fileAt(path: string): Promise<Buffer | null> {
   return info?.isFile() ? readFile(path) : null;
 }
 
-export async function startStaticHost(treeDir: string): Promise<StaticHost> {
+/** The README's nginx rule for pinned reads: `/api/v1/snapshots/{id}/…` is `…` in snapshot {id}'s own tree. */
+const PINNED = /^\/api\/v1\/snapshots\/(\d{4}-\d{2}-\d{2}(?:\.\d+)?)(\/.*)?$/;
+
+export async function startStaticHost(currentTreeDir: string, o: { snapshotsDir?: string } = {}): Promise<StaticHost> {
   const server: Server = createServer(async (req, res) => {
-    const uri = decodeURIComponent(new URL(req.url ?? '/', 'http://host').pathname);
+    let uri = decodeURIComponent(new URL(req.url ?? '/', 'http://host').pathname);
+    let treeDir = currentTreeDir;
+    const pinned = o.snapshotsDir ? PINNED.exec(uri) : null;
+    if (pinned) {
+      treeDir = join(o.snapshotsDir!, pinned[1]!, 'tree');
+      uri = `/api/v1${pinned[2] ?? ''}`;
+    }
     const root = normalize(join(treeDir, uri));
     let body: Buffer | null = null;
     if (root.startsWith(treeDir)) {

@@ -54,7 +54,7 @@ function expectRejected(res: Awaited<ReturnType<typeof getJson>>, name: string, 
 describe('the OpenAPI document and the server agree', () => {
   it('documents query parameters on every computed GET endpoint', () => {
     expect(queryOperations().map((o) => o.url.replace(server.base, '')).sort()).toEqual(
-      ['/api/v1/company/D1101/canonical', '/api/v1/compare', '/api/v1/ranking', '/api/v1/sources/registry'],
+      ['/api/v1/changes', '/api/v1/company/D1101/canonical', '/api/v1/compare', '/api/v1/ranking', '/api/v1/sources/registry'],
     );
   });
 

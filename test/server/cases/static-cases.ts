@@ -4,6 +4,9 @@ import type { SnapshotStore } from '../../../src/snapshot/store.js';
 import { apiIndexView } from '../../../src/views/api-index.js';
 import { canonicalView } from '../../../src/views/canonical.js';
 import { companyView } from '../../../src/views/company.js';
+import { changesView } from '../../../src/views/changes.js';
+import { LIMITS } from '../../../src/contract/vocabulary.js';
+import { historyEntry, historyView } from '../../../src/views/history.js';
 import { etfListView, etfView } from '../../../src/views/etf.js';
 import { methodologyView } from '../../../src/views/methodology.js';
 import { rankingView } from '../../../src/views/ranking.js';
@@ -36,6 +39,8 @@ export function staticCases(store: SnapshotStore): Case[] {
     ...sample.flatMap((t) => [
       { name: `company ${t}`, url: `/api/v1/company/${t}`, view: () => companyView(meta, store.company(t)!) },
       { name: `canonical ${t}`, url: `/api/v1/company/${t}/canonical`, view: () => canonicalView(meta, store.facts(t)!, names) },
+      // The shared demo is a first snapshot: each history holds its own entry alone.
+      { name: `history ${t}`, url: `/api/v1/company/${t}/history`, view: () => historyView(meta, t, [historyEntry(meta, store.company(t)!, store.facts(t)!.flags)]) },
     ]),
     { name: 'etf list', url: '/api/v1/etf', view: () => etfListView(meta, etfs) },
     ...etfs.slice(0, 3).map((e) => ({
@@ -48,6 +53,9 @@ export function staticCases(store: SnapshotStore): Case[] {
     })),
     { name: 'ranking', url: '/api/v1/ranking', view: () => rankingView(meta, page(1)) },
     ...[1, 2, lastPage].map((n) => ({ name: `ranking page ${n}`, url: `/api/v1/ranking/page/${n}`, view: () => rankingView(meta, page(n)) })),
+    // The shared demo is a first snapshot: nothing to compare with.
+    { name: 'changes', url: '/api/v1/changes', view: () => changesView(meta, null, [], { total: 0, page: 1, perPage: LIMITS.changesPerPage }) },
+    { name: 'changes page 1', url: '/api/v1/changes/page/1', view: () => changesView(meta, null, [], { total: 0, page: 1, perPage: LIMITS.changesPerPage }) },
     { name: 'registry', url: '/api/v1/sources/registry', view: () => registryView(meta, store.sources()) },
     { name: 'methodology', url: '/api/v1/methodology', view: () => methodologyView(meta, store.cbamProducts()) },
     { name: 'openapi', url: '/api/v1/openapi.json', view: () => JSON.parse(JSON.stringify(openApiDocument(meta.methodology_version))) },

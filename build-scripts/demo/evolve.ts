@@ -1,0 +1,171 @@
+/**
+ * The demo's next month: a universe derived from an earlier one by seeded, documented events, so
+ * that a second demo snapshot differs from the first in every way the changes feed explains
+ * (contract 10). It works on the in-memory model, before anything is written, so it holds whatever
+ * format the files take. Same universe and seed in, same universe out.
+ *
+ * The events, each on the first company (archetypes aside, in code order) that it fits, every
+ * company used once:
+ *  - the as-of date moves one month, across a year boundary when the month is December (timeliness);
+ *    the GHG registry then publishes the new year, each site repeating its last year's figures;
+ *  - new penalties: three companies each get one dated in the new month (a small fine, a serious
+ *    NT$2M one, a NT$12M one);
+ *  - penalties age out: nothing to do, the date moving is enough; the events name one company
+ *    whose penalty leaves the 36-month window and one whose penalty leaves the 12-month window
+ *    (when the universe has such penalties; the 1,800-company demo does);
+ *  - a new disclosure: a company that disclosed nothing publishes scopes 1–3 for last year;
+ *  - a corrected disclosure: a company lacking scope 3 adds it and corrects scope 1 by +5 %;
+ *  - an assurance upgrade: a company's latest limited assurance becomes reasonable;
+ *  - a new carbon-fee obligation: a manufacturer's largest site reaches 30,000 t CO2e in the
+ *    registry's new year;
+ *  - a CBAM mapping change: the project's curated product list adds a company's aluminium
+ *    extrusions (the mapping is part of the methodology, so this is a methodology change);
+ *  - a delisting: a company no ETF holds leaves the universe (its business stays in the
+ *    government files);
+ *  - a new listing: a business joins with a new ticker.
+ */
+import { addMonths, isoDate, type Day, yearOf } from './dates.js';
+import { tq } from './format.js';
+import { tickerFor, uniformNoFor } from './ids.js';
+import type { Company, Penalty, Universe } from './model.js';
+import { legalName } from './names.js';
+import { Rng } from './random.js';
+import { CBAM_BY_INDUSTRY } from '../../src/methodology/cbam.js';
+
+export type DemoEventKind =
+  | 'year_boundary' | 'penalty_new' | 'penalty_ages_out_36' | 'penalty_ages_out_12' | 'disclosure_new' | 'disclosure_corrected'
+  | 'assurance_upgrade' | 'carbon_fee_new' | 'cbam_mapping' | 'delisting' | 'listing';
+
+export interface DemoEvent {
+  kind: DemoEventKind;
+  /** The company concerned (null for the date itself). */
+  ticker: string | null;
+  detail: string;
+}
+
+const LIABLE_TQ = tq(25_000);
+const isManufacturing = (code: string) => Number(code.slice(0, 2)) >= 8 && Number(code.slice(0, 2)) <= 34;
+/** "Last N months" of contract 7: dates in (D − N months, D]. */
+const within = (day: Day, D: Day, months: number) => day > addMonths(D, -months) && day <= D;
+
+/**
+ * Numbers every penalty as the penalty file does (companies then outside businesses, each by date
+ * then fine), so decision numbers stay the same from one month to the next while penalties are added.
+ */
+function numberPenalties(u: Universe): number {
+  const all = [...u.companies, ...u.others].flatMap((b) => b.penalties);
+  // An evolved month's penalties are numbered already; only a generated one's are numbered here.
+  if (all.some((p) => p.serial !== undefined)) return Math.max(...all.map((p) => p.serial ?? 0));
+  let serial = 0;
+  for (const list of [u.companies, u.others]) {
+    for (const b of list) for (const p of [...b.penalties].sort((x, y) => x.day - y.day || x.money - y.money)) p.serial = ++serial;
+  }
+  return serial;
+}
+
+export function evolveUniverse(base: Universe): { universe: Universe; events: DemoEvent[] } {
+  const u: Universe = structuredClone(base);
+  let serial = numberPenalties(u);
+  const D1 = u.asof;
+  const D2 = addMonths(D1, 1);
+  u.asof = D2;
+  u.year = yearOf(D2);
+  const events: DemoEvent[] = [];
+  const rng = Rng.of(u.seed, 'evolve', 0);
+  const used = new Set<string>();
+  const pick = (fits: (c: Company) => boolean): Company | null => {
+    const c = u.companies.find((x) => x.archetype === null && !used.has(x.ticker) && fits(x)) ?? null;
+    if (c) used.add(c.ticker);
+    return c;
+  };
+
+  if (u.year !== yearOf(D1)) {
+    // The registry's newest year is year(D) − 1: each site repeats its last year's figures for it.
+    for (const b of [...u.companies, ...u.others]) {
+      for (const s of b.sites) {
+        const last = s.years.at(-1);
+        if (last && last.year === u.year - 2) s.years.push({ ...last, year: u.year - 1 });
+      }
+    }
+    events.push({ kind: 'year_boundary', ticker: null, detail: `as-of date ${isoDate(D1)} → ${isoDate(D2)}: reporting years one year older; registry year ${u.year - 1} published` });
+  } else {
+    events.push({ kind: 'year_boundary', ticker: null, detail: `as-of date ${isoDate(D1)} → ${isoDate(D2)} (no year boundary)` });
+  }
+
+  const aged36 = pick((c) => c.penalties.some((p) => within(p.day, D1, 36) && !within(p.day, D2, 36)));
+  if (aged36) events.push({ kind: 'penalty_ages_out_36', ticker: aged36.ticker, detail: 'a penalty leaves the 36-month window' });
+  const aged12 = pick((c) => c.penalties.some((p) => within(p.day, D1, 12) && !within(p.day, D2, 12) && within(p.day, D2, 36)));
+  if (aged12) events.push({ kind: 'penalty_ages_out_12', ticker: aged12.ticker, detail: 'a penalty leaves the 12-month window' });
+
+  const fines: [number, boolean][] = [[80_000, false], [2_000_000, true], [12_000_000, false]];
+  for (const [money, serious] of fines) {
+    const c = pick((x) => x.penalties.every((p) => !within(p.day, D1, 36)));
+    if (!c) continue;
+    const day = D2 - rng.int(0, 20);
+    const p: Penalty = {
+      day, transgressDay: day - rng.int(10, 60), money, serious, agency: c.county, violation: rng.int(0, 3),
+      penaltyStyle: 'iso', transgressStyle: 'iso', moneyCommas: false, serial: ++serial,
+    };
+    c.penalties.push(p);
+    events.push({ kind: 'penalty_new', ticker: c.ticker, detail: `new penalty of ${isoDate(day)}: NT$${money}${serious ? ', serious' : ''}` });
+  }
+
+  const fresh = pick((c) => c.disclosure === null && c.cbam === null);
+  if (fresh) {
+    fresh.disclosure = { year: u.year - 1, scope1: tq(12_000), scope2: tq(8_000), scope3: tq(30_000), boundary: 'consolidated', s1Verified: true, s2Verified: true, s3Verified: false, intensity: null };
+    events.push({ kind: 'disclosure_new', ticker: fresh.ticker, detail: `first carbon disclosure, for ${u.year - 1}` });
+  }
+  const corrected = pick((c) => c.disclosure !== null && c.disclosure.scope3 === null && c.disclosure.scope1 !== null && c.disclosure.year >= yearOf(D1) - 1);
+  if (corrected) {
+    const d = corrected.disclosure!;
+    corrected.disclosure = { ...d, scope1: Math.round(d.scope1! * 1.05), scope3: tq(5_000) };
+    events.push({ kind: 'disclosure_corrected', ticker: corrected.ticker, detail: `disclosure for ${d.year} corrected: scope 1 +5 %, scope 3 added` });
+  }
+  const upgraded = pick((c) => {
+    const latest = [...c.reports].reverse().find((r) => r.assurance.kind !== 'none');
+    return latest !== undefined && latest.assurance.kind !== 'none' && latest.assurance.level === 'limited';
+  });
+  if (upgraded) {
+    const r = [...upgraded.reports].reverse().find((x) => x.assurance.kind !== 'none')!;
+    if (r.assurance.kind !== 'none') r.assurance = { ...r.assurance, level: 'reasonable' };
+    events.push({ kind: 'assurance_upgrade', ticker: upgraded.ticker, detail: `assurance of the ${r.year} report upgraded from limited to reasonable` });
+  }
+  const newest = (c: Company) => c.sites.flatMap((s) => s.years.filter((y) => y.year === u.year - 1));
+  const liable = pick(
+    (c) => c.sites.some((s) => isManufacturing(s.code) && s.years.some((y) => y.year === u.year - 1)) &&
+      !c.sites.some((s) => s.code.startsWith('35')) && newest(c).every((y) => y.direct + y.indirect < LIABLE_TQ),
+  );
+  if (liable) {
+    const site = liable.sites.find((s) => isManufacturing(s.code) && s.years.some((y) => y.year === u.year - 1))!;
+    const y = site.years.find((x) => x.year === u.year - 1)!;
+    y.direct = tq(30_000) - y.indirect > 0 ? tq(30_000) - y.indirect : tq(30_000);
+    events.push({ kind: 'carbon_fee_new', ticker: liable.ticker, detail: `site ${site.code} reaches 30,000 t CO2e in ${u.year - 1}: carbon-fee obligated` });
+  }
+
+  const mapped = pick((c) => c.cbam === null && c.disclosure === null && c.sites.length === 0 && !(c.industry in CBAM_BY_INDUSTRY));
+  if (mapped) {
+    mapped.cbam = { sector: 'aluminium', product: '鋁擠型材' };
+    events.push({ kind: 'cbam_mapping', ticker: mapped.ticker, detail: 'the curated CBAM product list (part of the methodology) adds its aluminium extrusions' });
+  }
+
+  const held = new Set(u.etfs.flatMap((e) => e.holdings.map((h) => h.code)));
+  const delisted = pick((c) => !held.has(c.ticker));
+  if (delisted) {
+    u.companies = u.companies.filter((c) => c !== delisted);
+    const { uniformNo, legalName: name, county, sites, penalties } = delisted;
+    u.others.push({ uniformNo, legalName: name, county, sites, penalties });
+    events.push({ kind: 'delisting', ticker: delisted.ticker, detail: 'delisted; the business stays in the government files' });
+  }
+
+  // The next index after every company listed so far (a delisted one's ticker is never reused).
+  const index = Math.max(base.companies.length, ...u.companies.map((c) => c.index + 1), ...base.companies.map((c) => c.index + 1));
+  const shortName = `晨曦示範${index}`;
+  const listed: Company = {
+    index, ticker: tickerFor(index, index), uniformNo: uniformNoFor(u.seed, 9_999_999 - index), shortName, legalName: legalName(shortName),
+    market: 'otc', industry: base.companies[0]!.industry, capital: 500_000_000, county: 0, sites: [], penalties: [], disclosure: null,
+    reports: [], cbam: null, archetype: null,
+  };
+  u.companies.push(listed);
+  events.push({ kind: 'listing', ticker: listed.ticker, detail: 'newly listed; no disclosure or report yet' });
+  return { universe: u, events };
+}

@@ -1,0 +1,184 @@
+import type { Cause, ChangeItem, ChangeSide } from '../../src/contract/changes.js';
+import type { CauseKind, ScoreComponent } from '../../src/contract/vocabulary.js';
+import { SCORE_COMPONENTS } from '../../src/contract/vocabulary.js';
+import type { MethodologyInput } from '../../src/methodology/facts.js';
+import { withinLastMonths } from '../../src/methodology/months.js';
+import { COMPLIANCE, RECENT_PENALTY_MONTHS } from '../../src/methodology/rules.js';
+import { scoreCompany } from '../../src/methodology/score.js';
+import type { CompanyFacts, PenaltyRecord } from '../../src/snapshot/store.js';
+
+/** What a snapshot contributes to an explanation besides a company's facts. */
+export interface Side {
+  asof: string;
+  methodologyVersion: string;
+}
+
+type Points = Record<ScoreComponent, number>;
+
+function pointsOf(breakdown: readonly { component: ScoreComponent; points: number }[]): Points {
+  const out = { disclosure: 0, assurance: 0, compliance: 0, consistency: 0 } as Points;
+  for (const c of breakdown) out[c.component] = c.points;
+  return out;
+}
+
+/** The methodology's input, rebuilt from a snapshot's stored facts (what the scorer read when it was built). */
+export function inputOf(f: CompanyFacts, asof: string): MethodologyInput {
+  const d = f.disclosure;
+  return {
+    asof,
+    companySourceId: f.company.source_id,
+    cbamExposed: f.company.cbam_exposed,
+    disclosure: d ? { year: d.year, scope1: d.scope1, scope2: d.scope2, scope3: d.scope3, scope1Verified: d.scope1_verified, scope2Verified: d.scope2_verified, sourceId: d.source_id } : null,
+    assurance: f.assurance ? { level: f.assurance.level, year: f.assurance.year, sourceId: f.assurance.source_id } : null,
+    carbonFee: { obligated: f.carbonFee.obligated, sourceId: f.carbonFee.source_id },
+    penalties: f.penalties.map((p) => ({ date: p.date, fine: p.fine, serious: p.serious, sourceId: p.source_id })),
+    registryTotal: d?.registry ? { total: d.registry.total, sourceId: d.registry.source_id } : null,
+  };
+}
+
+const penaltyKey = (p: PenaltyRecord) => `${p.record_id}\u0000${p.date}`;
+const sameDisclosure = (a: CompanyFacts['disclosure'], b: CompanyFacts['disclosure']) =>
+  a === b ||
+  (a !== null && b !== null && a.year === b.year && a.scope1 === b.scope1 && a.scope2 === b.scope2 && a.scope3 === b.scope3 &&
+    a.scope1_verified === b.scope1_verified && a.scope2_verified === b.scope2_verified && a.boundary === b.boundary);
+const sameAssurance = (a: CompanyFacts['assurance'], b: CompanyFacts['assurance']) => a === b || (a !== null && b !== null && a.level === b.level && a.year === b.year);
+
+function sideOf(f: CompanyFacts): ChangeSide {
+  return { credibility_score: f.company.credibility_score, verdict: f.company.verdict, rank: f.company.rank, flags: f.flags.map((x) => x.flag_id) };
+}
+
+const describePenalty = (p: PenaltyRecord) => `penalty ${p.record_id} of ${p.date} (NT$${p.fine}${p.serious ? ', serious' : ''})`;
+
+/**
+ * Explains one company's move by applying the differences between its two snapshots one at a time
+ * to the methodology's input, in a fixed order, and scoring after each step: each step's point
+ * change per component is a cause. The steps telescope from the earlier score to the later one, so
+ * the causes' points always sum to the score delta, and each cause that comes from a fact carries
+ * that fact's `source_id`. Returns null when nothing that matters moved (a rank-only mover).
+ */
+export function explainChange(ticker: string, before: CompanyFacts | null, after: CompanyFacts | null, from: Side, to: Side): ChangeItem | null {
+  if (!before && !after) return null;
+  if (!before || !after) {
+    const f = (after ?? before)!;
+    const sign = after ? 1 : -1;
+    const kind: CauseKind = after ? 'company_added' : 'company_removed';
+    const causes = f.company.score_breakdown.map((c) => ({
+      kind, component: c.component, points: sign * c.points, source_id: f.company.source_id,
+      detail: after ? `${f.company.company_name} entered the universe (${c.component}: ${c.points} points)` : `${f.company.company_name} left the universe (${c.component}: ${c.points} points no longer counted)`,
+    }));
+    return {
+      ticker, company_name: f.company.company_name, change: after ? 'added' : 'removed',
+      before: before ? sideOf(before) : null, after: after ? sideOf(after) : null,
+      score_delta: sign * f.company.credibility_score, causes,
+    };
+  }
+
+  const causes: Cause[] = [];
+  let state = inputOf(before, from.asof);
+  let points = pointsOf(before.company.score_breakdown);
+  let factsMoved = false;
+  /** Moves to `next`, turning each component's point change into a cause; no change at all still records a fact cause. */
+  const step = (next: MethodologyInput, kind: CauseKind, sourceId: string | null, detail: string, pointless = true) => {
+    const now = pointsOf(scoreCompany(next).score_breakdown);
+    let moved = false;
+    for (const c of SCORE_COMPONENTS) {
+      if (now[c] === points[c]) continue;
+      causes.push({ kind, component: c, points: now[c] - points[c], source_id: sourceId, detail: `${detail} (${c} ${now[c] > points[c] ? '+' : ''}${now[c] - points[c]})` });
+      moved = true;
+    }
+    if (!moved && pointless) causes.push({ kind, component: null, points: null, source_id: sourceId, detail });
+    state = next;
+    points = now;
+  };
+
+  // 1. The methodology itself (a new version rescores the same facts).
+  if (from.methodologyVersion !== to.methodologyVersion) {
+    step(state, 'methodology_changed', null, `methodology ${from.methodologyVersion} → ${to.methodologyVersion}`);
+  }
+
+  // 2. Penalties leaving the windows as the as-of date moves, or leaving the source, one at a time.
+  const afterKeys = new Set(after.penalties.map(penaltyKey));
+  const beforeKeys = new Set(before.penalties.map(penaltyKey));
+  const asFacts = (ps: PenaltyRecord[]) => ps.map((p) => ({ date: p.date, fine: p.fine, serious: p.serious, sourceId: p.source_id }));
+  let remaining = before.penalties;
+  for (const p of before.penalties) {
+    const stays = afterKeys.has(penaltyKey(p));
+    const in36 = withinLastMonths(p.date, from.asof, COMPLIANCE.windowMonths);
+    const in12 = withinLastMonths(p.date, from.asof, RECENT_PENALTY_MONTHS);
+    let why: string | null = null;
+    if (!stays && in36) why = `${describePenalty(p)} is no longer in the source`;
+    else if (in36 && !withinLastMonths(p.date, to.asof, COMPLIANCE.windowMonths)) why = `${describePenalty(p)} left the ${COMPLIANCE.windowMonths}-month window`;
+    else if (in12 && !withinLastMonths(p.date, to.asof, RECENT_PENALTY_MONTHS)) why = `${describePenalty(p)} left the ${RECENT_PENALTY_MONTHS}-month window`;
+    if (why === null) continue;
+    factsMoved = true;
+    if (stays && withinLastMonths(p.date, to.asof, COMPLIANCE.windowMonths)) {
+      // Out of the 12-month window only: it still counts for compliance, so it moves flags, not points.
+      causes.push({ kind: 'penalty_aged_out', component: null, points: null, source_id: p.source_id, detail: why });
+      continue;
+    }
+    // Counted out at the earlier date already, so the step's points are this penalty's alone.
+    remaining = remaining.filter((x) => x !== p);
+    step({ ...state, penalties: asFacts(remaining) }, 'penalty_aged_out', p.source_id, why);
+  }
+
+  // 3. The as-of date itself: timeliness of the same disclosure across a year boundary.
+  if (from.asof !== to.asof) step({ ...state, asof: to.asof }, 'timeliness', after.disclosure?.source_id ?? null, `as-of date ${from.asof} → ${to.asof}`, false);
+
+  // 4. New penalties, oldest first, one at a time.
+  const added = after.penalties.filter((p) => !beforeKeys.has(penaltyKey(p))).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.record_id < b.record_id ? -1 : 1));
+  for (const p of added) {
+    factsMoved = true;
+    step({ ...state, penalties: [...state.penalties, ...asFacts([p])] }, 'penalty_new', p.source_id, `new ${describePenalty(p)}`);
+  }
+
+  const target = inputOf(after, to.asof);
+  // 5. The carbon disclosure (its registry comparison moves with it).
+  if (!sameDisclosure(before.disclosure, after.disclosure)) {
+    factsMoved = true;
+    const d = after.disclosure;
+    const kind: CauseKind = before.disclosure === null ? 'disclosure_new' : 'disclosure_changed';
+    const detail = d === null ? 'carbon disclosure withdrawn' : `${kind === 'disclosure_new' ? 'new' : 'corrected'} carbon disclosure for ${d.year}`;
+    step({ ...state, disclosure: target.disclosure, registryTotal: target.registryTotal }, kind, d?.source_id ?? before.disclosure!.source_id, detail);
+  }
+  // 6. Assurance.
+  if (!sameAssurance(before.assurance, after.assurance)) {
+    factsMoved = true;
+    const a = after.assurance;
+    const detail = a ? `assurance now ${a.level} (${a.year})${before.assurance ? `, was ${before.assurance.level} (${before.assurance.year})` : ''}` : 'assurance withdrawn';
+    step({ ...state, assurance: target.assurance }, 'assurance_changed', (a ?? before.assurance)!.source_id, detail);
+  }
+  // 7. Carbon-fee obligation.
+  if (before.carbonFee.obligated !== after.carbonFee.obligated) {
+    factsMoved = true;
+    step({ ...state, carbonFee: target.carbonFee }, 'carbon_fee_changed', after.carbonFee.source_id, after.carbonFee.obligated ? `now carbon-fee obligated: ${after.carbonFee.basis}` : 'no longer carbon-fee obligated');
+  }
+  // 8. CBAM exposure comes from the methodology's sector mapping: whatever points are left are the methodology's.
+  const finalPoints = pointsOf(after.company.score_breakdown);
+  const mapping = before.company.cbam_exposed !== after.company.cbam_exposed
+    ? `CBAM exposure ${after.company.cbam_exposed ? 'added' : 'removed'} by the methodology's sector mapping` : 'methodology inputs changed';
+  let residual = false;
+  for (const c of SCORE_COMPONENTS) {
+    if (finalPoints[c] === points[c]) continue;
+    causes.push({ kind: 'methodology_changed', component: c, points: finalPoints[c] - points[c], source_id: null, detail: `${mapping} (${c} ${finalPoints[c] > points[c] ? '+' : ''}${finalPoints[c] - points[c]})` });
+    residual = true;
+  }
+  if (before.company.cbam_exposed !== after.company.cbam_exposed) {
+    factsMoved = true;
+    if (!residual) causes.push({ kind: 'methodology_changed', component: null, points: null, source_id: null, detail: mapping });
+  }
+
+  // Flags raised and cleared (they move no points).
+  const beforeFlags = new Map(before.flags.map((f) => [f.flag_id, f]));
+  const afterFlags = new Map(after.flags.map((f) => [f.flag_id, f]));
+  for (const f of after.flags) if (!beforeFlags.has(f.flag_id)) causes.push({ kind: 'flag_raised', component: null, points: null, source_id: f.source_id, detail: `${f.flag_id} raised: ${f.label}` });
+  for (const f of before.flags) if (!afterFlags.has(f.flag_id)) causes.push({ kind: 'flag_cleared', component: null, points: null, source_id: f.source_id, detail: `${f.flag_id} cleared: ${f.label}` });
+
+  const delta = after.company.credibility_score - before.company.credibility_score;
+  const flagsMoved = beforeFlags.size !== afterFlags.size || causes.some((c) => c.kind === 'flag_raised' || c.kind === 'flag_cleared');
+  if (delta === 0 && before.company.verdict === after.company.verdict && !flagsMoved && !factsMoved) return null;
+  return {
+    ticker, company_name: after.company.company_name, change: 'changed', before: sideOf(before), after: sideOf(after), score_delta: delta,
+    // A cause that moved no points and says nothing beyond the facts' own causes is dropped (the as-of date moving alone).
+    causes: causes.filter((c) => c.kind !== 'timeliness' || c.points !== null),
+  };
+}

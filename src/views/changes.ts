@@ -1,0 +1,47 @@
+import type { ChangeItem, ChangesResponse } from '../contract/changes.js';
+import type { CauseKind } from '../contract/vocabulary.js';
+import type { SnapshotMeta } from '../snapshot/schema.js';
+import type { IndexedChange } from '../snapshot/changes-file.js';
+import { withEnvelope } from './envelope.js';
+
+export type { IndexedChange };
+
+/** Contract 10 order: |score_delta| descending, then ticker. */
+export function compareChanges(a: ChangeItem, b: ChangeItem): number {
+  return Math.abs(b.score_delta) - Math.abs(a.score_delta) || (a.ticker < b.ticker ? -1 : a.ticker > b.ticker ? 1 : 0);
+}
+
+export interface ChangesFilter {
+  cause?: CauseKind;
+  industry?: string;
+  minAbsDelta?: number;
+}
+
+export function matchesFilter(c: IndexedChange, f: ChangesFilter): boolean {
+  return (
+    (f.cause === undefined || c.item.causes.some((x) => x.kind === f.cause)) &&
+    (f.industry === undefined || c.industry === f.industry) &&
+    (f.minAbsDelta === undefined || Math.abs(c.item.score_delta) >= f.minAbsDelta)
+  );
+}
+
+/**
+ * One page of changes since the previous snapshot (contract 10): the tree writer renders every
+ * 200-item page of the whole list, the shim a page of a filtered one; `meta` as the ranking's.
+ */
+export function changesView(meta: SnapshotMeta, fromSnapshotId: string | null, items: readonly ChangeItem[], page: { total: number; page: number; perPage: number }): ChangesResponse {
+  const pageCount = Math.ceil(page.total / page.perPage);
+  return withEnvelope(meta, {
+    from_snapshot_id: fromSnapshotId,
+    data: [...items],
+    meta: {
+      total: page.total,
+      page: page.page,
+      per_page: page.perPage,
+      page_count: pageCount,
+      has_prev: page.page > 1,
+      has_next: page.page < pageCount,
+      methodology_version: meta.methodology_version,
+    },
+  });
+}
