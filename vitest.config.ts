@@ -8,6 +8,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    // Vitest's default on 2 cores is one worker (cores − 1), which ran the suite file after file; many
+    // files mostly wait (servers, browsers, child builds, disk), so two workers share the cores well.
+    maxWorkers: 2,
     // The JSON report lets .ci/run print a plain `N passed, N failed` line.
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results.json' },
