@@ -1,3 +1,4 @@
+import { pageMeta } from './ranking.js';
 import type { ChangeItem, ChangesResponse } from '../contract/changes.js';
 import type { CauseKind } from '../contract/vocabulary.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
@@ -30,18 +31,9 @@ export function matchesFilter(c: IndexedChange, f: ChangesFilter): boolean {
  * 200-item page of the whole list, the shim a page of a filtered one; `meta` as the ranking's.
  */
 export function changesView(meta: SnapshotMeta, fromSnapshotId: string | null, items: readonly ChangeItem[], page: { total: number; page: number; perPage: number }): ChangesResponse {
-  const pageCount = Math.ceil(page.total / page.perPage);
   return withEnvelope(meta, {
     from_snapshot_id: fromSnapshotId,
     data: [...items],
-    meta: {
-      total: page.total,
-      page: page.page,
-      per_page: page.perPage,
-      page_count: pageCount,
-      has_prev: page.page > 1,
-      has_next: page.page < pageCount,
-      methodology_version: meta.methodology_version,
-    },
+    meta: pageMeta(meta, page),
   });
 }

@@ -14,20 +14,25 @@ export function rankingView(
   meta: SnapshotMeta,
   page: { total: number; page: number; perPage: number } & ({ mode: 'compact'; rows: RankedCompany[] } | { mode: 'full'; rows: CompanyRecord[] }),
 ): RankingResponse {
-  const pageCount = Math.ceil(page.total / page.perPage);
   return withEnvelope(meta, {
     data:
       page.mode === 'full'
         ? page.rows.map((c) => companySummary(meta, c))
         : page.rows.map((c) => ({ ticker: c.ticker, company_name: c.company_name, credibility_score: c.credibility_score, verdict: c.verdict, rank: c.rank })),
-    meta: {
-      total: page.total,
-      page: page.page,
-      per_page: page.perPage,
-      page_count: pageCount,
-      has_prev: page.page > 1,
-      has_next: page.page < pageCount,
-      methodology_version: meta.methodology_version,
-    },
+    meta: pageMeta(meta, page),
   });
+}
+
+/** Contract 4.2 `meta` of a page, shared by every paged list (rankings, changes). */
+export function pageMeta(meta: SnapshotMeta, page: { total: number; page: number; perPage: number }) {
+  const pageCount = Math.ceil(page.total / page.perPage);
+  return {
+    total: page.total,
+    page: page.page,
+    per_page: page.perPage,
+    page_count: pageCount,
+    has_prev: page.page > 1,
+    has_next: page.page < pageCount,
+    methodology_version: meta.methodology_version,
+  };
 }
