@@ -1,42 +1,16 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { fileForPageUrl, PAGE_CONTENT_TYPES, pageUrls } from '../../src/site/paths.js';
-import { Lru } from '../../src/lru.js';
-import { ApiError } from '../errors.js';
-import { CACHE_PUBLIC, etagOf, NO_STORE, sendBody } from '../http.js';
+import { CACHE_PUBLIC, NO_STORE, sendBody } from '../http.js';
+import { readSnapshotFile } from './tree.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 
-interface CachedPage {
-  bytes: Buffer;
-  etag: string;
-}
-
-/** Recently served pages and assets with their ETags, bounded in bytes (snapshot files never change). */
-const cache = new Lru<CachedPage>(16 * 1024 * 1024, (f) => f.bytes.length);
+/** A page or asset of the snapshot's tree (`/company/D1101/` is `company/D1101/index.html`). */
+const readPage = (snapshotDir: string, url: string) => readSnapshotFile(snapshotDir, fileForPageUrl(url));
 
 /** Path segments the pages use: letters, digits, `.`, `_`, `-`, never starting with a dot (no `..`). */
 const PAGE_PATH = /^\/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/?)*$/;
 /** A company or ETF page, its code in any case, with or without the final slash. */
 const CODE_PAGE = /^\/(company|etf)\/([0-9A-Za-z]{1,12})\/?$/;
-
-function readPage(snapshotDir: string, url: string): CachedPage | null {
-  const path = join(snapshotDir, 'tree', fileForPageUrl(url));
-  let page = cache.get(path);
-  if (!page) {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
-      throw new ApiError('UPSTREAM_FAILURE', 'The snapshot’s pages cannot be read.');
-    }
-    page = { bytes, etag: etagOf(bytes) };
-    cache.set(path, page);
-  }
-  return page;
-}
 
 function contentTypeOf(url: string): string {
   const file = fileForPageUrl(url);

@@ -6,28 +6,29 @@ import { etagOf, sendBody } from '../http.js';
 import type { RouteContext } from '../context.js';
 import { Lru } from '../../src/lru.js';
 
-interface CachedFile {
+export interface CachedFile {
   bytes: Buffer;
   etag: string;
 }
 
-/** Recently served tree files with their ETags, bounded in bytes (snapshot files never change). */
-const cache = new Lru<CachedFile>(8 * 1024 * 1024, (f) => f.bytes.length);
+/** Recently served tree files (JSON and pages) with their ETags, bounded in bytes (snapshot files never change). */
+const cache = new Lru<CachedFile>(16 * 1024 * 1024, (f) => f.bytes.length);
 
 /**
- * One file of a snapshot's static tree with its ETag, or null when it does not exist. Files are
- * small (a few KB) and usually in the page cache, so one synchronous read costs less than the four
- * thread-pool round trips of an async one; hot files are served from memory.
+ * One file of a snapshot's tree, by its path inside the tree, with its ETag; null when there is no
+ * such file. Files are small (a few KB) and usually in the page cache, so one synchronous read costs
+ * less than the four thread-pool round trips of an async one; hot files are served from memory.
  */
-export function readTreeFile(snapshotDir: string, url: string): CachedFile | null {
-  const path = join(snapshotDir, 'tree', fileForUrlPath(url));
+export function readSnapshotFile(snapshotDir: string, treePath: string): CachedFile | null {
+  const path = join(snapshotDir, 'tree', treePath);
   let file = cache.get(path);
   if (!file) {
     let bytes: Buffer;
     try {
       bytes = readFileSync(path);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
       throw new ApiError('UPSTREAM_FAILURE', 'The snapshot’s static files cannot be read.');
     }
     file = { bytes, etag: etagOf(bytes) };
@@ -35,6 +36,9 @@ export function readTreeFile(snapshotDir: string, url: string): CachedFile | nul
   }
   return file;
 }
+
+/** The file of an API URL (`/api/v1/x` is `api/v1/x.json`). */
+export const readTreeFile = (snapshotDir: string, url: string): CachedFile | null => readSnapshotFile(snapshotDir, fileForUrlPath(url));
 
 /**
  * Serves one file of the current snapshot's static tree. The URL was rebuilt from validated parts,
