@@ -1,23 +1,42 @@
 import CompanyPage from '../../src/site/pages/Company.astro';
 import { pageUrls } from '../../src/site/paths.js';
+import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 import type { CompanyFacts, SnapshotStore } from '../../src/snapshot/store.js';
-import { canonicalView } from '../../src/views/canonical.js';
+import { canonicalView, type SourceNames } from '../../src/views/canonical.js';
 import { companyView } from '../../src/views/company.js';
 import { sourceNamesOf } from '../../src/views/source-names.js';
 import type { PageFiles } from './page-files.js';
 import type { Render } from './render.js';
+import { readHistory, type ChangesByTicker } from './tree-bodies.js';
+
+/** What a company page reads beside the database: the snapshot's JSON tree and its changes (read once per thread). */
+export interface CompanyTreeBodies {
+  treeDir: string;
+  changes: ChangesByTicker;
+}
 
 /**
- * The company pages of one chunk: each from the very bodies of /api/v1/company/{ticker} and its
- * canonical view, so the page and the JSON cannot disagree.
+ * A company page's props: the very bodies of /api/v1/company/{ticker}, its canonical view and its
+ * history, and its item of /changes, so the page and the JSON cannot disagree.
  */
-export async function writeCompanyPages(store: SnapshotStore, companies: CompanyFacts[], render: Render, files: PageFiles, industrySlug: (name: string) => string): Promise<void> {
+export function companyPageProps(meta: SnapshotMeta, facts: CompanyFacts, sourceName: SourceNames, bodies: CompanyTreeBodies, industrySlug: string) {
+  const ticker = facts.company.ticker;
+  return {
+    meta,
+    summary: companyView(meta, facts.company),
+    canonical: canonicalView(meta, facts, sourceName),
+    history: readHistory(bodies.treeDir, ticker),
+    changes: { fromSnapshotId: bodies.changes.fromSnapshotId, latest: bodies.changes.byTicker.get(ticker) ?? null },
+    industrySlug,
+  };
+}
+
+/** The company pages of one chunk. */
+export async function writeCompanyPages(store: SnapshotStore, companies: CompanyFacts[], render: Render, files: PageFiles, bodies: CompanyTreeBodies, industrySlug: (name: string) => string): Promise<void> {
   const meta = store.meta;
   const sourceName = sourceNamesOf(store.sources());
   for (const facts of companies) {
-    const summary = companyView(meta, facts.company);
-    const canonical = canonicalView(meta, facts, sourceName);
-    const html = await render(CompanyPage, { meta, summary, canonical, industrySlug: industrySlug(facts.company.industry) });
+    const html = await render(CompanyPage, companyPageProps(meta, facts, sourceName, bodies, industrySlug(facts.company.industry)));
     files.write(pageUrls.company(facts.company.ticker), html);
   }
 }

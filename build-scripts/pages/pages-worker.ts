@@ -7,6 +7,7 @@ import { industrySlugs } from './industry-slugs.js';
 import { PageFiles } from './page-files.js';
 import { createRenderer } from './render.js';
 import { writeSharedPages } from './shared-pages.js';
+import { readChanges, treeOf } from './tree-bodies.js';
 
 /**
  * One page worker: claims jobs from the shared plan until none is left. Job 0 is every page that is
@@ -19,10 +20,13 @@ try {
   const render = await createRenderer();
   const files = new PageFiles(treeDir);
   const slug = industrySlugs(store);
+  // The JSON the build wrote into this snapshot's tree; the changes once per thread, not per company.
+  const tree = treeOf(snapshotDir);
+  const bodies = { treeDir: tree, changes: readChanges(tree) };
   const jobs = plan.bounds.length;
   for (let job = Atomics.add(plan.counters, NEXT_JOB, 1); job < jobs; job = Atomics.add(plan.counters, NEXT_JOB, 1)) {
     if (job === 0) await writeSharedPages(store, render, files, snapshots);
-    else await writeCompanyPages(store, store.factsBetween(plan.bounds[job - 1]!, plan.bounds[job]!), render, files, slug);
+    else await writeCompanyPages(store, store.factsBetween(plan.bounds[job - 1]!, plan.bounds[job]!), render, files, bodies, slug);
   }
   parentPort!.postMessage({ stats: files.stats });
 } catch (e) {

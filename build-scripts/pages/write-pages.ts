@@ -51,7 +51,8 @@ function copyAssets(treeDir: string): number {
  * Rendering happens only in worker threads (they load .astro components through astro-hooks.mjs),
  * even for a small snapshot: the shared pages and the company pages then render side by side. They
  * claim jobs from one shared counter, like the JSON tree's writer. `snapshots` is the
- * /api/v1/snapshots body the downloads page shows.
+ * /api/v1/snapshots body the downloads page shows. Company pages also show the history and changes
+ * the build already wrote into the snapshot's own tree (`store.dir/tree`, which `treeDir` is in a build).
  */
 export async function writePages(store: SnapshotStore, treeDir: string, snapshots: SnapshotsResponse, o: { threads?: number } = {}): Promise<PageStats> {
   const tickers = store.tickers();

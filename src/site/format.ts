@@ -3,6 +3,7 @@
  * keep their exact JSON value in a `value` attribute (see Num.astro), so the page and the API can be
  * compared mechanically; only the visible text is formatted.
  */
+import type { CauseKind } from '../contract/vocabulary.js';
 import { FLAG_CATALOGUE } from '../methodology/rules.js';
 
 /**
@@ -35,6 +36,21 @@ export const VERDICT_TEXT: Record<string, string> = {
 
 export const MARKET_TEXT: Record<string, string> = { listed: 'Listed (TWSE)', otc: 'OTC (TPEx)' };
 export const ASSURANCE_TEXT: Record<string, string> = { none: 'No assurance', limited: 'Limited assurance', reasonable: 'Reasonable assurance' };
+/** Contract 10's cause kinds in words (the JSON keeps the kind). */
+export const CAUSE_TEXT: Record<CauseKind, string> = {
+  penalty_new: 'New penalty',
+  penalty_aged_out: 'Penalty left its window',
+  disclosure_new: 'New emissions disclosure',
+  disclosure_changed: 'Emissions disclosure changed',
+  assurance_changed: 'Assurance changed',
+  carbon_fee_changed: 'Carbon-fee obligation changed',
+  timeliness: 'Disclosure aged past a year boundary',
+  flag_raised: 'Flag raised',
+  flag_cleared: 'Flag cleared',
+  methodology_changed: 'Methodology changed',
+  company_added: 'Entered the universe',
+  company_removed: 'Left the universe',
+};
 export const SEVERITY_TEXT: Record<string, string> = { critical: 'Critical', warning: 'Warning', info: 'Info' };
 
 const flagInfo = new Map<string, (typeof FLAG_CATALOGUE)[number]>(FLAG_CATALOGUE.map((f) => [f.id, f]));

@@ -7,7 +7,7 @@ import { formatMoney, formatNumber, VERDICT_TEXT } from './format.js';
 import { pageUrls } from './paths.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-function escapeHtml(s: string): string {
+export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
@@ -16,8 +16,9 @@ function escapeHtml(s: string): string {
  * attributes: `<data value="1200000" data-json="penalties.0.fine">NT$1,200,000</data>`. The tests
  * compare every such number with the API's body.
  */
-export function num(value: number, field: string, o: { money?: boolean; suffix?: string } = {}): string {
-  const text = o.money ? formatMoney(value) : formatNumber(value);
+export function num(value: number, field: string, o: { money?: boolean; suffix?: string; signed?: boolean } = {}): string {
+  // `signed`: a change reads +5 as well as -5.
+  const text = o.money ? formatMoney(value) : `${o.signed && value > 0 ? '+' : ''}${formatNumber(value)}`;
   return `<data value="${value}" data-json="${escapeHtml(field)}">${text}${escapeHtml(o.suffix ?? '')}</data>`;
 }
 

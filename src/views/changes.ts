@@ -12,6 +12,12 @@ export function compareChanges(a: ChangeItem, b: ChangeItem): number {
   return Math.abs(b.score_delta) - Math.abs(a.score_delta) || (a.ticker < b.ticker ? -1 : a.ticker > b.ticker ? 1 : 0);
 }
 
+/** A company's item of /changes with the static page (/changes/page/N) listing it, as its page for people shows it. */
+export interface CompanyChange {
+  item: ChangeItem;
+  page: number;
+}
+
 export interface ChangesFilter {
   cause?: CauseKind;
   industry?: string;

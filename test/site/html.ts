@@ -20,3 +20,19 @@ export function rankingRowsOf(html: string): { ticker: string; rank: number; sco
 export function at(body: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], body);
 }
+
+/** The rows of a company page's history table: snapshot id, and score and rank with their fields. */
+export function historyRowsOf(html: string): { snapshot: string; numbers: { field: string; value: number }[] }[] {
+  return [...html.matchAll(/<tr data-snapshot="([^"]+)">(.*?)<\/tr>/gs)].map((m) => ({ snapshot: m[1]!, numbers: numbersOf(m[2]!) }));
+}
+
+/** The causes a company page lists under its latest changes: kind, and points (null when it shows none). */
+export function causesOf(html: string): { kind: string; points: number | null }[] {
+  return [...html.matchAll(/<li class="cause" data-cause-kind="([^"]+)">(.*?)<\/li>/gs)].map((m) => ({ kind: m[1]!, points: numbersOf(m[2]!)[0]?.value ?? null }));
+}
+
+/** The text alternative of a company page's history chart. */
+export function historyChartLabelOf(html: string): string | undefined {
+  const m = /<figure class="history">\s*<svg [^>]*?role="img" aria-label="([^"]*)"/.exec(html);
+  return m ? unescape(m[1]!) : undefined;
+}

@@ -11,7 +11,8 @@ import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 /**
  * The pages in a real browser (Debian's chromium through playwright-core): search, the docs page,
  * accessibility (axe) on every page type, screenshots at desktop and phone width (written to
- * test/site/screenshots/, ignored by git), no console error, and no request leaving the host.
+ * test/site/screenshots/, ignored by git), no console error, and no request leaving the host. On the
+ * evolving demo (what `npm start` publishes), so company pages have a history and latest changes.
  */
 const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
 const WIDTHS = { desktop: 1280, phone: 390 };
@@ -25,7 +26,7 @@ const requests: string[] = [];
 const consoleErrors: string[] = [];
 
 beforeAll(async () => {
-  const snapshotsDir = inject('demoSnapshotsDir');
+  const snapshotsDir = inject('demoSeriesSnapshotsDir');
   server = await startServer(snapshotsDir);
   store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
@@ -60,6 +61,7 @@ async function open(path: string, width: number): Promise<Page> {
 const PAGE_TYPES: [string, string][] = [
   ['home', '/'],
   ['company', '/company/D1139/'],
+  ['company-changed', '/company/D1101/'],
   ['ranking', '/ranking/'],
   ['ranking-filter', '/ranking/flag/GF-A01/page/2/'],
   ['etf-list', '/etf/'],
@@ -123,6 +125,23 @@ describe('the company page', () => {
       expect(links, t).toEqual(canonical.penalties.map((p: { source_url: string }) => p.source_url));
       await page.context().close();
     }
+  });
+});
+
+describe('the company page’s history', () => {
+  it('names its chart by the history’s scores and shows the causes of the latest change', async () => {
+    const history = (await getJson(`${server.base}/api/v1/company/D1101/history`)).body;
+    const page = await open('/company/D1101/', WIDTHS.desktop);
+    const chart = page.getByRole('img', { name: /^Credibility score in 2 snapshots/ });
+    const name = await chart.getAttribute('aria-label');
+    for (const e of history.data) expect(name).toContain(`${e.dataset_snapshot_id}, ${e.credibility_score} (`);
+    // The table opens without script, and shows the same scores.
+    await page.getByText('The history as a table').click();
+    const scores = await page.locator('table.history-table tbody td:nth-child(2)').allInnerTexts();
+    expect(scores).toEqual(history.data.map((e: { credibility_score: number }) => String(e.credibility_score)).reverse());
+    await expect.poll(() => page.locator('ul.causes li').count()).toBeGreaterThan(0);
+    await page.locator('section[aria-labelledby="history-h"]').screenshot({ path: join(SCREENSHOTS, 'company-history-desktop.png') });
+    await page.context().close();
   });
 });
 

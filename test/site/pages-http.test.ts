@@ -1,32 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { changesResponseSchema, type ChangeItem } from '../../src/contract/changes.js';
+import { historyResponseSchema } from '../../src/contract/history.js';
 import { ASSURANCE_LEVELS, MARKET_TYPES } from '../../src/contract/vocabulary.js';
 import { FLAG_CATALOGUE } from '../../src/methodology/rules.js';
-import { currentSnapshotDir } from '../../src/snapshot/published.js';
+import { currentSnapshotDir, publishedSnapshotIds } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
-import { at, hrefsOf, numbersOf, rankingRowsOf } from './html.js';
+import { at, causesOf, historyChartLabelOf, historyRowsOf, hrefsOf, numbersOf, rankingRowsOf } from './html.js';
 
 /**
  * The pages for people over HTTP, against the API on the same shim: headers, navigation without
- * JavaScript, and that every number and row of a page is the JSON's.
+ * JavaScript, and that every number and row of a page is the JSON's. The company pages' history and
+ * latest changes are also checked on the evolving demo (two months), where companies moved.
  */
 let server: RunningServer;
 let store: SnapshotStore;
+let series: RunningServer;
+let seriesStore: SnapshotStore;
 
 beforeAll(async () => {
   const snapshotsDir = inject('demoSnapshotsDir');
   server = await startServer(snapshotsDir);
   store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
+  series = await startServer(inject('demoSeriesSnapshotsDir'));
+  seriesStore = SnapshotStore.open(currentSnapshotDir(inject('demoSeriesSnapshotsDir'))!);
 });
 afterAll(async () => {
   store.close();
+  seriesStore.close();
   await server.close();
+  await series.close();
 });
 
-async function page(path: string): Promise<string> {
-  const res = await fetch(server.base + path);
+async function page(path: string, on = server): Promise<string> {
+  const res = await fetch(on.base + path);
   expect(res.status, path).toBe(200);
   return res.text();
+}
+
+/** Every item of /changes, from its static pages, by ticker, with the page that lists it. */
+async function changesOf(on: RunningServer): Promise<{ from: string | null; byTicker: Map<string, { item: ChangeItem; page: number }> }> {
+  const byTicker = new Map<string, { item: ChangeItem; page: number }>();
+  const first = changesResponseSchema.parse((await getJson(`${on.base}/api/v1/changes`)).body);
+  for (let n = 1; n <= first.meta.page_count; n++) {
+    for (const item of changesResponseSchema.parse((await getJson(`${on.base}/api/v1/changes/page/${n}`)).body).data) byTicker.set(item.ticker, { item, page: n });
+  }
+  return { from: first.from_snapshot_id, byTicker };
+}
+
+/**
+ * Every `<data>` number of a company page is the JSON's, each from the body its field names (the
+ * summary, the canonical view, the history or the company's item of /changes), and every number of
+ * those bodies that a person reads is on the page.
+ */
+async function expectNumbersOfJson(on: RunningServer, t: string, change: ChangeItem | undefined): Promise<void> {
+  const html = await page(`/company/${t}/`, on);
+  const summary = (await getJson(`${on.base}/api/v1/company/${t}`)).body;
+  const canonical = (await getJson(`${on.base}/api/v1/company/${t}/canonical`)).body;
+  const history = historyResponseSchema.parse((await getJson(`${on.base}/api/v1/company/${t}/history`)).body);
+  const bodyOf = (field: string) => (field.startsWith('company.') ? summary : field.startsWith('history.') ? { history } : field.startsWith('change.') ? { change } : canonical);
+  const numbers = numbersOf(html);
+  for (const n of numbers) expect(n.value, `${t} ${n.field}`).toBe(at(bodyOf(n.field), n.field));
+  const c = summary.company;
+  const expected = ['company.credibility_score', 'company.rank', 'company.percentile', ...c.score_breakdown.flatMap((_: unknown, i: number) => [`company.score_breakdown.${i}.points`, `company.score_breakdown.${i}.max_points`]),
+    ...canonical.penalties.map((_: unknown, i: number) => `penalties.${i}.fine`), 'carbon_fee.threshold_tco2e',
+    ...(canonical.carbon_disclosure ? ['carbon_disclosure.year', ...['scope1', 'scope2', 'scope3'].filter((s) => canonical.carbon_disclosure[s] !== null).map((s) => `carbon_disclosure.${s}`)] : []),
+    ...(canonical.assurance ? ['assurance.year'] : []),
+    ...history.data.flatMap((_, i) => [`history.data.${i}.credibility_score`, `history.data.${i}.rank`]),
+    ...(change ? [...(['before', 'after'] as const).filter((side) => change[side] !== null).map((side) => `change.${side}.credibility_score`), ...(change.before && change.after ? ['change.score_delta'] : []),
+      ...change.causes.flatMap((x, i) => (x.points === null ? [] : [`change.causes.${i}.points`]))] : [])];
+  expect(numbers.map((n) => n.field).sort(), t).toEqual(expected.sort());
 }
 
 describe('serving the pages', () => {
@@ -105,19 +150,11 @@ describe('pages and JSON agree', () => {
   it('every number on a sample of company pages is the JSON’s, and every penalty links its source_url', async () => {
     const tickers = store.tickers();
     const sample = ['D1101', 'D1104', 'D1107', 'D1123', 'D1139', ...tickers.filter((_, i) => i % 97 === 0)];
+    const changes = await changesOf(server);
     for (const t of sample) {
+      await expectNumbersOfJson(server, t, changes.byTicker.get(t)?.item);
       const html = await page(`/company/${t}/`);
-      const summary = (await getJson(`${server.base}/api/v1/company/${t}`)).body;
       const canonical = (await getJson(`${server.base}/api/v1/company/${t}/canonical`)).body;
-      const numbers = numbersOf(html);
-      for (const n of numbers) expect(n.value, `${t} ${n.field}`).toBe(at(n.field.startsWith('company.') ? summary : canonical, n.field));
-      // Every number of the JSON that a person reads is on the page.
-      const c = summary.company;
-      const expected = ['company.credibility_score', 'company.rank', 'company.percentile', ...c.score_breakdown.flatMap((_: unknown, i: number) => [`company.score_breakdown.${i}.points`, `company.score_breakdown.${i}.max_points`]),
-        ...canonical.penalties.map((_: unknown, i: number) => `penalties.${i}.fine`), 'carbon_fee.threshold_tco2e',
-        ...(canonical.carbon_disclosure ? ['carbon_disclosure.year', ...['scope1', 'scope2', 'scope3'].filter((s) => canonical.carbon_disclosure[s] !== null).map((s) => `carbon_disclosure.${s}`)] : []),
-        ...(canonical.assurance ? ['assurance.year'] : [])];
-      expect(numbers.map((n) => n.field).sort(), t).toEqual(expected.sort());
       const penaltyLinks = [...html.matchAll(/<a href="([^"]+)" rel="noopener" data-penalty-link>/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
       expect(penaltyLinks, t).toEqual(canonical.penalties.map((p: { source_url: string }) => p.source_url));
     }
@@ -147,5 +184,69 @@ describe('pages and JSON agree', () => {
       }
       expect(shown, base).toEqual(api);
     }
+  });
+});
+
+describe('history and latest changes on a company page (the evolving demo)', () => {
+  let changes: Awaited<ReturnType<typeof changesOf>>;
+  let ids: string[];
+  beforeAll(async () => {
+    changes = await changesOf(series);
+    ids = publishedSnapshotIds(inject('demoSeriesSnapshotsDir'));
+  });
+
+  it('a company that moved shows both snapshots with the history’s scores and exactly the causes of its item in /changes', async () => {
+    expect(ids.length).toBe(2);
+    expect(changes.from).toBe(ids[0]);
+    const moved = changes.byTicker.get('D1101');
+    expect(moved?.item.change).toBe('changed');
+    expect(moved!.item.score_delta).not.toBe(0);
+    // D1101, every company that was added, and a sample of the rest of /changes.
+    const items = [...changes.byTicker.values()];
+    const sample = [moved!, ...items.filter((c) => c.item.change === 'added'), ...items.filter((c, i) => c.item.change === 'changed' && i % 40 === 0)];
+    expect(sample.some((c) => c.item.change === 'added')).toBe(true);
+    for (const { item, page: n } of sample) {
+      const t = item.ticker;
+      const html = await page(`/company/${t}/`, series);
+      const history = historyResponseSchema.parse((await getJson(`${series.base}/api/v1/company/${t}/history`)).body);
+      // The table lists every history entry oldest first, with the history's scores and ranks.
+      const rows = historyRowsOf(html);
+      expect(rows.map((r) => r.snapshot), t).toEqual(history.data.map((e) => e.dataset_snapshot_id).reverse());
+      expect(rows.map((r) => r.numbers.map((x) => x.value)), t).toEqual(history.data.map((e) => [e.credibility_score, e.rank]).reverse());
+      expect(rows.map((r) => r.snapshot), t).toEqual(item.before === null ? [ids[1]] : ids);
+      // The picture's text alternative states every snapshot's score.
+      const label = historyChartLabelOf(html);
+      for (const e of history.data) expect(label, t).toContain(`${e.dataset_snapshot_id}, ${e.credibility_score} (`);
+      // Exactly the causes of the company's item, in order, with their points.
+      expect(causesOf(html), t).toEqual(item.causes.map((c) => ({ kind: c.kind, points: c.points })));
+      expect(html, t).not.toContain('No change since');
+      for (const c of item.causes) if (c.source_id) expect(hrefsOf(html), t).toContain(`/sources/#${c.source_id}`);
+      expect(hrefsOf(html), t).toEqual(expect.arrayContaining([`/api/v1/company/${t}/history`, '/api/v1/changes', `/api/v1/changes/page/${n}`]));
+      await expectNumbersOfJson(series, t, item);
+    }
+  });
+
+  it('a company that did not change says so in one sentence, and lists no cause', async () => {
+    const still = seriesStore.tickers().filter((t) => !changes.byTicker.has(t));
+    expect(still.length).toBeGreaterThan(0);
+    for (const t of still.slice(0, 5)) {
+      const html = await page(`/company/${t}/`, series);
+      expect(html, t).toContain(`No change since snapshot ${ids[0]}:`);
+      expect(causesOf(html), t).toEqual([]);
+      expect(historyRowsOf(html).map((r) => r.snapshot), t).toEqual(ids);
+      expect(historyChartLabelOf(html), t).toMatch(/^Credibility score in 2 snapshots, oldest first: /);
+      await expectNumbersOfJson(series, t, undefined);
+    }
+  });
+
+  it('in the first snapshot, a company’s history starts with one dot and says there is nothing to compare with', () => {
+    // The first month's page as its build wrote it (pages are not pinned reads, so read from its tree).
+    const html = readFileSync(join(inject('demoSeriesSnapshotsDir'), ids[0]!, 'tree/company/D1101/index.html'), 'utf8');
+    expect(html).toContain('This is the first snapshot that holds D1101');
+    expect(html).toContain('This is the first published snapshot');
+    expect(historyRowsOf(html).map((r) => r.snapshot)).toEqual([ids[0]]);
+    expect(html.match(/<circle /g)?.length).toBe(1);
+    expect(historyChartLabelOf(html)).toMatch(/^Credibility score in one snapshot: /);
+    expect(causesOf(html)).toEqual([]);
   });
 });

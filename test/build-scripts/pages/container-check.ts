@@ -5,21 +5,22 @@
  * byte-identical. Guards the one place the project leans on an Astro internal.
  */
 import { experimental_AstroContainer } from 'astro/container';
+import { companyPageProps } from '../../../build-scripts/pages/company-pages.js';
 import { createRenderer } from '../../../build-scripts/pages/render.js';
+import { readChanges, treeOf } from '../../../build-scripts/pages/tree-bodies.js';
 import CompanyPage from '../../../src/site/pages/Company.astro';
 import { SnapshotStore } from '../../../src/snapshot/store.js';
-import { canonicalView } from '../../../src/views/canonical.js';
-import { companyView } from '../../../src/views/company.js';
 import { sourceNamesOf } from '../../../src/views/source-names.js';
 
 const store = SnapshotStore.open(process.argv[2]!);
 const render = await createRenderer();
 const container = await experimental_AstroContainer.create();
 const names = sourceNamesOf(store.sources());
+const bodies = { treeDir: treeOf(store.dir), changes: readChanges(treeOf(store.dir)) };
 const results: { ticker: string; same: boolean; bytes: number }[] = [];
 for (const ticker of process.argv.slice(3)) {
   const facts = store.facts(ticker)!;
-  const props = { meta: store.meta, summary: companyView(store.meta, facts.company), canonical: canonicalView(store.meta, facts, names), industrySlug: 'x' };
+  const props = companyPageProps(store.meta, facts, names, bodies, 'x');
   const ours = await render(CompanyPage, props);
   const theirs = await container.renderToString(CompanyPage, { props, partial: false });
   results.push({ ticker, same: ours === theirs, bytes: ours.length });
