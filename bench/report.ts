@@ -5,7 +5,19 @@ export interface BuildFigures {
   stages: { stage: string; ms: number | null; maxRssMb: number | null; note?: string }[];
   /** Tree writer against the plain-fs baseline on each file system measured. */
   tree: { files: number; bytes: number; media: TreeRuns[] };
+  /** The next month's tree alone and with histories and changes (contract section 10). */
+  history: HistoryRuns;
 }
+
+export interface HistoryRuns {
+  treeMs: number[];
+  withHistoryMs: number[];
+  /** Companies whose change was explained. */
+  changed: number;
+}
+
+/** What the history pass and changes stage add to the tree stage: fastest over fastest. */
+export const historyAdded = (h: HistoryRuns) => Math.min(...h.withHistoryMs) / Math.min(...h.treeMs) - 1;
 
 export interface TreeRuns {
   medium: string;
@@ -57,6 +69,7 @@ const TARGETS = {
   pagesRssMb: 1024,
   meteredMemory: 0.9,
   meteredRedis: 0.6,
+  historyAdded: 0.5,
   atCompanies: 100_000,
 };
 
@@ -92,6 +105,10 @@ export function renderMarkdown(r: BenchResults): string {
     out.push(`| pages ≤ ${limit}× the JSON tree stage (${n(b.companies)} companies) | ${n(pages.ms / tree.ms, 2)}× | ${met(pages.ms <= limit * tree.ms)} |`);
     if (big) out.push(`| pages stage peak RSS < ${TARGETS.pagesRssMb} MB (${n(b.companies)} companies) | ${pages.maxRssMb} MB | ${met(pages.maxRssMb === null ? null : pages.maxRssMb < TARGETS.pagesRssMb)} |`);
   }
+  if (bigBuild) {
+    const added = historyAdded(bigBuild.history);
+    out.push(`| history + changes add ≤ ${100 * TARGETS.historyAdded} % to the JSON tree stage (${n(bigBuild.companies)} companies) | ${n(100 * added)} % | ${met(added <= TARGETS.historyAdded)} |`);
+  }
   for (const s of r.serving) {
     out.push(`| shim ≥ ${TARGETS.shimToNginx}× nginx on a static company file (${n(s.companies)} companies) | ${s.shimToNginx === null ? s.nginxNote : `${n(s.shimToNginx, 2)}×`} | ${met(s.shimToNginx === null ? null : s.shimToNginx >= TARGETS.shimToNginx)} |`);
   }
@@ -122,6 +139,10 @@ export function renderMarkdown(r: BenchResults): string {
     out.push('| file system | tree runs (s) | plain fs runs (s) | ratio |', '|---|---|---|---:|');
     const secs = (ms: number[]) => ms.map((x) => n(x / 1000, 2)).join(', ');
     for (const t of b.tree.media) out.push(`| ${t.medium} | ${secs(t.treeMs)} | ${secs(t.baselineMs)} | **${n(treeRatio(t), 2)}×** |`);
+    const h = b.history;
+    out.push('', `History and changes (contract section 10), on the next month of the same universe (${n(h.changed)} companies moved): the tree alone, then the tree with each company's history and its explained change worked out in the same pass, plus \`/changes\` and the feed; alternating runs, fastest over fastest.`, '');
+    out.push('| tree alone runs (s) | with history and changes runs (s) | added |', '|---|---|---:|');
+    out.push(`| ${secs(h.treeMs)} | ${secs(h.withHistoryMs)} | **${n(100 * historyAdded(h))} %** |`);
     out.push('');
   }
   for (const s of r.serving) {

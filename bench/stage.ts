@@ -8,9 +8,7 @@ import { silentProgress } from '../build-scripts/snapshot/progress.js';
 import { writePages } from '../build-scripts/pages/write-pages.js';
 import { writeTree } from '../build-scripts/tree/write-tree.js';
 import { generateDemoSeries } from '../build-scripts/demo/series.js';
-import { writeChanges } from '../build-scripts/history/write-changes.js';
-import { writeFeed } from '../build-scripts/history/write-feed.js';
-import { writeHistory } from '../build-scripts/history/write-history.js';
+import { writeChangeStages } from '../build-scripts/history/stages.js';
 import { DOWNLOADS_DIR, outsideTreeArchive } from '../src/site/static-paths.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { snapshotsView } from '../src/views/snapshots.js';
@@ -23,7 +21,7 @@ const [stage, work, companies] = process.argv.slice(2) as [string, string, strin
 const sources = join(work, 'sources');
 const dbDir = join(work, 'snapshot');
 const tree = join(dbDir, 'tree');
-/** The next month's snapshot (history and changes stages). */
+/** The next month's snapshot (the history pass and changes stage). */
 const nextDir = join(work, 'snapshot-next');
 
 function filesUnder(dir: string): string[] {
@@ -117,7 +115,7 @@ switch (stage) {
   }
   case 'evolve': {
     // The next month of the same universe (build-scripts/demo/evolve.ts), built into its own snapshot
-    // with its tree, and the first month's own history file: what the history and changes stages start from.
+    // database, and the first month's history database: what the next month's history pass starts from.
     const months = await generateDemoSeries({ outDir: join(work, 'series'), companies: Number(companies), months: 2, asof: '2026-10-31' });
     rmSync(nextDir, { recursive: true, force: true });
     mkdirSync(nextDir, { recursive: true });
@@ -125,37 +123,27 @@ switch (stage) {
       sourcesDir: months[1]!.dir, dbPath: join(nextDir, 'snapshot.sqlite'), snapshotId: '2026-12-01', publishedAt: '2026-12-01T00:00:00Z',
       kind: 'demo', serviceHost: 'bench.example', progress: silentProgress,
     });
-    // The next month's JSON tree, as the build writes it before the history stage (which then finds
-    // every company folder made: creating 100k folders is the tree stage's cost, not the history's).
-    const next = SnapshotStore.open(nextDir);
-    await writeTree(next, join(nextDir, 'tree'));
-    next.close();
     const first = SnapshotStore.open(dbDir);
-    await writeHistory({ store: first, snapshotDir: dbDir, treeDir: join(work, 'first-history-tree'), previousDir: null });
+    await writeTree(first, join(work, 'first-history-tree'), { history: { snapshotDir: dbDir, previousDir: null, previousHistoryDir: null } });
     first.close();
     rmSync(join(work, 'first-history-tree'), { recursive: true, force: true });
     break;
   }
-  case 'history': {
+  case 'next-tree':
+  case 'next-tree-history': {
+    // The next month's JSON tree alone, or with the history pass and the changes stage as the build
+    // runs them (histories and changes worked out in the tree's pass, then /changes and the feed).
+    const nextTree = join(nextDir, 'tree');
+    rmSync(nextTree, { recursive: true, force: true });
     execFileSync('sync');
     const store = SnapshotStore.open(nextDir);
+    const history = stage === 'next-tree-history' ? { snapshotDir: nextDir, previousDir: dbDir, previousHistoryDir: dbDir } : undefined;
     const t0 = performance.now();
-    const stats = await writeHistory({ store, snapshotDir: nextDir, treeDir: join(nextDir, 'tree'), previousDir: dbDir });
+    const written = await writeTree(store, nextTree, { history });
+    const changes = history ? writeChangeStages({ store, history, changes: written.changes, treeDir: nextTree }) : { files: 0, bytes: 0 };
     measuredMs = performance.now() - t0;
     store.close();
-    Object.assign(facts, stats);
-    break;
-  }
-  case 'changes': {
-    const store = SnapshotStore.open(nextDir);
-    const previous = SnapshotStore.open(dbDir);
-    const t0 = performance.now();
-    const r = writeChanges({ store, previous, snapshotDir: nextDir, treeDir: join(nextDir, 'tree') });
-    writeFeed({ meta: store.meta, fromSnapshotId: r.changes.from_snapshot_id, changes: r.changes.changes.map((c) => c.item), snapshotDir: nextDir, treeDir: join(nextDir, 'tree'), previousDir: dbDir });
-    measuredMs = performance.now() - t0;
-    store.close();
-    previous.close();
-    Object.assign(facts, { files: r.files, bytes: r.bytes, changed: r.changes.changes.length });
+    Object.assign(facts, { files: written.files + changes.files, bytes: written.bytes + changes.bytes, changed: written.changes.length });
     break;
   }
   default:

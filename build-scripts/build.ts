@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { SnapshotEntry } from '../src/contract/snapshots.js';
 import { snapshotsResponseSchema } from '../src/contract/snapshots.js';
 import { publishedSnapshotIds } from '../src/snapshot/published.js';
-import { writeHistoryStages } from './history/stages.js';
+import { historyOptionsFor, writeChangeStages } from './history/stages.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { DOWNLOADS_DIR, fileForUrlPath, outsideTreeArchive, urls } from '../src/site/static-paths.js';
 import { snapshotsView } from '../src/views/snapshots.js';
@@ -90,11 +90,12 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
     let tree: TreeStats;
     let pages: PageStats;
     try {
-      tree = await timed('tree', () => writeTree(store, treeDir, { onProgress: (n) => o.progress.step(`tree: ${n} files`) }));
-      o.progress.step(`tree: ${tree.files} files, ${(tree.bytes / 1e6).toFixed(1)} MB`);
-
-      const history = await writeHistoryStages({ store, snapshotsDir: o.snapshotsDir, snapshotDir: work, treeDir, timed, progress: o.progress });
-      tree = { files: tree.files + history.files, bytes: tree.bytes + history.bytes };
+      // Company histories and what changed are written in the tree's own pass over the companies.
+      const history = await historyOptionsFor(o.snapshotsDir, work);
+      const written = await timed('tree', () => writeTree(store, treeDir, { history, onProgress: (n) => o.progress.step(`tree: ${n} files`) }));
+      o.progress.step(`tree: ${written.files} files, ${(written.bytes / 1e6).toFixed(1)} MB, ${written.changes.length} companies moved`);
+      const changes = await timed('changes', () => writeChangeStages({ store, history, changes: written.changes, treeDir }));
+      tree = { files: written.files + changes.files, bytes: written.bytes + changes.bytes };
 
       o.onStage?.('downloads');
       const downloadsUrl = urls.downloads(id);

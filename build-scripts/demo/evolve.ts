@@ -55,7 +55,8 @@ const within = (day: Day, D: Day, months: number) => day > addMonths(D, -months)
 function numberPenalties(u: Universe): number {
   const all = [...u.companies, ...u.others].flatMap((b) => b.penalties);
   // An evolved month's penalties are numbered already; only a generated one's are numbered here.
-  if (all.some((p) => p.serial !== undefined)) return Math.max(...all.map((p) => p.serial ?? 0));
+  // A loop, not Math.max(...): at 100,000 companies the spread would overflow the call stack.
+  if (all.some((p) => p.serial !== undefined)) return all.reduce((m, p) => Math.max(m, p.serial ?? 0), 0);
   let serial = 0;
   for (const list of [u.companies, u.others]) {
     for (const b of list) for (const p of [...b.penalties].sort((x, y) => x.day - y.day || x.money - y.money)) p.serial = ++serial;
@@ -158,7 +159,7 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
   }
 
   // The next index after every company listed so far (a delisted one's ticker is never reused).
-  const index = Math.max(base.companies.length, ...u.companies.map((c) => c.index + 1), ...base.companies.map((c) => c.index + 1));
+  const index = [...u.companies, ...base.companies].reduce((m, c) => Math.max(m, c.index + 1), base.companies.length);
   const shortName = `晨曦示範${index}`;
   const listed: Company = {
     index, ticker: tickerFor(index, index), uniformNo: uniformNoFor(u.seed, 9_999_999 - index), shortName, legalName: legalName(shortName),

@@ -50,6 +50,35 @@ function sideOf(f: CompanyFacts): ChangeSide {
 const describePenalty = (p: PenaltyRecord) => `penalty ${p.record_id} of ${p.date} (NT$${p.fine}${p.serious ? ', serious' : ''})`;
 
 /**
+ * How an earlier snapshot's penalty stops counting by the later as-of date, if it does: it left the
+ * source while in the 36-month window, or it left the 36- or the 12-month window.
+ */
+function penaltyLeaves(p: PenaltyRecord, stays: boolean, from: Side, to: Side): 'source' | number | null {
+  const in36 = withinLastMonths(p.date, from.asof, COMPLIANCE.windowMonths);
+  if (!stays && in36) return 'source';
+  if (in36 && !withinLastMonths(p.date, to.asof, COMPLIANCE.windowMonths)) return COMPLIANCE.windowMonths;
+  if (withinLastMonths(p.date, from.asof, RECENT_PENALTY_MONTHS) && !withinLastMonths(p.date, to.asof, RECENT_PENALTY_MONTHS)) return RECENT_PENALTY_MONTHS;
+  return null;
+}
+
+/**
+ * True when explainChange would find nothing to list: the same score, verdict, flags and
+ * methodology, the same facts, and no penalty leaving a window. Decided without scoring, which is
+ * what an explanation costs; explainChange's own test at its end gives the same answer for these.
+ */
+function unmoved(before: CompanyFacts, after: CompanyFacts, from: Side, to: Side): boolean {
+  const b = before.company;
+  const a = after.company;
+  if (from.methodologyVersion !== to.methodologyVersion || b.credibility_score !== a.credibility_score || b.verdict !== a.verdict || b.cbam_exposed !== a.cbam_exposed) return false;
+  if (before.flags.length !== after.flags.length || before.flags.some((f, i) => f.flag_id !== after.flags[i]!.flag_id)) return false;
+  if (!sameDisclosure(before.disclosure, after.disclosure) || !sameAssurance(before.assurance, after.assurance) || before.carbonFee.obligated !== after.carbonFee.obligated) return false;
+  if (before.penalties.length !== after.penalties.length) return false;
+  const afterKeys = new Set(after.penalties.map(penaltyKey));
+  const beforeKeys = new Set(before.penalties.map(penaltyKey));
+  return after.penalties.every((p) => beforeKeys.has(penaltyKey(p))) && before.penalties.every((p) => afterKeys.has(penaltyKey(p)) && penaltyLeaves(p, true, from, to) === null);
+}
+
+/**
  * Explains one company's move by applying the differences between its two snapshots one at a time
  * to the methodology's input, in a fixed order, and scoring after each step: each step's point
  * change per component is a cause. The steps telescope from the earlier score to the later one, so
@@ -60,18 +89,22 @@ export function explainChange(ticker: string, before: CompanyFacts | null, after
   if (!before && !after) return null;
   if (!before || !after) {
     const f = (after ?? before)!;
-    const sign = after ? 1 : -1;
+    // `0 - x`, not `-1 * x`: a removed company's zero stays 0, never -0 (which JSON would not show).
+    const signed = (x: number) => (after ? x : 0 - x);
     const kind: CauseKind = after ? 'company_added' : 'company_removed';
     const causes = f.company.score_breakdown.map((c) => ({
-      kind, component: c.component, points: sign * c.points, source_id: f.company.source_id,
+      kind, component: c.component, points: signed(c.points), source_id: f.company.source_id,
       detail: after ? `${f.company.company_name} entered the universe (${c.component}: ${c.points} points)` : `${f.company.company_name} left the universe (${c.component}: ${c.points} points no longer counted)`,
     }));
     return {
       ticker, company_name: f.company.company_name, change: after ? 'added' : 'removed',
       before: before ? sideOf(before) : null, after: after ? sideOf(after) : null,
-      score_delta: sign * f.company.credibility_score, causes,
+      score_delta: signed(f.company.credibility_score), causes,
     };
   }
+
+  // Most companies do not move from one month to the next: settle those without scoring.
+  if (unmoved(before, after, from, to)) return null;
 
   const causes: Cause[] = [];
   let state = inputOf(before, from.asof);
@@ -103,13 +136,9 @@ export function explainChange(ticker: string, before: CompanyFacts | null, after
   let remaining = before.penalties;
   for (const p of before.penalties) {
     const stays = afterKeys.has(penaltyKey(p));
-    const in36 = withinLastMonths(p.date, from.asof, COMPLIANCE.windowMonths);
-    const in12 = withinLastMonths(p.date, from.asof, RECENT_PENALTY_MONTHS);
-    let why: string | null = null;
-    if (!stays && in36) why = `${describePenalty(p)} is no longer in the source`;
-    else if (in36 && !withinLastMonths(p.date, to.asof, COMPLIANCE.windowMonths)) why = `${describePenalty(p)} left the ${COMPLIANCE.windowMonths}-month window`;
-    else if (in12 && !withinLastMonths(p.date, to.asof, RECENT_PENALTY_MONTHS)) why = `${describePenalty(p)} left the ${RECENT_PENALTY_MONTHS}-month window`;
-    if (why === null) continue;
+    const leaves = penaltyLeaves(p, stays, from, to);
+    if (leaves === null) continue;
+    const why = leaves === 'source' ? `${describePenalty(p)} is no longer in the source` : `${describePenalty(p)} left the ${leaves}-month window`;
     factsMoved = true;
     if (stays && withinLastMonths(p.date, to.asof, COMPLIANCE.windowMonths)) {
       // Out of the 12-month window only: it still counts for compliance, so it moves flags, not points.

@@ -34,14 +34,18 @@ export class TreeFiles {
   /** Validates the body first: a schema failure throws before anything is written. */
   write(r: StaticResource): void {
     assertValid(r.url, r.schema, r.body);
+    this.writeText(r.url, JSON.stringify(r.body));
+  }
+
+  /** A body already serialised, and validated by the caller (the history writer works on text). */
+  writeText(url: string, json: string): void {
     // URLs here come from `urls`, already normal: plain concatenation spares path.join's parsing per file.
-    const file = `${this.treeDir}/${fileForUrlPath(r.url)}`;
+    const file = `${this.treeDir}/${fileForUrlPath(url)}`;
     const dir = file.slice(0, file.lastIndexOf('/'));
     if (!this.createdDirs.has(dir)) {
       mkdirSync(dir, { recursive: true });
       this.createdDirs.add(dir);
     }
-    const json = JSON.stringify(r.body);
     writeFileSync(file, json);
     this.stats.files++;
     this.stats.bytes += Buffer.byteLength(json);

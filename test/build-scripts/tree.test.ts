@@ -18,7 +18,9 @@ import { methodologyResponseSchema } from '../../src/contract/methodology.js';
 import { rankingResponseSchema } from '../../src/contract/ranking.js';
 import { registryResponseSchema } from '../../src/contract/registry.js';
 import { snapshotsResponseSchema } from '../../src/contract/snapshots.js';
-import { currentSnapshotDir } from '../../src/snapshot/published.js';
+import { currentSnapshotDir, publishedSnapshotIds, snapshotDir } from '../../src/snapshot/published.js';
+import { readChangesFile } from '../../src/snapshot/changes-file.js';
+import { HISTORY_DB } from '../../build-scripts/history/history-db.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { ENDPOINTS } from '../../src/views/api-index.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
@@ -99,6 +101,47 @@ describe('the published tree', () => {
     } finally {
       rmSync(a, { recursive: true, force: true });
       rmSync(b, { recursive: true, force: true });
+    }
+  });
+
+  it('histories and changes, written in the same pass, come out the same on one thread or three, equal to what was published', async () => {
+    // The evolving demo: its current month's histories and changes were written against the month before.
+    const snapshotsDir = inject('demoSeriesSnapshotsDir');
+    const ids = publishedSnapshotIds(snapshotsDir);
+    const store = SnapshotStore.open(snapshotDir(snapshotsDir, ids.at(-1)!));
+    const treeDir = join(store.dir, 'tree');
+    const previousDir = snapshotDir(snapshotsDir, ids.at(-2)!);
+    const dirs = [mkdtempSync(join(tmpdir(), 'esg-hist-a-')), mkdtempSync(join(tmpdir(), 'esg-hist-b-'))];
+    const historyFiles = (dir: string) =>
+      filesUnder(dir)
+        .filter((f) => /^api\/v1\/company\/[0-9A-Z]+\/history\.json$/.test(f))
+        .map((f) => `${f} ${createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')}`);
+    const rows = (dir: string) => {
+      const db = new Database(join(dir, HISTORY_DB), { readonly: true });
+      try {
+        return db.prepare('SELECT ticker, data FROM history ORDER BY ticker').all();
+      } finally {
+        db.close();
+      }
+    };
+    try {
+      const [one, three] = [
+        await writeTree(store, join(dirs[0]!, 'tree'), { threads: 1, history: { snapshotDir: dirs[0]!, previousDir, previousHistoryDir: previousDir } }),
+        await writeTree(store, join(dirs[1]!, 'tree'), { threads: 3, chunkSize: 37, history: { snapshotDir: dirs[1]!, previousDir, previousHistoryDir: previousDir } }),
+      ];
+      const published = historyFiles(treeDir);
+      expect(published.length).toBe(store.companyCount());
+      for (const dir of dirs) {
+        expect(historyFiles(join(dir, 'tree'))).toEqual(published);
+        expect(rows(dir)).toEqual(rows(store.dir));
+      }
+      const publishedChanges = readChangesFile(store.dir).changes;
+      expect(publishedChanges.length).toBeGreaterThan(0);
+      expect(one.changes).toEqual(publishedChanges);
+      expect(three.changes).toEqual(publishedChanges);
+    } finally {
+      store.close();
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     }
   });
 

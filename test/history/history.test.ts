@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAndPublish } from '../../build-scripts/build.js';
 import { generateDemo } from '../../build-scripts/demo/generate.js';
-import { HISTORY_FILE } from '../../build-scripts/history/write-history.js';
+import { HISTORY_DB } from '../../build-scripts/history/history-db.js';
 import { silentProgress } from '../../build-scripts/snapshot/progress.js';
 import { historyResponseSchema } from '../../src/contract/history.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
@@ -81,10 +82,18 @@ describe('company history carried forward build by build', () => {
     expect(body.data.map((e: { dataset_snapshot_id: string }) => e.dataset_snapshot_id)).toEqual([ids[2], ids[0]]);
   });
 
-  it('the history file holds every company ever listed, in ticker order', () => {
-    const lines = readFileSync(join(snapshotsDir, ids[1]!, HISTORY_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.length).toBe(new Set([...listed.get(ids[0]!)!, ...listed.get(ids[1]!)!]).size);
-    expect(lines.map((l) => l.ticker)).toEqual(lines.map((l) => l.ticker).sort());
+  it('the history database holds every company ever listed, each row its served history, sealed without a WAL', async () => {
+    const dir = join(snapshotsDir, ids[1]!);
+    const db = new Database(join(dir, HISTORY_DB), { readonly: true });
+    const rows = db.prepare('SELECT ticker, data FROM history ORDER BY ticker').all() as { ticker: string; data: string }[];
+    db.close();
+    expect(rows.map((r) => r.ticker)).toEqual([...new Set([...listed.get(ids[0]!)!, ...listed.get(ids[1]!)!])].sort());
+    expect(existsSync(join(dir, `${HISTORY_DB}-wal`))).toBe(false);
+    expect(existsSync(join(dir, 'previous-history'))).toBe(false);
+    // A listed company's row is exactly the data its history file served when this snapshot was current.
+    const t = listed.get(ids[1]!)![0]!;
+    const pinned = await getJson(`${server.base}${API}/snapshots/${ids[1]}/company/${t}/history`);
+    expect(JSON.parse(rows.find((r) => r.ticker === t)!.data)).toEqual(pinned.body.data);
   });
 
   it('pinned: the older snapshot’s history file is what it served', async () => {
