@@ -66,7 +66,7 @@ function penaltyLeaves(p: PenaltyRecord, stays: boolean, from: Side, to: Side): 
  * methodology, the same facts, and no penalty leaving a window. Decided without scoring, which is
  * what an explanation costs; explainChange's own test at its end gives the same answer for these.
  */
-function unmoved(before: CompanyFacts, after: CompanyFacts, from: Side, to: Side): boolean {
+export function unmoved(before: CompanyFacts, after: CompanyFacts, from: Side, to: Side): boolean {
   const b = before.company;
   const a = after.company;
   if (from.methodologyVersion !== to.methodologyVersion || b.credibility_score !== a.credibility_score || b.verdict !== a.verdict || b.cbam_exposed !== a.cbam_exposed) return false;
@@ -86,6 +86,13 @@ function unmoved(before: CompanyFacts, after: CompanyFacts, from: Side, to: Side
  * that fact's `source_id`. Returns null when nothing that matters moved (a rank-only mover).
  */
 export function explainChange(ticker: string, before: CompanyFacts | null, after: CompanyFacts | null, from: Side, to: Side): ChangeItem | null {
+  // Most companies do not move from one month to the next: settle those without scoring.
+  if (before && after && unmoved(before, after, from, to)) return null;
+  return explainInFull(ticker, before, after, from, to);
+}
+
+/** explainChange without its shortcut for unmoved companies (exported so a test can hold the two equal). */
+export function explainInFull(ticker: string, before: CompanyFacts | null, after: CompanyFacts | null, from: Side, to: Side): ChangeItem | null {
   if (!before && !after) return null;
   if (!before || !after) {
     const f = (after ?? before)!;
@@ -102,9 +109,6 @@ export function explainChange(ticker: string, before: CompanyFacts | null, after
       score_delta: signed(f.company.credibility_score), causes,
     };
   }
-
-  // Most companies do not move from one month to the next: settle those without scoring.
-  if (unmoved(before, after, from, to)) return null;
 
   const causes: Cause[] = [];
   let state = inputOf(before, from.asof);

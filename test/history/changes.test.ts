@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseIsoDay } from '../../build-scripts/demo/dates.js';
+import { pairsInOrder } from '../../build-scripts/history/company-pass.js';
+import { explainChange, explainInFull, unmoved } from '../../build-scripts/history/explain.js';
 import { evolveUniverse, type DemoEvent } from '../../build-scripts/demo/evolve.js';
 import { DEMO_SERIES_START } from '../../build-scripts/demo/series.js';
 import { buildUniverse } from '../../build-scripts/demo/universe.js';
@@ -193,6 +195,38 @@ describe('GET /changes?… (filtered, computed)', () => {
       const res = await get(`/changes?${q}`);
       expect(res.status, q).toBe(400);
       expect(res.body.error.message, q).toContain(name);
+    }
+  });
+});
+
+describe('the shortcut for unmoved companies', () => {
+  it('gives exactly the full explanation, for the demo months and for a month whose as-of date moves within a year', () => {
+    const dir = inject('demoSeriesSnapshotsDir');
+    const [first, second] = ids.map((id) => SnapshotStore.open(join(dir, id))) as [SnapshotStore, SnapshotStore];
+    try {
+      const all = (s: SnapshotStore) => s.factsBetween('', '~');
+      const side = (s: SnapshotStore, asof = s.meta.data_asof) => ({ asof, methodologyVersion: s.meta.methodology_version });
+      // The demo's months cross a year boundary, so most companies move; the same facts a month
+      // apart within one year move only where a penalty leaves a window.
+      const asof = second.meta.data_asof;
+      const monthAfter = `${asof.slice(0, 5)}${String(Number(asof.slice(5, 7)) + 1).padStart(2, '0')}${asof.slice(7, 10)}`;
+      expect(monthAfter.slice(0, 4)).toBe(asof.slice(0, 4));
+      const cases = [
+        { before: all(first), after: all(second), from: side(first), to: side(second) },
+        { before: all(second), after: all(second), from: side(second), to: side(second, monthAfter) },
+      ];
+      let shortcuts = 0;
+      for (const c of cases) {
+        for (const { ticker, before, after } of pairsInOrder(c.before, c.after)) {
+          expect(explainChange(ticker, before, after, c.from, c.to)).toEqual(explainInFull(ticker, before, after, c.from, c.to));
+          if (before && after && unmoved(before, after, c.from, c.to)) shortcuts++;
+        }
+      }
+      // The shortcut is taken often enough for the comparison to mean something.
+      expect(shortcuts).toBeGreaterThan(1000);
+    } finally {
+      first.close();
+      second.close();
     }
   });
 });
