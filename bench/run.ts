@@ -53,7 +53,7 @@ async function buildFigures(companies: number, work: string): Promise<BuildFigur
   const tree = timed('tree', 'JSON tree');
   timed('pages', 'pages (Astro)');
   timed('downloads', 'downloads');
-  timed('evolve', 'next month: evolve, adapters + snapshot, first month\'s history (setup)');
+  timed('evolve', 'next month: evolve, adapters + snapshot (setup)');
   const history = historyRuns(companies, work);
   const onDisk = alternateTreeRuns(companies, work, workBase === MEMORY_DIR ? 'memory (tmpfs)' : 'disk', tree.ms);
   const inMemory = workBase !== MEMORY_DIR && existsSync(MEMORY_DIR) ? treeRunsInMemory(companies, work) : null;

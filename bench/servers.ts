@@ -39,8 +39,10 @@ function stopper(child: ChildProcess): () => Promise<void> {
  * metering baseline).
  */
 export async function startShim(snapshotsDir: string, port: number, env: Record<string, string> = {}, entry?: string): Promise<Running> {
-  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
-  if (start[0] !== 'node') throw new Error(`npm start is not a plain node command: ${start.join(' ')}`);
+  // `npm start` first makes sure a snapshot exists, then runs the server: the last command is the server's.
+  const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const start = script.split('&&').at(-1)!.trim().split(/\s+/);
+  if (start[0] !== 'node') throw new Error(`npm start does not end in a plain node command: ${script}`);
   const args = start.slice(1);
   if (entry) args[args.length - 1] = entry;
   const child = spawn(process.execPath, args, {
