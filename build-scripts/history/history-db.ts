@@ -19,7 +19,7 @@ const LEGACY_HISTORY_FILE = 'history.jsonl';
 
 export type HistoryRow = [ticker: string, data: string];
 
-/** Makes this snapshot's (empty) history database, in WAL mode so every tree thread can write its ranges. */
+/** Makes this snapshot's (empty) history database, which every tree thread then writes its ranges into. */
 export function createHistoryDb(snapshotDir: string): void {
   const path = join(snapshotDir, HISTORY_DB);
   rmSync(path, { force: true });
@@ -27,27 +27,22 @@ export function createHistoryDb(snapshotDir: string): void {
   // Rows are a kilobyte or more each (every entry carries its score breakdown): large pages and a
   // rowid table write a hundred thousand of them 5× faster than 4 KB pages WITHOUT ROWID (measured).
   db.pragma('page_size = 65536');
-  db.pragma('journal_mode = WAL');
   db.exec('CREATE TABLE history (ticker TEXT PRIMARY KEY, data TEXT NOT NULL)');
-  db.close();
-}
-
-/** After every thread has written: one self-contained file again, no WAL beside it. */
-export function sealHistoryDb(snapshotDir: string): void {
-  const db = new Database(join(snapshotDir, HISTORY_DB));
-  db.pragma('journal_mode = DELETE');
   db.close();
 }
 
 /** One thread's connection to this snapshot's history: each chunk's rows in one transaction. */
 export class HistoryWriter {
   private readonly db: Database.Database;
-  private readonly insertRows: (rows: readonly HistoryRow[]) => void;
+  private readonly insertRows: Database.Transaction<(rows: readonly HistoryRow[]) => void>;
 
   constructor(snapshotDir: string) {
     // Other threads commit their chunks to the same file: wait for the lock rather than fail.
     this.db = new Database(join(snapshotDir, HISTORY_DB), { fileMustExist: true, timeout: 120_000 });
-    // The build publishes by renaming a complete folder; a crash discards the folder, not a row.
+    // The build publishes by renaming a complete folder; a crash discards the folder, not a row. So
+    // no journal on disk and no WAL: a WAL would write every row twice (log, then checkpoint), and
+    // the threads take turns on the file lock, one chunk's transaction at a time.
+    this.db.pragma('journal_mode = MEMORY');
     this.db.pragma('synchronous = OFF');
     const insert = this.db.prepare('INSERT INTO history (ticker, data) VALUES (?, ?)');
     this.insertRows = this.db.transaction((rows: readonly HistoryRow[]) => {
@@ -56,7 +51,9 @@ export class HistoryWriter {
   }
 
   write(rows: readonly HistoryRow[]): void {
-    this.insertRows(rows);
+    // IMMEDIATE: the write lock is taken (waiting its turn) before the first read, so two threads
+    // never both hold a read lock while each waits to write, which SQLite would fail at once as BUSY.
+    this.insertRows.immediate(rows);
   }
 
   close(): void {
@@ -121,6 +118,5 @@ export async function previousHistoryDir(previousDir: string | null, dir: string
   }
   out.write(batch);
   out.close();
-  sealHistoryDb(dir);
   return dir;
 }

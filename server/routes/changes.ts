@@ -7,7 +7,7 @@ import type { RouteContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { sendJson } from '../http.js';
 
-/** Each snapshot's changes, read once (a few hundred KB even for a busy month at 100k companies). */
+/** Each snapshot's changes, read once per snapshot (about 1 KB a moved company: under a megabyte in a quiet month at 100k companies, tens of MB in a month that crosses a year boundary and moves most of them). */
 const loaded = new WeakMap<SnapshotStore, ChangesFile>();
 function changesOf(store: SnapshotStore): ChangesFile {
   let file = loaded.get(store);

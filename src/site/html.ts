@@ -16,9 +16,9 @@ export function escapeHtml(s: string): string {
  * attributes: `<data value="1200000" data-json="penalties.0.fine">NT$1,200,000</data>`. The tests
  * compare every such number with the API's body.
  */
-export function num(value: number, field: string, o: { money?: boolean; suffix?: string; signed?: boolean } = {}): string {
-  // `signed`: a change reads +5 as well as -5.
-  const text = o.money ? formatMoney(value) : `${o.signed && value > 0 ? '+' : ''}${formatNumber(value)}`;
+export function num(value: number, field: string, o: { money?: boolean; suffix?: string; signed?: boolean; year?: boolean } = {}): string {
+  // `signed`: a change reads +5 as well as -5. `year`: 2025, never "2,025".
+  const text = o.year ? String(value) : o.money ? formatMoney(value) : `${o.signed && value > 0 ? '+' : ''}${formatNumber(value)}`;
   return `<data value="${value}" data-json="${escapeHtml(field)}">${text}${escapeHtml(o.suffix ?? '')}</data>`;
 }
 

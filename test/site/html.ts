@@ -7,8 +7,8 @@ export function hrefsOf(html: string): string[] {
 }
 
 /** Every `<data value=… data-json=…>` of a page: the number and the JSON field it claims to be. */
-export function numbersOf(html: string): { field: string; value: number }[] {
-  return [...html.matchAll(/<data value="([^"]*)" data-json="([^"]*)">/g)].map((m) => ({ field: unescape(m[2]!), value: Number(m[1]) }));
+export function numbersOf(html: string): { field: string; value: number; text: string }[] {
+  return [...html.matchAll(/<data value="([^"]*)" data-json="([^"]*)">([^<]*)<\/data>/g)].map((m) => ({ field: unescape(m[2]!), value: Number(m[1]), text: unescape(m[3]!) }));
 }
 
 /** The rows of a ranking table: code, rank and score as the page shows them. */

@@ -63,6 +63,8 @@ async function expectNumbersOfJson(on: RunningServer, t: string, change: ChangeI
   const bodyOf = (field: string) => (field.startsWith('company.') ? summary : field.startsWith('history.') ? { history } : field.startsWith('change.') ? { change } : canonical);
   const numbers = numbersOf(html);
   for (const n of numbers) expect(n.value, `${t} ${n.field}`).toBe(at(bodyOf(n.field), n.field));
+  // A year reads 2025, never "2,025".
+  for (const n of numbers.filter((x) => x.field.endsWith('.year'))) expect(n.text, `${t} ${n.field}`).toBe(String(n.value));
   const c = summary.company;
   const expected = ['company.credibility_score', 'company.rank', 'company.percentile', ...c.score_breakdown.flatMap((_: unknown, i: number) => [`company.score_breakdown.${i}.points`, `company.score_breakdown.${i}.max_points`]),
     ...canonical.penalties.map((_: unknown, i: number) => `penalties.${i}.fine`), 'carbon_fee.threshold_tco2e',
