@@ -4,7 +4,7 @@ import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { abandonChunks, planChunks, writeCompanyChunks, type ChunkPlan } from './company-chunks.js';
 import { sharedResources } from './shared-resources.js';
 import { HistoryPass, type HistoryOptions } from '../history/chunk-history.js';
-import { createHistoryDb } from '../history/history-db.js';
+import { createHistoryDb, sealHistoryDb } from '../history/history-db.js';
 import type { IndexedChange } from '../../src/snapshot/changes-file.js';
 import { compareChanges } from '../../src/views/changes.js';
 import { TreeFiles, TreeValidationError, type TreeStats } from './tree-files.js';
@@ -77,6 +77,7 @@ export async function writeTree(
   const done = await Promise.allSettled(workers);
   const failed = done.find((d) => d.status === 'rejected');
   if (failed) throw failed.reason;
+  if (historyOptions) sealHistoryDb(historyOptions.snapshotDir);
   const results = done.map((d) => (d as PromiseFulfilledResult<WorkerResult>).value);
   const changes = [...(history?.changes ?? []), ...results.flatMap((r) => r.changes)].sort((a, b) => compareChanges(a.item, b.item));
   const stats = results.reduce((a, r) => ({ files: a.files + r.stats.files, bytes: a.bytes + r.stats.bytes }), files.stats);
