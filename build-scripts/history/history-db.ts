@@ -21,8 +21,9 @@ export type HistoryRow = [ticker: string, data: string];
 
 /**
  * Makes this snapshot's (empty) history database, in WAL mode so every tree thread can write its
- * ranges. (A rollback journal writes each row once instead of twice, but at 100k companies on disk
- * the threads' turns on its file lock made the history pass 2–3× slower; measured.)
+ * ranges. A rollback journal would write each row once instead of twice (log, then checkpoint); in
+ * one 100k run on this machine's disk it was not faster (67 and 94 s against 25 and 47 s with WAL),
+ * but that disk varies 2–4× between identical runs, so the comparison is open.
  */
 export function createHistoryDb(snapshotDir: string): void {
   const path = join(snapshotDir, HISTORY_DB);
