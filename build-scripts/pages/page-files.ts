@@ -1,27 +1,21 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileForPageUrl } from '../../src/site/paths.js';
+import { FolderFiles, type WriteStats } from '../tree/folder-files.js';
 
-export interface PageStats {
-  files: number;
-  bytes: number;
-}
+export type PageStats = WriteStats;
 
-/** Writes pages (and their small data files) under the tree folder, making each folder once. */
+/** Writes pages (and their small data files) under the tree folder. */
 export class PageFiles {
-  readonly stats: PageStats = { files: 0, bytes: 0 };
-  private readonly createdDirs = new Set<string>();
+  private readonly out: FolderFiles;
 
-  constructor(readonly treeDir: string) {}
+  constructor(readonly treeDir: string) {
+    this.out = new FolderFiles(treeDir);
+  }
+
+  get stats(): PageStats {
+    return this.out.stats;
+  }
 
   write(url: string, text: string): void {
-    const file = `${this.treeDir}/${fileForPageUrl(url)}`;
-    const dir = file.slice(0, file.lastIndexOf('/'));
-    if (!this.createdDirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      this.createdDirs.add(dir);
-    }
-    writeFileSync(file, text);
-    this.stats.files++;
-    this.stats.bytes += Buffer.byteLength(text);
+    this.out.write(fileForPageUrl(url), text);
   }
 }

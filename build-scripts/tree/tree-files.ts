@@ -1,17 +1,14 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { validatorFor } from '../../src/contract/validate.js';
 import { fileForUrlPath } from '../../src/site/static-paths.js';
 import type { StaticResource } from './company-resources.js';
+import { FolderFiles, type WriteStats } from './folder-files.js';
 
 export class TreeValidationError extends Error {
   override name = 'TreeValidationError';
 }
 
-export interface TreeStats {
-  files: number;
-  bytes: number;
-}
+export type TreeStats = WriteStats;
 
 /** Validates a body against its contract schema; a failure names the URL and the first problem. */
 function assertValid(url: string, schema: z.ZodType | null, body: unknown): void {
@@ -20,16 +17,17 @@ function assertValid(url: string, schema: z.ZodType | null, body: unknown): void
   if (problem !== null) throw new TreeValidationError(`${url}: body does not match its schema: ${problem}`);
 }
 
-/**
- * Writes validated bodies as JSON files under one tree folder, making each folder once. Plain
- * synchronous writes: for 200k small files they beat streams and promise-based fs (the per-call
- * overhead is what dominates), and a string goes out without a Buffer of our own to allocate.
- */
+/** Writes validated bodies as JSON files under one tree folder. */
 export class TreeFiles {
-  readonly stats: TreeStats = { files: 0, bytes: 0 };
-  private readonly createdDirs = new Set<string>();
+  private readonly out: FolderFiles;
 
-  constructor(readonly treeDir: string) {}
+  constructor(readonly treeDir: string) {
+    this.out = new FolderFiles(treeDir);
+  }
+
+  get stats(): TreeStats {
+    return this.out.stats;
+  }
 
   /** Validates the body first: a schema failure throws before anything is written. */
   write(r: StaticResource): void {
@@ -39,16 +37,7 @@ export class TreeFiles {
 
   /** A body already serialised, and validated by the caller (the history writer works on text). */
   writeText(url: string, json: string): void {
-    // URLs here come from `urls`, already normal: plain concatenation spares path.join's parsing per file.
-    const file = `${this.treeDir}/${fileForUrlPath(url)}`;
-    const dir = file.slice(0, file.lastIndexOf('/'));
-    if (!this.createdDirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      this.createdDirs.add(dir);
-    }
-    writeFileSync(file, json);
-    this.stats.files++;
-    this.stats.bytes += Buffer.byteLength(json);
+    this.out.write(fileForUrlPath(url), json);
   }
 
   writeAll(resources: Iterable<StaticResource>): void {
