@@ -62,20 +62,43 @@ function penaltyLeaves(p: PenaltyRecord, stays: boolean, from: Side, to: Side): 
 }
 
 /**
+ * What decides whether a company moved, as one string: its score, verdict, CBAM exposure and flags,
+ * and the facts the score reads (disclosure, assurance, carbon fee, the set of penalties). Two
+ * snapshots' keys are equal exactly when `unmoved` compares equal fields; the history database
+ * keeps each company's key, so the next build reads earlier facts only for the companies whose key
+ * moved (or whose penalties may have left a window).
+ */
+export function factsKey(f: CompanyFacts): string {
+  const c = f.company;
+  const d = f.disclosure;
+  const a = f.assurance;
+  return JSON.stringify([
+    c.credibility_score, c.verdict, c.cbam_exposed, f.flags.map((x) => x.flag_id),
+    d && [d.year, d.scope1, d.scope2, d.scope3, d.scope1_verified, d.scope2_verified, d.boundary],
+    a && [a.level, a.year],
+    f.carbonFee.obligated,
+    f.penalties.map(penaltyKey).sort(),
+  ]);
+}
+
+/** No penalty of these leaves a window between the two as-of dates (all of them stay in the source). */
+const noPenaltyLeaves = (penalties: readonly PenaltyRecord[], from: Side, to: Side) => penalties.every((p) => penaltyLeaves(p, true, from, to) === null);
+
+/**
  * True when explainChange would find nothing to list: the same score, verdict, flags and
  * methodology, the same facts, and no penalty leaving a window. Decided without scoring, which is
  * what an explanation costs; explainChange's own test at its end gives the same answer for these.
  */
 export function unmoved(before: CompanyFacts, after: CompanyFacts, from: Side, to: Side): boolean {
-  const b = before.company;
-  const a = after.company;
-  if (from.methodologyVersion !== to.methodologyVersion || b.credibility_score !== a.credibility_score || b.verdict !== a.verdict || b.cbam_exposed !== a.cbam_exposed) return false;
-  if (before.flags.length !== after.flags.length || before.flags.some((f, i) => f.flag_id !== after.flags[i]!.flag_id)) return false;
-  if (!sameDisclosure(before.disclosure, after.disclosure) || !sameAssurance(before.assurance, after.assurance) || before.carbonFee.obligated !== after.carbonFee.obligated) return false;
-  if (before.penalties.length !== after.penalties.length) return false;
-  const afterKeys = new Set(after.penalties.map(penaltyKey));
-  const beforeKeys = new Set(before.penalties.map(penaltyKey));
-  return after.penalties.every((p) => beforeKeys.has(penaltyKey(p))) && before.penalties.every((p) => afterKeys.has(penaltyKey(p)) && penaltyLeaves(p, true, from, to) === null);
+  return unmovedSince(factsKey(before), after, factsKey(after), from, to);
+}
+
+/**
+ * `unmoved` from the earlier snapshot's facts key alone (as the history database keeps it): equal
+ * keys mean the same penalties, so whether one leaves a window can be read off the later facts.
+ */
+export function unmovedSince(beforeKey: string, after: CompanyFacts, afterKey: string, from: Side, to: Side): boolean {
+  return from.methodologyVersion === to.methodologyVersion && beforeKey === afterKey && noPenaltyLeaves(after.penalties, from, to);
 }
 
 /**

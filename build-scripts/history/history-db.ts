@@ -1,39 +1,54 @@
 import { createReadStream, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 
 /**
- * Every company's history so far, beside the snapshot's database: one row per ticker ever listed,
- * `data` the JSON array of its entries, newest first. The next build reads the previous snapshot's
- * rows to carry history forward (one older snapshot read per build, never all of them), a ticker
- * range at a time from each tree thread; companies no longer listed keep their row, so a relisted
- * company keeps its past and pruned snapshots' entries stay.
+ * Every company's history so far, beside the snapshot's database. The next build reads the
+ * previous snapshot's rows to carry history forward (one older snapshot read per build, never all
+ * of them), a ticker range at a time from each tree thread; companies no longer listed keep their
+ * row, so a relisted company keeps its past and pruned snapshots' entries stay.
+ *
+ * Each row carries, besides the company's entries (the JSON array, newest first), the key of the
+ * facts this snapshot scored it on (explain.ts's factsKey; '' when it is not listed here): the next
+ * build compares keys and reads earlier facts only for the companies whose key moved.
+ *
+ * Stored one row per tree chunk (`history_chunks`), its rows as `TICKER\tKEY\tJSON` lines
+ * compressed together: the entries repeat the same field names and breakdowns over and over, so a
+ * chunk shrinks about twenty-fold, and a hundred thousand companies write a few megabytes instead
+ * of over a hundred (the history pass was bound by writing those bytes, measured at 100k).
  *
  * SQLite rather than a text file because the tree threads each need one ticker range of the
- * previous rows, and all of them write their ranges into the new file at once.
+ * previous rows, and all of them write their chunks into the new file at once.
  */
 export const HISTORY_DB = 'history.sqlite';
 /** The text form written by builds before the database (one `{"ticker","data"}` line per ticker): read once, carried into the database. */
 const LEGACY_HISTORY_FILE = 'history.jsonl';
 
-export type HistoryRow = [ticker: string, data: string];
+/**
+ * One company's row: its ticker, its entries' JSON array, and the key of the facts it was scored
+ * on in that snapshot ('' when not listed there; null when unknown, as in rows older builds wrote).
+ */
+export type HistoryRow = [ticker: string, data: string, key: string | null];
+
+/** How a row's key is written in a chunk: null as '-', which no facts key (a JSON array) or '' can be. */
+const UNKNOWN_KEY = '-';
+/** Fastest zlib level: the text is so repetitive that higher levels gain little and cost the pass its time. */
+const DEFLATE = { level: 1 };
 
 /**
  * Makes this snapshot's (empty) history database, in WAL mode so every tree thread can write its
- * ranges. A rollback journal would write each row once instead of twice (log, then checkpoint); in
- * one 100k run on this machine's disk it was not faster (67 and 94 s against 25 and 47 s with WAL),
- * but that disk varies 2–4× between identical runs, so the comparison is open.
+ * chunks. A rollback journal made the threads' turns on the file lock 2–3× slower at 100k (measured).
  */
 export function createHistoryDb(snapshotDir: string): void {
   const path = join(snapshotDir, HISTORY_DB);
   rmSync(path, { force: true });
   const db = new Database(path);
-  // Rows are a kilobyte or more each (every entry carries its score breakdown): large pages and a
-  // rowid table write a hundred thousand of them 5× faster than 4 KB pages WITHOUT ROWID (measured).
+  // Rows are tens of kilobytes each (a compressed chunk): large pages keep each in few of them.
   db.pragma('page_size = 65536');
   db.pragma('journal_mode = WAL');
-  db.exec('CREATE TABLE history (ticker TEXT PRIMARY KEY, data TEXT NOT NULL)');
+  db.exec('CREATE TABLE history_chunks (first TEXT PRIMARY KEY, last TEXT NOT NULL, rows INTEGER NOT NULL, data BLOB NOT NULL)');
   db.close();
 }
 
@@ -44,26 +59,69 @@ export function sealHistoryDb(snapshotDir: string): void {
   db.close();
 }
 
-/** One thread's connection to this snapshot's history: each chunk's rows in one transaction. */
+/** Rows (in ticker order) as one compressed chunk. */
+function pack(rows: readonly HistoryRow[]): Buffer {
+  let text = '';
+  for (const [ticker, data, key] of rows) text += `${ticker}\t${key ?? UNKNOWN_KEY}\t${data}\n`;
+  return deflateRawSync(text, DEFLATE);
+}
+
+/**
+ * The rows of a chunk with from ≤ ticker < to. Each line is cut out on its own: a chunk decoded
+ * whole is a string of megabytes, but only the lines in range become strings of their own.
+ */
+function unpackBetween(blob: Buffer, from: string, to: string, out: HistoryRow[]): void {
+  const text = inflateRawSync(blob).toString('utf8');
+  for (let at = 0; at < text.length; ) {
+    const tab1 = text.indexOf('\t', at);
+    const tab2 = text.indexOf('\t', tab1 + 1);
+    const end = text.indexOf('\n', tab2 + 1);
+    if (tab1 < 0 || tab2 < 0 || end < 0) throw new Error(`${HISTORY_DB}: malformed chunk line at ${at}`);
+    const ticker = text.slice(at, tab1);
+    if (ticker >= to) break;
+    if (ticker >= from) {
+      const key = text.slice(tab1 + 1, tab2);
+      out.push([ticker, text.slice(tab2 + 1, end), key === UNKNOWN_KEY ? null : key]);
+    }
+    at = end + 1;
+  }
+}
+
+/** One thread's connection to this snapshot's history: each chunk's rows as one compressed row. */
 export class HistoryWriter {
   private readonly db: Database.Database;
-  private readonly insertRows: Database.Transaction<(rows: readonly HistoryRow[]) => void>;
+  private readonly insert: Database.Transaction<(first: string, last: string, rows: number, blob: Buffer) => void>;
+  /** The last ticker written: a thread claims its chunks in ticker order, so its rows only ever ascend. */
+  private lastTicker = '';
 
   constructor(snapshotDir: string) {
     // Other threads commit their chunks to the same file: wait for the lock rather than fail.
     this.db = new Database(join(snapshotDir, HISTORY_DB), { fileMustExist: true, timeout: 120_000 });
     // The build publishes by renaming a complete folder; a crash discards the folder, not a row.
     this.db.pragma('synchronous = OFF');
-    const insert = this.db.prepare('INSERT INTO history (ticker, data) VALUES (?, ?)');
-    this.insertRows = this.db.transaction((rows: readonly HistoryRow[]) => {
-      for (const r of rows) insert.run(r[0], r[1]);
+    const insert = this.db.prepare('INSERT INTO history_chunks (first, last, rows, data) VALUES (?, ?, ?, ?)');
+    this.insert = this.db.transaction((first: string, last: string, rows: number, blob: Buffer) => {
+      insert.run(first, last, rows, blob);
     });
   }
 
+  /**
+   * Rows in strictly ascending ticker order, after every row this writer wrote before (a reader
+   * finds a ticker by its chunk's first and last, and stops at the first row past its range).
+   */
   write(rows: readonly HistoryRow[]): void {
+    if (rows.length === 0) return;
+    let last = this.lastTicker;
+    for (const [ticker] of rows) {
+      if (!(last < ticker)) throw new Error(`${HISTORY_DB}: rows out of ticker order (${last} before ${ticker})`);
+      last = ticker;
+    }
+    const blob = pack(rows);
     // IMMEDIATE: the write lock is taken (waiting its turn) before the first read, so a thread never
     // reads, then finds another thread's chunk committed first, which SQLite fails at once as BUSY.
-    this.insertRows.immediate(rows);
+    // Compressing comes before, so a thread holds the lock only for the insert.
+    this.insert.immediate(rows[0]![0], last, rows.length, blob);
+    this.lastTicker = last;
   }
 
   close(): void {
@@ -74,11 +132,16 @@ export class HistoryWriter {
 /** The previous snapshot's history, read a ticker range at a time. */
 export class PreviousHistory {
   private readonly db: Database.Database;
-  private readonly range: Database.Statement;
+  private readonly chunks: Database.Statement | null;
+  private readonly legacyRows: Database.Statement | null;
 
   private constructor(path: string) {
     this.db = new Database(path, { readonly: true, fileMustExist: true });
-    this.range = this.db.prepare('SELECT ticker, data FROM history WHERE ticker >= ? AND ticker < ? ORDER BY ticker').raw();
+    const has = (table: string) => this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
+    // Chunks overlapping the range: a previous build cut its chunks at other tickers.
+    this.chunks = has('history_chunks') ? this.db.prepare('SELECT data FROM history_chunks WHERE last >= ? AND first < ? ORDER BY first').pluck() : null;
+    // Builds before the chunks wrote one uncompressed row per ticker, without facts keys.
+    this.legacyRows = this.chunks === null ? this.db.prepare('SELECT ticker, data, NULL FROM history WHERE ticker >= ? AND ticker < ? ORDER BY ticker').raw() : null;
   }
 
   /** Null when the previous snapshot has no history (it was the first, or predates history). */
@@ -90,7 +153,10 @@ export class PreviousHistory {
 
   /** Rows with from ≤ ticker < to, in ticker order. */
   between(from: string, to: string): HistoryRow[] {
-    return this.range.all(from, to) as HistoryRow[];
+    if (this.legacyRows) return this.legacyRows.all(from, to) as HistoryRow[];
+    const out: HistoryRow[] = [];
+    for (const blob of this.chunks!.all(from, to) as Buffer[]) unpackBetween(blob, from, to, out);
+    return out;
   }
 
   close(): void {
@@ -103,7 +169,7 @@ const LINE_HEAD = '{"ticker":"';
 function splitLine(line: string): HistoryRow {
   const end = line.indexOf('"', LINE_HEAD.length);
   if (!line.startsWith(LINE_HEAD) || !line.startsWith('","data":', end) || !line.endsWith(']}')) throw new Error(`${LEGACY_HISTORY_FILE}: malformed line ${line.slice(0, 60)}`);
-  return [line.slice(LINE_HEAD.length, end), line.slice(end + 9, -1)];
+  return [line.slice(LINE_HEAD.length, end), line.slice(end + 9, -1), null];
 }
 
 /**

@@ -52,22 +52,17 @@ export class SnapshotStore {
     // Record queries are raw (arrays): rows.ts builds each record from its column list.
     const p = (sql: string) => this.db.prepare(sql);
     const raw = (sql: string) => this.db.prepare(sql).raw();
-    const range = 'ticker >= ? AND ticker < ?';
     this.stmt = {
       company: raw(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE ticker = ?`),
       companies: raw(`SELECT ${COMPANY_COLUMNS} FROM companies ORDER BY ticker`),
-      companyRange: raw(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE ${range} ORDER BY ticker`),
+      factsBetween: factsReads(raw, 'ticker >= ? AND ticker < ?'),
+      // The tickers come as one JSON array: one statement for any number of them.
+      factsAmong: factsReads(raw, 'ticker IN (SELECT value FROM json_each(?))'),
       // `+` keeps SQLite off companies_by_score: one table scan and a sort beats 100k index-to-row lookups.
       ranked: raw(`SELECT ${RANKED_COLUMNS} FROM companies ORDER BY +credibility_score DESC, ticker`),
       rankedWithFlags: p(`SELECT ticker, company_name, company_name_norm, credibility_score, verdict, rank, industry, market_type,
         assurance_level, (SELECT json_group_array(flag_id) FROM flags f WHERE f.ticker = c.ticker) AS flag_ids
         FROM companies c ORDER BY credibility_score DESC, ticker`),
-      // Range scans lead with the ticker, so factsBetween can merge them; the record follows from column 1.
-      penaltiesRange: raw(`SELECT ticker, ${PENALTY_COLUMNS} FROM penalties WHERE ${range} ORDER BY ticker, date DESC, record_id`),
-      disclosureRange: raw(`SELECT ticker, ${DISCLOSURE_COLUMNS} FROM carbon_disclosures WHERE ${range} ORDER BY ticker`),
-      carbonFeeRange: raw(`SELECT ticker, ${CARBON_FEE_COLUMNS} FROM carbon_fees WHERE ${range} ORDER BY ticker`),
-      assuranceRange: raw(`SELECT ticker, ${ASSURANCE_COLUMNS} FROM assurances WHERE ${range} ORDER BY ticker`),
-      flagsRange: raw(`SELECT ticker, ${FLAG_COLUMNS} FROM flags WHERE ${range} ORDER BY ticker, position`),
       tickers: p('SELECT ticker FROM companies ORDER BY ticker'),
       firstTickers: p('SELECT ticker FROM companies ORDER BY ticker LIMIT ?'),
       penalties: raw(`SELECT ${PENALTY_COLUMNS} FROM penalties WHERE ticker = ? ORDER BY date DESC, record_id`),
@@ -132,34 +127,12 @@ export class SnapshotStore {
    * the tree writer asks for a thousand companies at a time.
    */
   factsBetween(from: string, to: string): CompanyFacts[] {
-    const s = this.stmt;
-    // The records of one table in the range (rows lead with the ticker), taken ticker by ticker in order.
-    const cursor = <T>(rows: Raw[], build: (r: Raw, at: number) => T) => {
-      let i = 0;
-      return (ticker: string): T[] => {
-        const out: T[] = [];
-        while (i < rows.length && (rows[i]![0] as string) < ticker) i++;
-        for (; i < rows.length && rows[i]![0] === ticker; i++) out.push(build(rows[i]!, 1));
-        return out;
-      };
-    };
-    const penalties = cursor(s.penaltiesRange.all(from, to) as Raw[], penaltyFromRow);
-    const disclosures = cursor(s.disclosureRange.all(from, to) as Raw[], disclosureFromRow);
-    const fees = cursor(s.carbonFeeRange.all(from, to) as Raw[], carbonFeeFromRow);
-    const assurances = cursor(s.assuranceRange.all(from, to) as Raw[], assuranceFromRow);
-    const flags = cursor(s.flagsRange.all(from, to) as Raw[], flagFromRow);
-    return (s.companyRange.all(from, to) as Raw[]).map((row) => {
-      const company = companyFromRow(row);
-      const t = company.ticker;
-      return {
-        company,
-        penalties: penalties(t),
-        disclosure: disclosures(t)[0] ?? null,
-        carbonFee: fees(t)[0]!,
-        assurance: assurances(t)[0] ?? null,
-        flags: flags(t),
-      };
-    });
+    return mergeFacts(this.stmt.factsBetween, [from, to]);
+  }
+
+  /** The facts of the listed companies among `tickers`, in ticker order (the history pass's movers): six reads, whatever their number. */
+  factsAmong(tickers: readonly string[]): CompanyFacts[] {
+    return tickers.length === 0 ? [] : mergeFacts(this.stmt.factsAmong, [JSON.stringify(tickers)]);
   }
 
   tickers(): string[] {
@@ -227,4 +200,53 @@ export class SnapshotStore {
   cbamProducts(): { ticker: string; sector: string; product: string }[] {
     return this.stmt.cbamProducts.all() as { ticker: string; sector: string; product: string }[];
   }
+}
+
+type Prepare = (sql: string) => Database.Statement;
+
+/**
+ * The six reads that make companies' facts, all under one condition on the ticker. Each leads
+ * with the ticker and is in ticker order, so mergeFacts can merge them; the record follows from
+ * column 1.
+ */
+function factsReads(raw: Prepare, where: string) {
+  return {
+    companies: raw(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE ${where} ORDER BY ticker`),
+    penalties: raw(`SELECT ticker, ${PENALTY_COLUMNS} FROM penalties WHERE ${where} ORDER BY ticker, date DESC, record_id`),
+    disclosures: raw(`SELECT ticker, ${DISCLOSURE_COLUMNS} FROM carbon_disclosures WHERE ${where} ORDER BY ticker`),
+    carbonFees: raw(`SELECT ticker, ${CARBON_FEE_COLUMNS} FROM carbon_fees WHERE ${where} ORDER BY ticker`),
+    assurances: raw(`SELECT ticker, ${ASSURANCE_COLUMNS} FROM assurances WHERE ${where} ORDER BY ticker`),
+    flags: raw(`SELECT ticker, ${FLAG_COLUMNS} FROM flags WHERE ${where} ORDER BY ticker, position`),
+  };
+}
+
+/** Runs the six reads with the same parameters and merges them by ticker into each company's facts. */
+function mergeFacts(reads: ReturnType<typeof factsReads>, params: unknown[]): CompanyFacts[] {
+  // The records of one table (rows lead with the ticker), taken ticker by ticker in order.
+  const cursor = <T>(rows: Raw[], build: (r: Raw, at: number) => T) => {
+    let i = 0;
+    return (ticker: string): T[] => {
+      const out: T[] = [];
+      while (i < rows.length && (rows[i]![0] as string) < ticker) i++;
+      for (; i < rows.length && rows[i]![0] === ticker; i++) out.push(build(rows[i]!, 1));
+      return out;
+    };
+  };
+  const penalties = cursor(reads.penalties.all(...params) as Raw[], penaltyFromRow);
+  const disclosures = cursor(reads.disclosures.all(...params) as Raw[], disclosureFromRow);
+  const fees = cursor(reads.carbonFees.all(...params) as Raw[], carbonFeeFromRow);
+  const assurances = cursor(reads.assurances.all(...params) as Raw[], assuranceFromRow);
+  const flags = cursor(reads.flags.all(...params) as Raw[], flagFromRow);
+  return (reads.companies.all(...params) as Raw[]).map((row) => {
+    const company = companyFromRow(row);
+    const t = company.ticker;
+    return {
+      company,
+      penalties: penalties(t),
+      disclosure: disclosures(t)[0] ?? null,
+      carbonFee: fees(t)[0]!,
+      assurance: assurances(t)[0] ?? null,
+      flags: flags(t),
+    };
+  });
 }

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Database from 'better-sqlite3';
 import type { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { TreeFiles, TreeValidationError } from '../../build-scripts/tree/tree-files.js';
 import { writeTree } from '../../build-scripts/tree/write-tree.js';
 import { indexResponseSchema } from '../../src/contract/api-index.js';
@@ -20,7 +20,7 @@ import { registryResponseSchema } from '../../src/contract/registry.js';
 import { snapshotsResponseSchema } from '../../src/contract/snapshots.js';
 import { currentSnapshotDir, publishedSnapshotIds, snapshotDir } from '../../src/snapshot/published.js';
 import { readChangesFile } from '../../src/snapshot/changes-file.js';
-import { HISTORY_DB } from '../../build-scripts/history/history-db.js';
+import { HISTORY_DB, PreviousHistory } from '../../build-scripts/history/history-db.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { ENDPOINTS } from '../../src/views/api-index.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
@@ -111,35 +111,65 @@ describe('the published tree', () => {
     const store = SnapshotStore.open(snapshotDir(snapshotsDir, ids.at(-1)!));
     const treeDir = join(store.dir, 'tree');
     const previousDir = snapshotDir(snapshotsDir, ids.at(-2)!);
-    const dirs = [mkdtempSync(join(tmpdir(), 'esg-hist-a-')), mkdtempSync(join(tmpdir(), 'esg-hist-b-'))];
+    const dirs = ['a', 'b', 'c', 'legacy'].map((x) => mkdtempSync(join(tmpdir(), `esg-hist-${x}-`)));
     const historyFiles = (dir: string) =>
       filesUnder(dir)
         .filter((f) => /^api\/v1\/company\/[0-9A-Z]+\/history\.json$/.test(f))
         .map((f) => `${f} ${createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')}`);
     const rows = (dir: string) => {
-      const db = new Database(join(dir, HISTORY_DB), { readonly: true });
+      const history = PreviousHistory.open(dir)!;
       try {
-        return db.prepare('SELECT ticker, data FROM history ORDER BY ticker').all();
+        return history.between('', '~');
       } finally {
-        db.close();
+        history.close();
       }
     };
+    // The previous snapshot's history as builds before the compressed chunks stored it: one row per ticker, no facts keys.
+    const legacyDir = dirs[3]!;
+    const legacy = new Database(join(legacyDir, HISTORY_DB));
+    legacy.exec('CREATE TABLE history (ticker TEXT PRIMARY KEY, data TEXT NOT NULL)');
+    const insert = legacy.prepare('INSERT INTO history VALUES (?, ?)');
+    for (const [t, d] of rows(previousDir)) insert.run(t, d);
+    legacy.close();
+    const outDir = join(legacyDir, 'out');
+    mkdirSync(outDir);
+    // Which tickers the main thread's pass reads from the previous snapshot, by range and by list.
+    const previousRanges = vi.spyOn(SnapshotStore.prototype, 'factsBetween');
+    const previousAmong = vi.spyOn(SnapshotStore.prototype, 'factsAmong');
+    const readFromPrevious = () => ({
+      ranges: previousRanges.mock.contexts.filter((c) => (c as SnapshotStore).dir === previousDir).length,
+      among: previousAmong.mock.calls.reduce((n, [tickers]) => n + tickers.length, 0),
+    });
     try {
-      const [one, three] = [
-        await writeTree(store, join(dirs[0]!, 'tree'), { threads: 1, history: { snapshotDir: dirs[0]!, previousDir, previousHistoryDir: previousDir } }),
-        await writeTree(store, join(dirs[1]!, 'tree'), { threads: 3, chunkSize: 37, history: { snapshotDir: dirs[1]!, previousDir, previousHistoryDir: previousDir } }),
-      ];
+      const one = await writeTree(store, join(dirs[0]!, 'tree'), { threads: 1, history: { snapshotDir: dirs[0]!, previousDir, previousHistoryDir: previousDir } });
+      // Keyed rows: the previous snapshot's facts are read only for the companies that moved.
+      const keyedReads = readFromPrevious();
+      expect(keyedReads.ranges).toBe(0);
+      expect(keyedReads.among).toBeGreaterThan(0);
+      // Exactly the companies with something to explain (this month crosses a year boundary, so most of them), no more.
+      const publishedChanges = readChangesFile(store.dir).changes;
+      expect(keyedReads.among).toBe(publishedChanges.filter((c) => c.item.change !== 'added').length);
+      expect(keyedReads.among).toBeLessThan(store.companyCount());
+      const three = await writeTree(store, join(dirs[1]!, 'tree'), { threads: 3, chunkSize: 37, history: { snapshotDir: dirs[1]!, previousDir, previousHistoryDir: previousDir } });
+      const two = await writeTree(store, join(dirs[2]!, 'tree'), { threads: 2, chunkSize: 53, history: { snapshotDir: dirs[2]!, previousDir, previousHistoryDir: previousDir } });
+      previousRanges.mockClear();
+      previousAmong.mockClear();
+      const fromLegacy = await writeTree(store, join(outDir, 'tree'), { threads: 1, history: { snapshotDir: outDir, previousDir, previousHistoryDir: legacyDir } });
+      // No keys: every company's earlier facts are read, a range at a time.
+      expect(readFromPrevious().ranges).toBeGreaterThan(0);
+      expect(readFromPrevious().among).toBe(0);
       const published = historyFiles(treeDir);
       expect(published.length).toBe(store.companyCount());
-      for (const dir of dirs) {
+      const publishedRows = rows(store.dir);
+      for (const dir of [...dirs.slice(0, 3), outDir]) {
         expect(historyFiles(join(dir, 'tree'))).toEqual(published);
-        expect(rows(dir)).toEqual(rows(store.dir));
+        expect(rows(dir)).toEqual(publishedRows);
       }
-      const publishedChanges = readChangesFile(store.dir).changes;
       expect(publishedChanges.length).toBeGreaterThan(0);
-      expect(one.changes).toEqual(publishedChanges);
-      expect(three.changes).toEqual(publishedChanges);
+      for (const changes of [one.changes, three.changes, two.changes, fromLegacy.changes]) expect(changes).toEqual(publishedChanges);
     } finally {
+      previousRanges.mockRestore();
+      previousAmong.mockRestore();
       store.close();
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     }

@@ -1,11 +1,11 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAndPublish } from '../../build-scripts/build.js';
 import { generateDemo } from '../../build-scripts/demo/generate.js';
-import { HISTORY_DB } from '../../build-scripts/history/history-db.js';
+import { factsKey } from '../../build-scripts/history/explain.js';
+import { HISTORY_DB, PreviousHistory } from '../../build-scripts/history/history-db.js';
 import { silentProgress } from '../../build-scripts/snapshot/progress.js';
 import { historyResponseSchema } from '../../src/contract/history.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
@@ -82,18 +82,24 @@ describe('company history carried forward build by build', () => {
     expect(body.data.map((e: { dataset_snapshot_id: string }) => e.dataset_snapshot_id)).toEqual([ids[2], ids[0]]);
   });
 
-  it('the history database holds every company ever listed, each row its served history, sealed without a WAL', async () => {
+  it('the history database holds every company ever listed, each row its served history and its facts key, sealed without a WAL', async () => {
     const dir = join(snapshotsDir, ids[1]!);
-    const db = new Database(join(dir, HISTORY_DB), { readonly: true });
-    const rows = db.prepare('SELECT ticker, data FROM history ORDER BY ticker').all() as { ticker: string; data: string }[];
-    db.close();
-    expect(rows.map((r) => r.ticker)).toEqual([...new Set([...listed.get(ids[0]!)!, ...listed.get(ids[1]!)!])].sort());
+    const history = PreviousHistory.open(dir)!;
+    const rows = history.between('', '~');
+    history.close();
+    expect(rows.map((r) => r[0])).toEqual([...new Set([...listed.get(ids[0]!)!, ...listed.get(ids[1]!)!])].sort());
     expect(existsSync(join(dir, `${HISTORY_DB}-wal`))).toBe(false);
     expect(existsSync(join(dir, 'previous-history'))).toBe(false);
     // A listed company's row is exactly the data its history file served when this snapshot was current.
     const t = listed.get(ids[1]!)![0]!;
     const pinned = await getJson(`${server.base}${API}/snapshots/${ids[1]}/company/${t}/history`);
-    expect(JSON.parse(rows.find((r) => r.ticker === t)!.data)).toEqual(pinned.body.data);
+    expect(JSON.parse(rows.find((r) => r[0] === t)![1])).toEqual(pinned.body.data);
+    // Keys: the facts key of each company this snapshot lists, '' for those it carries but does not list.
+    const store = SnapshotStore.open(dir);
+    const keys = new Map(store.factsBetween('', '~').map((f) => [f.company.ticker, factsKey(f)]));
+    store.close();
+    for (const [ticker, , key] of rows) expect(key).toBe(keys.get(ticker) ?? '');
+    expect(rows.filter((r) => r[2] === '').length).toBe(20);
   });
 
   it('pinned: the older snapshot’s history file is what it served', async () => {
