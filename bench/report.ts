@@ -5,11 +5,12 @@ export interface BuildFigures {
   stages: { stage: string; ms: number | null; maxRssMb: number | null; note?: string }[];
   /** Tree writer against the plain-fs baseline on each file system measured. */
   tree: { files: number; bytes: number; media: TreeRuns[] };
-  /** The next month's tree alone and with histories and changes (contract section 10). */
-  history: HistoryRuns;
+  /** The next month's tree alone and with histories and changes (contract section 10), on each file system measured. */
+  history: HistoryRuns[];
 }
 
 export interface HistoryRuns {
+  medium: string;
   treeMs: number[];
   withHistoryMs: number[];
   /** Companies whose change was explained. */
@@ -106,8 +107,10 @@ export function renderMarkdown(r: BenchResults): string {
     if (big) out.push(`| pages stage peak RSS < ${TARGETS.pagesRssMb} MB (${n(b.companies)} companies) | ${pages.maxRssMb} MB | ${met(pages.maxRssMb === null ? null : pages.maxRssMb < TARGETS.pagesRssMb)} |`);
   }
   if (bigBuild) {
-    const added = historyAdded(bigBuild.history);
-    out.push(`| history + changes add ≤ ${100 * TARGETS.historyAdded} % to the JSON tree stage (${n(bigBuild.companies)} companies) | ${n(100 * added)} % | ${met(added <= TARGETS.historyAdded)} |`);
+    for (const h of bigBuild.history) {
+      const added = historyAdded(h);
+      out.push(`| history + changes add ≤ ${100 * TARGETS.historyAdded} % to the JSON tree stage (${n(bigBuild.companies)} companies, ${h.medium}) | ${n(100 * added)} % | ${met(added <= TARGETS.historyAdded)} |`);
+    }
   }
   for (const s of r.serving) {
     out.push(`| shim ≥ ${TARGETS.shimToNginx}× nginx on a static company file (${n(s.companies)} companies) | ${s.shimToNginx === null ? s.nginxNote : `${n(s.shimToNginx, 2)}×`} | ${met(s.shimToNginx === null ? null : s.shimToNginx >= TARGETS.shimToNginx)} |`);
@@ -139,10 +142,9 @@ export function renderMarkdown(r: BenchResults): string {
     out.push('| file system | tree runs (s) | plain fs runs (s) | ratio |', '|---|---|---|---:|');
     const secs = (ms: number[]) => ms.map((x) => n(x / 1000, 2)).join(', ');
     for (const t of b.tree.media) out.push(`| ${t.medium} | ${secs(t.treeMs)} | ${secs(t.baselineMs)} | **${n(treeRatio(t), 2)}×** |`);
-    const h = b.history;
-    out.push('', `History and changes (contract section 10), on the next month of the same universe (${n(h.changed)} companies moved): the tree alone, then the tree with each company's history and its explained change worked out in the same pass, plus \`/changes\` and the feed; alternating runs, fastest over fastest.`, '');
-    out.push('| tree alone runs (s) | with history and changes runs (s) | added |', '|---|---|---:|');
-    out.push(`| ${secs(h.treeMs)} | ${secs(h.withHistoryMs)} | **${n(100 * historyAdded(h))} %** |`);
+    out.push('', `History and changes (contract section 10), on the next month of the same universe (${n(b.history[0]?.changed ?? 0)} companies moved): the tree alone, then the tree with each company's history and its explained change worked out in the same pass, plus \`/changes\` and the feed; alternating runs, fastest over fastest. The history files are half as many files and bytes again as the tree: on a disk that writes back slowly they weigh more than in memory.`, '');
+    out.push('| file system | tree alone runs (s) | with history and changes runs (s) | added |', '|---|---|---|---:|');
+    for (const h of b.history) out.push(`| ${h.medium} | ${secs(h.treeMs)} | ${secs(h.withHistoryMs)} | **${n(100 * historyAdded(h))} %** |`);
     out.push('');
   }
   for (const s of r.serving) {

@@ -29,7 +29,7 @@ export interface HistoryOptions {
  * writes `/company/{t}/history`, the chunk's history rows and the chunk's explained changes. The
  * threads split this work as they split the company files.
  *
- * History bodies are built as text: each new entry is validated against its schema and serialised
+ * History bodies are built as bytes: each new entry is validated against its schema and serialised
  * once, then put in front of the carried entries' bytes (validated by the build that first wrote
  * them); the body around them is historyView's with the same key order, and each chunk's first body
  * is validated whole as a check.
@@ -42,7 +42,7 @@ export class HistoryPass {
   private readonly writer: HistoryWriter;
   private readonly from: Side | null;
   private readonly to: Side;
-  private readonly prefix: string;
+  private readonly prefix: Buffer;
   private readonly checkEntry = validatorFor(historyEntrySchema);
   private readonly checkBody = validatorFor(historyResponseSchema);
 
@@ -56,7 +56,7 @@ export class HistoryPass {
     this.from = this.previous ? { asof: this.previous.meta.data_asof, methodologyVersion: this.previous.meta.methodology_version } : null;
     this.to = { asof: meta.data_asof, methodologyVersion: meta.methodology_version };
     const template = JSON.stringify(historyView(meta, 'T', []));
-    this.prefix = template.slice(0, template.indexOf('"ticker":"T"'));
+    this.prefix = Buffer.from(template.slice(0, template.indexOf('"ticker":"T"')));
   }
 
   /** The companies with from ≤ ticker < to (`facts`, in ticker order) and whatever the previous snapshot had in that range. */
@@ -73,15 +73,11 @@ export class HistoryPass {
       const entry = historyEntry(this.meta, f.company, f.flags);
       const problem = this.checkEntry(entry);
       if (problem !== null) throw new TreeValidationError(`${urls.history(ticker)}: entry does not match its schema: ${problem}`);
-      let data = `[${JSON.stringify(entry)}]`;
-      if (k < past.length && past[k]![0] === ticker) {
-        const carried = past[k++]![1];
-        if (carried !== '[]') data = `${data.slice(0, -1)},${carried.slice(1)}`;
-      }
+      const carried = k < past.length && past[k]![0] === ticker ? past[k++]![1] : null;
+      const { body, data } = this.body(ticker, JSON.stringify(entry), carried);
       rows.push([ticker, data, keys[i]!]);
-      const body = `${this.prefix}"ticker":"${ticker}","data":${data}}`;
       if (i === 0) {
-        const whole = this.checkBody(JSON.parse(body));
+        const whole = this.checkBody(JSON.parse(body.toString('utf8')));
         if (whole !== null) throw new TreeValidationError(`${urls.history(ticker)}: body does not match its schema: ${whole}`);
       }
       files.writeText(urls.history(ticker), body);
@@ -121,6 +117,31 @@ export class HistoryPass {
     for (const { ticker, before: b, after } of pairsInOrder([...before.values()], afterFacts)) this.explain(ticker, b, after);
   }
 
+  /**
+   * The history file's bytes in one allocation: the envelope, then `[` the new entry, `,` and the
+   * carried entries (their array without its `[`), or `]` when there are none. Strings and Buffer
+   * concatenation per company cost the pass about as much as writing the files (measured at 100k).
+   * `data`, the row the database keeps, is a view of the body's `data` array, not a copy.
+   */
+  private body(ticker: string, entryJson: string, carried: Buffer | null): { body: Buffer; data: Buffer } {
+    const head = `"ticker":"${ticker}","data":[`;
+    const more = carried !== null && carried.length > 2;
+    const body = Buffer.allocUnsafe(this.prefix.length + head.length + Buffer.byteLength(entryJson) + (more ? carried.length : 1) + 1);
+    let at = this.prefix.copy(body, 0);
+    at += body.write(head, at, 'latin1');
+    const dataStart = at - 1;
+    at += body.write(entryJson, at, 'utf8');
+    if (more) {
+      body[at++] = COMMA;
+      at += carried.copy(body, at, 1);
+    } else {
+      body[at++] = CLOSE_ARRAY;
+    }
+    body[at++] = CLOSE_OBJECT;
+    if (at !== body.length) throw new Error(`${urls.history(ticker)}: body size miscounted`);
+    return { body, data: body.subarray(dataStart, at - 1) };
+  }
+
   private explain(ticker: string, before: CompanyFacts | null, after: CompanyFacts | null): void {
     const item = explainChange(ticker, before, after, this.from!, this.to);
     if (item) this.changes.push({ industry: (after ?? before)!.company.industry, item });
@@ -132,6 +153,10 @@ export class HistoryPass {
     this.previous?.close();
   }
 }
+
+const COMMA = 0x2c;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
 
 /** A carried row of a company not listed in this snapshot: its entries as they were, its key ''. */
 const notListed = (row: HistoryRow): HistoryRow => [row[0], row[1], ''];

@@ -1,7 +1,7 @@
 import { createReadStream, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants as zlib } from 'node:zlib';
 import Database from 'better-sqlite3';
 
 /**
@@ -16,8 +16,10 @@ import Database from 'better-sqlite3';
  *
  * Stored one row per tree chunk (`history_chunks`), its rows as `TICKER\tKEY\tJSON` lines
  * compressed together: the entries repeat the same field names and breakdowns over and over, so a
- * chunk shrinks about twenty-fold, and a hundred thousand companies write a few megabytes instead
- * of over a hundred (the history pass was bound by writing those bytes, measured at 100k).
+ * chunk shrinks over twenty-fold, and a hundred thousand companies write a few megabytes instead
+ * of over a hundred (the history pass was bound by writing those bytes, measured at 100k). The
+ * entries stay bytes from one build to the next (read out of a chunk, put behind the new entry,
+ * written to the history file and packed again), never decoded into strings.
  *
  * SQLite rather than a text file because the tree threads each need one ticker range of the
  * previous rows, and all of them write their chunks into the new file at once.
@@ -27,15 +29,22 @@ export const HISTORY_DB = 'history.sqlite';
 const LEGACY_HISTORY_FILE = 'history.jsonl';
 
 /**
- * One company's row: its ticker, its entries' JSON array, and the key of the facts it was scored
- * on in that snapshot ('' when not listed there; null when unknown, as in rows older builds wrote).
+ * One company's row: its ticker, its entries' JSON array (UTF-8), and the key of the facts it was
+ * scored on in that snapshot ('' when not listed there; null when unknown, as in rows older builds wrote).
  */
-export type HistoryRow = [ticker: string, data: string, key: string | null];
+export type HistoryRow = [ticker: string, data: Buffer, key: string | null];
 
 /** How a row's key is written in a chunk: null as '-', which no facts key (a JSON array) or '' can be. */
 const UNKNOWN_KEY = '-';
-/** Fastest zlib level: the text is so repetitive that higher levels gain little and cost the pass its time. */
-const DEFLATE = { level: 1 };
+/**
+ * Brotli at its fastest quality: on these chunks it packed 24-fold at about 2.5 GB/s, against
+ * deflate's fastest level at 17-fold and 1 GB/s (measured here).
+ */
+const compress = (bytes: Buffer) =>
+  brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 0, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+const TAB = 9;
+const NEWLINE = 10;
+const NL = Buffer.from('\n');
 
 /**
  * Makes this snapshot's (empty) history database, in WAL mode so every tree thread can write its
@@ -61,27 +70,25 @@ export function sealHistoryDb(snapshotDir: string): void {
 
 /** Rows (in ticker order) as one compressed chunk. */
 function pack(rows: readonly HistoryRow[]): Buffer {
-  let text = '';
-  for (const [ticker, data, key] of rows) text += `${ticker}\t${key ?? UNKNOWN_KEY}\t${data}\n`;
-  return deflateRawSync(text, DEFLATE);
+  const parts: Buffer[] = [];
+  for (const [ticker, data, key] of rows) parts.push(Buffer.from(`${ticker}\t${key ?? UNKNOWN_KEY}\t`), data, NL);
+  return compress(Buffer.concat(parts));
 }
 
-/**
- * The rows of a chunk with from ≤ ticker < to. Each line is cut out on its own: a chunk decoded
- * whole is a string of megabytes, but only the lines in range become strings of their own.
- */
+/** The rows of a chunk with from ≤ ticker < to; each row's data is a slice of the decompressed chunk, not a copy. */
 function unpackBetween(blob: Buffer, from: string, to: string, out: HistoryRow[]): void {
-  const text = inflateRawSync(blob).toString('utf8');
-  for (let at = 0; at < text.length; ) {
-    const tab1 = text.indexOf('\t', at);
-    const tab2 = text.indexOf('\t', tab1 + 1);
-    const end = text.indexOf('\n', tab2 + 1);
-    if (tab1 < 0 || tab2 < 0 || end < 0) throw new Error(`${HISTORY_DB}: malformed chunk line at ${at}`);
-    const ticker = text.slice(at, tab1);
+  const bytes = brotliDecompressSync(blob);
+  for (let at = 0; at < bytes.length; ) {
+    const tab1 = bytes.indexOf(TAB, at);
+    const tab2 = bytes.indexOf(TAB, tab1 + 1);
+    const end = bytes.indexOf(NEWLINE, tab2 + 1);
+    if (tab1 < 0 || tab2 < 0 || end < 0) throw new Error(`${HISTORY_DB}: malformed chunk line at byte ${at}`);
+    // Tickers are [0-9A-Z]: latin1 decodes them as they are, without UTF-8's checks.
+    const ticker = bytes.toString('latin1', at, tab1);
     if (ticker >= to) break;
     if (ticker >= from) {
-      const key = text.slice(tab1 + 1, tab2);
-      out.push([ticker, text.slice(tab2 + 1, end), key === UNKNOWN_KEY ? null : key]);
+      const key = bytes.toString('utf8', tab1 + 1, tab2);
+      out.push([ticker, bytes.subarray(tab2 + 1, end), key === UNKNOWN_KEY ? null : key]);
     }
     at = end + 1;
   }
@@ -153,7 +160,7 @@ export class PreviousHistory {
 
   /** Rows with from ≤ ticker < to, in ticker order. */
   between(from: string, to: string): HistoryRow[] {
-    if (this.legacyRows) return this.legacyRows.all(from, to) as HistoryRow[];
+    if (this.legacyRows) return (this.legacyRows.all(from, to) as [string, string, null][]).map(([t, data]) => [t, Buffer.from(data), null]);
     const out: HistoryRow[] = [];
     for (const blob of this.chunks!.all(from, to) as Buffer[]) unpackBetween(blob, from, to, out);
     return out;
@@ -169,7 +176,7 @@ const LINE_HEAD = '{"ticker":"';
 function splitLine(line: string): HistoryRow {
   const end = line.indexOf('"', LINE_HEAD.length);
   if (!line.startsWith(LINE_HEAD) || !line.startsWith('","data":', end) || !line.endsWith(']}')) throw new Error(`${LEGACY_HISTORY_FILE}: malformed line ${line.slice(0, 60)}`);
-  return [line.slice(LINE_HEAD.length, end), line.slice(end + 9, -1), null];
+  return [line.slice(LINE_HEAD.length, end), Buffer.from(line.slice(end + 9, -1)), null];
 }
 
 /**

@@ -6,7 +6,7 @@ export interface WriteStats {
 }
 
 /**
- * Writes text files under one folder, making each subfolder once and counting what it wrote: what
+ * Writes text files (strings, or bytes already encoded) under one folder, making each subfolder once and counting what it wrote: what
  * the JSON tree and the pages share. Plain synchronous writes: for 200k small files they beat
  * streams and promise-based fs (the per-call overhead is what dominates), and a string goes out
  * without a Buffer of our own to allocate.
@@ -18,7 +18,7 @@ export class FolderFiles {
   constructor(readonly root: string) {}
 
   /** `rel` is already normal (built from the site's URL helpers): plain concatenation spares path.join's parsing per file. */
-  write(rel: string, text: string): void {
+  write(rel: string, text: string | Uint8Array): void {
     const file = `${this.root}/${rel}`;
     const dir = file.slice(0, file.lastIndexOf('/'));
     if (!this.createdDirs.has(dir)) {
@@ -27,6 +27,6 @@ export class FolderFiles {
     }
     writeFileSync(file, text);
     this.stats.files++;
-    this.stats.bytes += Buffer.byteLength(text);
+    this.stats.bytes += typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength;
   }
 }

@@ -35,8 +35,8 @@ export class TreeFiles {
     this.writeText(r.url, JSON.stringify(r.body));
   }
 
-  /** A body already serialised, and validated by the caller (the history writer works on text). */
-  writeText(url: string, json: string): void {
+  /** A body already serialised, and validated by the caller (the history writer works on its bytes). */
+  writeText(url: string, json: string | Uint8Array): void {
     this.out.write(fileForUrlPath(url), json);
   }
 

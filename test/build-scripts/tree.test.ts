@@ -129,7 +129,7 @@ describe('the published tree', () => {
     const legacy = new Database(join(legacyDir, HISTORY_DB));
     legacy.exec('CREATE TABLE history (ticker TEXT PRIMARY KEY, data TEXT NOT NULL)');
     const insert = legacy.prepare('INSERT INTO history VALUES (?, ?)');
-    for (const [t, d] of rows(previousDir)) insert.run(t, d);
+    for (const [t, d] of rows(previousDir)) insert.run(t, d.toString());
     legacy.close();
     const outDir = join(legacyDir, 'out');
     mkdirSync(outDir);

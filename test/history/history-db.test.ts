@@ -28,7 +28,9 @@ const rowsOf = (dir: string): HistoryRow[] => {
 
 describe('the history database', () => {
   const rows = (n: number, at = 0): HistoryRow[] =>
-    Array.from({ length: n }, (_, i) => [`D${1000 + at + i}`, `[{"dataset_snapshot_id":"S","credibility_score":${(at + i) % 100},"verdict":"credible"}]`, i % 7 === 0 ? '' : `[${at + i},"credible"]`]);
+    Array.from({ length: n }, (_, i) => [
+      `D${1000 + at + i}`, Buffer.from(`[{"dataset_snapshot_id":"S","credibility_score":${(at + i) % 100},"verdict":"crédible"}]`), i % 7 === 0 ? '' : `[${at + i},"crédible"]`,
+    ]);
 
   it('stores each written chunk as one compressed row, and reads any ticker range back across chunks', () => {
     const dir = join(root, 'chunks');
@@ -50,7 +52,7 @@ describe('the history database', () => {
     const stored = db.prepare('SELECT first, last, rows, length(data) AS bytes FROM history_chunks ORDER BY first').all() as { first: string; last: string; rows: number; bytes: number }[];
     db.close();
     expect(stored.map((c) => [c.first, c.last, c.rows])).toEqual([['D1000', 'D1999', 1000], ['D2000', 'D2499', 500], ['D2500', 'D3999', 1500]]);
-    const text = all.map((r) => r.join('\t')).join('\n').length;
+    const text = all.reduce((n, [t, d, k]) => n + t.length + d.length + k!.length + 3, 0);
     expect(stored.reduce((sum, c) => sum + c.bytes, 0)).toBeLessThan(text / 5);
     expect(rowsOf(dir)).toEqual(all);
     const history = PreviousHistory.open(dir)!;
@@ -68,12 +70,13 @@ describe('the history database', () => {
     mkdirSync(dir);
     createHistoryDb(dir);
     const w = new HistoryWriter(dir);
-    expect(() => w.write([['D1002', '[]', ''], ['D1001', '[]', '']])).toThrow(/out of ticker order \(D1002 before D1001\)/);
-    expect(() => w.write([['D1002', '[]', ''], ['D1002', '[]', '']])).toThrow(/out of ticker order/);
-    w.write([['D1005', '[]', '']]);
-    expect(() => w.write([['D1004', '[]', '']])).toThrow(/out of ticker order \(D1005 before D1004\)/);
+    const row = (t: string): HistoryRow => [t, Buffer.from('[]'), ''];
+    expect(() => w.write([row('D1002'), row('D1001')])).toThrow(/out of ticker order \(D1002 before D1001\)/);
+    expect(() => w.write([row('D1002'), row('D1002')])).toThrow(/out of ticker order/);
+    w.write([row('D1005')]);
+    expect(() => w.write([row('D1004')])).toThrow(/out of ticker order \(D1005 before D1004\)/);
     w.close();
-    expect(rowsOf(dir)).toEqual([['D1005', '[]', '']]);
+    expect(rowsOf(dir)).toEqual([row('D1005')]);
   });
 
   it('reads a database older builds wrote, one uncompressed row per ticker, as rows without keys', () => {
@@ -82,7 +85,7 @@ describe('the history database', () => {
     const db = new Database(join(dir, HISTORY_DB));
     db.exec('CREATE TABLE history (ticker TEXT PRIMARY KEY, data TEXT NOT NULL)');
     const insert = db.prepare('INSERT INTO history VALUES (?, ?)');
-    for (const [t, d] of rows(30)) insert.run(t, d);
+    for (const [t, d] of rows(30)) insert.run(t, d.toString());
     db.close();
     const history = PreviousHistory.open(dir)!;
     expect(history.between('D1010', 'D1013')).toEqual(rows(30).slice(10, 13).map(([t, d]) => [t, d, null]));
@@ -94,7 +97,7 @@ describe('a previous snapshot published with the older history.jsonl', () => {
   it('is read into a scratch database, line for line', async () => {
     const previous = join(root, 'legacy');
     const scratch = join(root, 'scratch');
-    const lines = Array.from({ length: 2500 }, (_, i) => [`D${1000 + i}`, `[{"n":${i}}]`, null] as HistoryRow);
+    const lines = Array.from({ length: 2500 }, (_, i) => [`D${1000 + i}`, Buffer.from(`[{"n":${i}}]`), null] as HistoryRow);
     mkdirSync(previous);
     writeFileSync(join(previous, 'history.jsonl'), lines.map(([t, d]) => `{"ticker":"${t}","data":${d}}\n`).join(''));
     expect(await previousHistoryDir(previous, scratch)).toBe(scratch);

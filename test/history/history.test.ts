@@ -93,7 +93,7 @@ describe('company history carried forward build by build', () => {
     // A listed company's row is exactly the data its history file served when this snapshot was current.
     const t = listed.get(ids[1]!)![0]!;
     const pinned = await getJson(`${server.base}${API}/snapshots/${ids[1]}/company/${t}/history`);
-    expect(JSON.parse(rows.find((r) => r[0] === t)![1])).toEqual(pinned.body.data);
+    expect(JSON.parse(rows.find((r) => r[0] === t)![1].toString())).toEqual(pinned.body.data);
     // Keys: the facts key of each company this snapshot lists, '' for those it carries but does not list.
     const store = SnapshotStore.open(dir);
     const keys = new Map(store.factsBetween('', '~').map((f) => [f.company.ticker, factsKey(f)]));
