@@ -35,6 +35,8 @@ export interface MeteringFigures {
   without: number;
   memory: number;
   redis: number | null;
+  /** The shim's own CPU time per call (µs, user + system) in the same runs: steadier than req/s on a machine the load generator shares. */
+  cpuUs: { without: number | null; memory: number | null; redis: number | null };
 }
 
 export interface ServeFigures {
@@ -152,9 +154,10 @@ export function renderMarkdown(r: BenchResults): string {
     for (const t of s.throughput) {
       out.push(`| ${t.name} | ${n(t.rps)} | ${n(t.p50, 1)} | ${n(t.p99, 1)} | ${t.ratioToStatic === undefined ? '' : `${n(t.ratioToStatic, 2)}×`} | ${t.errors} / ${t.non2xx} |`);
     }
-    out.push('', 'Metering: every computed call counted toward its buckets (commercial keys whose quotas are never spent), against the same shim without keys and quotas:', '', '| endpoint | without req/s | memory req/s | ratio | Redis req/s | ratio |', '|---|---:|---:|---:|---:|---:|');
+    out.push('', 'Metering: every computed call counted toward its buckets (commercial keys whose quotas are never spent), against the same shim without keys and quotas, sent the same requests (key header and all); runs interleaved, medians. The load generator shares the machine\'s two cores with the shim, so req/s moves with it; the shim\'s own CPU time per call (from /proc, same runs) shows what metering costs the server:', '', '| endpoint | without req/s | memory req/s | ratio | Redis req/s | ratio | shim CPU µs per call: without / memory / Redis |', '|---|---:|---:|---:|---:|---:|---:|');
+    const us = (x: number | null) => (x === null ? '—' : n(x));
     for (const m of s.metering) {
-      out.push(`| ${m.name} | ${n(m.without)} | ${n(m.memory)} | ${n(m.memory / m.without, 2)}× | ${m.redis === null ? '—' : n(m.redis)} | ${m.redis === null ? (s.meteringNote ?? '—') : `${n(m.redis / m.without, 2)}×`} |`);
+      out.push(`| ${m.name} | ${n(m.without)} | ${n(m.memory)} | ${n(m.memory / m.without, 2)}× | ${m.redis === null ? '—' : n(m.redis)} | ${m.redis === null ? (s.meteringNote ?? '—') : `${n(m.redis / m.without, 2)}×`} | ${us(m.cpuUs.without)} / ${us(m.cpuUs.memory)} / ${us(m.cpuUs.redis)} |`);
     }
     out.push('', `At a fixed ${r.settings.fixedRate} req/s:`, '', '| endpoint | p50 ms | p99 ms | errors / non-2xx |', '|---|---:|---:|---:|');
     for (const a of s.atRate) out.push(`| ${a.name} | ${n(a.p50, 1)} | ${n(a.p99, 1)} | ${a.errors} / ${a.non2xx} |`);

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KeyStore } from '../server/access/key-store.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
-import { load, medianOf, type LoadRequest, type LoadResult } from './load.js';
+import { load, median, medianOf, type LoadRequest, type LoadResult } from './load.js';
 import { paced } from './paced.js';
 import { renderMarkdown, type BenchResults, type BuildFigures, type HistoryRuns, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
-import { peakRssMb, startNginx, startRedis, startShim } from './servers.js';
+import { cpuMs, peakRssMb, startNginx, startRedis, startShim } from './servers.js';
 
 /**
  * npm run bench [-- --companies 100000] [--runs 3] [--seconds 3] [--port 18600]
@@ -182,19 +182,33 @@ async function serveFigures(companies: number, work: string, port: number): Prom
     }
     for (const [name, reqs] of Object.entries(requests)) {
       if (name === 'static') continue;
+      // The same requests to all three, key header included, so the difference is the metering alone.
+      const keyed = withKey(reqs);
       const modes = [
-        { label: 'without metering', base: bare.base, reqs },
-        { label: 'metered, memory', base: shim.base, reqs: withKey(reqs) },
-        ...(shimRedis ? [{ label: 'metered, Redis', base: shimRedis.base, reqs: withKey(reqs) }] : []),
-      ];
+        { label: 'without metering', server: bare },
+        { label: 'metered, memory', server: shim },
+        ...(shimRedis ? [{ label: 'metered, Redis', server: shimRedis }] : []),
+      ].map((m) => ({ ...m, base: m.server.base, reqs: keyed }));
       for (const m of modes) await warm(m.base, m.reqs);
-      // Runs alternate between the modes, so a slow spell on the shared machine hits all of them.
-      const results = await interleaved(modes.map((m) => () => load(m.base, m.reqs, { seconds, connections: 10 })));
+      // Runs alternate between the modes, so a slow spell on the shared machine hits all of them;
+      // five at least, as a metering ratio is a small difference between noisy figures.
+      const cpu = modes.map((): number[] => []);
+      const results = await interleaved(
+        modes.map((m, i) => async () => {
+          const before = cpuMs(m.server.pid);
+          const r = await load(m.base, m.reqs, { seconds, connections: 10 });
+          const after = cpuMs(m.server.pid);
+          if (before !== null && after !== null && r.rps > 0) cpu[i]!.push((1000 * (after - before)) / (r.rps * seconds));
+          return r;
+        }),
+        Math.max(runs, 5),
+      );
       modes.forEach((m, i) => {
         throughput.push({ name: `${name} (${m.label})`, ...results[i]!, ratioToStatic: results[i]!.rps / shimStatic.rps });
-        log(`${companies}: ${name} ${m.label}: ${results[i]!.rps.toFixed(0)} req/s, p99 ${results[i]!.p99} ms`);
+        log(`${companies}: ${name} ${m.label}: ${results[i]!.rps.toFixed(0)} req/s, p99 ${results[i]!.p99} ms, shim CPU ${median(cpu[i]!).toFixed(0)} µs per call`);
       });
-      metering.push({ name, without: results[0]!.rps, memory: results[1]!.rps, redis: results[2]?.rps ?? null });
+      const cpuUs = (i: number) => (cpu[i]!.length > 0 ? median(cpu[i]!) : null);
+      metering.push({ name, without: results[0]!.rps, memory: results[1]!.rps, redis: results[2]?.rps ?? null, cpuUs: { without: cpuUs(0), memory: cpuUs(1), redis: cpuUs(2) } });
       for (const m of modes) {
         const fixed = await medianOf(runs, () => paced(m.base, m.reqs, { seconds, rate: 500 }));
         atRate.push({ name: `${name} (${m.label})`, ...fixed });
@@ -219,9 +233,9 @@ async function serveFigures(companies: number, work: string, port: number): Prom
 }
 
 /** One run of each function in turn, `runs` times; the median figures of each. */
-async function interleaved(fns: (() => Promise<LoadResult>)[]): Promise<LoadResult[]> {
+async function interleaved(fns: (() => Promise<LoadResult>)[], times = runs): Promise<LoadResult[]> {
   const all = fns.map((): LoadResult[] => []);
-  for (let i = 0; i < runs; i++) for (const [k, f] of fns.entries()) all[k]!.push(await f());
+  for (let i = 0; i < times; i++) for (const [k, f] of fns.entries()) all[k]!.push(await f());
   return Promise.all(all.map((rs) => medianOf(rs.length, async () => rs.shift()!)));
 }
 

@@ -130,3 +130,17 @@ export function peakRssMb(pid: number): number | null {
     return null;
   }
 }
+
+/** A process's CPU time so far (user + system, ms) from /proc; null where there is no /proc. */
+export function cpuMs(pid: number): number | null {
+  try {
+    // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+/** USER_HZ: 100 on Linux for every architecture the kernel exports to /proc. */
+const CLOCK_TICKS = 100;
