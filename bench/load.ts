@@ -49,6 +49,11 @@ export function median(values: number[]): number {
 export async function medianOf(runs: number, f: () => Promise<LoadResult>): Promise<LoadResult> {
   const all: LoadResult[] = [];
   for (let i = 0; i < runs; i++) all.push(await f());
+  return medians(all);
+}
+
+/** The median of each figure of several load runs; errors are summed. */
+export function medians(all: LoadResult[]): LoadResult {
   return {
     rps: median(all.map((r) => r.rps)),
     p50: median(all.map((r) => r.p50)),

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KeyStore } from '../server/access/key-store.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
-import { load, median, medianOf, type LoadRequest, type LoadResult } from './load.js';
+import { load, median, medianOf, medians, type LoadRequest, type LoadResult } from './load.js';
 import { paced } from './paced.js';
 import { renderMarkdown, type BenchResults, type BuildFigures, type HistoryRuns, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
 import { cpuMs, peakRssMb, startNginx, startRedis, startShim } from './servers.js';
@@ -190,10 +190,11 @@ async function serveFigures(companies: number, work: string, port: number): Prom
         ...(shimRedis ? [{ label: 'metered, Redis', server: shimRedis }] : []),
       ].map((m) => ({ ...m, base: m.server.base, reqs: keyed }));
       for (const m of modes) await warm(m.base, m.reqs);
-      // Runs alternate between the modes, so a slow spell on the shared machine hits all of them;
-      // five at least, as a metering ratio is a small difference between noisy figures.
+      // Runs alternate between the modes in rounds, so a slow spell on the shared machine hits all of
+      // them; the ratio is the median of each round's own ratio (runs seconds apart, on the machine
+      // as it was then), over seven rounds at least, as it is a small difference between noisy figures.
       const cpu = modes.map((): number[] => []);
-      const results = await interleaved(
+      const { medians: results, rounds } = await interleaved(
         modes.map((m, i) => async () => {
           const before = cpuMs(m.server.pid);
           const r = await load(m.base, m.reqs, { seconds, connections: 10 });
@@ -201,14 +202,22 @@ async function serveFigures(companies: number, work: string, port: number): Prom
           if (before !== null && after !== null && r.rps > 0) cpu[i]!.push((1000 * (after - before)) / (r.rps * seconds));
           return r;
         }),
-        Math.max(runs, 5),
+        Math.max(runs, 7),
       );
+      const ratioTo = (k: number) => median(rounds.map((r) => r[k]!.rps / r[0]!.rps));
       modes.forEach((m, i) => {
         throughput.push({ name: `${name} (${m.label})`, ...results[i]!, ratioToStatic: results[i]!.rps / shimStatic.rps });
         log(`${companies}: ${name} ${m.label}: ${results[i]!.rps.toFixed(0)} req/s, p99 ${results[i]!.p99} ms, shim CPU ${median(cpu[i]!).toFixed(0)} µs per call`);
       });
       const cpuUs = (i: number) => (cpu[i]!.length > 0 ? median(cpu[i]!) : null);
-      metering.push({ name, without: results[0]!.rps, memory: results[1]!.rps, redis: results[2]?.rps ?? null, cpuUs: { without: cpuUs(0), memory: cpuUs(1), redis: cpuUs(2) } });
+      metering.push({
+        name,
+        without: results[0]!.rps,
+        memory: results[1]!.rps,
+        redis: results[2]?.rps ?? null,
+        ratio: { memory: ratioTo(1), redis: results[2] ? ratioTo(2) : null },
+        cpuUs: { without: cpuUs(0), memory: cpuUs(1), redis: cpuUs(2) },
+      });
       for (const m of modes) {
         const fixed = await medianOf(runs, () => paced(m.base, m.reqs, { seconds, rate: 500 }));
         atRate.push({ name: `${name} (${m.label})`, ...fixed });
@@ -232,11 +241,20 @@ async function serveFigures(companies: number, work: string, port: number): Prom
   }
 }
 
-/** One run of each function in turn, `runs` times; the median figures of each. */
-async function interleaved(fns: (() => Promise<LoadResult>)[], times = runs): Promise<LoadResult[]> {
-  const all = fns.map((): LoadResult[] => []);
-  for (let i = 0; i < times; i++) for (const [k, f] of fns.entries()) all[k]!.push(await f());
-  return Promise.all(all.map((rs) => medianOf(rs.length, async () => rs.shift()!)));
+/**
+ * `times` rounds of one run of each function, in turn (the order reversed every other round, so none
+ * always runs first); the median figures of each, and every round's results.
+ */
+async function interleaved(fns: (() => Promise<LoadResult>)[], times = runs): Promise<{ medians: LoadResult[]; rounds: LoadResult[][] }> {
+  const rounds: LoadResult[][] = [];
+  for (let i = 0; i < times; i++) {
+    const round: LoadResult[] = [];
+    const order = [...fns.keys()];
+    if (i % 2 === 1) order.reverse();
+    for (const k of order) round[k] = await fns[k]!();
+    rounds.push(round);
+  }
+  return { medians: fns.map((_, k) => medians(rounds.map((r) => r[k]!))), rounds };
 }
 
 const started = Date.now();

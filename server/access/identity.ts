@@ -17,6 +17,9 @@ export interface Caller {
 
 const HEADER = API_KEY_HEADER.toLowerCase();
 
+/** A key's caller, made once per key record (the key store makes new records when it reloads). */
+const keyCallers = new WeakMap<object, Caller>();
+
 /**
  * The caller of a request: the live key in `X-API-Key`, else the client IP for the free tier. The
  * IP is Express's `req.ip`, which believes `X-Forwarded-For` only as far as `trust proxy` (TRUST_PROXY)
@@ -27,12 +30,17 @@ export function callerOf(req: Request, keys: KeyStore): Caller {
   if (presented !== undefined) {
     const record = typeof presented === 'string' ? keys.verify(presented.trim()) : null;
     if (!record) throw new ApiError('UNAUTHORIZED', `The ${API_KEY_HEADER} header is not a live key (unknown or revoked). Send a live key, or no ${API_KEY_HEADER} header for the free tier.`);
-    return {
-      tier: record.tier,
-      keyId: record.id,
-      partition: `key:${record.id}`,
-      quotas: quotasFor(record.tier, { daily: record.daily_limit, perMinute: record.per_minute_limit }),
-    };
+    let caller = keyCallers.get(record);
+    if (!caller) {
+      caller = {
+        tier: record.tier,
+        keyId: record.id,
+        partition: `key:${record.id}`,
+        quotas: quotasFor(record.tier, { daily: record.daily_limit, perMinute: record.per_minute_limit }),
+      };
+      keyCallers.set(record, caller);
+    }
+    return caller;
   }
   const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
   return { tier: 'free', keyId: null, partition: `ip:${ipKeyGenerator(ip)}`, quotas: quotasFor('free') };

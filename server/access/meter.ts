@@ -25,6 +25,9 @@ export interface BucketUsage {
   window: Window;
 }
 
+/** A bucket as counted for this call, with the counter it incremented. */
+type Counted = CountedBucket & { key: string };
+
 /** The counter a call increments: per caller, per window (the window's id makes daily buckets reset at 00:00 UTC). */
 const counterKey = (caller: Caller, window: Window) => `${caller.partition}:${window.id}`;
 
@@ -69,14 +72,16 @@ export class Meter {
     if (buckets.length === 0) return;
     const caller = callerOf(req, this.o.keys);
     const nowMs = this.clock();
-    const counted = buckets.filter((b) => caller.quotas[b] !== 0);
-    const results = await Promise.all(counted.map((bucket) => this.count(bucket, caller, nowMs)));
-    const states = results.filter((r): r is CountedBucket & { key: string } => r !== null);
+    const counting: Promise<Counted | null>[] = [];
+    for (const bucket of buckets) if (caller.quotas[bucket] !== 0) counting.push(this.count(bucket, caller, nowMs));
+    const results = await Promise.all(counting);
+    const states: Counted[] = [];
+    for (const r of results) if (r !== null) states.push(r);
     this.noteCounters(states.length === results.length);
 
     const spent = states.filter((s) => s.limit !== null && s.used > s.limit);
     if (spent.length > 0) {
-      const others = states.filter((s) => !spent.includes(s));
+      const others = states.filter((st) => !spent.includes(st));
       await Promise.all(others.map((s) => Promise.resolve(this.stores.get(s.bucket)!.decrement(s.key)).catch(() => {})));
       const binding = nearestToRunningOut(spent)!;
       setRateLimitHeaders(res, binding, caller.partition, nowMs);
@@ -124,7 +129,7 @@ export class Meter {
   }
 
   /** One bucket's count of this call, or null when its store failed (the call goes uncounted). */
-  private async count(bucket: QuotaBucket, caller: Caller, nowMs: number): Promise<(CountedBucket & { key: string }) | null> {
+  private async count(bucket: QuotaBucket, caller: Caller, nowMs: number): Promise<Counted | null> {
     const window = windowOf(bucket, nowMs);
     const key = counterKey(caller, window);
     try {

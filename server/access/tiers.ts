@@ -34,32 +34,30 @@ const DAY_MS = 86_400_000;
 
 /** The fixed window a bucket counts in at a moment: its id (part of the counter's key) and bounds. */
 export interface Window {
-  id: string;
+  readonly id: string;
   /** First millisecond after the window (epoch ms). */
-  endMs: number;
-  seconds: number;
+  readonly endMs: number;
+  readonly seconds: number;
 }
 
-/** Daily buckets reset at 00:00 UTC; minute buckets are fixed 60 s windows aligned on the clock's minutes. */
+/**
+ * Daily buckets reset at 00:00 UTC; minute buckets are fixed 60 s windows aligned on the clock's
+ * minutes. Every metered call asks for its windows: each is made once and kept while it lasts.
+ */
 export function windowOf(bucket: QuotaBucket, nowMs: number): Window {
   if (bucket === 'calls/min') {
     const n = Math.floor(nowMs / MINUTE_MS);
-    return { id: `m${n}`, endMs: (n + 1) * MINUTE_MS, seconds: 60 };
+    if (n !== lastMinute.n) lastMinute = { n, window: { id: `m${n}`, endMs: (n + 1) * MINUTE_MS, seconds: 60 } };
+    return lastMinute.window;
   }
   const n = Math.floor(nowMs / DAY_MS);
-  return { id: dayId(n), endMs: (n + 1) * DAY_MS, seconds: 86_400 };
+  if (n !== lastDay.n) lastDay = { n, window: { id: new Date(n * DAY_MS).toISOString().slice(0, 10), endMs: (n + 1) * DAY_MS, seconds: 86_400 } };
+  return lastDay.window;
 }
 
-// Every metered call asks for today's date: format it once a day, not several times a call.
-let cachedDay = NaN;
-let cachedDayId = '';
-function dayId(n: number): string {
-  if (n !== cachedDay) {
-    cachedDayId = new Date(n * DAY_MS).toISOString().slice(0, 10);
-    cachedDay = n;
-  }
-  return cachedDayId;
-}
+const NO_WINDOW: Window = { id: '', endMs: NaN, seconds: 0 };
+let lastMinute = { n: NaN, window: NO_WINDOW };
+let lastDay = { n: NaN, window: NO_WINDOW };
 
 /** How long a counter must be kept: its window, with a margin for clocks of several shims that differ a little. */
 export const counterLifetimeMs = (bucket: QuotaBucket) => 2 * (bucket === 'calls/min' ? MINUTE_MS : DAY_MS);
