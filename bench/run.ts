@@ -56,7 +56,7 @@ async function buildFigures(companies: number, work: string): Promise<BuildFigur
   timed('evolve', 'next month: evolve, adapters + snapshot (setup)');
   const medium = workBase === MEMORY_DIR ? 'memory (tmpfs)' : 'disk';
   const history = [historyRuns(companies, work, medium)];
-  const onDisk = alternateTreeRuns(companies, work, medium, tree.ms);
+  const onDisk = alternateTreeRuns(companies, work, medium);
   const alsoInMemory = workBase !== MEMORY_DIR && existsSync(MEMORY_DIR);
   const inMemory = alsoInMemory ? inMemoryCopy(work, (memWork) => {
     history.push(historyRuns(companies, memWork, 'memory (tmpfs)'));
@@ -66,39 +66,59 @@ async function buildFigures(companies: number, work: string): Promise<BuildFigur
 }
 
 /**
- * The next month's tree alone and with the history pass and changes stage, alternating, each from a
- * synced file system: what history and changes add to the tree stage, fastest over fastest as for the
- * tree writer (the same disk noise).
+ * The next month's tree alone and with the history pass and changes stage, in rounds as for the tree
+ * writer (the same disk noise): what history and changes add to the tree stage.
  */
 function historyRuns(companies: number, work: string, medium: string): HistoryRuns {
-  const r: HistoryRuns = { medium, treeMs: [], withHistoryMs: [], changed: 0 };
-  for (let i = 0; i < runs; i++) {
-    r.treeMs.push(stage('next-tree', work, companies).ms);
-    const w = stage('next-tree-history', work, companies);
-    r.withHistoryMs.push(w.ms);
-    r.changed = w.changed!;
-    log(`${companies}, ${medium}: next month's tree ${r.treeMs.join(', ')} ms; with history and changes ${r.withHistoryMs.join(', ')} ms`);
-  }
-  return r;
+  let changed = 0;
+  const r = rounds(
+    () => stage('next-tree', work, companies).ms,
+    () => {
+      const w = stage('next-tree-history', work, companies);
+      changed = w.changed!;
+      return w.ms;
+    },
+  );
+  log(`${companies}, ${medium}: next month's tree ${r.a.join(', ')} ms; with history and changes ${r.b.join(', ')} ms`);
+  return { medium, treeMs: r.a, withHistoryMs: r.b, changed };
 }
 
 /** tmpfs, where a file write costs only the kernel's own work. */
 const MEMORY_DIR = '/dev/shm';
 
 /**
- * Tree writer and plain-fs baseline, alternating, each run from a synced file system (stage.ts),
- * compared by their fastest runs: writing 200k files is at the mercy of the kernel's writeback (on
- * this machine's disk the same write varied 3–5× between runs). The baseline leaves the tree in
- * place, so what is served afterwards is a tree the writer made.
+ * `runs` rounds of two runs, back to back, the order reversed every other round; each run from a
+ * synced file system (stage.ts). On this machine's disk the first heavy write after a pause is
+ * several times faster than the next ones (the same tree took 13 s, then 52 and 70 s), so a fixed
+ * order, or the fastest run of each, would credit whichever ran first: a ratio is the median of the
+ * rounds' own ratios (report.ts).
  */
-function alternateTreeRuns(companies: number, work: string, medium: string, firstTreeMs?: number): TreeRuns {
-  const r: TreeRuns = { medium, treeMs: [], baselineMs: [] };
+function rounds(a: () => number, b: () => number): { a: number[]; b: number[] } {
+  const r = { a: [] as number[], b: [] as number[] };
   for (let i = 0; i < runs; i++) {
-    r.treeMs.push(i === 0 && firstTreeMs !== undefined ? firstTreeMs : stage('tree', work, companies).ms);
-    r.baselineMs.push(stage('tree-baseline', work, companies).ms);
-    log(`${companies}, ${medium}: tree ${r.treeMs.join(', ')} ms; plain fs ${r.baselineMs.join(', ')} ms`);
+    if (i % 2 === 0) {
+      r.a.push(a());
+      r.b.push(b());
+    } else {
+      r.b.push(b());
+      r.a.push(a());
+    }
   }
   return r;
+}
+
+/**
+ * Tree writer and plain-fs baseline, in rounds: writing 200k files is at the mercy of the kernel's
+ * writeback and the device. The baseline writes beside the tree and removes what it wrote, so what
+ * is served afterwards is the tree the writer made.
+ */
+function alternateTreeRuns(companies: number, work: string, medium: string): TreeRuns {
+  const r = rounds(
+    () => stage('tree', work, companies).ms,
+    () => stage('tree-baseline', work, companies).ms,
+  );
+  log(`${companies}, ${medium}: tree ${r.a.join(', ')} ms; plain fs ${r.b.join(', ')} ms`);
+  return { medium, treeMs: r.a, baselineMs: r.b };
 }
 
 /**
