@@ -45,6 +45,14 @@ export function median(values: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
+/**
+ * The median of paired ratios `a[i] / b[i]`: runs made back to back, on the machine as it was then,
+ * compared with each other rather than with runs made minutes apart.
+ */
+export function medianRatio(a: readonly number[], b: readonly number[]): number {
+  return median(a.map((x, i) => x / b[i]!));
+}
+
 /** Repeats a load run and keeps the median of each figure. */
 export async function medianOf(runs: number, f: () => Promise<LoadResult>): Promise<LoadResult> {
   const all: LoadResult[] = [];

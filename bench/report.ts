@@ -1,4 +1,4 @@
-import { median, type LoadResult } from './load.js';
+import { medianRatio, type LoadResult } from './load.js';
 
 export interface BuildFigures {
   companies: number;
@@ -17,8 +17,8 @@ export interface HistoryRuns {
   changed: number;
 }
 
-/** What the history pass and changes stage add to the tree stage: the median of the rounds' own ratios (run.ts `rounds`). */
-export const historyAdded = (h: HistoryRuns) => median(h.withHistoryMs.map((ms, i) => ms / h.treeMs[i]!)) - 1;
+/** What the history pass and changes stage add to the tree stage: the median of the rounds' own ratios (run.ts `inRounds`). */
+export const historyAdded = (h: HistoryRuns) => medianRatio(h.withHistoryMs, h.treeMs) - 1;
 
 export interface TreeRuns {
   medium: string;
@@ -27,7 +27,7 @@ export interface TreeRuns {
 }
 
 /** Tree over baseline: the median of the rounds' own ratios. */
-const treeRatio = (t: TreeRuns) => median(t.treeMs.map((ms, i) => ms / t.baselineMs[i]!));
+const treeRatio = (t: TreeRuns) => medianRatio(t.treeMs, t.baselineMs);
 
 /** A dynamic endpoint's req/s without metering and with it (counters in memory, in a local Redis). */
 export interface MeteringFigures {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KeyStore } from '../server/access/key-store.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
-import { load, median, medianOf, medians, type LoadRequest, type LoadResult } from './load.js';
+import { load, median, medianOf, medianRatio, medians, type LoadRequest, type LoadResult } from './load.js';
 import { paced } from './paced.js';
 import { renderMarkdown, type BenchResults, type BuildFigures, type HistoryRuns, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
 import { cpuMs, peakRssMb, startNginx, startRedis, startShim } from './servers.js';
@@ -55,11 +55,11 @@ async function buildFigures(companies: number, work: string): Promise<BuildFigur
   timed('downloads', 'downloads');
   timed('evolve', 'next month: evolve, adapters + snapshot (setup)');
   const medium = workBase === MEMORY_DIR ? 'memory (tmpfs)' : 'disk';
-  const history = [historyRuns(companies, work, medium)];
-  const onDisk = alternateTreeRuns(companies, work, medium);
+  const history = [await historyRuns(companies, work, medium)];
+  const onDisk = await alternateTreeRuns(companies, work, medium);
   const alsoInMemory = workBase !== MEMORY_DIR && existsSync(MEMORY_DIR);
-  const inMemory = alsoInMemory ? inMemoryCopy(work, (memWork) => {
-    history.push(historyRuns(companies, memWork, 'memory (tmpfs)'));
+  const inMemory = alsoInMemory ? await inMemoryCopy(work, async (memWork) => {
+    history.push(await historyRuns(companies, memWork, 'memory (tmpfs)'));
     return alternateTreeRuns(companies, memWork, 'memory (tmpfs)');
   }) : null;
   return { companies, stages, history, tree: { files: tree.files!, bytes: tree.bytes!, media: inMemory ? [onDisk, inMemory] : [onDisk] } };
@@ -69,70 +69,47 @@ async function buildFigures(companies: number, work: string): Promise<BuildFigur
  * The next month's tree alone and with the history pass and changes stage, in rounds as for the tree
  * writer (the same disk noise): what history and changes add to the tree stage.
  */
-function historyRuns(companies: number, work: string, medium: string): HistoryRuns {
+async function historyRuns(companies: number, work: string, medium: string): Promise<HistoryRuns> {
   let changed = 0;
-  const r = rounds(
+  const [treeMs, withHistoryMs] = await inRounds([
     () => stage('next-tree', work, companies).ms,
     () => {
       const w = stage('next-tree-history', work, companies);
       changed = w.changed!;
       return w.ms;
     },
-  );
-  log(`${companies}, ${medium}: next month's tree ${r.a.join(', ')} ms; with history and changes ${r.b.join(', ')} ms`);
-  return { medium, treeMs: r.a, withHistoryMs: r.b, changed };
+  ]);
+  log(`${companies}, ${medium}: next month's tree ${treeMs!.join(', ')} ms; with history and changes ${withHistoryMs!.join(', ')} ms`);
+  return { medium, treeMs: treeMs!, withHistoryMs: withHistoryMs!, changed };
 }
 
 /** tmpfs, where a file write costs only the kernel's own work. */
 const MEMORY_DIR = '/dev/shm';
 
 /**
- * `runs` rounds of two runs, back to back, the order reversed every other round; each run from a
- * synced file system (stage.ts). On this machine's disk the first heavy write after a pause is
- * several times faster than the next ones (the same tree took 13 s, then 52 and 70 s), so a fixed
- * order, or the fastest run of each, would credit whichever ran first: a ratio is the median of the
- * rounds' own ratios (report.ts).
+ * Tree writer and plain-fs baseline, in rounds (`inRounds`), each run from a synced file system
+ * (stage.ts): writing 200k files is at the mercy of the kernel's writeback and the device. The
+ * baseline writes beside the tree and removes what it wrote, so what is served afterwards is the
+ * tree the writer made.
  */
-function rounds(a: () => number, b: () => number): { a: number[]; b: number[] } {
-  const r = { a: [] as number[], b: [] as number[] };
-  for (let i = 0; i < runs; i++) {
-    if (i % 2 === 0) {
-      r.a.push(a());
-      r.b.push(b());
-    } else {
-      r.b.push(b());
-      r.a.push(a());
-    }
-  }
-  return r;
-}
-
-/**
- * Tree writer and plain-fs baseline, in rounds: writing 200k files is at the mercy of the kernel's
- * writeback and the device. The baseline writes beside the tree and removes what it wrote, so what
- * is served afterwards is the tree the writer made.
- */
-function alternateTreeRuns(companies: number, work: string, medium: string): TreeRuns {
-  const r = rounds(
-    () => stage('tree', work, companies).ms,
-    () => stage('tree-baseline', work, companies).ms,
-  );
-  log(`${companies}, ${medium}: tree ${r.a.join(', ')} ms; plain fs ${r.b.join(', ')} ms`);
-  return { medium, treeMs: r.a, baselineMs: r.b };
+async function alternateTreeRuns(companies: number, work: string, medium: string): Promise<TreeRuns> {
+  const [treeMs, baselineMs] = await inRounds([() => stage('tree', work, companies).ms, () => stage('tree-baseline', work, companies).ms]);
+  log(`${companies}, ${medium}: tree ${treeMs!.join(', ')} ms; plain fs ${baselineMs!.join(', ')} ms`);
+  return { medium, treeMs: treeMs!, baselineMs: baselineMs! };
 }
 
 /**
  * The same comparisons with the databases and the trees on tmpfs: no disk noise, the writers' cost
  * laid bare. Copies the snapshot (with its history) and the next month's database.
  */
-function inMemoryCopy<T>(work: string, measure: (memWork: string) => T): T {
+async function inMemoryCopy<T>(work: string, measure: (memWork: string) => Promise<T>): Promise<T> {
   const memWork = mkdtempSync(join(MEMORY_DIR, 'esg-bench-tree-'));
   try {
     for (const [dir, files] of [['snapshot', ['snapshot.sqlite', 'history.sqlite']], ['snapshot-next', ['snapshot.sqlite']]] as const) {
       mkdirSync(join(memWork, dir));
       for (const f of files) copyFileSync(join(work, dir, f), join(memWork, dir, f));
     }
-    return measure(memWork);
+    return await measure(memWork);
   } finally {
     rmSync(memWork, { recursive: true, force: true });
   }
@@ -214,7 +191,7 @@ async function serveFigures(companies: number, work: string, port: number): Prom
       // them; the ratio is the median of each round's own ratio (runs seconds apart, on the machine
       // as it was then), over seven rounds at least, as it is a small difference between noisy figures.
       const cpu = modes.map((): number[] => []);
-      const { medians: results, rounds } = await interleaved(
+      const perMode = await inRounds(
         modes.map((m, i) => async () => {
           const before = cpuMs(m.server.pid);
           const r = await load(m.base, m.reqs, { seconds, connections: 10 });
@@ -224,7 +201,9 @@ async function serveFigures(companies: number, work: string, port: number): Prom
         }),
         Math.max(runs, 7),
       );
-      const ratioTo = (k: number) => median(rounds.map((r) => r[k]!.rps / r[0]!.rps));
+      const results = perMode.map(medians);
+      const rps = (k: number) => perMode[k]!.map((r) => r.rps);
+      const ratioTo = (k: number) => medianRatio(rps(k), rps(0));
       modes.forEach((m, i) => {
         throughput.push({ name: `${name} (${m.label})`, ...results[i]!, ratioToStatic: results[i]!.rps / shimStatic.rps });
         log(`${companies}: ${name} ${m.label}: ${results[i]!.rps.toFixed(0)} req/s, p99 ${results[i]!.p99} ms, shim CPU ${median(cpu[i]!).toFixed(0)} µs per call`);
@@ -262,19 +241,20 @@ async function serveFigures(companies: number, work: string, port: number): Prom
 }
 
 /**
- * `times` rounds of one run of each function, in turn (the order reversed every other round, so none
- * always runs first); the median figures of each, and every round's results.
+ * `times` rounds of one run of each function, back to back, the order reversed every other round so
+ * none always runs first; every function's results, round by round. On this machine's disk the first
+ * heavy write after a pause is several times faster than the next ones (the same tree took 13 s,
+ * then 52 and 70 s), and req/s on the shared cores drift by ±15 %: a fixed order, or the best run of
+ * each, would credit whichever ran first. Ratios are the median of the rounds' own (`medianRatio`).
  */
-async function interleaved(fns: (() => Promise<LoadResult>)[], times = runs): Promise<{ medians: LoadResult[]; rounds: LoadResult[][] }> {
-  const rounds: LoadResult[][] = [];
+async function inRounds<T>(fns: (() => T | Promise<T>)[], times = runs): Promise<T[][]> {
+  const results = fns.map((): T[] => []);
   for (let i = 0; i < times; i++) {
-    const round: LoadResult[] = [];
     const order = [...fns.keys()];
     if (i % 2 === 1) order.reverse();
-    for (const k of order) round[k] = await fns[k]!();
-    rounds.push(round);
+    for (const k of order) results[k]![i] = await fns[k]!();
   }
-  return { medians: fns.map((_, k) => medians(rounds.map((r) => r[k]!))), rounds };
+  return results;
 }
 
 const started = Date.now();

@@ -72,16 +72,14 @@ export class Meter {
     if (buckets.length === 0) return;
     const caller = callerOf(req, this.o.keys);
     const nowMs = this.clock();
-    const counting: Promise<Counted | null>[] = [];
-    for (const bucket of buckets) if (caller.quotas[bucket] !== 0) counting.push(this.count(bucket, caller, nowMs));
-    const results = await Promise.all(counting);
-    const states: Counted[] = [];
-    for (const r of results) if (r !== null) states.push(r);
+    const counted = buckets.filter((b) => caller.quotas[b] !== 0);
+    const results = await Promise.all(counted.map((bucket) => this.count(bucket, caller, nowMs)));
+    const states = results.filter((r): r is Counted => r !== null);
     this.noteCounters(states.length === results.length);
 
     const spent = states.filter((s) => s.limit !== null && s.used > s.limit);
     if (spent.length > 0) {
-      const others = states.filter((st) => !spent.includes(st));
+      const others = states.filter((s) => !spent.includes(s));
       await Promise.all(others.map((s) => Promise.resolve(this.stores.get(s.bucket)!.decrement(s.key)).catch(() => {})));
       const binding = nearestToRunningOut(spent)!;
       setRateLimitHeaders(res, binding, caller.partition, nowMs);
