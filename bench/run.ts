@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,8 @@ import { KeyStore } from '../server/access/key-store.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { load, median, medianOf, medianRatio, medians, type LoadRequest, type LoadResult } from './load.js';
 import { paced } from './paced.js';
-import { renderMarkdown, type BenchResults, type BuildFigures, type HistoryRuns, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
+import { startPublisherReplay } from './publisher-replay.js';
+import { renderMarkdown, type BenchResults, type BuildFigures, type FormsFigures, type HistoryRuns, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
 import { cpuMs, peakRssMb, startNginx, startRedis, startShim } from './servers.js';
 
 /**
@@ -35,6 +36,35 @@ const workBase = values.dir ?? tmpdir();
 const root = mkdtempSync(join(workBase, 'esg-bench-'));
 const log = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 
+/** A stage while this process keeps serving (the loopback publishers of the refresh stage live here). */
+function stageAsync(name: string, work: string, companies: number, env: Record<string, string>): Promise<{ ms: number; maxRssMb: number } & Record<string, number>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/stage.ts', name, work, String(companies)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`stage ${name} exited ${code}`))));
+  });
+}
+
+/**
+ * Reading the publishers' real forms against the forms read before (one joined MOENV file, the MOPS
+ * CSVs), the database stage in rounds; then a whole production build against `npm run refresh`
+ * fetching the same folder from loopback publishers and building it, by peak memory.
+ */
+async function formsFigures(companies: number, work: string): Promise<FormsFigures> {
+  stage('placed-forms', work, companies);
+  const [realMs = [], placedMs = []] = await inRounds([() => stage('snapshot-real', work, companies).ms, () => stage('snapshot-placed', work, companies).ms]);
+  const build = stage('build', work, companies);
+  const publishers = await startPublisherReplay(join(work, 'sources'));
+  try {
+    const refreshed = await stageAsync('refresh', work, companies, publishers.urls);
+    log(`${companies}: real forms ${realMs.join('/')} ms, placed forms ${placedMs.join('/')} ms; build peak ${build.maxRssMb} MB, refresh peak ${refreshed.maxRssMb} MB (${refreshed.answers} answers)`);
+    return { realMs, placedMs, buildMs: build.ms, buildRssMb: build.maxRssMb, refreshMs: refreshed.ms, refreshRssMb: refreshed.maxRssMb, answers: refreshed.answers! };
+  } finally {
+    await publishers.close();
+  }
+}
+
 function stage(name: string, work: string, companies?: number): { ms: number; maxRssMb: number } & Record<string, number> {
   const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/stage.ts', name, work, String(companies ?? '')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   return JSON.parse(out.trim().split('\n').pop()!);
@@ -53,6 +83,7 @@ async function buildFigures(companies: number, work: string): Promise<BuildFigur
   const tree = timed('tree', 'JSON tree');
   timed('pages', 'pages (Astro)');
   timed('downloads', 'downloads');
+  const forms = await formsFigures(companies, work);
   timed('evolve', 'next month: evolve, adapters + snapshot (setup)');
   const medium = workBase === MEMORY_DIR ? 'memory (tmpfs)' : 'disk';
   const history = [await historyRuns(companies, work, medium)];
@@ -62,7 +93,7 @@ async function buildFigures(companies: number, work: string): Promise<BuildFigur
     history.push(await historyRuns(companies, memWork, 'memory (tmpfs)'));
     return alternateTreeRuns(companies, memWork, 'memory (tmpfs)');
   }) : null;
-  return { companies, stages, history, tree: { files: tree.files!, bytes: tree.bytes!, media: inMemory ? [onDisk, inMemory] : [onDisk] } };
+  return { companies, stages, history, forms, tree: { files: tree.files!, bytes: tree.bytes!, media: inMemory ? [onDisk, inMemory] : [onDisk] } };
 }
 
 /**

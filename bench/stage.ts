@@ -12,6 +12,12 @@ import { writeChangeStages } from '../build-scripts/history/stages.js';
 import { DOWNLOADS_DIR, outsideTreeArchive } from '../src/site/static-paths.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { snapshotsView } from '../src/views/snapshots.js';
+import { buildAndPublish } from '../build-scripts/build.js';
+import { refresh } from '../build-scripts/refresh.js';
+import { writePlacedForms } from './placed-forms.js';
+
+/** The demo universe's sizes are not the real market's: the sources' absolute minima are scaled down. */
+const BENCH_ASSERT_SCALE = 0.001;
 
 /**
  * One build stage in its own process, so its time and peak memory are its own. Prints one JSON
@@ -144,6 +150,41 @@ switch (stage) {
     measuredMs = performance.now() - t0;
     store.close();
     Object.assign(facts, { files: written.files + changes.files, bytes: written.bytes + changes.bytes, changed: written.changes.length });
+    break;
+  }
+  case 'placed-forms': {
+    // The same universe in the forms the build read before it spoke the publishers' real ones.
+    await writePlacedForms(sources, join(work, 'sources-placed'));
+    break;
+  }
+  case 'snapshot-real':
+  case 'snapshot-placed': {
+    // The database stage (adapters, scoring, writing) from the real forms or from the placed ones.
+    const out = join(work, stage);
+    rmSync(out, { recursive: true, force: true });
+    mkdirSync(out, { recursive: true });
+    const s = await buildSnapshotDb({
+      sourcesDir: stage === 'snapshot-real' ? sources : join(work, 'sources-placed'), dbPath: join(out, 'snapshot.sqlite'), snapshotId: '2026-11-01',
+      publishedAt: '2026-11-01T00:00:00Z', kind: 'demo', serviceHost: 'bench.example', progress: silentProgress,
+    });
+    facts.companies = s.companies;
+    break;
+  }
+  case 'build':
+  case 'refresh': {
+    // A whole production build from the real-form folder, or `npm run refresh` fetching that folder
+    // from the loopback publishers (their URLs in FETCH_URL_*, set by run.ts) and then building: the
+    // fetch must not raise the build's peak memory.
+    const snapshotsDir = join(work, `published-${stage}`);
+    rmSync(snapshotsDir, { recursive: true, force: true });
+    const common = { snapshotsDir, now: new Date('2026-11-02T00:00:00Z'), assertScale: BENCH_ASSERT_SCALE, serviceHost: 'bench.example', progress: silentProgress };
+    if (stage === 'build') {
+      await buildAndPublish({ ...common, sourcesDir: sources, kind: 'production' });
+    } else {
+      const { fetched } = await refresh({ ...common, sourcesDir: join(work, 'refetched'), env: process.env, http: { minIntervalMs: 0 }, log: () => undefined });
+      facts.answers = fetched.files.length;
+    }
+    rmSync(snapshotsDir, { recursive: true, force: true });
     break;
   }
   default:

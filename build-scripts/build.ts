@@ -27,6 +27,8 @@ export interface BuildOptions {
   now: Date;
   asof?: string;
   maxRejects?: number;
+  /** ASSERT_MIN_SCALE (sources' absolute minima for a small test universe). */
+  assertScale?: number;
   serviceHost?: string;
   progress: Progress;
   /** How many published snapshots to keep, this one included (default SNAPSHOTS_KEEP, else 24). */
@@ -82,7 +84,7 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
 
     o.onStage?.('database');
     const summary = await timed('database', () =>
-      buildSnapshotDb({ sourcesDir: o.sourcesDir, dbPath, snapshotId: id, publishedAt, kind: o.kind, asof: o.asof, maxRejects: o.maxRejects, serviceHost: o.serviceHost ?? DEFAULT_SERVICE_HOST, progress: o.progress }),
+      buildSnapshotDb({ sourcesDir: o.sourcesDir, dbPath, snapshotId: id, publishedAt, kind: o.kind, asof: o.asof, maxRejects: o.maxRejects, assertScale: o.assertScale, serviceHost: o.serviceHost ?? DEFAULT_SERVICE_HOST, progress: o.progress }),
     );
 
     o.onStage?.('tree');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { CsvFormatError, readCsv } from './csv-reader.js';
 import { JsonFormatError, readJsonRecords } from './json-records.js';
+import { sniffEncoding } from './decode.js';
 import type { FileLayout } from './layouts.js';
 
 /** One row an adapter refused, with where it is (a CSV line, or a JSON record's 1-based index) and why. */
@@ -41,8 +42,9 @@ export class MissingColumnError extends Error {
   constructor(
     readonly file: string,
     readonly column: string,
+    readonly sourceId?: string,
   ) {
-    super(`${file}: missing required column "${column}"`);
+    super(`${sourceId ? `${sourceId} ` : ''}${file}: missing required column or key "${column}" (renamed by the publisher? see README, "When a publisher changes its form")`);
     this.name = 'MissingColumnError';
   }
 }
@@ -204,8 +206,26 @@ export async function* readLayout<K extends string, T>(
     if (options.optional) return;
     throw new MissingFileError([layout.file, ...(layout.alternatives ?? [])].join(' or '));
   }
+  yield* readLayoutFile(dir, file, layout, schema, rejects);
+}
+
+/**
+ * The rows of one named file in a layout (one answer of a source served in several, such as a MOENV
+ * page or a GenPlus year). JSON must be UTF-8 (RFC 8259): bytes in another encoding fail the file
+ * rather than garble its text. Failures of the whole file name the source.
+ */
+export async function* readLayoutFile<K extends string, T>(
+  dir: string,
+  file: string,
+  layout: FileLayout<K>,
+  schema: z.ZodType<T, Partial<Record<K, string>>>,
+  rejects: RejectLog,
+): AsyncGenerator<LayoutRow<T>> {
   const path = join(dir, file);
   const isJson = file.toLowerCase().endsWith('.json');
+  if (isJson && (await sniffEncoding(path)) !== 'utf8') {
+    throw new SourceFileError(`${layout.sourceId} ${file}: JSON that is not UTF-8 (the bytes read as Big5/CP950); JSON is served in UTF-8, so this is not the publisher's answer`);
+  }
   const unit = isJson ? 'record' : 'line';
   const labelOf = (key: K | undefined) => (key !== undefined ? (layout.columns[key]?.labels[0] ?? String(key)) : 'row');
   try {
@@ -228,7 +248,9 @@ export async function* readLayout<K extends string, T>(
       }
     }
   } catch (e) {
-    if (e instanceof CsvFormatError || e instanceof JsonFormatError) throw new SourceFileError(e.message.replace(path, file));
+    if (e instanceof CsvFormatError || e instanceof JsonFormatError) throw new SourceFileError(`${layout.sourceId} ${e.message.replace(path, file)}`);
+    if (e instanceof MissingColumnError) throw new MissingColumnError(file, e.column, layout.sourceId);
+    if (e instanceof SourceFileError && !e.message.startsWith(layout.sourceId)) throw new SourceFileError(`${layout.sourceId} ${e.message}`);
     throw e;
   }
 }

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { fetchSources } from '../fetch/fetch-sources.js';
+import { httpOptionsFromEnv } from '../fetch/http-env.js';
+import { formatFetchSummary } from './fetch-summary.js';
 
 /**
  * npm run fetch -- --out DIR [--only SRC-… (repeatable)] [--asof YYYY-MM-DD]
@@ -22,17 +24,6 @@ if (values.asof !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.asof)) {
   console.error('--asof must be YYYY-MM-DD');
   process.exit(2);
 }
-const number = (name: string): number | undefined => {
-  const v = process.env[name];
-  if (v === undefined || v === '') return undefined;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) {
-    console.error(`${name} must be a number of milliseconds ≥ 0`);
-    process.exit(2);
-  }
-  return n;
-};
-
 const start = performance.now();
 try {
   const result = await fetchSources({
@@ -41,17 +32,9 @@ try {
     asof: values.asof,
     env: process.env,
     log: (m) => console.error(`[fetch] ${m}`),
-    http: {
-      ...(number('FETCH_TIMEOUT_MS') !== undefined ? { timeoutMs: number('FETCH_TIMEOUT_MS') } : {}),
-      ...(number('FETCH_MIN_INTERVAL_MS') !== undefined ? { minIntervalMs: number('FETCH_MIN_INTERVAL_MS') } : {}),
-      ...(number('FETCH_RETRY_BASE_MS') !== undefined ? { retryBaseMs: number('FETCH_RETRY_BASE_MS') } : {}),
-    },
+    http: httpOptionsFromEnv(process.env),
   });
-  const lines = [`Fetched into ${result.outDir} in ${((performance.now() - start) / 1000).toFixed(1)} s:`];
-  for (const f of result.fetched) lines.push(`  ${f.source_id.padEnd(24)} ${String(f.records).padStart(8)} records  ${f.file}  sha256 ${f.sha256.slice(0, 12)}…`);
-  if (result.carried.length > 0) lines.push(`Kept from the previous folder: ${result.carried.join(', ')}`);
-  for (const m of result.missing) lines.push(`Missing ${m.sourceId} (${m.file}): ${m.note}, or put ${m.file} into ${result.outDir} yourself.`);
-  console.log(lines.join('\n'));
+  console.log(formatFetchSummary(result, performance.now() - start));
 } catch (e) {
   console.error(`fetch failed: ${(e as Error).message}`);
   console.error('The previous sources folder (if any) is unchanged.');

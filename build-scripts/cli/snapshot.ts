@@ -4,6 +4,7 @@ import { buildAndPublish } from '../build.js';
 import { stderrProgress } from '../snapshot/progress.js';
 import { snapshotsDirFromEnv } from '../../src/snapshot/published.js';
 import { formatSummary } from './summary.js';
+import { minScale } from '../sources/assertions.js';
 
 /** npm run snapshot -- --sources DIR [--asof YYYY-MM-DD] [--max-rejects N] [--kind production|demo] */
 const { values } = parseArgs({
@@ -41,6 +42,7 @@ try {
     now: new Date(),
     asof: values.asof,
     maxRejects,
+    assertScale: minScale(process.env),
     serviceHost: process.env.SERVICE_HOST,
     progress: stderrProgress('snapshot'),
   });

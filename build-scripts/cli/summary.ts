@@ -7,10 +7,17 @@ export function formatSummary(r: BuildResult, totalMs: number): string {
   const lines = [
     `Published snapshot ${r.id} (data as of ${s.asof}) → ${r.dir}`,
     '',
-    'Rows read per source (accepted) / stored:',
+    'Per source: records read (accepted) / stored, companies linked, records served twice:',
     ...Object.keys({ ...s.rowsRead, ...s.recordCounts })
       .sort()
-      .map((id) => `  ${id.padEnd(24)} ${String(s.rowsRead[id] ?? 0).padStart(9)} / ${String(s.recordCounts[id] ?? 0).padStart(9)}`),
+      .flatMap((id) => {
+        const c = s.tally.bySource.get(id);
+        const line = `  ${id.padEnd(24)} ${String(s.rowsRead[id] ?? 0).padStart(9)} / ${String(s.recordCounts[id] ?? 0).padStart(9)}   companies ${String(c?.companies.size ?? 0).padStart(5)}   duplicates ${c?.duplicates ?? 0}${c?.conflicting ? ` (${c.conflicting} differing; the first kept)` : ''}`;
+        const skipped = [...(c?.skipped ?? new Map<string, number>())].map(([why, n]) => `      skipped ${n}: ${why}`);
+        const unmatched = (c?.unmatched ?? []).map((n) => `      left out, unmatched: ${n}`);
+        return [line, ...skipped, ...unmatched];
+      }),
+    ...(s.warnings.length > 0 ? ['Warnings (assertion maxima):', ...s.warnings.map((w) => `  ${w}`)] : []),
     `Rejected rows: ${s.rejects.count}${s.rejects.count ? `\n${s.rejects.format(10).replace(/^/gm, '  ')}` : ''}`,
     `Companies: ${s.companies}   verdicts: ${Object.entries(s.verdicts).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     'Flags by id:',

@@ -11,8 +11,10 @@ import type { Boundary } from '../../src/contract/vocabulary.js';
 export interface Ctx {
   /** D, the as-of day. */
   readonly D: Day;
-  /** year(D). */
+  /** year(D). The GHG registry's years are Y − 2 and Y − 1. */
   readonly Y: number;
+  /** E(D), the expected reporting year (methodology 1.1): Y − 1 from 1 September, else Y − 2. */
+  readonly E: number;
   readonly rng: Rng;
 }
 

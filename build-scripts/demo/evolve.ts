@@ -6,18 +6,22 @@
  *
  * The events, each on the first company (archetypes aside, in code order) that it fits, every
  * company used once:
- *  - the as-of date moves one month, across a year boundary when the month is December (timeliness);
- *    the GHG registry then publishes the new year, each site repeating its last year's figures;
+ *  - the as-of date moves one month. Past the reporting deadline (from 31 August to 30 September),
+ *    E(D), the expected reporting year, moves on: disclosures for the old E(D) become a year late
+ *    (5 timeliness points lost, GF-D01), older ones later still (timeliness). Into a new calendar
+ *    year (from December), the GHG registry publishes the new year, each site repeating its last
+ *    year's figures;
  *  - new penalties: three companies each get one dated in the new month (a small fine, a serious
  *    NT$2M one, a NT$12M one);
  *  - penalties age out: nothing to do, the date moving is enough; the events name one company
  *    whose penalty leaves the 36-month window and one whose penalty leaves the 12-month window
  *    (when the universe has such penalties; the 1,800-company demo does);
- *  - a new disclosure: a company that disclosed nothing publishes scopes 1–3 for last year;
- *  - a corrected disclosure: a company lacking scope 3 adds it and corrects scope 1 by +5 %;
+ *  - a new disclosure: a company that disclosed nothing publishes scopes 1–3 for the expected
+ *    reporting year;
+ *  - a corrected disclosure: a company on time lacking scope 3 adds it and corrects scope 1 by +5 %;
  *  - an assurance upgrade: a company's latest limited assurance becomes reasonable;
  *  - a new carbon-fee obligation: a manufacturer's largest site reaches 30,000 t CO2e in the
- *    registry's new year;
+ *    registry's latest year (a new year, or a revised one);
  *  - a CBAM mapping change: the project's curated product list adds a company's aluminium
  *    extrusions (the mapping is part of the methodology, so this is a methodology change);
  *  - a delisting: a company no ETF holds leaves the universe (its business stays in the
@@ -31,9 +35,10 @@ import type { Company, Penalty, Universe } from './model.js';
 import { legalName } from './names.js';
 import { Rng } from './random.js';
 import { CBAM_BY_INDUSTRY } from '../../src/methodology/cbam.js';
+import { expectedReportingYear } from '../../src/methodology/reporting-year.js';
 
 export type DemoEventKind =
-  | 'year_boundary' | 'penalty_new' | 'penalty_ages_out_36' | 'penalty_ages_out_12' | 'disclosure_new' | 'disclosure_corrected'
+  | 'asof' | 'registry_year' | 'penalty_new' | 'penalty_ages_out_36' | 'penalty_ages_out_12' | 'disclosure_new' | 'disclosure_corrected'
   | 'assurance_upgrade' | 'carbon_fee_new' | 'cbam_mapping' | 'delisting' | 'listing';
 
 export interface DemoEvent {
@@ -80,7 +85,17 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
     return c;
   };
 
-  if (u.year !== yearOf(D1)) {
+  // E(D), the expected reporting year (methodology 1.1), moves on 1 September.
+  const E1 = expectedReportingYear(isoDate(D1));
+  const E2 = expectedReportingYear(isoDate(D2));
+  events.push({
+    kind: 'asof', ticker: null,
+    detail: E2 !== E1
+      ? `as-of date ${isoDate(D1)} → ${isoDate(D2)}, past the reporting deadline: E(D) ${E1} → ${E2}, disclosures for ${E1} now a year late`
+      : `as-of date ${isoDate(D1)} → ${isoDate(D2)} (E(D) stays ${E2})`,
+  });
+  const newRegistryYear = u.year !== yearOf(D1);
+  if (newRegistryYear) {
     // The registry's newest year is year(D) − 1: each site repeats its last year's figures for it.
     for (const b of [...u.companies, ...u.others]) {
       for (const s of b.sites) {
@@ -88,9 +103,7 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
         if (last && last.year === u.year - 2) s.years.push({ ...last, year: u.year - 1 });
       }
     }
-    events.push({ kind: 'year_boundary', ticker: null, detail: `as-of date ${isoDate(D1)} → ${isoDate(D2)}: reporting years one year older; registry year ${u.year - 1} published` });
-  } else {
-    events.push({ kind: 'year_boundary', ticker: null, detail: `as-of date ${isoDate(D1)} → ${isoDate(D2)} (no year boundary)` });
+    events.push({ kind: 'registry_year', ticker: null, detail: `registry year ${u.year - 1} published` });
   }
 
   const aged36 = pick((c) => c.penalties.some((p) => within(p.day, D1, 36) && !within(p.day, D2, 36)));
@@ -113,10 +126,10 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
 
   const fresh = pick((c) => c.disclosure === null && c.cbam === null);
   if (fresh) {
-    fresh.disclosure = { year: u.year - 1, scope1: tq(12_000), scope2: tq(8_000), scope3: tq(30_000), boundary: 'consolidated', s1Verified: true, s2Verified: true, s3Verified: false, intensity: null };
-    events.push({ kind: 'disclosure_new', ticker: fresh.ticker, detail: `first carbon disclosure, for ${u.year - 1}` });
+    fresh.disclosure = { year: E2, scope1: tq(12_000), scope2: tq(8_000), scope3: tq(30_000), boundary: 'consolidated', s1Verified: true, s2Verified: true, s3Verified: false, intensity: null };
+    events.push({ kind: 'disclosure_new', ticker: fresh.ticker, detail: `first carbon disclosure, for ${E2}` });
   }
-  const corrected = pick((c) => c.disclosure !== null && c.disclosure.scope3 === null && c.disclosure.scope1 !== null && c.disclosure.year >= yearOf(D1) - 1);
+  const corrected = pick((c) => c.disclosure !== null && c.disclosure.scope3 === null && c.disclosure.scope1 !== null && c.disclosure.year >= E2);
   if (corrected) {
     const d = corrected.disclosure!;
     corrected.disclosure = { ...d, scope1: Math.round(d.scope1! * 1.05), scope3: tq(5_000) };
@@ -140,7 +153,7 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
     const site = liable.sites.find((s) => isManufacturing(s.code) && s.years.some((y) => y.year === u.year - 1))!;
     const y = site.years.find((x) => x.year === u.year - 1)!;
     y.direct = tq(30_000) - y.indirect > 0 ? tq(30_000) - y.indirect : tq(30_000);
-    events.push({ kind: 'carbon_fee_new', ticker: liable.ticker, detail: `site ${site.code} reaches 30,000 t CO2e in ${u.year - 1}: carbon-fee obligated` });
+    events.push({ kind: 'carbon_fee_new', ticker: liable.ticker, detail: `site ${site.code} reaches 30,000 t CO2e in ${u.year - 1}${newRegistryYear ? '' : ' (the registry revises that year)'}: carbon-fee obligated` });
   }
 
   const mapped = pick((c) => c.cbam === null && c.disclosure === null && c.sites.length === 0 && !(c.industry in CBAM_BY_INDUSTRY));

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { isoDate, parseIsoDay } from './dates.js';
 import type { Universe } from './model.js';
 import { buildUniverse } from './universe.js';
-import { DEMO_FILES, writeLayoutFiles } from './write-files.js';
+import { SOURCE_MODULES } from '../sources/index.js';
+import { writeLayoutFiles } from './write-files.js';
 
 export interface GenerateDemoOptions {
   /** Folder to write into (created if missing). */
@@ -38,16 +39,9 @@ export interface DemoManifest {
   retrieved_at: Record<string, string>;
 }
 
-/** One retrieval time per source id: asof at 06:00Z, a minute apart in layout order. */
+/** One retrieval time per source id: asof at 06:00Z, a minute apart in the sources' order. */
 export function retrievedAt(asof: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  let minute = 0;
-  for (const { layout } of DEMO_FILES) {
-    if (layout.sourceId in out) continue;
-    out[layout.sourceId] = `${asof}T06:${String(minute).padStart(2, '0')}:00Z`;
-    minute++;
-  }
-  return out;
+  return Object.fromEntries(SOURCE_MODULES.map((m, minute) => [m.info.source_id, `${asof}T06:${String(minute).padStart(2, '0')}:00Z`]));
 }
 
 export async function generateDemo(opts: GenerateDemoOptions): Promise<GenerateDemoResult> {
@@ -67,5 +61,5 @@ export async function writeUniverse(outDir: string, universe: Universe): Promise
   const counts = await writeLayoutFiles(outDir, universe);
   const manifest: DemoManifest = { kind: 'demo', seed: universe.seed, companies: universe.companies.length, asof, retrieved_at: retrievedAt(asof) };
   await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, 'utf8');
-  return { asof, files: [...DEMO_FILES.map((j) => j.layout.file), 'manifest.json'], counts };
+  return { asof, files: [...Object.keys(counts), 'manifest.json'], counts };
 }

@@ -1,22 +1,16 @@
 /**
- * Rows of every publisher file except penalties (penalty-rows.ts), keyed by the layout's column
+ * Rows of the tabular publisher files except penalties (penalty-rows.ts), keyed by the layout's column
  * keys so the compiler checks that each row fills every column of its layout.
  */
-import type {
-  cbamProductsLayout,
-  esgReportLayout,
-  etfHoldingsLayout,
-  FileLayout,
-  registryLayout,
-  twseCompanyLayout,
-  twseGhgLayout,
-} from '../adapters/layouts.js';
-import { rocCompact, rocSlash, rocYear } from './dates.js';
-import { formatPct2, formatTq, formatTq4 } from './format.js';
-import { industry, sicName } from './industries.js';
+import type { cbamProductsLayout, FileLayout } from '../adapters/layouts.js';
+import type { registryLayout } from '../sources/moenv-ghg-registry.js';
+import type { twseCompanyLayout } from '../sources/twse-company.js';
+import type { twseGhgLayout } from '../sources/twse-esg-ghg.js';
+import { rocCompact, rocYear } from './dates.js';
+import { formatTq, formatTq4 } from './format.js';
+import { sicName } from './industries.js';
 import type { Company, Market, Universe } from './model.js';
-import { COUNTIES, CPA_OPINION, CPA_STANDARD, THIRD_PARTY_STANDARD } from './names.js';
-import { Rng } from './random.js';
+import { COUNTIES } from './names.js';
 
 export type RowOf<L extends FileLayout> = Record<keyof L['columns'] & string, string>;
 
@@ -102,52 +96,6 @@ export function* registryRows(u: Universe): Generator<RowOf<typeof registryLayou
           };
         }
       }
-    }
-  }
-}
-
-const MARKET_LABEL = { listed: '上市', otc: '上櫃' } as const;
-
-/** Sustainability-report filings with their assurance, oldest year first per company. */
-export function* esgReportRows(u: Universe): Generator<RowOf<typeof esgReportLayout>> {
-  for (const c of u.companies) {
-    for (const r of c.reports) {
-      const rng = Rng.of(u.seed, 'report-row', c.index, r.year);
-      const roc = rocYear(r.year);
-      const a = r.assurance;
-      yield {
-        market: MARKET_LABEL[c.market],
-        year: String(roc),
-        ticker: c.ticker,
-        companyName: c.shortName,
-        reason: r.mandatory ? '依規定申報' : '自願申報',
-        industry: industry(c.industry).name,
-        period: `${roc}/01/01~${roc}/12/31`,
-        standard: rng.chance(0.4) ? 'GRI準則2021年版、SASB準則' : 'GRI準則2021年版',
-        thirdParty: a.kind === 'third' ? a.body : '',
-        thirdPartyStandard: a.kind === 'third' ? THIRD_PARTY_STANDARD[a.level] : '',
-        cpa: a.kind === 'cpa' ? a.firm : '',
-        cpaStandard: a.kind === 'cpa' ? CPA_STANDARD : '',
-        cpaOpinion: a.kind === 'cpa' ? CPA_OPINION[a.level] : '',
-        uploadDate: rocSlash(r.uploadDay),
-        amended: rng.chance(0.02) ? '是' : '',
-      };
-    }
-  }
-}
-
-export function* etfRows(u: Universe): Generator<RowOf<typeof etfHoldingsLayout>> {
-  for (const e of u.etfs) {
-    for (const h of e.holdings) {
-      yield {
-        fundCode: e.code,
-        fundName: e.name,
-        year: String(rocYear(e.year)),
-        quarter: String(e.quarter),
-        securityCode: h.code,
-        securityName: h.name,
-        weightPct: formatPct2(h.weight),
-      };
     }
   }
 }

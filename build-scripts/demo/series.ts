@@ -1,8 +1,9 @@
 /**
  * The evolving demo: a first month generated from (seed, companies), then each later month derived
  * from the one before by the documented events of evolve.ts. Each month is written into its own
- * folder, `<outDir>/<asof>/`. The first month ends on 31 December so the second crosses a year
- * boundary. Same options, same bytes.
+ * folder, `<outDir>/<n>/` (1, 2, …). The first month is as of 31 August, the reporting deadline
+ * itself, so the second (30 September) is past it: E(D), the expected reporting year, moves from
+ * 2024 to 2025 and the disclosures still for 2024 lose timeliness points. Same options, same bytes.
  */
 import { join } from 'node:path';
 import { parseIsoDay } from './dates.js';
@@ -10,7 +11,7 @@ import { evolveUniverse, type DemoEvent } from './evolve.js';
 import { writeUniverse, type GenerateDemoResult } from './generate.js';
 import { buildUniverse } from './universe.js';
 
-export const DEMO_SERIES_START = '2026-12-31';
+export const DEMO_SERIES_START = '2026-08-31';
 const DEFAULTS = { companies: 1800, seed: 20261101, months: 2 } as const;
 
 export interface DemoMonth extends GenerateDemoResult {

@@ -5,7 +5,7 @@
  */
 import type { Ctx } from './archetype-kit.js';
 import { ARCHETYPES } from './archetypes.js';
-import { type Day, yearOf } from './dates.js';
+import { type Day, isoDate, yearOf } from './dates.js';
 import { buildEtfs } from './etfs.js';
 import { MAX_COMPANIES, tickerFor, uniformNoFor } from './ids.js';
 import { industry, INDUSTRIES, INDUSTRY_WEIGHTS } from './industries.js';
@@ -14,6 +14,7 @@ import { COUNTY_WEIGHTS, legalName, NameBook } from './names.js';
 import { addRandomPenalties, otherBusinesses } from './penalties.js';
 import { randomCompanyFacts } from './random-company.js';
 import { Rng } from './random.js';
+import { expectedReportingYear } from '../../src/methodology/reporting-year.js';
 
 export interface UniverseOptions {
   seed: number;
@@ -53,11 +54,12 @@ export function buildUniverse(opts: UniverseOptions): Universe {
     throw new RangeError(`companies must be an integer from 1 to ${MAX_COMPANIES}`);
   }
   const Y = yearOf(D);
+  const E = expectedReportingYear(isoDate(D));
   const names = new NameBook();
   const companies: Company[] = [];
   for (let i = 0; i < count; i++) {
     const c = baseCompany(seed, i, count, names);
-    const x: Ctx = { D, Y, rng: Rng.of(seed, 'facts', i) };
+    const x: Ctx = { D, Y, E, rng: Rng.of(seed, 'facts', i) };
     const arch = ARCHETYPES[i];
     if (arch) {
       arch.build(c, x);

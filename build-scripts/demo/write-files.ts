@@ -12,22 +12,20 @@
  * with a single label is written with that label.
  */
 import { join } from 'node:path';
-import {
-  cbamProductsLayout,
-  esgReportLayout,
-  etfHoldingsLayout,
-  type FileLayout,
-  penaltyLayout,
-  registryLayout,
-  tpexCompanyLayout,
-  tpexGhgLayout,
-  twseCompanyLayout,
-  twseGhgLayout,
-} from '../adapters/layouts.js';
+import { cbamProductsLayout, type FileLayout } from '../adapters/layouts.js';
+import { MOENV_PAGE } from '../sources/moenv-v2.js';
+import { penaltyLayout } from '../sources/moenv-penalties.js';
+import { registryLayout } from '../sources/moenv-ghg-registry.js';
+import { tpexCompanyLayout } from '../sources/tpex-company.js';
+import { tpexGhgLayout } from '../sources/tpex-esg-ghg.js';
+import { twseCompanyLayout } from '../sources/twse-company.js';
+import { twseGhgLayout } from '../sources/twse-esg-ghg.js';
+import { writeGenplusDemoFiles } from './genplus-files.js';
+import { writeSitcaDemoFiles } from './sitca-files.js';
 import { CsvWriter, JsonRecordsWriter, type FileEncoding, type TableWriter } from './table-writers.js';
 import type { Universe } from './model.js';
 import { penaltyRows } from './penalty-rows.js';
-import { cbamRows, companyRows, esgReportRows, etfRows, ghgRows, registryRows, type RowOf } from './rows.js';
+import { cbamRows, companyRows, ghgRows, registryRows, type RowOf } from './rows.js';
 
 export type HeaderStyle = 'label' | 'key';
 
@@ -40,8 +38,8 @@ function headerFor(layout: FileLayout, style: HeaderStyle): string[] {
   });
 }
 
-/** How a file is served: JSON (an array, or wrapped in `{records}`) or CSV in an encoding. */
-export type ServedForm = { kind: 'json'; wrapped?: boolean } | { kind: 'csv'; encoding: FileEncoding };
+/** How a file is served: JSON (an array, or wrapped in `{records}`; MOENV in pages of 1,000 as a fetch keeps them) or CSV in an encoding. */
+export type ServedForm = { kind: 'json'; wrapped?: boolean; pagesOf?: string } | { kind: 'csv'; encoding: FileEncoding };
 
 interface Job<L extends FileLayout> {
   layout: L;
@@ -62,16 +60,18 @@ const job = <L extends FileLayout>(
 
 const JSON_ARRAY: ServedForm = { kind: 'json' };
 
-/** Every file of the demo, in the order written, with its header style and served form. */
+/**
+ * Every tabular file of the demo, in the order written, with its header style and served form. The
+ * reports (GenPlus JSON) and ETF holdings (SITCA HTML and the TWSE fund list) have writers of their
+ * own (genplus-files.ts, sitca-files.ts).
+ */
 export const DEMO_FILES = [
   job(twseCompanyLayout, 'label', JSON_ARRAY, (u) => companyRows(u, 'listed')),
-  job(tpexCompanyLayout, 'key', JSON_ARRAY, (u) => companyRows(u, 'otc')),
-  job(penaltyLayout, 'key', JSON_ARRAY, penaltyRows),
+  job(tpexCompanyLayout, 'label', JSON_ARRAY, (u) => companyRows(u, 'otc')),
+  job(penaltyLayout, 'key', { kind: 'json', pagesOf: 'EMS_P_46' }, penaltyRows),
   job(twseGhgLayout, 'label', JSON_ARRAY, (u) => ghgRows(u, 'listed')),
   job(tpexGhgLayout, 'label', JSON_ARRAY, (u) => ghgRows(u, 'otc'), '範疇一排放量(噸CO2e)'),
-  job(registryLayout, 'key', { kind: 'json', wrapped: true }, registryRows),
-  job(esgReportLayout, 'label', { kind: 'csv', encoding: 'utf8-bom' }, esgReportRows),
-  job(etfHoldingsLayout, 'label', { kind: 'csv', encoding: 'big5' }, etfRows),
+  job(registryLayout, 'key', { kind: 'json', wrapped: true, pagesOf: 'GHG_P_01' }, registryRows),
   job(cbamProductsLayout, 'label', { kind: 'csv', encoding: 'utf8' }, cbamRows),
 ] as const;
 
@@ -79,21 +79,48 @@ function writerFor(path: string, form: ServedForm): TableWriter {
   return form.kind === 'json' ? new JsonRecordsWriter(path, form.wrapped) : new CsvWriter(path, form.encoding);
 }
 
-async function writeOne<L extends FileLayout>(dir: string, u: Universe, j: Job<L>): Promise<number> {
+/** Writes one job's rows; a paged MOENV form rolls over to the next page file every 1,000 rows (a last, short page always exists). */
+async function writeOne<L extends FileLayout>(dir: string, u: Universe, j: Job<L>, counts: Record<string, number>): Promise<void> {
   const keys = Object.keys(j.layout.columns) as (keyof L['columns'] & string)[];
-  const writer = writerFor(join(dir, j.layout.file), j.form);
+  const header = headerFor(j.layout, j.style).map((h) => (h === j.spacedKey ? `${h} ` : h));
+  const pagesOf = j.form.kind === 'json' ? j.form.pagesOf : undefined;
+  let page = 0;
+  let file = '';
+  let writer: TableWriter | null = null;
+  const open = async () => {
+    page++;
+    file = pagesOf ? `${pagesOf}.${String(page).padStart(4, '0')}.json` : j.layout.file;
+    writer = writerFor(join(dir, file), j.form);
+    await writer.write(header);
+  };
+  const close = async () => {
+    await writer!.close();
+    counts[file] = writer!.rows;
+  };
+  await open();
   try {
-    await writer.write(headerFor(j.layout, j.style).map((h) => (h === j.spacedKey ? `${h} ` : h)));
-    for (const row of j.rows(u)) await writer.write(keys.map((k) => row[k]));
+    for (const row of j.rows(u)) {
+      if (pagesOf && writer!.rows === MOENV_PAGE) {
+        await close();
+        await open();
+      }
+      await writer!.write(keys.map((k) => row[k]));
+    }
+    // MOENV's last page is short: a full last page is followed by an empty one, as the fetch stops only on a short page.
+    if (pagesOf && writer!.rows === MOENV_PAGE) {
+      await close();
+      await open();
+    }
   } finally {
-    await writer.close();
+    await close();
   }
-  return writer.rows;
 }
 
-/** Writes every layout file into `dir`; returns data-row counts by file name. */
+/** Writes every demo file into `dir`; returns data-row counts by file name, in the order written. */
 export async function writeLayoutFiles(dir: string, u: Universe): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const j of DEMO_FILES) counts[j.layout.file] = await writeOne(dir, u, j as Job<FileLayout>);
+  for (const j of DEMO_FILES) await writeOne(dir, u, j as Job<FileLayout>, counts);
+  Object.assign(counts, await writeGenplusDemoFiles(dir, u));
+  Object.assign(counts, await writeSitcaDemoFiles(dir, u));
   return counts;
 }

@@ -1,4 +1,4 @@
-import { OGDL_TW } from '../adapters/catalogue.js';
+import { OGDL_TW } from '../sources/registry-info.js';
 import { SCORE_NAME } from '../../src/methodology/rules.js';
 import { BOOLEAN_COLUMNS, JSON_ARRAY_COLUMNS } from './column-kinds.js';
 import { serviceUrl, type SnapshotFacts } from './snapshot-facts.js';
@@ -60,10 +60,15 @@ function resource(r: CsvResourceInput) {
   };
 }
 
-/** Licences: OGDL Taiwan (every source's), plus any other licence a source of this snapshot names. */
+/**
+ * Licences: OGDL Taiwan (every government and exchange source's), plus any other licence a source of
+ * this snapshot names. A source published without an open-data licence (SITCA, `licence_id` none)
+ * adds none: its registry entry says so, and the package does not pretend one.
+ */
 function licences(facts: SnapshotFacts) {
   const out = [{ name: OGDL_TW.id, path: OGDL_TW.url, title: OGDL_TW.name }];
   for (const s of facts.sources) {
+    if (s.licence_id === 'none') continue;
     if (out.some((l) => l.name === s.licence_id || l.path === s.licence_url)) continue;
     out.push({ name: s.licence_id, path: s.licence_url, title: s.licence_name });
   }

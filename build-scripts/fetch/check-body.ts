@@ -1,12 +1,16 @@
 import { open } from 'node:fs/promises';
 import { CsvFormatError, readCsv } from '../adapters/csv-reader.js';
+import { sniffEncoding } from '../adapters/decode.js';
 import { JsonFormatError, readJsonRecords } from '../adapters/json-records.js';
 import { FetchFailure } from './http.js';
 
 /**
- * Whether a downloaded body is the data it should be, before it may replace anything: publishers
- * answer some failures with status 200 and an HTML page, and a connection that closes early can
- * leave a body that parses up to the cut. Returns the number of records; throws FetchFailure.
+ * Whether a downloaded answer is what it should be, before it may be kept: publishers answer some
+ * failures with status 200 and an HTML page, an ASP.NET form may answer JSON, and a connection that
+ * closes early can leave a body that parses up to the cut. With a `count` of its own (a source whose
+ * answer has another shape, e.g. GenPlus's `{success, data}`), that counts the records and may
+ * refuse; else a JSON answer is read as an array of records (or `{records}`), a CSV as rows. Returns
+ * the number of records; throws FetchFailure.
  */
 
 async function head(path: string, n = 512): Promise<string> {
@@ -20,21 +24,26 @@ async function head(path: string, n = 512): Promise<string> {
   }
 }
 
-export async function checkBody(path: string, form: 'json' | 'csv', contentType: string, onRecord?: (value: unknown) => Promise<void> | void): Promise<number> {
+const looksHtml = (start: string, contentType: string) => /html/i.test(contentType) || /^<(!doctype|html|head|body|\?xml)/i.test(start);
+
+export async function checkBody(path: string, expect: 'json' | 'csv' | 'html', contentType: string, count?: (path: string) => Promise<number>): Promise<number> {
   const start = (await head(path)).replace(/^\xef\xbb\xbf/, '').trimStart();
   if (start === '') throw new FetchFailure('empty body', 200);
-  if (/html/i.test(contentType) || /^<(!doctype|html|head|body|\?xml)/i.test(start)) {
+  if (expect === 'html') {
+    if (!looksHtml(start, contentType)) throw new FetchFailure(`expected an HTML page, got ${contentType || 'no content type'}: ${JSON.stringify(start.slice(0, 80))}`, 200);
+  } else if (looksHtml(start, contentType)) {
     throw new FetchFailure(`an HTML page with status 200, not data (an error or maintenance page?): ${JSON.stringify(start.slice(0, 80))}`, 200);
   }
-  let records = 0;
+  if (expect === 'json' && (await sniffEncoding(path)) !== 'utf8') throw new FetchFailure('JSON that is not UTF-8 (the bytes read as Big5/CP950)', 200);
   try {
-    if (form === 'json') {
+    if (count) return await count(path);
+    let records = 0;
+    if (expect === 'json') {
       for await (const item of readJsonRecords(path)) {
         if ('skipped' in item) throw new FetchFailure(`record ${item.index}: ${item.skipped}`, 200);
         records++;
-        if (onRecord) await onRecord(item.value);
       }
-    } else {
+    } else if (expect === 'csv') {
       let header = true;
       for await (const item of readCsv(path)) {
         if (header) header = false;
@@ -42,9 +51,10 @@ export async function checkBody(path: string, form: 'json' | 'csv', contentType:
         void item;
       }
     }
+    return records;
   } catch (e) {
+    if (e instanceof FetchFailure) throw e;
     if (e instanceof JsonFormatError || e instanceof CsvFormatError) throw new FetchFailure(e.message.replace(path, 'the body'), 200);
-    throw e;
+    throw new FetchFailure((e as Error).message.replace(path, 'the body'), 200);
   }
-  return records;
 }

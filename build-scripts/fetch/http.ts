@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
- * One polite HTTP GET into a file: a timeout per attempt, retries with exponential backoff (and the
+ * One polite HTTP request (GET, or POST with a body) into a file: a timeout per attempt, retries with exponential backoff (and the
  * server's Retry-After) on 429, 5xx, timeouts and connection resets, a minimum interval between
  * requests to the same host, and a cap on the body size. Other statuses fail at once. The body is
  * streamed to disk and hashed on the way, never held whole.
@@ -41,7 +41,20 @@ export interface Download {
   contentType: string;
   bytes: number;
   sha256: string;
+  /** `Set-Cookie` values of the answer (a session's next request carries them). */
+  cookies: string[];
 }
+
+/** What to send. */
+export interface HttpRequest {
+  url: string;
+  method: 'GET' | 'POST';
+  headers?: Readonly<Record<string, string>>;
+  body?: string;
+}
+
+/** The host's name does not resolve: no network, or a wrong URL. Another attempt will not cure it. */
+const UNRESOLVED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME']);
 
 /** A failure that another attempt will not cure (or the last attempt's failure). */
 export class FetchFailure extends Error {
@@ -89,12 +102,20 @@ function describeError(e: unknown): string {
   return cause ? `${err.message} (${cause})` : err.message;
 }
 
-async function attempt(url: string, dest: string, o: HttpOptions): Promise<Download> {
+async function attempt(r: HttpRequest, dest: string, o: HttpOptions): Promise<Download> {
   let res: Response;
   const signal = AbortSignal.timeout(o.timeoutMs);
   try {
-    res = await fetch(url, { signal, headers: { accept: 'application/json, text/csv;q=0.9, */*;q=0.1', 'user-agent': 'esg-credibility-fetch/1 (open data client)' } });
+    res = await fetch(r.url, {
+      method: r.method,
+      signal,
+      redirect: 'follow',
+      headers: { accept: 'application/json, text/csv;q=0.9, text/html;q=0.5, */*;q=0.1', 'user-agent': 'esg-credibility-fetch/1 (open data client)', ...r.headers },
+      ...(r.body !== undefined ? { body: r.body } : {}),
+    });
   } catch (e) {
+    const code = (e as { cause?: { code?: string } }).cause?.code;
+    if (code && UNRESOLVED.has(code)) throw new FetchFailure(`cannot resolve ${new URL(r.url).host} (${code}): no network, or a wrong host name`);
     throw new Transient(`request failed: ${describeError(e)}`);
   }
   if (res.status === 429 || res.status >= 500) {
@@ -103,7 +124,7 @@ async function attempt(url: string, dest: string, o: HttpOptions): Promise<Downl
   }
   if (res.status !== 200) {
     await res.body?.cancel().catch(() => undefined);
-    const hint = res.status === 401 || res.status === 403 ? ' (is the API key set and valid?)' : '';
+    const hint = res.status === 401 || res.status === 403 ? ' (is the API key set and valid?)' : res.status === 405 ? ` (the server does not take ${r.method} here)` : '';
     throw new FetchFailure(`HTTP ${res.status}${hint}`, res.status);
   }
   const hash = createHash('sha256');
@@ -129,16 +150,16 @@ async function attempt(url: string, dest: string, o: HttpOptions): Promise<Downl
   out.end();
   await once(out, 'close');
   if (writeError) throw writeError;
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', bytes, sha256: hash.digest('hex') };
+  return { status: res.status, contentType: res.headers.get('content-type') ?? '', bytes, sha256: hash.digest('hex'), cookies: res.headers.getSetCookie() };
 }
 
-/** GETs `url` into `dest` (overwritten), retrying what is transient. Throws FetchFailure. */
-export async function download(url: string, dest: string, o: HttpOptions): Promise<Download> {
-  const shown = redact(url, o.secrets);
+/** Sends `r` and writes the answer into `dest` (overwritten), retrying what is transient. Throws FetchFailure. */
+export async function download(r: HttpRequest, dest: string, o: HttpOptions): Promise<Download> {
+  const shown = `${r.method} ${redact(r.url, o.secrets)}`;
   for (let n = 1; ; n++) {
-    await politeStart(new URL(url), o.minIntervalMs);
+    await politeStart(new URL(r.url), o.minIntervalMs);
     try {
-      return await attempt(url, dest, o);
+      return await attempt(r, dest, o);
     } catch (e) {
       if (!(e instanceof Transient)) throw e instanceof FetchFailure ? new FetchFailure(redact(e.message, o.secrets), e.status) : e;
       const message = redact(e.message, o.secrets);

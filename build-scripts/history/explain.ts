@@ -151,7 +151,8 @@ export function explainInFull(ticker: string, before: CompanyFacts | null, after
     points = now;
   };
 
-  // 1. The methodology itself (a new version rescores the same facts).
+  // 1. The methodology itself: a new version rescores the earlier facts on the earlier date, against
+  //    the earlier snapshot's own points (what its version gave), so the later steps run under the new one.
   if (from.methodologyVersion !== to.methodologyVersion) {
     step(state, 'methodology_changed', null, `methodology ${from.methodologyVersion} → ${to.methodologyVersion}`);
   }
@@ -177,7 +178,7 @@ export function explainInFull(ticker: string, before: CompanyFacts | null, after
     step({ ...state, penalties: asFacts(remaining) }, 'penalty_aged_out', p.source_id, why);
   }
 
-  // 3. The as-of date itself: timeliness of the same disclosure across a year boundary.
+  // 3. The as-of date itself: timeliness of the same disclosure once E(D) moves (past the reporting deadline).
   if (from.asof !== to.asof) step({ ...state, asof: to.asof }, 'timeliness', after.disclosure?.source_id ?? null, `as-of date ${from.asof} → ${to.asof}`, false);
 
   // 4. New penalties, oldest first, one at a time.

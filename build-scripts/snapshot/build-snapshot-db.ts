@@ -9,6 +9,7 @@ import { writeSnapshotDb } from './write-db.js';
 import { readManifest, retrievalTimes } from './sources-manifest.js';
 import type { SnapshotKind } from '../../src/contract/vocabulary.js';
 import { describeSourceFiles } from './source-files.js';
+import type { SourceTally } from '../sources/tally.js';
 
 export interface SnapshotDbOptions {
   sourcesDir: string;
@@ -21,6 +22,8 @@ export interface SnapshotDbOptions {
   asof?: string;
   /** Rejected rows tolerated before the build fails (default 0). */
   maxRejects?: number;
+  /** ASSERT_MIN_SCALE: scales the sources' absolute minima (a small test universe); default 1. */
+  assertScale?: number;
   progress: Progress;
 }
 
@@ -28,6 +31,10 @@ export interface SnapshotDbSummary {
   asof: string;
   companies: number;
   rowsRead: Record<string, number>;
+  /** What each source gave: records, links, duplicates, skipped rows by reason, unmatched names. */
+  tally: SourceTally;
+  /** Assertion maxima exceeded. */
+  warnings: string[];
   recordCounts: Record<string, number>;
   rejects: RejectLog;
   flagsById: Record<string, number>;
@@ -46,7 +53,7 @@ export async function buildSnapshotDb(o: SnapshotDbOptions): Promise<SnapshotDbS
   // Hashed before reading: a file that is not the bytes the fetch recorded fails the build at once.
   const sourceFiles = await describeSourceFiles(o.sourcesDir, manifest, (id) => times.get(id)!);
   const rejects = new RejectLog();
-  const data = await loadSources(o.sourcesDir, rejects, o.progress);
+  const data = await loadSources(o.sourcesDir, rejects, o.progress, { absoluteMinima: o.kind === 'production', scale: o.assertScale ?? 1 });
   const maxRejects = o.maxRejects ?? 0;
   if (rejects.count > maxRejects) {
     throw new BuildError(`${rejects.count} rejected rows (allowed: ${maxRejects}; raise with --max-rejects N):\n${rejects.format()}`);
@@ -56,7 +63,7 @@ export async function buildSnapshotDb(o: SnapshotDbOptions): Promise<SnapshotDbS
   const companies = computeCompanies(data, asof);
   o.progress.step(`scored ${companies.length} companies`);
   const byTicker = new Map(companies.map((c) => [c.profile.ticker, c]));
-  const etfs = computeEtfs(data.etfHoldings, (t) => {
+  const etfs = computeEtfs(data.etfs, (t) => {
     const c = byTicker.get(t);
     return c && { score: c.score.credibility_score, hasAssurance: c.assurance !== null };
   });
@@ -79,6 +86,8 @@ export async function buildSnapshotDb(o: SnapshotDbOptions): Promise<SnapshotDbS
       asof,
       companies: companies.length,
       rowsRead: Object.fromEntries([...data.rowsRead.entries()].sort()),
+      tally: data.tally,
+      warnings: data.warnings,
       recordCounts: counts('SELECT source_id, record_count FROM sources ORDER BY source_id'),
       rejects,
       flagsById: counts('SELECT flag_id, COUNT(*) FROM flags GROUP BY flag_id ORDER BY flag_id'),

@@ -4,16 +4,14 @@ import type { MethodologyInput } from '../../src/methodology/facts.js';
 import { flagsFor, TOP_FLAGS, type Flag } from '../../src/methodology/flags.js';
 import { rankScores } from '../../src/methodology/rank.js';
 import { scoreCompany, type Score } from '../../src/methodology/score.js';
-import { factLink } from '../adapters/catalogue.js';
-import type { CompanyRow } from '../adapters/company-profiles.js';
-import type { GhgDisclosureRow } from '../adapters/esg-ghg.js';
-import type { PenaltyRow } from '../adapters/moenv-penalties.js';
-import type { SourceData } from './load-sources.js';
-import type { AssuredLevel } from '../../src/contract/vocabulary.js';
+import { factLink } from '../sources/index.js';
+import type { CompanyRow } from '../sources/company-profile.js';
+import type { GhgDisclosureRow } from '../sources/ghg-disclosure.js';
+import type { PenaltyRow } from '../sources/moenv-penalties.js';
+import type { AssuredReport, SourceData } from './load-sources.js';
 
 const PENALTY_SOURCE = 'SRC-MOENV-EMS_P_46';
 const REGISTRY_SOURCE = 'SRC-MOENV-GHG_P_01';
-const REPORT_SOURCE = 'SRC-MOPS-ESGREPORT';
 
 export interface ComputedPenalty extends PenaltyRow {
   sourceId: string;
@@ -27,7 +25,13 @@ export interface ComputedCompany {
   penalties: ComputedPenalty[];
   disclosure: (GhgDisclosureRow & { deepLink: string; registryTotal: { total: number; sourceId: string } | null; registryLink: string }) | null;
   carbonFee: { obligated: boolean; basis: string; registryYear: number | null; sourceId: string; deepLink: string };
-  assurance: { provider: string; level: AssuredLevel; year: number; sourceId: string; deepLink: string } | null;
+  /** The most recent assured report (contract 3.2: the CPA assurance when a report has both, its verifiers beside it). */
+  assurance: (AssuredReport['assurance'] & {
+    year: number;
+    sourceId: string;
+    /** The report itself: the filing's link. */
+    deepLink: string;
+  }) | null;
   score: Score;
   flags: Flag[];
   rank: number;
@@ -64,9 +68,18 @@ export function computeCompanies(data: SourceData, asof: string): ComputedCompan
         sourceId: REGISTRY_SOURCE,
         deepLink: factLink(REGISTRY_SOURCE, {}),
       };
-      const a = data.assurances.get(ticker);
-      const assurance = a
-        ? { provider: a.provider, level: a.level, year: a.year, sourceId: REPORT_SOURCE, deepLink: factLink(REPORT_SOURCE, { ticker, year: a.year, roc_year: a.year - 1911 }) }
+      const r = data.assurances.get(ticker);
+      const assurance = r
+        ? {
+            kind: r.assurance.kind,
+            provider: r.assurance.provider,
+            level: r.assurance.level,
+            standard: r.assurance.standard,
+            verifications: r.assurance.verifications,
+            year: r.year,
+            sourceId: r.sourceId,
+            deepLink: r.link,
+          }
         : null;
       const input: MethodologyInput = {
         asof,

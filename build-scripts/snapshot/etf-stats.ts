@@ -1,9 +1,17 @@
-import type { EtfHoldingRow } from '../adapters/mops-etf-holdings.js';
+import type { EtfFund } from '../sources/facts.js';
 
 export interface EtfRecord {
   code: string;
   name: string;
+  /** The holdings' source (SITCA, or the MOPS form placed by hand). */
+  sourceId: string;
+  /** The quarter, e.g. `2025Q3`; `holdingsAsof` is its last day. */
+  period: string;
   holdingsAsof: string;
+  /** The publisher's cut-off as a fraction of net assets (0.01, or 0 when every holding is listed). */
+  minWeight: number;
+  /** Sum of the listed weights, 4 decimals: how much of the fund the figures describe. */
+  listedWeight: number;
   holdings: { ticker: string; name: string; weight: number }[];
   covered: number;
   avgScore: number | null;
@@ -12,33 +20,26 @@ export interface EtfRecord {
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
-
-function quarterEnd(year: number, quarter: number): string {
-  const month = quarter * 3;
-  const day = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-}
+const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
 
 /**
- * Contract 4.3: each fund's latest quarter of holdings, scored over the holdings that are in the
- * universe (weights renormalised over them). A fund with no covered holding has null statistics.
+ * Contract 4.3: each fund's published holdings, scored over the holdings that are in the universe
+ * (weights renormalised over them). A fund with no covered holding has null statistics. The
+ * statistics describe the listed holdings only; `listedWeight` says how much of the fund that is.
  */
 export function computeEtfs(
-  holdingsByFund: Map<string, EtfHoldingRow[]>,
+  funds: Map<string, EtfFund>,
   companyOf: (ticker: string) => { score: number; hasAssurance: boolean } | undefined,
 ): EtfRecord[] {
-  return [...holdingsByFund.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([code, rows]) => {
-      const latest = rows.reduce((a, r) => (r.year * 10 + r.quarter > a.year * 10 + a.quarter ? r : a));
-      const current = rows.filter((r) => r.year === latest.year && r.quarter === latest.quarter);
-      const holdings = current.map((r) => ({ ticker: r.securityCode, name: r.securityName, weight: r.weight }));
+  return [...funds.values()]
+    .sort((a, b) => (a.code < b.code ? -1 : 1))
+    .map((fund) => {
+      const holdings = fund.holdings.map((h) => ({ ticker: h.code, name: h.name, weight: h.weight }));
       const covered = holdings.flatMap((h) => {
         const c = companyOf(h.ticker);
         return c ? [{ ...h, ...c }] : [];
       });
       const coveredWeight = covered.reduce((s, h) => s + h.weight, 0);
-      const name = current.find((r) => r.fundName)?.fundName ?? code;
       const stats =
         covered.length === 0 || coveredWeight <= 0
           ? { avgScore: null, minScore: null, assuranceCoveragePct: null }
@@ -47,6 +48,17 @@ export function computeEtfs(
               minScore: Math.min(...covered.map((h) => h.score)),
               assuranceCoveragePct: round1((100 * covered.filter((h) => h.hasAssurance).reduce((s, h) => s + h.weight, 0)) / coveredWeight),
             };
-      return { code, name, holdingsAsof: quarterEnd(latest.year, latest.quarter), holdings, covered: covered.length, ...stats };
+      return {
+        code: fund.code,
+        name: fund.name,
+        sourceId: fund.sourceId,
+        period: fund.period,
+        holdingsAsof: fund.asof,
+        minWeight: fund.minWeight,
+        listedWeight: round4(holdings.reduce((s, h) => s + h.weight, 0)),
+        holdings,
+        covered: covered.length,
+        ...stats,
+      };
     });
 }

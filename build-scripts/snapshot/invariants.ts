@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { ASSURANCE_KINDS } from '../../src/contract/vocabulary.js';
 import { verdictFor } from '../../src/methodology/rules.js';
 
 /**
@@ -49,6 +50,22 @@ export function checkInvariants(db: Database.Database): string[] {
     fail(`SELECT ticker, ${column} AS url FROM ${table} WHERE ${column} LIKE '%{%' OR ${column} LIKE '%}%' OR ${column} NOT LIKE 'https://%'`,
       (r) => `${table}.${column} of ${r.ticker}: not an expanded https URL: ${r.url}`);
   }
+  // Contract 3.2: a known kind; verifications a JSON array, listed only beside a CPA assurance.
+  fail(
+    `SELECT ticker, kind FROM assurances WHERE kind NOT IN (${ASSURANCE_KINDS.map((k) => `'${k}'`).join(', ')})
+       OR json_valid(verifications) = 0 OR json_type(verifications) != 'array'
+       OR (kind != 'cpa' AND json_array_length(verifications) > 0)`,
+    (r) => `assurances of ${r.ticker}: kind ${r.kind} with verifications that are not an array, or that only a CPA assurance may list`,
+  );
+  // Contract 4.3: the period is a quarter and holdings_asof its last day; listed_weight is the stored weights' sum.
+  fail(
+    `SELECT e.etf_code, e.holdings_period, e.holdings_asof, e.listed_weight, e.total, COUNT(h.position) AS n, IFNULL(SUM(h.weight), 0) AS sum
+     FROM etfs e LEFT JOIN etf_holdings h ON h.etf_code = e.etf_code GROUP BY e.etf_code
+     HAVING e.total != n OR ABS(e.listed_weight - sum) > 0.00005 + 1e-9 OR e.holdings_min_weight NOT BETWEEN 0 AND 1
+       OR e.holdings_period NOT GLOB '[0-9][0-9][0-9][0-9]Q[1-4]'
+       OR e.holdings_asof != date(substr(e.holdings_period, 1, 4) || '-' || printf('%02d', 3 * CAST(substr(e.holdings_period, 6) AS INTEGER)) || '-01', '+1 month', '-1 day')`,
+    (r) => `etfs ${r.etf_code}: period ${r.holdings_period} as of ${r.holdings_asof}, listed weight ${r.listed_weight} of ${r.total} holdings, but ${r.n} holdings summing to ${r.sum}`,
+  );
   fail(
     `SELECT c.ticker, j.value AS flag FROM companies c, json_each(c.top_flags) j
      LEFT JOIN flags f ON f.ticker = c.ticker AND f.flag_id = j.value WHERE f.flag_id IS NULL`,

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { METHODOLOGY_VERSION } from '../../src/methodology/rules.js';
 import { SNAPSHOT_DDL, type SnapshotMeta } from '../../src/snapshot/schema.js';
-import { SOURCES } from '../adapters/catalogue.js';
+import { SOURCES } from '../sources/index.js';
 import { topFlags, type ComputedCompany } from './compute.js';
 import type { EtfRecord } from './etf-stats.js';
 import type { SourceData } from './load-sources.js';
@@ -50,7 +50,8 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
   const insPenalty = db.prepare('INSERT INTO penalties VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   const insDisclosure = db.prepare('INSERT INTO carbon_disclosures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   const insFee = db.prepare('INSERT INTO carbon_fees VALUES (?, ?, ?, ?, ?, ?)');
-  const insAssurance = db.prepare('INSERT INTO assurances VALUES (?, ?, ?, ?, ?, ?)');
+  const insAssurance = db.prepare(`INSERT INTO assurances (ticker, provider, level, year, source_id, deep_link, kind, standard, verifications)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insFlag = db.prepare('INSERT INTO flags VALUES (?, ?, ?, ?, ?, ?)');
   const insSite = db.prepare('INSERT INTO registry_sites VALUES (?, ?, ?, ?, ?, ?)');
   const insProduct = db.prepare('INSERT INTO cbam_products VALUES (?, ?, ?)');
@@ -96,7 +97,8 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
     insFee.run(p.ticker, b(c.carbonFee.obligated), c.carbonFee.basis, c.carbonFee.registryYear, c.carbonFee.sourceId, c.carbonFee.deepLink);
     const a = c.assurance;
     if (a) {
-      insAssurance.run(p.ticker, a.provider, a.level, a.year, a.sourceId, a.deepLink);
+      const verifications = a.verifications.map((v) => ({ provider: v.provider, standard: v.standard }));
+      insAssurance.run(p.ticker, a.provider, a.level, a.year, a.sourceId, a.deepLink, a.kind, a.standard, JSON.stringify(verifications));
       tally(a.sourceId);
     }
     c.flags.forEach((f, pos) => insFlag.run(p.ticker, f.id, f.severity, f.label, f.source_id, pos));
@@ -107,13 +109,15 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
     for (const x of data.cbamProducts.get(p.ticker) ?? []) insProduct.run(p.ticker, x.sector, x.product);
   });
 
-  const insEtf = db.prepare('INSERT INTO etfs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const insEtf = db.prepare(`INSERT INTO etfs (etf_code, etf_name, holdings_asof, total, covered, avg_score, min_score,
+    assurance_coverage_pct, source_id, holdings_period, holdings_min_weight, listed_weight) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insHolding = db.prepare('INSERT INTO etf_holdings VALUES (?, ?, ?, ?, ?)');
   for (const e of etfs) {
-    insEtf.run(e.code, e.name, e.holdingsAsof, e.holdings.length, e.covered, e.avgScore, e.minScore, e.assuranceCoveragePct, 'SRC-MOPS-ETF-HOLDINGS');
+    insEtf.run(e.code, e.name, e.holdingsAsof, e.holdings.length, e.covered, e.avgScore, e.minScore, e.assuranceCoveragePct, e.sourceId,
+      e.period, e.minWeight, e.listedWeight);
     e.holdings.forEach((h, pos) => {
       insHolding.run(e.code, pos + 1, h.ticker, h.name, h.weight);
-      tally('SRC-MOPS-ETF-HOLDINGS');
+      tally(e.sourceId);
     });
   }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { httpsUrl, isoDate, isoTimestamp, snapshotFields, sourceId, tickerCode } from './common.js';
-import { ASSURED_LEVELS, BOUNDARIES, FLAG_ID_PATTERN, SEVERITIES } from './vocabulary.js';
+import { ASSURANCE_KINDS, ASSURED_LEVELS, BOUNDARIES, FLAG_ID_PATTERN, SEVERITIES } from './vocabulary.js';
 
 export const penaltySchema = z
   .strictObject({
@@ -55,15 +55,31 @@ export const carbonFeeSchema = z
   })
   .meta({ id: 'CarbonFee' });
 
+export const verificationSchema = z
+  .strictObject({
+    provider: z.string().meta({ description: 'The verifier (a certification body), as the filing names it' }),
+    standard: z.string().nullable().meta({ description: 'The standard of its statement as the filing states it (e.g. `AA1000`, `ISAE 3000`); null when the filing names none' }),
+  })
+  .meta({ id: 'Verification', description: 'A third-party verification of the same report beside its CPA assurance' });
+
 export const assuranceSchema = z
   .strictObject({
-    provider: z.string(),
-    level: z.enum(ASSURED_LEVELS),
-    year: z.number().int(),
+    provider: z.string().meta({ description: 'Who assured the report, as the filing names it: the CPA firm (`kind: cpa`) or the verifier (`kind: third_party`)' }),
+    level: z.enum(ASSURED_LEVELS).meta({
+      description: 'For `cpa`, from the opinion type (有限確信 limited, 合理確信 reasonable); for `third_party`, `limited` unless its standard states a high or reasonable level. The methodology scores this level',
+    }),
+    kind: z.enum(ASSURANCE_KINDS).meta({
+      description: '`cpa`: a CPA firm’s assurance under the FSC rules; `third_party`: a verifier’s statement only (e.g. AA1000 or ISAE 3000 by a certification body). When a report has both, the CPA assurance is the one shown and scored, and the verifier is listed in `verifications`',
+    }),
+    standard: z.string().nullable().meta({ description: 'The assurance standard as the filing states it (e.g. `確信準則3000號`, `AA1000`); null when the filing names none' }),
+    verifications: z.array(verificationSchema).meta({ description: 'Third-party verifiers of the same report beside a CPA assurance; empty when there are none (always empty for `third_party`)' }),
+    year: z.number().int().meta({ description: 'The report year assured: the company’s most recent assured report, which may be older than its latest disclosure' }),
     source_id: sourceId,
     source_name: z.string(),
-    deep_link: httpsUrl,
+    deep_link: httpsUrl.meta({ description: 'The assured report: its file where the publisher has one, else its page for the company and year' }),
   })
+  // Contract 3.2: verifiers are listed beside a CPA assurance; a verifier alone is the assurance itself.
+  .refine((a) => a.kind === 'cpa' || a.verifications.length === 0, { message: 'only a CPA assurance lists verifications', path: ['verifications'] })
   .meta({ id: 'Assurance' });
 
 export const flagSchema = z

@@ -15,6 +15,32 @@ export const sourceFileSchema = z
   .meta({ id: 'SourceFile' });
 export type SourceFile = z.infer<typeof sourceFileSchema>;
 
+/**
+ * `licence.id` of a source whose publisher grants no open-data licence (README, "API decisions
+ * beyond the contract"): the entry keeps the contract's shape and says so instead of naming a licence.
+ */
+export const NO_OPEN_DATA_LICENCE = 'none';
+
+export const licenceSchema = z
+  .strictObject({
+    id: z.string().min(1).meta({
+      description: `The licence’s identifier (e.g. \`OGDL-Taiwan-1.0\`), or \`${NO_OPEN_DATA_LICENCE}\` when the publisher grants no open-data licence: the data is public disclosure only, and re-use rests on the publisher’s own terms`,
+    }),
+    name: z.string().min(1).meta({
+      description: `The licence’s name; with \`id: ${NO_OPEN_DATA_LICENCE}\`, a sentence saying the data is public disclosure with no open-data licence (it always contains “no open-data licence”)`,
+    }),
+    url: z.string().url().meta({ description: `The licence text; with \`id: ${NO_OPEN_DATA_LICENCE}\` (no licence text exists), the publisher’s terms or home page` }),
+  })
+  // No licence is never dressed up as one: the name must say so.
+  .refine((l) => l.id !== NO_OPEN_DATA_LICENCE || /no open-data licen[cs]e/i.test(l.name), {
+    message: `a licence with id "${NO_OPEN_DATA_LICENCE}" must say "no open-data licence" in its name`,
+    path: ['name'],
+  })
+  .meta({
+    id: 'Licence',
+    description: `The terms the publisher grants. A source without an open-data licence (an industry association’s public disclosure) has \`id: "${NO_OPEN_DATA_LICENCE}"\`, never a licence it does not grant`,
+  });
+
 export const sourceEntrySchema = z
   .strictObject({
     source_id: sourceId,
@@ -22,7 +48,7 @@ export const sourceEntrySchema = z
     owner_org: z.string(),
     owner_org_name: z.string(),
     is_government: z.boolean(),
-    licence: z.strictObject({ id: z.string(), name: z.string(), url: z.string().url() }),
+    licence: licenceSchema,
     update_frequency: z.enum(UPDATE_FREQUENCIES),
     homepage_url: z.string().url(),
     description: z.string(),

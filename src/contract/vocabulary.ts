@@ -18,6 +18,9 @@ export type AssuranceLevel = (typeof ASSURANCE_LEVELS)[number];
 /** The levels an assurance fact can have (contract 3.2: the fact is null when there is none). */
 export const ASSURED_LEVELS = ['limited', 'reasonable'] as const satisfies readonly AssuranceLevel[];
 export type AssuredLevel = (typeof ASSURED_LEVELS)[number];
+/** Who assured a report (contract 3.2): a CPA firm under the FSC rules, or a third-party verifier only. */
+export const ASSURANCE_KINDS = ['cpa', 'third_party'] as const;
+export type AssuranceKind = (typeof ASSURANCE_KINDS)[number];
 
 /** Flag severities, most severe first (contract 3.1 orders `top_flags` by this). */
 export const SEVERITIES = ['critical', 'warning', 'info'] as const;

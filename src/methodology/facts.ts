@@ -1,5 +1,5 @@
 import type { AssuredLevel } from '../contract/vocabulary.js';
-/** The facts about one company that methodology 1.0 reads. Built by the snapshot builder. */
+/** The facts about one company that methodology 1.1 reads. Built by the snapshot builder. */
 export interface DisclosureFacts {
   year: number;
   scope1: number | null;

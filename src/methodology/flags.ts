@@ -1,6 +1,7 @@
 import { SEVERITIES, type Severity } from '../contract/vocabulary.js';
 import type { MethodologyInput, PenaltyFacts } from './facts.js';
-import { withinLastMonths, yearOf } from './months.js';
+import { withinLastMonths } from './months.js';
+import { expectedReportingYear } from './reporting-year.js';
 import {
   COMPLIANCE, FLAG_CATALOGUE, RECENT_PENALTY_MONTHS, REGISTRY_TOLERANCE, REPEAT_PENALTY_COUNT,
   type FlagId,
@@ -22,13 +23,13 @@ function newest(penalties: PenaltyFacts[]): PenaltyFacts | undefined {
   return penalties.reduce<PenaltyFacts | undefined>((a, p) => (!a || p.date > a.date ? p : a), undefined);
 }
 
-/** Every flag of methodology 1.0 that the facts raise, most severe first, then by id. */
+/** Every flag of methodology 1.1 that the facts raise, most severe first, then by id. */
 export function flagsFor(input: MethodologyInput): Flag[] {
   const { disclosure: d, asof } = input;
-  const y = yearOf(asof);
+  const e = expectedReportingYear(asof);
   const flags: Flag[] = [];
 
-  if (input.carbonFee.obligated && !(d && d.year >= y - 1)) flags.push(flag('GF-F01', input.carbonFee.sourceId));
+  if (input.carbonFee.obligated && !(d && d.year >= e)) flags.push(flag('GF-F01', input.carbonFee.sourceId));
 
   const window = input.penalties.filter((p) => withinLastMonths(p.date, asof, COMPLIANCE.windowMonths));
   if (window.length >= REPEAT_PENALTY_COUNT || window.some((p) => p.serious)) {
@@ -40,7 +41,7 @@ export function flagsFor(input: MethodologyInput): Flag[] {
   if (d) {
     const anyFigure = d.scope1 !== null || d.scope2 !== null || d.scope3 !== null;
     if (anyFigure && !input.assurance) flags.push(flag('GF-A01', d.sourceId));
-    if (d.year < y - 1) flags.push(flag('GF-D01', d.sourceId));
+    if (d.year < e) flags.push(flag('GF-D01', d.sourceId));
     if (d.scope3 === null) flags.push(flag('GF-D02', d.sourceId));
     const r = input.registryTotal;
     if (r && d.scope1 !== null && d.scope2 !== null && r.total > 0) {

@@ -1,11 +1,19 @@
 /**
- * Methodology 1.0: every number of contract section 7 in one place. A change to any of them is a
+ * Methodology 1.1: every number of contract section 7 in one place. A change to any of them is a
  * new METHODOLOGY_VERSION. The /methodology resource is rendered from these constants, so the
  * published description and the computation cannot disagree.
  */
 import type { Severity, Verdict } from '../contract/vocabulary.js';
 
-export const METHODOLOGY_VERSION = '1.0';
+export const METHODOLOGY_VERSION = '1.1';
+
+/**
+ * The reporting deadline (new in 1.1): sustainability reports, and the GHG figures in them, are due
+ * by 31 August for the year before. This is the first day after it: from this day of year(D) on,
+ * the expected reporting year E(D) is year(D) − 1; before it, year(D) − 2
+ * (`expectedReportingYear` in reporting-year.ts).
+ */
+export const REPORT_DEADLINE = { month: 9, day: 1 } as const;
 
 export const SCORE_NAME = 'ESG Disclosure Credibility Score';
 
@@ -44,11 +52,11 @@ export function verdictFor(score: number): Verdict {
 }
 
 export const FLAG_CATALOGUE = [
-  { id: 'GF-F01', severity: 'critical', label: 'Owes the carbon fee but has no recent emissions disclosure', raised_when: 'carbon-fee obligated, and no disclosure with reporting year ≥ year(D) − 1', source_of: 'the carbon-fee fact' },
+  { id: 'GF-F01', severity: 'critical', label: 'Owes the carbon fee but has no recent emissions disclosure', raised_when: 'carbon-fee obligated, and no disclosure with reporting year ≥ E(D)', source_of: 'the carbon-fee fact' },
   { id: 'GF-P02', severity: 'critical', label: 'Repeated or serious environmental penalties', raised_when: '≥ 3 penalties in the last 36 months, or a serious one in the last 36 months', source_of: 'the newest penalty of the last 36 months' },
   { id: 'GF-A01', severity: 'warning', label: 'Emissions disclosed without external assurance', raised_when: 'a disclosure with at least one figure exists, and the company has no assurance', source_of: 'the disclosure' },
   { id: 'GF-P01', severity: 'warning', label: 'Environmental penalty in the last 12 months', raised_when: 'a penalty in the last 12 months', source_of: 'that penalty' },
-  { id: 'GF-D01', severity: 'warning', label: 'Emissions disclosure is out of date', raised_when: 'a disclosure exists and its reporting year < year(D) − 1', source_of: 'the disclosure' },
+  { id: 'GF-D01', severity: 'warning', label: 'Emissions disclosure is out of date', raised_when: 'a disclosure exists and its reporting year < E(D)', source_of: 'the disclosure' },
   { id: 'GF-C01', severity: 'warning', label: 'CBAM-exposed without a scope 1 figure', raised_when: 'CBAM-exposed without a scope 1 figure', source_of: 'the company source' },
   { id: 'GF-V01', severity: 'warning', label: 'Disclosed emissions differ from the government GHG registry', raised_when: 'disclosed scope 1 + 2 differs by more than 10 % from the government GHG registry total for the same year', source_of: 'the registry fact' },
   { id: 'GF-D02', severity: 'info', label: 'Scope 3 emissions not disclosed', raised_when: 'a disclosure exists and its scope 3 is null', source_of: 'the disclosure' },

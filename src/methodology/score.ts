@@ -1,5 +1,6 @@
 import type { MethodologyInput } from './facts.js';
-import { subtractMonths, withinLastMonths, yearOf } from './months.js';
+import { subtractMonths, withinLastMonths } from './months.js';
+import { expectedReportingYear } from './reporting-year.js';
 import type { Verdict } from '../contract/vocabulary.js';
 import { ASSURANCE, COMPLIANCE, CONSISTENCY, DISCLOSURE, verdictFor } from './rules.js';
 
@@ -26,14 +27,14 @@ function part(component: ScoreComponent['component'], points: number, max_points
 function disclosure(input: MethodologyInput): ScoreComponent {
   const d = input.disclosure;
   if (!d) return part('disclosure', 0, DISCLOSURE.max, 'no carbon disclosure');
-  const y = yearOf(input.asof);
+  const e = expectedReportingYear(input.asof);
   const scope12 = present(d.scope1) && present(d.scope2) ? DISCLOSURE.scope12 : 0;
   const scope3 = present(d.scope3) ? DISCLOSURE.scope3 : 0;
-  const timely = d.year >= y - 1 ? DISCLOSURE.timelyRecent : d.year === y - 2 ? DISCLOSURE.timelyTwoYears : 0;
+  const timely = d.year >= e ? DISCLOSURE.timelyRecent : d.year === e - 1 ? DISCLOSURE.timelyTwoYears : 0;
   const parts = [
     `scope 1 and 2 ${scope12 ? 'both disclosed' : 'not both disclosed'} (${scope12})`,
     `scope 3 ${scope3 ? 'disclosed' : 'not disclosed'} (${scope3})`,
-    `reporting year ${d.year} (${timely})`,
+    `reporting year ${d.year}, ${e} expected (${timely})`,
   ];
   return part('disclosure', scope12 + scope3 + timely, DISCLOSURE.max, parts.join('; '));
 }
@@ -75,7 +76,7 @@ function consistency(input: MethodologyInput): ScoreComponent {
   return c(CONSISTENCY.partial, 'carbon-fee obligated; scope 1 and 2 not both disclosed and verified');
 }
 
-/** Methodology 1.0 score: four components whose points sum to the score. */
+/** Methodology 1.1 score: four components whose points sum to the score. */
 export function scoreCompany(input: MethodologyInput): Score {
   const score_breakdown = [disclosure(input), assurance(input), compliance(input), consistency(input)];
   const credibility_score = score_breakdown.reduce((s, c) => s + c.points, 0);

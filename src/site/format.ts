@@ -3,7 +3,7 @@
  * keep their exact JSON value in a `value` attribute (see Num.astro), so the page and the API can be
  * compared mechanically; only the visible text is formatted.
  */
-import type { CauseKind } from '../contract/vocabulary.js';
+import type { AssuranceKind, CauseKind } from '../contract/vocabulary.js';
 import { FLAG_CATALOGUE } from '../methodology/rules.js';
 
 /**
@@ -16,6 +16,11 @@ export function formatNumber(n: number): string {
   const [whole, fraction] = String(Math.abs(rounded)).split('.') as [string, string?];
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${rounded < 0 ? '-' : ''}${grouped}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** A fraction as a percentage: 0.3282 → `32.82 %`, 0.01 → `1 %` (the JSON keeps fractions, people read percent). */
+export function formatPercent(fraction: number): string {
+  return `${formatNumber(fraction * 100)} %`;
 }
 
 export function formatMoney(twd: number): string {
@@ -36,6 +41,8 @@ export const VERDICT_TEXT: Record<string, string> = {
 
 export const MARKET_TEXT: Record<string, string> = { listed: 'Listed (TWSE)', otc: 'OTC (TPEx)' };
 export const ASSURANCE_TEXT: Record<string, string> = { none: 'No assurance', limited: 'Limited assurance', reasonable: 'Reasonable assurance' };
+/** Contract 3.2's assurance kinds in words: a CPA firm's assurance, or a verifier's statement only. */
+export const ASSURANCE_KIND_TEXT: Record<AssuranceKind, string> = { cpa: 'CPA assurance', third_party: 'Third-party verification' };
 /** Contract 10's cause kinds in words (the JSON keeps the kind). */
 export const CAUSE_TEXT: Record<CauseKind, string> = {
   penalty_new: 'New penalty',
@@ -44,7 +51,7 @@ export const CAUSE_TEXT: Record<CauseKind, string> = {
   disclosure_changed: 'Emissions disclosure changed',
   assurance_changed: 'Assurance changed',
   carbon_fee_changed: 'Carbon-fee obligation changed',
-  timeliness: 'Disclosure aged past a year boundary',
+  timeliness: 'Disclosure aged past the reporting deadline',
   flag_raised: 'Flag raised',
   flag_cleared: 'Flag cleared',
   methodology_changed: 'Methodology changed',

@@ -1,4 +1,4 @@
-import type { AssuranceLevel, AssuredLevel, Boundary, MarketType, Severity, UpdateFrequency, Verdict } from '../contract/vocabulary.js';
+import type { AssuranceKind, AssuranceLevel, AssuredLevel, Boundary, MarketType, Severity, UpdateFrequency, Verdict } from '../contract/vocabulary.js';
 /**
  * How each table's rows become records. A record type, its column list and its builder sit side by
  * side, and every query selects that column list, so the order cannot drift. Rows are read raw
@@ -131,8 +131,18 @@ export function carbonFeeFromRow(r: Raw, at = 0): CarbonFeeRecord {
   };
 }
 
-export interface AssuranceRecord { provider: string; level: AssuredLevel; year: number; source_id: string; deep_link: string }
-export const ASSURANCE_COLUMNS = 'provider, level, year, source_id, deep_link';
+export interface AssuranceRecord {
+  provider: string; level: AssuredLevel; year: number; source_id: string; deep_link: string;
+  kind: AssuranceKind; standard: string | null; verifications: { provider: string; standard: string | null }[];
+}
+export const ASSURANCE_COLUMNS = 'provider, level, year, source_id, deep_link, kind, standard, verifications';
+/**
+ * The same columns from a snapshot written before kinds were stored, which did not record whether a
+ * provider was a CPA firm or a verifier: the kind reads as `cpa`, with no standard or verifications.
+ * A build reads such a snapshot as the previous one, to explain changes, and that reads the level
+ * and year alone.
+ */
+export const LEGACY_ASSURANCE_COLUMNS = "provider, level, year, source_id, deep_link, 'cpa', NULL, '[]'";
 export function assuranceFromRow(r: Raw, at = 0): AssuranceRecord {
   return {
     provider: r[at] as string,
@@ -140,6 +150,9 @@ export function assuranceFromRow(r: Raw, at = 0): AssuranceRecord {
     year: r[at + 2] as number,
     source_id: r[at + 3] as string,
     deep_link: r[at + 4] as string,
+    kind: r[at + 5] as AssuranceRecord['kind'],
+    standard: r[at + 6] as string | null,
+    verifications: JSON.parse(r[at + 7] as string) as AssuranceRecord['verifications'],
   };
 }
 
@@ -190,6 +203,35 @@ export function sourceFromRow(r: Raw): SourceRecord {
 
 export interface EtfRecord {
   etf_code: string; etf_name: string; holdings_asof: string; total: number; covered: number;
-  avg_score: number | null; min_score: number | null; assurance_coverage_pct: number | null; source_id: string;
+  avg_score: number | null; min_score: number | null; assurance_coverage_pct: number | null;
+  /** The holdings' source. */
+  source_id: string;
+  holdings_period: string; holdings_min_weight: number; listed_weight: number;
+}
+export const ETF_COLUMNS = `etf_code, etf_name, holdings_asof, total, covered, avg_score, min_score, assurance_coverage_pct, source_id,
+  holdings_period, holdings_min_weight, listed_weight`;
+/**
+ * The same columns from a snapshot written before they were stored, when every fund came from the
+ * MOPS form: it lists every holding (cut-off 0), the period is the quarter holdings_asof ends, and
+ * the listed weight is the sum of the stored weights.
+ */
+export const LEGACY_ETF_COLUMNS = `etf_code, etf_name, holdings_asof, total, covered, avg_score, min_score, assurance_coverage_pct, source_id,
+  substr(holdings_asof, 1, 4) || 'Q' || ((CAST(substr(holdings_asof, 6, 2) AS INTEGER) + 2) / 3), 0,
+  (SELECT IFNULL(ROUND(SUM(h.weight), 4), 0) FROM etf_holdings h WHERE h.etf_code = etfs.etf_code)`;
+export function etfFromRow(r: Raw): EtfRecord {
+  return {
+    etf_code: r[0] as string,
+    etf_name: r[1] as string,
+    holdings_asof: r[2] as string,
+    total: r[3] as number,
+    covered: r[4] as number,
+    avg_score: r[5] as number | null,
+    min_score: r[6] as number | null,
+    assurance_coverage_pct: r[7] as number | null,
+    source_id: r[8] as string,
+    holdings_period: r[9] as string,
+    holdings_min_weight: r[10] as number,
+    listed_weight: r[11] as number,
+  };
 }
 export interface EtfHoldingRecord { ticker: string; name: string; weight: number }

@@ -67,9 +67,12 @@ CREATE TABLE carbon_fees (
   source_id TEXT NOT NULL, deep_link TEXT NOT NULL
 ) WITHOUT ROWID;
 
+-- The company's most recent assured report. kind: cpa or third_party; standard as the filing states
+-- it; verifications: JSON array of {provider, standard}, the verifiers beside a CPA assurance.
 CREATE TABLE assurances (
   ticker TEXT PRIMARY KEY, provider TEXT NOT NULL, level TEXT NOT NULL, year INTEGER NOT NULL,
-  source_id TEXT NOT NULL, deep_link TEXT NOT NULL
+  source_id TEXT NOT NULL, deep_link TEXT NOT NULL,
+  kind TEXT NOT NULL, standard TEXT, verifications TEXT NOT NULL
 ) WITHOUT ROWID;
 
 CREATE TABLE flags (
@@ -87,9 +90,13 @@ CREATE INDEX registry_by_company ON registry_sites (uniform_no, year);
 
 CREATE TABLE cbam_products (ticker TEXT NOT NULL, sector TEXT NOT NULL, product TEXT NOT NULL);
 
+-- source_id: the holdings' source. holdings_period: the quarter (2025Q3), holdings_asof its last day;
+-- holdings_min_weight: the publisher's cut-off (0.01, or 0 when every holding is listed);
+-- listed_weight: the listed weights' sum, 4 decimals.
 CREATE TABLE etfs (
   etf_code TEXT PRIMARY KEY, etf_name TEXT NOT NULL, holdings_asof TEXT NOT NULL, total INTEGER NOT NULL,
-  covered INTEGER NOT NULL, avg_score REAL, min_score REAL, assurance_coverage_pct REAL, source_id TEXT NOT NULL
+  covered INTEGER NOT NULL, avg_score REAL, min_score REAL, assurance_coverage_pct REAL, source_id TEXT NOT NULL,
+  holdings_period TEXT NOT NULL, holdings_min_weight REAL NOT NULL, listed_weight REAL NOT NULL
 ) WITHOUT ROWID;
 
 CREATE TABLE etf_holdings (
@@ -116,4 +123,4 @@ export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
 ]);
 
 /** TEXT columns holding a JSON array (decoded by the store; `array` in the download schema). */
-export const JSON_ARRAY_COLUMNS: ReadonlySet<string> = new Set(['top_flags', 'top_signal_labels', 'score_breakdown', 'cbam_sectors']);
+export const JSON_ARRAY_COLUMNS: ReadonlySet<string> = new Set(['top_flags', 'top_signal_labels', 'score_breakdown', 'cbam_sectors', 'verifications']);

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { Lru } from '../lru.js';
 import {
   ASSURANCE_COLUMNS, assuranceFromRow, CARBON_FEE_COLUMNS, carbonFeeFromRow, COMPANY_COLUMNS, companyFromRow, DISCLOSURE_COLUMNS,
-  disclosureFromRow, FLAG_COLUMNS, flagFromRow, PENALTY_COLUMNS, penaltyFromRow, RANKED_COLUMNS, rankedFromRow, SOURCE_COLUMNS,
+  disclosureFromRow, ETF_COLUMNS, etfFromRow, FLAG_COLUMNS, flagFromRow, LEGACY_ASSURANCE_COLUMNS, LEGACY_ETF_COLUMNS, PENALTY_COLUMNS,
+  penaltyFromRow, RANKED_COLUMNS, rankedFromRow, SOURCE_COLUMNS,
   SOURCE_FILE_COLUMNS, sourceFileFromRow, sourceFromRow, type AssuranceRecord, type CarbonFeeRecord, type CompanyRecord, type DisclosureRecord, type EtfHoldingRecord,
   type EtfRecord, type FlagRecord, type PenaltyRecord, type RankedCompany, type Raw, type SourceRecord,
 } from './rows.js';
@@ -52,12 +53,16 @@ export class SnapshotStore {
     // Record queries are raw (arrays): rows.ts builds each record from its column list.
     const p = (sql: string) => this.db.prepare(sql);
     const raw = (sql: string) => this.db.prepare(sql).raw();
+    // A snapshot written before a table's newer columns existed reads them as rows.ts says (a build reads the previous snapshot).
+    const columns = (table: string) => new Set((this.db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
+    const assuranceColumns = columns('assurances').has('kind') ? ASSURANCE_COLUMNS : LEGACY_ASSURANCE_COLUMNS;
+    const etfColumns = columns('etfs').has('listed_weight') ? ETF_COLUMNS : LEGACY_ETF_COLUMNS;
     this.stmt = {
       company: raw(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE ticker = ?`),
       companies: raw(`SELECT ${COMPANY_COLUMNS} FROM companies ORDER BY ticker`),
-      factsBetween: factsReads(raw, 'ticker >= ? AND ticker < ?'),
+      factsBetween: factsReads(raw, 'ticker >= ? AND ticker < ?', assuranceColumns),
       // The tickers come as one JSON array: one statement for any number of them.
-      factsAmong: factsReads(raw, 'ticker IN (SELECT value FROM json_each(?))'),
+      factsAmong: factsReads(raw, 'ticker IN (SELECT value FROM json_each(?))', assuranceColumns),
       // `+` keeps SQLite off companies_by_score: one table scan and a sort beats 100k index-to-row lookups.
       ranked: raw(`SELECT ${RANKED_COLUMNS} FROM companies ORDER BY +credibility_score DESC, ticker`),
       rankedWithFlags: p(`SELECT ticker, company_name, company_name_norm, credibility_score, verdict, rank, industry, market_type,
@@ -68,15 +73,15 @@ export class SnapshotStore {
       penalties: raw(`SELECT ${PENALTY_COLUMNS} FROM penalties WHERE ticker = ? ORDER BY date DESC, record_id`),
       disclosure: raw(`SELECT ${DISCLOSURE_COLUMNS} FROM carbon_disclosures WHERE ticker = ?`),
       carbonFee: raw(`SELECT ${CARBON_FEE_COLUMNS} FROM carbon_fees WHERE ticker = ?`),
-      assurance: raw(`SELECT ${ASSURANCE_COLUMNS} FROM assurances WHERE ticker = ?`),
+      assurance: raw(`SELECT ${assuranceColumns} FROM assurances WHERE ticker = ?`),
       flags: raw(`SELECT ${FLAG_COLUMNS} FROM flags WHERE ticker = ? ORDER BY position`),
       sources: raw(`SELECT ${SOURCE_COLUMNS} FROM sources ORDER BY source_id`),
       // Snapshots published before source files were recorded have no such table.
       sourceFiles: this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'source_files'").get()
         ? raw(`SELECT ${SOURCE_FILE_COLUMNS} FROM source_files ORDER BY source_id, file`)
         : null,
-      etfs: p('SELECT * FROM etfs ORDER BY etf_code'),
-      etf: p('SELECT * FROM etfs WHERE etf_code = ?'),
+      etfs: raw(`SELECT ${etfColumns} FROM etfs ORDER BY etf_code`),
+      etf: raw(`SELECT ${etfColumns} FROM etfs WHERE etf_code = ?`),
       holdings: p('SELECT ticker, name, weight FROM etf_holdings WHERE etf_code = ? ORDER BY position'),
       count: p('SELECT COUNT(*) FROM companies'),
       cbamProducts: p('SELECT ticker, sector, product FROM cbam_products ORDER BY ticker, sector'),
@@ -184,12 +189,12 @@ export class SnapshotStore {
   }
 
   etfs(): EtfRecord[] {
-    return this.stmt.etfs.all() as EtfRecord[];
+    return (this.stmt.etfs.all() as Raw[]).map(etfFromRow);
   }
 
   etf(code: string): { etf: EtfRecord; holdings: EtfHoldingRecord[] } | undefined {
-    const etf = this.stmt.etf.get(code) as EtfRecord | undefined;
-    return etf && { etf, holdings: this.stmt.holdings.all(code) as EtfHoldingRecord[] };
+    const row = this.stmt.etf.get(code) as Raw | undefined;
+    return row && { etf: etfFromRow(row), holdings: this.stmt.holdings.all(code) as EtfHoldingRecord[] };
   }
 
   /** Every industry in the snapshot with its code and company count, in code order (the pages' filter list). */
@@ -209,13 +214,13 @@ type Prepare = (sql: string) => Database.Statement;
  * with the ticker and is in ticker order, so mergeFacts can merge them; the record follows from
  * column 1.
  */
-function factsReads(raw: Prepare, where: string) {
+function factsReads(raw: Prepare, where: string, assuranceColumns: string) {
   return {
     companies: raw(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE ${where} ORDER BY ticker`),
     penalties: raw(`SELECT ticker, ${PENALTY_COLUMNS} FROM penalties WHERE ${where} ORDER BY ticker, date DESC, record_id`),
     disclosures: raw(`SELECT ticker, ${DISCLOSURE_COLUMNS} FROM carbon_disclosures WHERE ${where} ORDER BY ticker`),
     carbonFees: raw(`SELECT ticker, ${CARBON_FEE_COLUMNS} FROM carbon_fees WHERE ${where} ORDER BY ticker`),
-    assurances: raw(`SELECT ticker, ${ASSURANCE_COLUMNS} FROM assurances WHERE ${where} ORDER BY ticker`),
+    assurances: raw(`SELECT ticker, ${assuranceColumns} FROM assurances WHERE ${where} ORDER BY ticker`),
     flags: raw(`SELECT ticker, ${FLAG_COLUMNS} FROM flags WHERE ${where} ORDER BY ticker, position`),
   };
 }

@@ -75,6 +75,9 @@ export function canonicalView(
     view.assurance = a && {
       provider: a.provider,
       level: a.level,
+      kind: a.kind,
+      standard: a.standard,
+      verifications: a.verifications.map((v) => ({ provider: v.provider, standard: v.standard })),
       year: a.year,
       source_id: a.source_id,
       source_name: sourceName(a.source_id),

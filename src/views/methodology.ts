@@ -1,22 +1,27 @@
 import type { MethodologyResponse } from '../contract/methodology.js';
+import { DOMESTIC_EQUITY_FUND_TYPES, ESG_ETF_KEYWORDS, ESG_ETF_RULE } from '../methodology/esg-etfs.js';
 import { CBAM_BY_INDUSTRY, CBAM_BY_PRODUCT, CBAM_SECTORS } from '../methodology/cbam.js';
+import { dayOfYearText, REPORT_DUE_BY } from '../methodology/reporting-year.js';
 import {
   ASSURANCE, CARBON_FEE_THRESHOLD_TCO2E, COMPLIANCE, CONSISTENCY, DISCLOSURE, FLAG_CATALOGUE, METHODOLOGY_VERSION,
-  REGISTRY_TOLERANCE, SCORE_NAME, VERDICT_BANDS,
+  REGISTRY_TOLERANCE, REPORT_DEADLINE, SCORE_NAME, VERDICT_BANDS,
 } from '../methodology/rules.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
 import { citation } from './company.js';
 import { withEnvelope } from './envelope.js';
 
-/** GET /methodology: methodology 1.0 as data, rendered from the same constants the scorer uses. */
+/** GET /methodology: methodology 1.1 as data, rendered from the same constants the scorer uses. */
 export function methodologyView(meta: SnapshotMeta, cbamProducts: { ticker: string; sector: string; product: string }[]): MethodologyResponse {
   const tiers = COMPLIANCE.fineTiers.map((t) => `≥ NT$${t.atLeast.toLocaleString('en-US')}: ${t.points}`).join(', ');
+  const dueBy = dayOfYearText(REPORT_DUE_BY);
+  const expectedYear = `E(D) = year(D) − 1 when D is on or after ${dayOfYearText(REPORT_DEADLINE)} of its year, else year(D) − 2`;
   return withEnvelope(meta, {
     score_name: SCORE_NAME,
     version: METHODOLOGY_VERSION,
     units: { fine: 'TWD', emissions: 't CO2e' },
     definitions: {
       D: 'the snapshot’s data_asof date',
+      E: `E(D), the expected reporting year: sustainability reports, and the GHG figures in them, are due by ${dueBy} for the year before, so ${expectedYear}; a company is never late before its deadline has passed`,
       last_n_months: 'penalty dates in (D − N months, D], where D − N months keeps D’s day of the month, clamped to that month’s last day',
       disclosed: 'a figure is disclosed (present) when it is not null; a disclosure may lack any of its three figures',
       latest_reporting_year: 'the year of the company’s carbon disclosure (the latest year its exchange published)',
@@ -30,7 +35,7 @@ export function methodologyView(meta: SnapshotMeta, cbamProducts: { ticker: stri
         rules: [
           `scope 1 and scope 2 both disclosed for the latest reporting year: ${DISCLOSURE.scope12}`,
           `scope 3 disclosed: ${DISCLOSURE.scope3}`,
-          `timeliness: latest reporting year ≥ year(D) − 1: ${DISCLOSURE.timelyRecent}; = year(D) − 2: ${DISCLOSURE.timelyTwoYears}; older or none: 0`,
+          `timeliness: latest reporting year ≥ E(D): ${DISCLOSURE.timelyRecent}; = E(D) − 1: ${DISCLOSURE.timelyTwoYears}; older or none: 0`,
         ],
       },
       {
@@ -62,6 +67,7 @@ export function methodologyView(meta: SnapshotMeta, cbamProducts: { ticker: stri
         ],
       },
     ],
+    reporting_deadline: { due_by: { ...REPORT_DUE_BY }, expected_reporting_year: expectedYear },
     verdicts: VERDICT_BANDS.map((v) => ({ verdict: v.verdict, min: v.min, max: v.max })),
     ranking: {
       rank: '1 = best over the whole snapshot; equal scores share a rank (competition ranking: 1, 2, 2, 4)',
@@ -78,6 +84,7 @@ export function methodologyView(meta: SnapshotMeta, cbamProducts: { ticker: stri
       by_industry: Object.fromEntries(Object.entries(CBAM_BY_INDUSTRY).map(([k, v]) => [k, [...v]])),
       by_product: cbamProducts.filter((p) => (CBAM_BY_PRODUCT as readonly string[]).includes(p.sector)),
     },
+    esg_etfs: { rule: ESG_ETF_RULE, keywords: [...ESG_ETF_KEYWORDS], fund_types: [...DOMESTIC_EQUITY_FUND_TYPES] },
     citation: citation(meta),
   });
 }

@@ -113,9 +113,9 @@ describe('publishing', () => {
   it('a build over sources with a missing column fails naming the file and column, and publishes nothing', async () => {
     const broken = join(root, 'broken');
     cpSync(sourcesDir, broken, { recursive: true });
-    const file = join(broken, 'GHG_P_01.json');
+    const file = join(broken, 'GHG_P_01.0001.json');
     writeFileSync(file, readFileSync(file, 'utf8').replaceAll('"companyno":', '"company_number":'));
-    await expect(build({ sourcesDir: broken })).rejects.toThrow(/GHG_P_01\.json: missing required column "統一編號 \/ companyno"/);
+    await expect(build({ sourcesDir: broken })).rejects.toThrow(/SRC-MOENV-GHG_P_01 GHG_P_01\.0001\.json: missing required column or key "統一編號 \/ companyno"/);
     assertReadable(snapshotsDir, '2026-11-01');
   });
 

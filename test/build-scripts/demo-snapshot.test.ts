@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ARCHETYPES } from '../../build-scripts/demo/archetypes.js';
+import { ARCHETYPES, expectedResult } from '../../build-scripts/demo/archetypes.js';
 import { tickerFor } from '../../build-scripts/demo/ids.js';
+import { DEMO_SERIES_START } from '../../build-scripts/demo/series.js';
 import { FLAG_CATALOGUE } from '../../src/methodology/rules.js';
-import { currentSnapshotDir } from '../../src/snapshot/published.js';
+import { currentSnapshotDir, publishedSnapshotIds, snapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 
 /**
@@ -45,5 +46,26 @@ describe('default demo snapshot', () => {
     expect(verdicts.sort()).toEqual(['credible', 'decent', 'poor', 'questionable']);
     const details = new Set([...store.companies()].map((c) => c.score_breakdown.find((p) => p.component === 'consistency')!.detail));
     expect(details.size).toBe(5);
+  });
+});
+
+describe('the evolving demo’s first month (as of 31 August: E(D) = year(D) − 2)', () => {
+  it('scores every archetype as expected before the reporting deadline, and raises every flag', () => {
+    const dir = inject('demoSeriesSnapshotsDir');
+    const first = SnapshotStore.open(snapshotDir(dir, publishedSnapshotIds(dir)[0]!));
+    try {
+      expect(first.meta.data_asof).toBe(DEMO_SERIES_START);
+      ARCHETYPES.forEach((a, i) => {
+        const ticker = tickerFor(i, 1800);
+        const c = first.company(ticker)!;
+        const flags = first.factsOf(c).flags.map((f) => f.flag_id).sort();
+        const expected = expectedResult(a, first.meta.data_asof);
+        expect({ id: a.id, score: c.credibility_score, flags }).toEqual({ id: a.id, score: expected.score, flags: [...expected.flags].sort() });
+      });
+      const flagIds = first.db.prepare('SELECT DISTINCT flag_id FROM flags').pluck().all() as string[];
+      expect(flagIds.sort()).toEqual(FLAG_CATALOGUE.map((f) => f.id).sort());
+    } finally {
+      first.close();
+    }
   });
 });

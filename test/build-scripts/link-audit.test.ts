@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { factLink, SOURCES, sourceInfo } from '../../build-scripts/adapters/catalogue.js';
+import { factLink, SOURCES, sourceInfo } from '../../build-scripts/sources/index.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { officiallyValid } from '../helpers/ubn.js';
@@ -54,20 +54,29 @@ describe('link audit of the demo snapshot', () => {
     }
   });
 
-  it('a report links to its file for years the record form covers, else to the report inquiry', () => {
-    const rows = all<{ ticker: string; url: string; year: number; source_id: string }>('SELECT ticker, deep_link AS url, year, source_id FROM assurances');
+  it('a report links to its file (GenPlus download id, or the old MOPS file), else to its GenPlus page for the company and year', () => {
+    const rows = all<{ ticker: string; url: string; year: number; market_type: string }>('SELECT a.ticker, a.deep_link AS url, a.year, c.market_type FROM assurances a JOIN companies c USING (ticker)');
     expect(rows.length).toBeGreaterThan(500);
+    const kinds = new Set<string>();
     for (const r of rows) {
-      const form = sourceInfo(r.source_id).record_link!;
-      if (r.year <= form.until_year!) expect(recordValues(r.source_id, r.url)).toEqual({ ticker: r.ticker, roc_year: String(r.year - 1911) });
-      else expect(r.url, `${r.ticker} ${r.year}`).toBe(sourceInfo(r.source_id).homepage_url);
+      const old = `https://mopsov.twse.com.tw/server-java/FileDownLoad?step=9&filePath=/home/html/nas/protect/t100/&fileName=${r.ticker}_${r.year - 1911}.pdf`;
+      const page = `https://esggenplus.twse.com.tw/inquiry/report?market=${r.market_type === 'listed' ? 0 : 1}&year=${r.year}&companyCode=${r.ticker}&lang=zh-TW`;
+      if (r.year <= 2022) {
+        expect(r.url, `${r.ticker} ${r.year}`).toBe(old);
+        kinds.add('old');
+      } else if (r.url === page) {
+        kinds.add('page');
+      } else {
+        expect(r.url, `${r.ticker} ${r.year}`).toMatch(/^https:\/\/esggenplus\.twse\.com\.tw\/api\/api\/MopsSustainReport\/data\/FileStream\?id=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+        expect(r.url).not.toContain('00000000-0000-0000-0000-000000000000');
+        kinds.add('file');
+      }
     }
+    expect([...kinds].sort()).toEqual(expect.arrayContaining(['file', 'page']));
   });
 
-  it('the report record form takes ROC years and stops where MOPS stopped holding the files', () => {
-    expect(factLink('SRC-MOPS-ESGREPORT', { ticker: 'D1101', year: 2021, roc_year: 110 }))
-      .toBe('https://mopsov.twse.com.tw/mops/web/ajax_t100sb11?step=2&co_id=D1101&year=110&filename=D1101_110.pdf');
-    expect(factLink('SRC-MOPS-ESGREPORT', { ticker: 'D1101', year: 2022, roc_year: 111 })).toBe(sourceInfo('SRC-MOPS-ESGREPORT').homepage_url);
+  it('a source without a record form links every fact to its dataset; a marker without a value is a bug', () => {
+    expect(factLink('SRC-TWSE-ESG-GHG', { ticker: 'D1101', year: 2025 })).toBe(sourceInfo('SRC-TWSE-ESG-GHG').homepage_url);
     expect(() => factLink('SRC-MOENV-EMS_P_46', { uniform_no: '12345675' })).toThrow(/no value for \{date\}/);
   });
 
@@ -85,7 +94,9 @@ describe('link audit of the demo snapshot', () => {
     for (const s of SOURCES) {
       const registry = store.sources().find((x) => x.source_id === s.source_id);
       if (!registry) continue;
-      expect(registry.description, s.source_id).toMatch(s.record_link ? /links to its record|links to its file/ : /No record-level link is known/);
+      // Report links are built per filing by its reader (a file where one exists), not from a record form.
+      const perFiling = s.source_id === 'SRC-MOPS-ESGREPORT';
+      expect(registry.description, s.source_id).toMatch(s.record_link || perFiling ? /links to its record|links to its file/ : /No record-level link is known/);
     }
   });
 
@@ -94,7 +105,8 @@ describe('link audit of the demo snapshot', () => {
       `SELECT source_url AS url FROM penalties UNION ALL SELECT deep_link FROM carbon_disclosures UNION ALL SELECT deep_link FROM carbon_fees
        UNION ALL SELECT deep_link FROM assurances`,
     ).map((r) => r.url);
-    const numbers = urls.flatMap((u) => u.match(/(?<!\d)\d{8}(?!\d)/g) ?? []);
+    // A GenPlus download id is a UUID, whose hex runs may hold eight digits: not a business number.
+    const numbers = urls.flatMap((u) => u.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '').match(/(?<!\d)\d{8}(?!\d)/g) ?? []);
     expect(numbers.length).toBeGreaterThan(500);
     expect(numbers.filter(officiallyValid)).toEqual([]);
   });

@@ -77,6 +77,21 @@ describe('the published tree', () => {
     }
   });
 
+  it('each ETF body says how much of the fund its holdings describe, from a source in the registry (contract 4.3)', () => {
+    const registry = new Set(store.sources().map((s) => s.source_id));
+    const etfs = readdirSync(join(treeDir, 'api/v1/etf')).filter((f) => f.endsWith('.json'));
+    expect(etfs.length).toBe(store.etfs().length);
+    for (const f of etfs) {
+      const e = etfResponseSchema.parse(JSON.parse(readFileSync(join(treeDir, 'api/v1/etf', f), 'utf8')));
+      expect(e.listed_weight, f).toBe(Math.round(e.holdings.reduce((s, h) => s + h.weight, 0) * 10_000) / 10_000);
+      expect(registry.has(e.holdings_source_id), f).toBe(true);
+      const [year, quarter] = e.holdings_period.split('Q').map(Number) as [number, number];
+      expect(e.holdings_asof, f).toBe(new Date(Date.UTC(year, quarter * 3, 0)).toISOString().slice(0, 10));
+      expect([0, 0.01], f).toContain(e.holdings_min_weight);
+      if (e.holdings_min_weight > 0) for (const h of e.holdings) expect(h.weight, `${f} ${h.ticker}`).toBeGreaterThanOrEqual(e.holdings_min_weight);
+    }
+  });
+
   it('contains no unexpanded template marker anywhere', () => {
     for (const file of filesUnder(treeDir).filter((f) => f.endsWith('.json') && f !== 'api/v1/openapi.json')) {
       expect(readFileSync(join(treeDir, file), 'utf8'), file).not.toMatch(/\{(year|ticker|uniform_no|record_id|fund_code)\}/);
@@ -146,7 +161,7 @@ describe('the published tree', () => {
       const keyedReads = readFromPrevious();
       expect(keyedReads.ranges).toBe(0);
       expect(keyedReads.among).toBeGreaterThan(0);
-      // Exactly the companies with something to explain (this month crosses a year boundary, so most of them), no more.
+      // Exactly the companies with something to explain (this month crosses the reporting deadline, so many of them), no more.
       const publishedChanges = readChangesFile(store.dir).changes;
       expect(keyedReads.among).toBe(publishedChanges.filter((c) => c.item.change !== 'added').length);
       expect(keyedReads.among).toBeLessThan(store.companyCount());

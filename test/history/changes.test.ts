@@ -8,6 +8,7 @@ import { DEMO_SERIES_START } from '../../build-scripts/demo/series.js';
 import { buildUniverse } from '../../build-scripts/demo/universe.js';
 import { changesResponseSchema, type ChangeItem } from '../../src/contract/changes.js';
 import { CAUSE_KINDS } from '../../src/contract/vocabulary.js';
+import { withinLastMonths } from '../../src/methodology/months.js';
 import { publishedSnapshotIds } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
@@ -119,13 +120,17 @@ describe('GET /changes on the evolving demo', () => {
     expect((await get(`/company/${fee!.ticker}/canonical`)).body.carbon_fee.obligated).toBe(true);
   });
 
-  it('the year boundary: a 2025 disclosure drops from 10 to 5 timeliness points, sourced to the disclosure', async () => {
+  it('the reporting deadline: E(D) moves from 2024 to 2025 on 1 September, so a 2024 disclosure drops from 10 to 5 timeliness points, sourced to the disclosure', async () => {
+    expect(ids).toEqual(['2026-09-01', '2026-10-01']);
     const timely = items.find((i) => i.causes.length > 0 && i.causes.every((c) => c.kind === 'timeliness' || c.kind.startsWith('flag_')))!;
     const cause = timely.causes.find((c) => c.kind === 'timeliness')!;
     const canonical = (await get(`/company/${timely.ticker}/canonical`)).body;
-    expect(canonical.carbon_disclosure.year).toBe(2025);
+    expect(canonical.carbon_disclosure.year).toBe(2024);
     expect(cause).toMatchObject({ component: 'disclosure', points: -5, source_id: canonical.carbon_disclosure.source_id });
     expect(timely.causes).toContainEqual(expect.objectContaining({ kind: 'flag_raised', source_id: canonical.carbon_disclosure.source_id, detail: expect.stringContaining('GF-D01') }));
+    // D1101 (README): perfect in the first month, a year late in the second.
+    expect(itemOf('D1101')).toMatchObject({ before: { credibility_score: 100 }, score_delta: -5 });
+    expect(itemOf('D1101').causes).toContainEqual(expect.objectContaining({ kind: 'timeliness', component: 'disclosure', points: -5 }));
   });
 
   it('a CBAM mapping change is the methodology’s (no fact source); listings and delistings count every component', () => {
@@ -154,7 +159,9 @@ describe('GET /changes on the evolving demo', () => {
           JSON.stringify(x.flags.map((f) => f.flag_id)) === JSON.stringify(y.flags.map((f) => f.flag_id)) &&
           JSON.stringify(x.penalties.map((p) => p.record_id)) === JSON.stringify(y.penalties.map((p) => p.record_id)) &&
           x.disclosure?.scope3 === y.disclosure?.scope3 && x.disclosure?.year === y.disclosure?.year && x.assurance?.level === y.assurance?.level &&
-          x.carbonFee.obligated === y.carbonFee.obligated;
+          x.carbonFee.obligated === y.carbonFee.obligated &&
+          // A penalty leaving its 12- or 36-month window is a change of facts (penalty_aged_out), listed even with nothing else moving.
+          x.penalties.every((p) => [12, 36].every((m) => withinLastMonths(p.date, a.meta.data_asof, m) === withinLastMonths(p.date, b.meta.data_asof, m)));
         if (same && x.company.rank !== y.company.rank) {
           rankOnly++;
           expect(listed.has(t), t).toBe(false);
@@ -206,8 +213,9 @@ describe('the shortcut for unmoved companies', () => {
     try {
       const all = (s: SnapshotStore) => s.factsBetween('', '~');
       const side = (s: SnapshotStore, asof = s.meta.data_asof) => ({ asof, methodologyVersion: s.meta.methodology_version });
-      // The demo's months cross a year boundary, so most companies move; the same facts a month
-      // apart within one year move only where a penalty leaves a window.
+      // The demo's months cross the reporting deadline, so the companies still on 2024 (or older)
+      // disclosures move; the same facts a month later, E(D) unchanged, move only where a penalty
+      // leaves a window.
       const asof = second.meta.data_asof;
       const monthAfter = `${asof.slice(0, 5)}${String(Number(asof.slice(5, 7)) + 1).padStart(2, '0')}${asof.slice(7, 10)}`;
       expect(monthAfter.slice(0, 4)).toBe(asof.slice(0, 4));

@@ -155,7 +155,7 @@ describe('contract headers on every success', () => {
   it('every body carries the snapshot fields and generated_at is the publish time', async () => {
     for (const c of staticCases(store).filter((x) => x.name !== 'openapi')) {
       const { body } = await getJson(server.base + c.url);
-      expect(body).toMatchObject({ ok: true, generated_at: store.meta.published_at, methodology_version: '1.0', dataset_snapshot_id: store.meta.dataset_snapshot_id, data_asof: store.meta.data_asof });
+      expect(body).toMatchObject({ ok: true, generated_at: store.meta.published_at, methodology_version: '1.1', dataset_snapshot_id: store.meta.dataset_snapshot_id, data_asof: store.meta.data_asof });
     }
   });
 

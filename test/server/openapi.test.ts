@@ -136,6 +136,25 @@ describe('the OpenAPI document and the server agree', () => {
     expect((await fetch(url, { headers: { 'X-Big': 'a'.repeat(20_000) } })).status).toBe(431);
   });
 
+  it('describes the assurance kind, the ETF coverage fields and a licence that is none', () => {
+    const schemas = (doc as unknown as { components: { schemas: Record<string, any> } }).components.schemas;
+    const assurance = schemas.Assurance!.properties;
+    expect(assurance.kind.enum).toEqual(['cpa', 'third_party']);
+    expect(assurance.standard.type).toEqual(['string', 'null']);
+    expect(assurance.verifications.items.$ref).toBe('#/components/schemas/Verification');
+    expect(schemas.Verification!.required).toEqual(['provider', 'standard']);
+    const etf = schemas.EtfResponse!;
+    for (const key of ['holdings_source_id', 'holdings_period', 'holdings_min_weight', 'listed_weight']) {
+      expect(etf.required, key).toContain(key);
+      expect(etf.properties[key].description, key).toMatch(/\w/);
+    }
+    expect(etf.properties.holdings_period.pattern).toBe('^\\d{4}Q[1-4]$');
+    expect(etf.properties.holdings.items.properties.weight.description).toMatch(/fraction/i);
+    expect(schemas.SourceEntry!.properties.licence.$ref).toBe('#/components/schemas/Licence');
+    expect(schemas.Licence!.properties.id.description).toContain('`none`');
+    expect(schemas.Licence!.description).toMatch(/without an open-data licence/);
+  });
+
   it('requires every required parameter and accepts no undocumented one', async () => {
     for (const op of queryOperations()) {
       for (const p of op.params.filter((x) => x.required)) {

@@ -162,6 +162,21 @@ describe('pages and JSON agree', () => {
     }
   });
 
+  it('every number on each ETF page is the JSON’s, weights and the listed weight read as percentages', async () => {
+    for (const { etf_code: code } of store.etfs()) {
+      const html = await page(`/etf/${code}/`);
+      const body = (await getJson(`${server.base}/api/v1/etf/${code}`)).body;
+      const numbers = numbersOf(html);
+      for (const n of numbers) expect(n.value, `${code} ${n.field}`).toBe(at(body, n.field));
+      const asPercent = numbers.filter((n) => /^(holdings\.\d+\.weight|listed_weight|holdings_min_weight)$/.test(n.field));
+      expect(asPercent.filter((n) => n.field.startsWith('holdings.')).length, code).toBe(body.holdings.length);
+      // Two decimals, four below 1 % (0.3282 reads 32.82 %, never 0.3282 %).
+      for (const n of asPercent) expect(n.text, `${code} ${n.field}`).toBe(`${Number((n.value * 100).toFixed(n.value < 0.01 ? 4 : 2))} %`);
+      expect(html, code).toContain(body.holdings_period);
+      if (body.holdings_min_weight > 0) expect(html, code).toContain('of net assets or more are published');
+    }
+  });
+
   it('each single-filter ranking lists exactly the API’s filtered set, in order, with its ranks and scores', async () => {
     const filters: [string, string, string][] = [
       ...store.industries().map((i): [string, string, string] => [`/ranking/industry/${i.code}/`, 'industry', i.name]),

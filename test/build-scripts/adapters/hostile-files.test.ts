@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readPenalties } from '../../../build-scripts/adapters/moenv-penalties.js';
 import { MissingColumnError, RejectLog, SourceFileError } from '../../../build-scripts/adapters/read-layout.js';
-import { readTwseGhg } from '../../../build-scripts/adapters/esg-ghg.js';
+import { readPenalties } from '../../../build-scripts/sources/moenv-penalties.js';
+import { SourceTally } from '../../../build-scripts/sources/tally.js';
+import { readTwseGhg } from '../../../build-scripts/sources/twse-esg-ghg.js';
 
 /**
  * A corpus of hostile source files, generated here (none is committed): each must end in a clean
@@ -36,7 +37,8 @@ interface Outcome {
   rejects: string[];
   error: Error | null;
 }
-async function outcome(dir: string, read: (dir: string, rejects: RejectLog) => AsyncIterable<unknown> = readPenalties): Promise<Outcome> {
+const penalties = (dir: string, rejects: RejectLog) => readPenalties(dir, rejects, new SourceTally());
+async function outcome(dir: string, read: (dir: string, rejects: RejectLog) => AsyncIterable<unknown> = penalties): Promise<Outcome> {
   const rejects = new RejectLog();
   let rows = 0;
   let error: Error | null = null;
@@ -72,7 +74,7 @@ describe('hostile CSV files', () => {
     const dir = folder('EMS_P_46.csv', `${HEADER}\n${row(1)}\n${row(2, { facts: '"never closed' })}\n${row(3, { money: '1000' })}\n`);
     const o = await outcome(dir);
     expect(o.error).toBeInstanceOf(SourceFileError);
-    expect(o.error!.message).toBe('EMS_P_46.csv:3: unterminated quoted field (a quote opened here is never closed)');
+    expect(o.error!.message).toBe('SRC-MOENV-EMS_P_46 EMS_P_46.csv:3: unterminated quoted field (a quote opened here is never closed)');
   });
 
   it('a quote that a later quote closes swallows lines: the reject says where the record runs to', async () => {
@@ -108,7 +110,7 @@ describe('hostile CSV files', () => {
     const twice = folder('EMS_P_46.csv', `${HEADER},fac_uniformno\n${row(1)},12345678\n`);
     const o = await outcome(twice);
     expect(o.error).toBeInstanceOf(SourceFileError);
-    expect(o.error!.message).toBe('EMS_P_46.csv: column "fac_uniformno" appears twice in the header');
+    expect(o.error!.message).toBe('SRC-MOENV-EMS_P_46 EMS_P_46.csv: column "fac_uniformno" appears twice in the header');
     const joined = folder('EMS_P_46.csv', `${HEADER}\n${row(1)}\n${HEADER}\n${row(2)}\n`);
     expect(await outcome(joined)).toEqual({ rows: 2, rejects: ['EMS_P_46.csv:3: the header row again (files joined together?)'], error: null });
   });
@@ -117,7 +119,7 @@ describe('hostile CSV files', () => {
     expect(await outcome(folder('EMS_P_46.csv', `${HEADER}\n`))).toEqual({ rows: 0, rejects: [], error: null });
     const empty = await outcome(folder('EMS_P_46.csv', ''));
     expect(empty.error).toBeInstanceOf(MissingColumnError);
-    expect(empty.error!.message).toBe('EMS_P_46.csv: missing required column "header row"');
+    expect(empty.error!.message).toMatch(/^SRC-MOENV-EMS_P_46 EMS_P_46\.csv: missing required column or key "header row"/);
   });
 
   it('binary junk ends in one clear error naming the file', async () => {
@@ -126,7 +128,7 @@ describe('hostile CSV files', () => {
     const o = await outcome(folder('EMS_P_46.csv', Buffer.from(junk)));
     expect(o.rows).toBe(0);
     expect(o.error).not.toBeNull();
-    expect(o.error!.message).toMatch(/^EMS_P_46\.csv:/);
+    expect(o.error!.message).toMatch(/^SRC-MOENV-EMS_P_46 EMS_P_46\.csv:/);
   });
 
   it('a single 50 MB line is skipped and reported; later rows are read; memory stays bounded', async () => {
@@ -163,7 +165,7 @@ describe('hostile JSON files', () => {
     const text = JSON.stringify([rec(1), rec(2), rec(3)]);
     const o = await outcome(folder('EMS_P_46.json', text.slice(0, text.length - 20)));
     expect(o.error).toBeInstanceOf(SourceFileError);
-    expect(o.error!.message).toBe('EMS_P_46.json: truncated JSON (the file ends inside an unclosed array or object after 2 complete records)');
+    expect(o.error!.message).toBe('SRC-MOENV-EMS_P_46 EMS_P_46.json: truncated JSON (the file ends inside an unclosed array or object after 2 complete records)');
   });
 
   it('elements that are not records, nested values and clashing keys are rejects with their record index', async () => {
@@ -182,9 +184,13 @@ describe('hostile JSON files', () => {
 
   it('an HTML page saved as JSON, or an object without records, is one clear error', async () => {
     const html = await outcome(folder('EMS_P_46.json', '<!DOCTYPE html><html>維護中</html>'));
-    expect(html.error!.message).toMatch(/^EMS_P_46\.json: not a JSON array or object/);
+    expect(html.error).toBeInstanceOf(SourceFileError);
+    expect(html.error!.message).toMatch(/^SRC-MOENV-EMS_P_46 EMS_P_46\.json: not a JSON array or object/);
     const obj = await outcome(folder('EMS_P_46.json', '{"error":"quota exceeded"}'));
-    expect(obj.error!.message).toBe('EMS_P_46.json: a JSON object without a "records" array');
+    expect(obj.error!.message).toBe('SRC-MOENV-EMS_P_46 EMS_P_46.json: a JSON object without a "records" array');
+    // The same of a page a fetch kept.
+    const page = await outcome(folder('EMS_P_46.0001.json', '<html><body>Too Many Requests</body></html>'));
+    expect(page.error!.message).toMatch(/^SRC-MOENV-EMS_P_46 EMS_P_46\.0001\.json: not a JSON array or object/);
   });
 
   it('a record holding a 50 MB string is skipped and reported, with memory bounded', async () => {
@@ -203,7 +209,7 @@ describe('hostile JSON files', () => {
   it('a missing required key in the first record names the column; in later records it is a reject', async () => {
     const first = await outcome(folder('t187ap46_L_1.json', JSON.stringify([{ 公司代號: '2330' }])), readTwseGhg);
     expect(first.error).toBeInstanceOf(MissingColumnError);
-    expect(first.error!.message).toBe('t187ap46_L_1.json: missing required column "出表日期"');
+    expect(first.error!.message).toMatch(/^SRC-TWSE-ESG-GHG t187ap46_L_1\.json: missing required column or key "出表日期"/);
     const text = JSON.stringify([rec(1), { ban: '12345678' }]);
     expect((await outcome(folder('EMS_P_46.json', text))).rejects).toEqual(['EMS_P_46.json:record 2: 裁處機關: missing']);
   });
@@ -212,6 +218,19 @@ describe('hostile JSON files', () => {
     const dir = folder('EMS_P_46.json', '[]');
     writeFileSync(join(dir, 'EMS_P_46.csv'), `${HEADER}\n`);
     const o = await outcome(dir);
-    expect(o.error!.message).toBe('EMS_P_46.json and EMS_P_46.csv: two forms of SRC-MOENV-EMS_P_46 in one folder; keep one');
+    expect(o.error).toBeInstanceOf(SourceFileError);
+    expect(o.error!.message).toBe('SRC-MOENV-EMS_P_46: EMS_P_46.json and EMS_P_46.csv are two forms of one source in one folder; keep one');
+  });
+
+  it('Big5-encoded JSON is refused naming the source and the file (JSON is served in UTF-8; a CSV in Big5 is read)', async () => {
+    const records = [rec(1, { county_name: '臺南市政府環境保護局' }), rec(2, { county_name: '臺南市政府環境保護局' })];
+    const page = await outcome(folder('EMS_P_46.0001.json', iconv.encode(JSON.stringify(records), 'cp950')));
+    expect(page.rows).toBe(0);
+    expect(page.error).toBeInstanceOf(SourceFileError);
+    expect(page.error!.message).toMatch(/^SRC-MOENV-EMS_P_46 EMS_P_46\.0001\.json: JSON that is not UTF-8/);
+    const ghg = [{ 出表日期: '1150301', 報告年度: '114', 公司代號: 'D1101', 公司名稱: '示範水泥', '範疇一排放量(噸CO2e)': '1.0000', '範疇二排放量(噸CO2e)': '' }];
+    const single = await outcome(folder('t187ap46_L_1.json', iconv.encode(JSON.stringify(ghg), 'cp950')), readTwseGhg);
+    expect(single.error).toBeInstanceOf(SourceFileError);
+    expect(single.error!.message).toMatch(/^SRC-TWSE-ESG-GHG t187ap46_L_1\.json: JSON that is not UTF-8/);
   });
 });

@@ -1,19 +1,16 @@
 /**
- * An independent, test-only reading of methodology 1.0 (api-v1 §7) over the demo files, used to
+ * An independent, test-only reading of methodology 1.1 (api-v1 §7) over the demo files, used to
  * prove that every branch and every flag occurs in the demo data. Not the project's implementation.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  cbamProductsLayout,
-  esgReportLayout,
-  penaltyLayout,
-  registryLayout,
-  tpexCompanyLayout,
-  tpexGhgLayout,
-  twseCompanyLayout,
-  twseGhgLayout,
-} from '../../../build-scripts/adapters/layouts.js';
+import { cbamProductsLayout } from '../../../build-scripts/adapters/layouts.js';
+import { registryLayout } from '../../../build-scripts/sources/moenv-ghg-registry.js';
+import { penaltyLayout } from '../../../build-scripts/sources/moenv-penalties.js';
+import { tpexCompanyLayout } from '../../../build-scripts/sources/tpex-company.js';
+import { tpexGhgLayout } from '../../../build-scripts/sources/tpex-esg-ghg.js';
+import { twseCompanyLayout } from '../../../build-scripts/sources/twse-company.js';
+import { twseGhgLayout } from '../../../build-scripts/sources/twse-esg-ghg.js';
 import { recordsAt } from './csv-parse.js';
 
 const DAY = 86_400_000;
@@ -37,6 +34,32 @@ function monthsBack(D: number, n: number): number {
   return dayOf(y, mo, Math.min(t.getUTCDate(), last));
 }
 
+/** A MOENV dataset's pages as a fetch keeps them (`GHG_P_01.0001.json`, …), in order. */
+const pages = (dir: string, dataset: string) =>
+  readdirSync(dir).filter((f) => new RegExp(`^${dataset}\\.\\d{4}\\.json$`).test(f)).sort().map((f) => join(dir, f));
+
+/**
+ * Report filings from the GenPlus answers (shared/spec/sources.md), in the MOPS column names this
+ * reference reads: a CPA's opinion, else a verifier's standard. The old form (years up to 2022)
+ * states no opinion type: a CPA there counts as limited, the methodology's documented reading.
+ */
+function genplusReports(dir: string): Record<string, string>[] {
+  const out: Record<string, string>[] = [];
+  for (const f of readdirSync(dir).sort()) {
+    const m = /^esggenplus-(\d{4})-(sii|otc)\.json$/.exec(f);
+    if (!m) continue;
+    const year = String(Number(m[1]) - 1911);
+    for (const r of (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { data: Record<string, string | null>[] }).data) {
+      if (Number(m[1]) <= 2022) {
+        out.push({ ticker: r.companY_ID!, year, cpaOpinion: r.acC_A ? '有限確信' : '', thirdPartyStandard: r.surE_A ? (r.acC_S ?? '') : '' });
+      } else {
+        out.push({ ticker: r.code!, year, cpaOpinion: r.partnerOrganization ? (r.accOptionType ?? '') : '', thirdPartyStandard: r.valiProvider ? (r.thirdStd ?? '') : '' });
+      }
+    }
+  }
+  return out;
+}
+
 const num = (s: string | undefined): number | null => (s === undefined || s === '' ? null : Number(s.replace(/,/g, '')));
 
 export interface Evaluation {
@@ -51,7 +74,8 @@ export function evaluateDemo(dir: string): { asof: string; results: Map<string, 
   const manifest = JSON.parse(read('manifest.json')) as { asof: string };
   const [y0, m0, d0] = manifest.asof.split('-').map(Number) as [number, number, number];
   const D = dayOf(y0, m0, d0);
-  const Y = y0;
+  // E(D): reports for the year before are due by 31 August, so from 1 September E = year(D) − 1.
+  const E = D >= dayOf(y0, 9, 1) ? y0 - 1 : y0 - 2;
   const notes: string[] = [];
 
   const companies = [
@@ -61,12 +85,12 @@ export function evaluateDemo(dir: string): { asof: string; results: Map<string, 
   const ghg = new Map<string, Record<string, string>>();
   for (const l of [twseGhgLayout, tpexGhgLayout]) for (const r of recordsAt(join(dir, l.file), l.columns)) ghg.set(r.ticker as string, r);
   const reports = new Map<string, Record<string, string>[]>();
-  for (const r of recordsAt(join(dir, esgReportLayout.file), esgReportLayout.columns)) {
+  for (const r of genplusReports(dir)) {
     const list = reports.get(r.ticker as string) ?? [];
     list.push(r);
     reports.set(r.ticker as string, list);
   }
-  const registry = recordsAt(join(dir, registryLayout.file), registryLayout.columns);
+  const registry = pages(dir, 'GHG_P_01').flatMap((page) => recordsAt(page, registryLayout.columns));
   const latestRegistryYear = Math.max(...registry.map((r) => Number(r.year) + 1911));
   const sitesBy = new Map<string, Record<string, string>[]>();
   for (const r of registry) {
@@ -75,7 +99,7 @@ export function evaluateDemo(dir: string): { asof: string; results: Map<string, 
     sitesBy.set(r.uniformNo as string, list);
   }
   const penaltiesBy = new Map<string, Record<string, string>[]>();
-  for (const r of recordsAt(join(dir, penaltyLayout.file), penaltyLayout.columns)) {
+  for (const r of pages(dir, 'EMS_P_46').flatMap((page) => recordsAt(page, penaltyLayout.columns))) {
     const list = penaltiesBy.get(r.uniformNo as string) ?? [];
     list.push(r);
     penaltiesBy.set(r.uniformNo as string, list);
@@ -117,8 +141,8 @@ export function evaluateDemo(dir: string): { asof: string; results: Map<string, 
     let disclosure = 0;
     if (disc && disc.s1 !== null && disc.s2 !== null) { disclosure += 20; branches.push('disclosure:scope12'); } else branches.push('disclosure:no-scope12');
     if (disc && disc.s3 !== null) { disclosure += 5; branches.push('disclosure:scope3'); } else branches.push('disclosure:no-scope3');
-    if (disc && disc.year >= Y - 1) { disclosure += 10; branches.push('timeliness:10'); }
-    else if (disc && disc.year === Y - 2) { disclosure += 5; branches.push('timeliness:5'); }
+    if (disc && disc.year >= E) { disclosure += 10; branches.push('timeliness:10'); }
+    else if (disc && disc.year === E - 1) { disclosure += 5; branches.push('timeliness:5'); }
     else branches.push(disc ? 'timeliness:0-older' : 'timeliness:0-none');
 
     // Assurance (25): the latest report; cross-checked with the latest assured report.
@@ -165,11 +189,11 @@ export function evaluateDemo(dir: string): { asof: string; results: Map<string, 
     else { consistency = 5; branches.push('consistency:5'); }
 
     // Flags.
-    if (obligated && !(disc && disc.year >= Y - 1)) flags.push('GF-F01');
+    if (obligated && !(disc && disc.year >= E)) flags.push('GF-F01');
     if (recent.length >= 3 || serious) flags.push('GF-P02');
     if (disc && (disc.s1 !== null || disc.s2 !== null || disc.s3 !== null) && level === 'none') flags.push('GF-A01');
     if (all.some((p) => p.day > from12 && p.day <= D)) flags.push('GF-P01');
-    if (disc && disc.year < Y - 1) flags.push('GF-D01');
+    if (disc && disc.year < E) flags.push('GF-D01');
     if (cbam && (!disc || disc.s1 === null)) flags.push('GF-C01');
     if (disc) {
       const regRows = sites.filter((s) => Number(s.year) + 1911 === disc.year);

@@ -60,7 +60,10 @@ function makeDb(path: string): void {
   fee.run('1101', 1, 'registry ≥ 25,000 t', 2023, 'SRC-TWSE-COMPANY', 'https://example.org/f');
   fee.run('2330', 0, 'not listed', null, 'SRC-TWSE-COMPANY', 'https://example.org/f2');
   fee.run('6488', 0, '', null, 'SRC-TWSE-COMPANY', 'https://example.org/f3');
-  db.prepare('INSERT INTO assurances VALUES (?, ?, ?, ?, ?, ?)').run('2330', 'KPMG', 'limited', 2023, 'SRC-TWSE-COMPANY', 'https://example.org/a');
+  const assurance = db.prepare('INSERT INTO assurances VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  assurance.run('2330', 'KPMG', 'limited', 2023, 'SRC-TWSE-COMPANY', 'https://example.org/a', 'cpa', '確信準則3000號',
+    JSON.stringify([{ provider: 'BSI, "Taiwan"', standard: 'AA1000' }]));
+  assurance.run('1101', 'SGS', 'limited', 2022, 'SRC-TWSE-COMPANY', 'https://example.org/a2', 'third_party', null, '[]');
   const flag = db.prepare('INSERT INTO flags VALUES (?, ?, ?, ?, ?, ?)');
   flag.run('2330', 'GF-P01', 'warning', 'penalty, recent', 'SRC-MOENV-EMS_P_46', 0);
   flag.run('2330', 'GF-D02', 'info', 'no scope 3', 'SRC-TWSE-COMPANY', 1);
@@ -71,8 +74,9 @@ function makeDb(path: string): void {
   const prod = db.prepare('INSERT INTO cbam_products VALUES (?, ?, ?)');
   prod.run('1101', 'cement', 'Portland cement');
   prod.run('1101', 'cement', 'Portland cement'); // duplicate rows are allowed in a table without a key
-  db.prepare('INSERT INTO etfs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run('0050', '元大台灣50', '2024-12-31', 2, 2, 55.5, 40, 50, 'SRC-TWSE-COMPANY');
-  db.prepare('INSERT INTO etfs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run('00878', 'Empty', '2024-12-31', 0, 0, null, null, null, 'SRC-TWSE-COMPANY');
+  const etf = db.prepare('INSERT INTO etfs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  etf.run('0050', '元大台灣50', '2024-12-31', 2, 2, 55.5, 40, 50, 'SRC-TWSE-COMPANY', '2024Q4', 0.01, 0.565);
+  etf.run('00878', 'Empty', '2024-12-31', 0, 0, null, null, null, 'SRC-TWSE-COMPANY', '2024Q4', 0, 0);
   const hold = db.prepare('INSERT INTO etf_holdings VALUES (?, ?, ?, ?, ?)');
   hold.run('0050', 2, '1101', '台泥', 0.015);
   hold.run('0050', 1, '2330', '台積電', 0.55);
@@ -172,6 +176,15 @@ describe('writeDownloads', () => {
     expect(JSON.parse(companies[2]![19]!)).toEqual([{ component: 'disclosure', points: 20, max_points: 35, detail: 'scope 1, "2"' }]);
     const disclosures = parseCsv(readFileSync(join(outA, 'carbon_disclosures.csv'), 'utf8'));
     expect(disclosures[1]).toEqual(['1101', '2022', '0.1', '', '', '0', '0', 'parent', '2023-08-01', 'SRC-TWSE-COMPANY', 'https://example.org/d2', '', '', '']);
+    // The assurance's verifications are a JSON array column (`array` in the Data Package), its kind and standard text.
+    const assurances = parseCsv(readFileSync(join(outA, 'assurances.csv'), 'utf8'));
+    expect(assurances[0]!.slice(6)).toEqual(['kind', 'standard', 'verifications']);
+    expect(assurances[1]!.slice(6)).toEqual(['third_party', '', '[]']);
+    expect(assurances[2]!.slice(6, 8)).toEqual(['cpa', '確信準則3000號']);
+    expect(JSON.parse(assurances[2]![8]!)).toEqual([{ provider: 'BSI, "Taiwan"', standard: 'AA1000' }]);
+    const etfs = parseCsv(readFileSync(join(outA, 'etfs.csv'), 'utf8'));
+    expect(etfs[0]!.slice(8)).toEqual(['source_id', 'holdings_period', 'holdings_min_weight', 'listed_weight']);
+    expect(etfs[1]!.slice(9)).toEqual(['2024Q4', '0.01', '0.565']);
     const penalties = parseCsv(readFileSync(join(outA, 'penalties.csv'), 'utf8'));
     expect(penalties.slice(1).map((r) => [r[1], r[5]])).toEqual([['R-1', '1000000000'], ['R-2', '120000.5']]);
     expect(readdirSync(outA).some((n) => /meta|company_search|sqlite_stat/.test(n))).toBe(false);
@@ -234,6 +247,13 @@ describe('writeDownloads', () => {
     expect(field('ticker')).toEqual({ name: 'ticker', type: 'string' });
     expect(field('cbam_exposed')).toEqual({ name: 'cbam_exposed', type: 'boolean', trueValues: ['1'], falseValues: ['0'] });
     expect(field('top_flags')).toMatchObject({ name: 'top_flags', type: 'array' });
+    const fieldOf = (table: string, n: string) => dp.resources.find((r: { name: string }) => r.name === table).schema.fields.find((f: { name: string }) => f.name === n);
+    expect(fieldOf('assurances', 'verifications')).toMatchObject({ name: 'verifications', type: 'array' });
+    expect(fieldOf('assurances', 'kind')).toEqual({ name: 'kind', type: 'string' });
+    expect(fieldOf('assurances', 'standard')).toEqual({ name: 'standard', type: 'string' });
+    expect(fieldOf('etfs', 'holdings_period')).toEqual({ name: 'holdings_period', type: 'string' });
+    expect(fieldOf('etfs', 'holdings_min_weight')).toEqual({ name: 'holdings_min_weight', type: 'number' });
+    expect(fieldOf('etfs', 'listed_weight')).toEqual({ name: 'listed_weight', type: 'number' });
     const flags = dp.resources.find((r: { name: string }) => r.name === 'flags');
     expect(flags.schema.primaryKey).toEqual(['ticker', 'flag_id']);
     const penalties = dp.resources.find((r: { name: string }) => r.name === 'penalties');

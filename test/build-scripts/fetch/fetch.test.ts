@@ -47,44 +47,54 @@ describe('npm run fetch against a replay of the publishers', () => {
     // Transient faults on the way: each is retried and the fetch still succeeds.
     replay.fault(PATHS.twseCompany, { kind: 'status', status: 429, retryAfter: '0' });
     replay.fault(PATHS.tpexGhg, { kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 });
-    replay.fault(PATHS.esgReport, { kind: 'reset-mid-body' });
+    replay.fault(PATHS.genplus, { kind: 'reset-mid-body' });
     await fetchSources(options(out));
   });
 
-  it('writes every source in its served form, and a manifest with URL, status, bytes, sha256 and records', () => {
+  it('keeps every answer as served, each in the manifest with URL, method, body, status, bytes, sha256 and records', () => {
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
     expect(manifest.kind).toBe('production');
     expect(manifest.asof).toBe('2026-07-31');
-    const byFile = Object.fromEntries(manifest.files.map((f: { file: string }) => [f.file, f]));
-    expect(Object.keys(byFile).sort()).toEqual([
-      'EMS_P_46.json', 'GHG_P_01.json', 'esg_report.csv', 'etf_holdings.csv', 'mopsfin_t187ap03_O.json', 't187ap03_L.json', 't187ap46_L_1.json', 't187ap46_O_1.json',
-    ]);
-    expect(readdirSync(out).sort()).toEqual([...Object.keys(byFile), 'manifest.json'].sort());
+    const files = manifest.files.map((f: { file: string }) => f.file);
+    expect(readdirSync(out).sort()).toEqual([...files, 'manifest.json'].sort());
     for (const f of manifest.files) {
       expect(f.sha256, f.file).toBe(sha256(join(out, f.file)));
       expect(f.bytes, f.file).toBe(readFileSync(join(out, f.file)).length);
       expect(f.http_status).toBe(200);
       expect(f.retrieved_at).toBe('2026-08-01T02:03:04Z');
     }
-    expect(byFile['t187ap03_L.json'].url).toBe(`${replay.base}${PATHS.twseCompany}`);
-    expect(byFile['t187ap03_L.json'].records).toBe(2);
-    expect(byFile['esg_report.csv'].records).toBe(2);
-    expect(byFile['etf_holdings.csv'].records).toBe(2);
-    // The served bytes of a single-response source are kept as they came (BOM, Big5).
-    expect(readFileSync(join(out, 'esg_report.csv')).subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
-    expect(manifest.retrieved_at['SRC-MOENV-EMS_P_46']).toBe('2026-08-01T02:03:04Z');
+    const byFile = Object.fromEntries(manifest.files.map((f: { file: string }) => [f.file, f]));
+    expect(byFile['t187ap03_L.json']).toMatchObject({ url: `${replay.base}${PATHS.twseCompany}`, method: 'GET', records: 2 });
+    // GenPlus: one POST per report year and market, old years at /old, the body as sent.
+    const genplus = manifest.files.filter((f: { source_id: string }) => f.source_id === 'SRC-MOPS-ESGREPORT');
+    expect(genplus).toHaveLength(2 * (2025 - 2014 + 1));
+    expect(byFile['esggenplus-2025-otc.json']).toMatchObject({ method: 'POST', url: `${replay.base}${PATHS.genplus}`, request_body: '{"year":2025,"marketType":1,"industryNameList":[],"companyCodeList":[]}', records: 1 });
+    expect(byFile['esggenplus-2021-sii.json']).toMatchObject({ method: 'POST', url: `${replay.base}${PATHS.genplusOld}`, records: 1 });
+    // SITCA: the form page, then one POST per class for the newest period, without the echoed state.
+    expect(byFile['sitca-IN2630-form.html']).toMatchObject({ method: 'GET' });
+    expect(byFile['sitca-IN2630-202509-AH11.html']).toMatchObject({ method: 'POST' });
+    expect(byFile['sitca-IN2630-202509-AH11.html'].request_body).not.toMatch(/vs-\d/);
+    expect(byFile['sitca-IN2630-202509-AL11.html']).toMatchObject({ method: 'POST' });
+    expect(manifest.sources['SRC-MOENV-EMS_P_46']).toEqual({ records: PENALTY_ROWS, previous_records: null });
   });
 
-  it('follows MOENV paging to the short page and records each page, never the key', () => {
+  it('sends what the publishers need: JSON POST with Origin and Referer; the form POST with the previous answer\'s state and cookie', () => {
+    const post = replay.received.find((r) => r.url.pathname === PATHS.genplus && r.method === 'POST')!;
+    expect(post.headers['content-type']).toMatch(/application\/json/);
+    expect(post.headers.origin).toBe('https://esggenplus.twse.com.tw');
+    expect(post.headers.referer).toMatch(/^https:\/\/esggenplus\.twse\.com\.tw\/inquiry\/report\?market=\d&year=\d{4}$/);
+    const forms = replay.received.filter((r) => r.url.pathname === PATHS.sitca && r.method === 'POST');
+    expect(forms).toHaveLength(2);
+    expect(forms.map((f) => new URLSearchParams(f.body).get('__VIEWSTATE'))).toEqual(['vs-1', 'vs-2']);
+    expect(forms.every((f) => /ASP\.NET_SessionId=sess\d/.test(String(f.headers.cookie)))).toBe(true);
+  });
+
+  it('keeps each MOENV page as served, never the key', () => {
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
-    const penalties = manifest.files.find((f: { file: string }) => f.file === 'EMS_P_46.json');
-    expect(penalties.records).toBe(PENALTY_ROWS);
-    expect(penalties.pages.map((p: { records: number }) => p.records)).toEqual([PAGE, PAGE, PENALTY_ROWS - 2 * PAGE]);
-    expect(penalties.pages.map((p: { url: string }) => new URL(p.url).searchParams.get('offset'))).toEqual(['0', '1000', '2000']);
-    expect(penalties.url).toBe(`${replay.base}${PATHS.penalties}?format=json&limit=1000`);
-    const records = JSON.parse(readFileSync(join(out, 'EMS_P_46.json'), 'utf8'));
-    expect(records).toHaveLength(PENALTY_ROWS);
-    expect(records[0].ban).toBe('22099131');
+    const pages = manifest.files.filter((f: { source_id: string }) => f.source_id === 'SRC-MOENV-EMS_P_46');
+    expect(pages.map((p: { file: string }) => p.file)).toEqual(['EMS_P_46.0001.json', 'EMS_P_46.0002.json', 'EMS_P_46.0003.json']);
+    expect(pages.map((p: { records: number }) => p.records)).toEqual([PAGE, PAGE, PENALTY_ROWS - 2 * PAGE]);
+    expect(pages.map((p: { url: string }) => new URL(p.url).searchParams.get('offset'))).toEqual(['0', '1000', '2000']);
     const text = readFileSync(join(out, 'manifest.json'), 'utf8');
     expect(text).not.toContain(API_KEY);
     expect(logs.join('\n')).not.toContain(API_KEY);
@@ -94,35 +104,36 @@ describe('npm run fetch against a replay of the publishers', () => {
     const log = logs.join('\n');
     expect(log).toMatch(/t187ap03_L: HTTP 429; retrying/);
     expect(log.match(/t187ap46_O_1: HTTP 503; retrying/g)).toHaveLength(3);
-    expect(log).toMatch(/esg_report\.csv: body cut off after \d+ bytes/);
+    expect(log).toMatch(/MopsSustainReport\/data: body cut off after \d+ bytes/);
   });
 
-  it('builds a snapshot whose sample record is exactly the publisher\'s, tracing to the fetched bytes', async () => {
+  it('builds a snapshot whose facts trace to the answers as served', async () => {
     const snapshotsDir = join(root, 'snapshots');
-    const result = await buildAndPublish({ sourcesDir: out, snapshotsDir, kind: 'production', now: new Date('2026-08-02T00:00:00Z'), progress: silentProgress });
+    const result = await buildAndPublish({ sourcesDir: out, snapshotsDir, kind: 'production', now: new Date('2026-08-02T00:00:00Z'), assertScale: 0.001, progress: silentProgress });
     expect(result.summary.rejects.count).toBe(0);
+    expect(result.summary.tally.of('SRC-MOENV-EMS_P_46').duplicates).toBe(1);
     const canonical = JSON.parse(readFileSync(join(result.dir, 'tree/api/v1/company/2330/canonical.json'), 'utf8'));
     const d = canonical.carbon_disclosure;
     expect({ scope1: d.scope1, scope2: d.scope2, scope3: d.scope3, year: d.year, boundary: d.boundary, s1: d.scope1_verified, s2: d.scope2_verified }).toEqual({
       scope1: 2196516, scope2: 11130571, scope3: null, year: 2025, boundary: 'consolidated', s1: true, s2: true,
     });
-    // Penalties read through `ban`, with NT$/comma amounts and 年月日, slash and compact ROC dates.
+    // Penalties read through `ban`, with NT$/comma amounts and 年月日, slash and compact ROC dates; the decision served twice counts once.
     const dates = canonical.penalties.map((p: { date: string }) => p.date).sort();
     expect(dates).toEqual(['2014-12-29', '2024-05-21', '2024-05-21']);
     expect(canonical.penalties.map((p: { fine: number }) => p.fine).sort((a: number, b: number) => a - b)).toEqual([1234, 60000, 100000]);
-    // The registry names each file with its URL, retrieval time and sha256; so does the download table.
+    // The registry names every answer with its URL, retrieval time and sha256; so does the download table.
     const registry = JSON.parse(readFileSync(join(result.dir, 'tree/api/v1/sources/registry.json'), 'utf8'));
-    const twse = registry.data.find((s: { source_id: string }) => s.source_id === 'SRC-TWSE-ESG-GHG');
-    expect(twse.files).toEqual([{ file: 't187ap46_L_1.json', url: `${replay.base}${PATHS.twseGhg}`, retrieved_at: '2026-08-01T02:03:04Z', bytes: readFileSync(join(out, 't187ap46_L_1.json')).length, sha256: sha256(join(out, 't187ap46_L_1.json')) }]);
-    expect(twse.retrieved_at).toBe('2026-08-01T02:03:04Z');
+    const moenv = registry.data.find((s: { source_id: string }) => s.source_id === 'SRC-MOENV-EMS_P_46');
+    expect(moenv.files.map((f: { file: string; sha256: string }) => [f.file, f.sha256])).toEqual(['EMS_P_46.0001.json', 'EMS_P_46.0002.json', 'EMS_P_46.0003.json'].map((f) => [f, sha256(join(out, f))]));
+    const genplus = registry.data.find((s: { source_id: string }) => s.source_id === 'SRC-MOPS-ESGREPORT');
+    expect(genplus.files).toHaveLength(24);
     const table = parseCsv(readFileSync(join(result.dir, `tree/api/v1/downloads/${result.id}/source_files.csv`), 'utf8'));
     expect(table[0]).toEqual(['source_id', 'file', 'url', 'retrieved_at', 'bytes', 'sha256']);
-    expect(table.slice(1).map((r) => r[1]).sort()).toEqual(['EMS_P_46.json', 'GHG_P_01.json', 'esg_report.csv', 'etf_holdings.csv', 'mopsfin_t187ap03_O.json', 't187ap03_L.json', 't187ap46_L_1.json', 't187ap46_O_1.json']);
+    expect(table.length - 1).toBe(readdirSync(out).length - 1);
     const db = new Database(join(result.dir, 'snapshot.sqlite'), { readonly: true });
     try {
-      expect(db.prepare("SELECT level, provider FROM assurances WHERE ticker = '2330'").get()).toEqual({ level: 'reasonable', provider: '安侯建業聯合會計師事務所' });
-      expect(db.prepare("SELECT weight FROM etf_holdings WHERE etf_code = '0050' AND ticker = '2330'").pluck().get()).toBeCloseTo(0.551, 10);
       expect(db.prepare("SELECT industry FROM companies WHERE ticker = '6488'").pluck().get()).toBe('半導體業');
+      expect(db.prepare("SELECT uniform_no FROM companies WHERE ticker = '6488'").pluck().get()).toBe('24591271');
     } finally {
       db.close();
     }
@@ -134,7 +145,7 @@ describe('npm run fetch against a replay of the publishers', () => {
     const file = join(changed, 't187ap46_O_1.json');
     const text = readFileSync(file, 'utf8');
     writeFileSync(file, text.replace('12345.6000', '99999.0000'));
-    await expect(buildAndPublish({ sourcesDir: changed, snapshotsDir: join(root, 'snapshots-changed'), kind: 'production', now: new Date(), progress: silentProgress }))
+    await expect(buildAndPublish({ sourcesDir: changed, snapshotsDir: join(root, 'snapshots-changed'), kind: 'production', now: new Date(), assertScale: 0.001, progress: silentProgress }))
       .rejects.toThrow(/t187ap46_O_1\.json: sha256 .* is not what the fetch recorded/);
   });
 });
@@ -150,7 +161,7 @@ describe('a fetch that cannot complete leaves the previous folder untouched', ()
   it.each([
     ['truncated JSON', PATHS.twseGhg, 'SRC-TWSE-ESG-GHG', { kind: 'truncated-json' } as const, /truncated JSON/],
     ['an HTML page with status 200', PATHS.tpexCompany, 'SRC-TPEX-COMPANY', { kind: 'html-200' } as const, /HTML page with status 200/],
-    ['a MOENV page cut to invalid JSON', PATHS.penalties, 'SRC-MOENV-EMS_P_46', { kind: 'truncated-json' } as const, /page at offset 0: .*truncated JSON/],
+    ['a MOENV page cut to invalid JSON', PATHS.penalties, 'SRC-MOENV-EMS_P_46', { kind: 'truncated-json' } as const, /EMS_P_46\.0001\.json.*truncated JSON/],
     ['a 404', PATHS.registry, 'SRC-MOENV-GHG_P_01', { kind: 'status', status: 404 } as const, /HTTP 404/],
   ])('%s fails naming the source, without retrying', async (_, path, sourceId, fault, message) => {
     replay.fault(path, fault);
@@ -165,19 +176,20 @@ describe('a fetch that cannot complete leaves the previous folder untouched', ()
 
   it('a 503 that persists fails after the attempts allowed', async () => {
     replay.fault(PATHS.registry, ...Array.from({ length: 4 }, () => ({ kind: 'status', status: 503 }) as const));
-    await expect(fetchSources(options(out))).rejects.toThrow(/^SRC-MOENV-GHG_P_01: HTTP 503, still after 4 attempts/);
+    await expect(fetchSources(options(out))).rejects.toThrow(/^SRC-MOENV-GHG_P_01: GET .*: HTTP 503, still after 4 attempts/);
     expect(replay.requests.filter((u) => u.pathname === PATHS.registry)).toHaveLength(4);
     expect(folderHashes(out)).toEqual(before);
   });
 
   it('MOENV answers 401 to a wrong key; without a key nothing is requested from MOENV', async () => {
     const wrong = await fetchSources(options(out, { env: { ...replayEnv(replay.base), MOENV_API_KEY: 'wrong-key-123' } })).then(() => new Error('resolved'), (e: unknown) => e as Error);
-    expect(wrong.message).toMatch(/^SRC-MOENV-EMS_P_46: HTTP 401 \(is the API key set and valid\?\)/);
+    expect(wrong.message).toMatch(/^SRC-MOENV-EMS_P_46: GET .*: HTTP 401 \(is the API key set and valid\?\)/);
     expect(wrong.message).not.toContain('wrong-key-123');
     expect(logs.join('\n')).not.toContain('wrong-key-123');
     replay.requests.length = 0;
-    await expect(fetchSources(options(out, { env: replayEnv(replay.base) }))).rejects.toThrow(/SRC-MOENV-EMS_P_46: MOENV_API_KEY is not set/);
-    expect(replay.requests.some((u) => u.pathname.startsWith('/api/v2/'))).toBe(false);
+    await expect(fetchSources(options(out, { env: replayEnv(replay.base) }))).rejects.toThrow(/MOENV_API_KEY is not set; SRC-MOENV-EMS_P_46 and SRC-MOENV-GHG_P_01 need it/);
+    // Checked before any download: nothing at all was requested.
+    expect(replay.requests).toEqual([]);
     expect(folderHashes(out)).toEqual(before);
   });
 
@@ -187,11 +199,29 @@ describe('a fetch that cannot complete leaves the previous folder untouched', ()
     const old = folderHashes(only);
     await fetchSources(options(only, { only: ['SRC-TWSE-COMPANY'], now: () => new Date('2026-07-02T00:00:00Z') }));
     const manifest = JSON.parse(readFileSync(join(only, 'manifest.json'), 'utf8'));
-    expect(manifest.files).toHaveLength(8);
+    expect(manifest.files.map((f: { file: string }) => f.file).sort()).toEqual(readdirSync(only).filter((f) => f !== 'manifest.json').sort());
     expect(manifest.retrieved_at['SRC-TWSE-COMPANY']).toBe('2026-07-02T00:00:00Z');
     expect(manifest.retrieved_at['SRC-MOENV-EMS_P_46']).toBe('2026-07-01T00:00:00Z');
     const now = folderHashes(only);
     for (const f of Object.keys(old)) if (f !== 'manifest.json') expect(now[f], f).toBe(old[f]);
+  });
+
+  it('says "no network" at once when no host resolves, and requests nothing', async () => {
+    replay.requests.length = 0;
+    const err = (await fetchSources(options(out, { resolveHost: async (h) => Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${h}`), { code: "ENOTFOUND" })) })).then(() => new Error("resolved"), (e: unknown) => e)) as Error;
+    expect(err.message).toMatch(/cannot start the fetch:\n  - cannot resolve 127\.0\.0\.1 \(ENOTFOUND\): no network or DNS on this machine/);
+    expect(replay.requests).toEqual([]);
+    expect(folderHashes(out)).toEqual(before);
+  });
+
+  it('enters a file placed by hand in the manifest as such, with its sha256', async () => {
+    const placed = join(root, 'placed');
+    await fetchSources(options(placed, { only: ['SRC-TWSE-COMPANY'] }));
+    writeFileSync(join(placed, 'esg_report.csv'), '\ufeff年份,公司代號,第三方驗證單位名稱,第三方驗證採用標準,會計師確信驗證單位,會計師確信意見類型\n113,2330,,,安侯建業聯合會計師事務所,合理確信\n');
+    await fetchSources(options(placed, { only: ['SRC-TWSE-COMPANY'] }));
+    const manifest = JSON.parse(readFileSync(join(placed, 'manifest.json'), 'utf8'));
+    const entry = manifest.files.find((f: { file: string }) => f.file === 'esg_report.csv');
+    expect(entry).toMatchObject({ source_id: 'SRC-MOPS-ESGREPORT', url: null, method: null, placed_by_hand: true, sha256: sha256(join(placed, 'esg_report.csv')) });
   });
 
   it('the CLI exits non-zero naming the source, and the folder stays as it was', async () => {
@@ -205,7 +235,7 @@ describe('a fetch that cannot complete leaves the previous folder untouched', ()
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(status).toBe(1);
-    expect(stderr).toMatch(/fetch failed: SRC-TWSE-COMPANY: an HTML page with status 200/);
+    expect(stderr).toMatch(/fetch failed: SRC-TWSE-COMPANY: GET .*: an HTML page with status 200/);
     expect(stderr).not.toContain(API_KEY);
     expect(folderHashes(out)).toEqual(before);
     expect(existsSync(join(out, 'manifest.json'))).toBe(true);

@@ -1,12 +1,14 @@
-import iconv from 'iconv-lite';
-import { csvQuote } from '../../../src/contract/csv.js';
-import { jsonReply, type Handler, type Reply } from './replay-server.js';
+import { jsonReply, type Handler, type Received, type Reply } from './replay-server.js';
 
 /**
- * The publishers' answers as the replay server serves them, shaped as sources.md describes: TWSE and
- * TPEx OpenAPI JSON arrays (Chinese keys, one with a trailing space; TPEx profiles with English
- * keys), MOENV v2 pages of 1,000 behind a key (`{records}` for penalties, a bare array for the
- * registry), a MOPS CSV with a byte-order mark and a Big5 CSV.
+ * The publishers' answers as the replay server serves them, built from the field names and value
+ * forms of shared/spec/sources.md (not from the project's own demo): TWSE and TPEx OpenAPI JSON
+ * arrays (Chinese keys, one with a trailing space; TPEx profiles with English keys, `UnifiedBusinessNo.`
+ * with its full stop), MOENV v2 pages of 1,000 behind a key (`{records}` for penalties, a bare array
+ * for the registry; one decision served on two pages), ESG GenPlus's JSON POST API (new years at
+ * `/data`, old at `/data/old`, 405 to a GET), SITCA's ASP.NET form page (hidden state that each POST
+ * must carry from the previous answer, a session cookie, an empty table without the radio value) and
+ * the TWSE fund list.
  */
 
 export const API_KEY = 'test-key-5f3a9c1e';
@@ -20,11 +22,13 @@ export const PATHS = {
   tpexGhg: '/openapi/v1/t187ap46_O_1',
   penalties: '/api/v2/EMS_P_46',
   registry: '/api/v2/GHG_P_01',
-  esgReport: '/opendata/esg_report.csv',
-  etfHoldings: '/opendata/etf_holdings.csv',
+  genplus: '/api/api/MopsSustainReport/data',
+  genplusOld: '/api/api/MopsSustainReport/data/old',
+  sitca: '/ROC/Industry/IN2630.aspx',
+  fundList: '/v1/opendata/t187ap47_L',
 } as const;
 
-/** Each source's URL override pointing at the replay server. */
+/** Each source's URL override pointing at the replay server (sources.md's URL with the replay's origin). */
 export function replayEnv(base: string): Record<string, string> {
   return {
     FETCH_URL_SRC_TWSE_COMPANY: `${base}${PATHS.twseCompany}`,
@@ -33,8 +37,11 @@ export function replayEnv(base: string): Record<string, string> {
     FETCH_URL_SRC_TPEX_ESG_GHG: `${base}${PATHS.tpexGhg}`,
     FETCH_URL_SRC_MOENV_EMS_P_46: `${base}${PATHS.penalties}`,
     FETCH_URL_SRC_MOENV_GHG_P_01: `${base}${PATHS.registry}`,
-    FETCH_URL_SRC_MOPS_ESGREPORT: `${base}${PATHS.esgReport}`,
-    FETCH_URL_SRC_MOPS_ETF_HOLDINGS: `${base}${PATHS.etfHoldings}`,
+    FETCH_URL_SRC_MOPS_ESGREPORT: `${base}${PATHS.genplus}`,
+    FETCH_URL_SRC_SITCA_ETF_HOLDINGS: `${base}${PATHS.sitca}?pid=IN22601_05`,
+    FETCH_URL_SRC_TWSE_ETF_LIST: `${base}${PATHS.fundList}`,
+    // The replay is tiny: the absolute minima of the sources' assertions scaled down (an empty answer still fails).
+    ASSERT_MIN_SCALE: '0.001',
   };
 }
 
@@ -46,9 +53,11 @@ const twseCompanies = [
   住址: '新竹科學園區', 營利事業統一編號: ubn, 成立日期: '19870221', 上市日期: '19940905', 實收資本額: capital, 英文簡稱: 'X', 網址: 'https://example.com',
 }));
 
-const tpexCompanies = [
-  { Date: '1150731', SecuritiesCompanyCode: '6488', CompanyName: '環球晶圓股份有限公司', CompanyAbbreviation: '環球晶', SecuritiesIndustryCode: '24', UnifiedBusinessNo: '24591271', 'Paidin.Capital.NTDollars': '4780823000' },
-];
+/** TPEx's English keys exactly as served (sources.md), the full stop of `UnifiedBusinessNo.` included. */
+export const TPEX_COMPANY = {
+  Date: '1150731', SecuritiesCompanyCode: '6488', CompanyName: '環球晶圓股份有限公司', CompanyAbbreviation: '環球晶', SecuritiesIndustryCode: '24',
+  Address: '新竹科學工業園區', 'UnifiedBusinessNo.': '24591271', Chairman: '徐秀蘭', 'Paidin.Capital.NTDollars': '4780823000', Symbol: 'GWC', WebAddress: 'https://www.sas-globalwafers.com', DateOfListing: '20110926',
+};
 
 /** The sample record of sources.md, with the boundary key served with a trailing space. */
 export const SAMPLE_GHG = {
@@ -63,7 +72,7 @@ const twseGhg = [
   SAMPLE_GHG,
   { ...SAMPLE_GHG, 公司代號: '1101', 公司名稱: '台泥', '範疇一排放量(噸CO2e)': '6,812,345.0000', '範疇一資料邊界 ': '母公司', 範疇一取得驗證: '否', '範疇二排放量(噸CO2e)': '512,000.0000', 範疇二取得驗證: '否' },
 ];
-const tpexGhg = [{ ...SAMPLE_GHG, 公司代號: '6488', 公司名稱: '環球晶', '範疇一排放量(噸CO2e)': '12345.6000', '範疇二排放量(噸CO2e)': '', 範疇二取得驗證: '' }];
+const tpexGhg = [{ ...SAMPLE_GHG, 公司代號: '6488', 公司名稱: '環球晶', '範疇一排放量(噸CO2e)': '12345.6000', '範疇二排放量(噸CO2e)': '67890.1000', 範疇二取得驗證: '否' }];
 
 /** Penalty records, as one third-party parser reads them: the business ID under `ban`. */
 function penalty(i: number): Record<string, string> {
@@ -88,27 +97,110 @@ function penalty(i: number): Record<string, string> {
     isimportant: i === 0 ? '是' : '否',
   };
 }
-export const PENALTIES = Array.from({ length: PENALTY_ROWS }, (_, i) => penalty(i));
+/** The first decision is served again as the first record of the second page (the same 裁處書字號): one decision, one counted duplicate. */
+export const PENALTIES = Array.from({ length: PENALTY_ROWS }, (_, i) => (i === PAGE ? penalty(0) : penalty(i)));
 
 const registry = [
   { app_year: '113', companyno: '22099131', companyname: '台灣積體電路製造股份有限公司', ccksicco1: '2611', tot: '1,800,000.0000', tot2: '10,500,000.0000' },
   { app_year: '113', companyno: '11913502', companyname: '臺灣水泥股份有限公司', ccksicco1: '2331', tot: '6800000', tot2: '500000' },
 ];
 
-const ESG_HEADER = ['市場別', '年份', '公司代號', '公司名稱', '第三方驗證單位名稱', '第三方驗證採用標準', '會計師確信驗證單位', '會計師確信採用標準', '會計師確信意見類型', '上傳日期'];
-const esgRows = [
-  ['上市', '113', '2330', '台積電', '', '', '安侯建業聯合會計師事務所', '確信準則3000號', '合理確信', '113/06/28'],
-  ['上市', '113', '1101', '台泥', '英國標準協會', 'AA1000 中度保證', '', '', '', '113/08/30'],
-];
-const ETF_HEADER = ['基金代號', '基金名稱', '年度', '季別', '證券代號', '證券簡稱', '持股比率'];
-const etfRows = [
-  ['0050', '元大台灣50', '115', '2', '2330', '台積電', '55.1000%'],
-  ['0050', '元大台灣50', '115', '2', '1101', '台泥', '0.4000%'],
-];
+const NO_FILE = '00000000-0000-0000-0000-000000000000';
+/** A GenPlus record in the new form: every key of sources.md, values as seen (null and '' where empty). */
+function genplus(over: Record<string, string | null>): Record<string, string | null> {
+  return {
+    code: '', name: '', shortName: '', enName: null, enShortName: '', sector: '', reason: '屬自願確信/保證者',
+    reportingInterval: '2025/01/01~2025/12/31', complianceNotes: 'GRI準則', partnerOrganization: '', stdCompliance: '',
+    accOptionType: '', aConfirmTarget: null, valiProvider: '', thirdStd: '', thirdPartyVerify: null, twDocLink: '',
+    twFirstReportDownloadId: NO_FILE, twEditReportDownloadId: NO_FILE, twCommencementDate: '2026/08/28', twRevisionDate: null,
+    enDocLink: null, enFirstReportDownloadId: NO_FILE, enEditReportDownloadId: NO_FILE, enCommencementDate: null, enRevisionDate: null,
+    contactInfo: null, note: null,
+    ...over,
+  };
+}
+export const GENPLUS_2330_FILE = '3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b';
+/** Report year 2025: 2330 with a CPA's limited assurance and a verifier beside it; 1101 with a verifier alone (ISAE 3000); 6488 (OTC) with a CPA's reasonable assurance. */
+const GENPLUS_2025: Record<number, Record<string, string | null>[]> = {
+  0: [
+    genplus({ code: '2330', name: '台灣積體電路製造股份有限公司', shortName: '台積電', sector: '半導體業', partnerOrganization: '資誠聯合會計師事務所', stdCompliance: '確信準則3000號', accOptionType: '有限確信', valiProvider: '台灣檢驗科技股份有限公司', thirdStd: 'AA1000', twFirstReportDownloadId: GENPLUS_2330_FILE }),
+    genplus({ code: '1101', name: '臺灣水泥股份有限公司', shortName: '台泥', sector: '水泥工業', valiProvider: '英國標準協會', thirdStd: 'ISAE 3000' }),
+  ],
+  1: [genplus({ code: '6488', name: '環球晶圓股份有限公司', shortName: '環球晶', sector: '半導體業', partnerOrganization: '安侯建業聯合會計師事務所', stdCompliance: '確信準則3000號', accOptionType: '合理確信' })],
+};
+/** Report year 2021 (old form): 1101 assured by a CPA. */
+const GENPLUS_OLD_2021 = [{ companY_ID: '1101', companY_ABBR_NAME: '台泥', englisH_ABBR_NAME: 'TCC', sub: '依規定申報', duratioN_B: '110/01/01', duratioN_E: '110/12/31', cS_A1: 'GRI準則', surE_A: '', acC_S: '', acC_A: '勤業眾信聯合會計師事務所', filE_NAME: '1101_110.pdf', useR_DATE1: '111/08/30', weB_INFO: null, memo: null }];
 
-const csvText = (header: string[], rows: string[][]) => [header, ...rows].map((r) => r.map(csvQuote).join(',')).join('\r\n') + '\r\n';
+const sitcaFunds = [
+  {
+    name: '元大台灣ESG永續ETF證券投資信託基金',
+    holdings: [['國內上市', '2330', '台積電', '1,234,000', '1,450,950,000', '32.82'], ['國內上市', '1101', '台泥', '500,000', '16,500,000', '1.25'], ['國外', 'US0378331005', 'APPLE INC', '1,000', '7,000,000', '1.02']],
+  },
+  { name: '元大台灣卓越50證券投資信託基金', holdings: [['國內上市', '2330', '台積電', '9,000,000', '9,900,000,000', '55.10']] },
+  { name: '示範不存在永續ETF證券投資信託基金', holdings: [['國內上市', '2330', '台積電', '1,000', '1,100,000', '10.00']] },
+];
+/** The TWSE fund list: the ESG fund, a non-ESG fund, a liquidated one, and (written with 臺) the same names SITCA uses with 台. */
+const fundList = [
+  ['00850', '元大臺灣ESG永續', '國內成分證券指數股票型基金', '元大臺灣ESG永續ETF證券投資信託基金', '臺灣永續指數'],
+  ['0050', '元大台灣50', '國內成分證券指數股票型基金', '元大台灣卓越50證券投資信託基金', '臺灣50指數'],
+  ['00692', '富邦公司治理', '國內成分證券指數股票型基金', '富邦臺灣公司治理100證券投資信託基金', '臺灣公司治理100指數'],
+].map(([code, short, type, full, index]) => ({
+  出表日期: '1150731', 基金代號: code, 基金簡稱: short, 基金類型: type, 基金中文名稱: full, 基金英文名稱: 'X', '標的指數/追蹤指數名稱': index, 成立日期: '0920630', 上市日期: '0920630', '發行單位數/轉換數': '1000',
+}));
 
-/** Every publisher path's normal answer. MOENV paths check the key (401 without) and page by offset/limit. */
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+export const SITCA_PERIODS = ['202503', '202506', '202509'];
+
+/** SITCA's page: the hidden ASP.NET state (a new value each answer), the selectors, and for a query its table. */
+function sitcaPage(state: string, selected: { period: string; klass: string } | null, table: string): string {
+  const options = (name: string, values: string[], chosen?: string) =>
+    `<select name="${name}" id="${name.replace(/\$/g, '_')}">${values.map((v) => `<option${v === chosen ? ' selected="selected"' : ''} value="${v}">${v}</option>`).join('')}</select>`;
+  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>境內基金持股明細</title></head><body><form method="post" action="./IN2630.aspx?pid=IN22601_05" id="form1">
+<input type="hidden" name="__EVENTTARGET" id="__EVENTTARGET" value="" /><input type="hidden" name="__EVENTARGUMENT" id="__EVENTARGUMENT" value="" />
+<input type="hidden" name="__VIEWSTATE" id="__VIEWSTATE" value="${esc(state)}" /><input type="hidden" name="__VIEWSTATEGENERATOR" id="__VIEWSTATEGENERATOR" value="A1B2C3D4" /><input type="hidden" name="__EVENTVALIDATION" id="__EVENTVALIDATION" value="${esc(`ev-${state}`)}" />
+<input type="radio" name="ctl00$ContentPlaceHolder1$rdo1" value="rbComid" />依公司 <input type="radio" name="ctl00$ContentPlaceHolder1$rdo1" value="rbClass"${selected ? ' checked="checked"' : ''} />依類型
+${options('ctl00$ContentPlaceHolder1$ddlQ_YM', SITCA_PERIODS, selected?.period)}
+${options('ctl00$ContentPlaceHolder1$ddlQ_Class', ['AH11', 'AL11', 'AA11'], selected?.klass)}
+<input type="submit" name="ctl00$ContentPlaceHolder1$BtnQuery" value="查詢" />
+${table}</form></body></html>`;
+}
+
+function sitcaTable(funds: typeof sitcaFunds): string {
+  const rows = funds.flatMap((f) => [
+    ...f.holdings.map((h, i) => `<tr>${i === 0 ? `<td rowspan="${f.holdings.length}">${f.name}</td>` : ''}${h.map((c) => `<td>${c}</td>`).join('')}</tr>`),
+    `<tr><td colspan="6">合計</td><td>${f.holdings.reduce((s, h) => s + Number(h[5]), 0).toFixed(2)}</td></tr>`,
+  ]);
+  return `<table id="ctl00_ContentPlaceHolder1_GridView1"><tr><th>基金名稱</th><th>市場別</th><th>證券代號</th><th>證券名稱</th><th>持股數(股)</th><th>金額(元)</th><th>占基金淨資產價值之比例(%)</th></tr>${rows.join('')}</table>`;
+}
+
+/**
+ * SITCA's form page: GET gives the form and a session cookie; a POST must carry the session cookie and
+ * the hidden state of the answer before it (else the page comes back with no table), and the radio
+ * value (else the table is empty). AH11 holds the index ETFs; AL11 (active ETFs) none of ours here.
+ */
+function sitcaHandler(): Handler {
+  let serial = 0;
+  let expected = '';
+  return (url: URL, req: Received): Reply => {
+    const state = `vs-${++serial}`;
+    const html = (s: string): Reply => ({ type: 'text/html; charset=utf-8', body: Buffer.from(s), headers: { 'set-cookie': `ASP.NET_SessionId=sess${serial}; path=/; HttpOnly` } });
+    if (url.searchParams.get('pid') !== 'IN22601_05') return { status: 404, type: 'text/html', body: Buffer.from('<html>not found</html>') };
+    if (req.method === 'GET') {
+      expected = state;
+      return html(sitcaPage(state, null, ''));
+    }
+    const form = new URLSearchParams(req.body);
+    const carried = form.get('__VIEWSTATE') === expected && form.get('__EVENTVALIDATION') === `ev-${expected}` && /ASP\.NET_SessionId=sess\d+/.test(String(req.headers.cookie ?? ''));
+    expected = state;
+    if (!carried) return html(sitcaPage(state, null, '<p>查詢逾時，請重新查詢</p>'));
+    const period = form.get('ctl00$ContentPlaceHolder1$ddlQ_YM') ?? '';
+    const klass = form.get('ctl00$ContentPlaceHolder1$ddlQ_Class') ?? '';
+    const byClass = form.get('ctl00$ContentPlaceHolder1$rdo1') === 'rbClass';
+    const funds = !byClass ? [] : klass === 'AH11' ? sitcaFunds : [];
+    return html(sitcaPage(state, { period, klass }, sitcaTable(funds)));
+  };
+}
+
+/** Every publisher path's normal answer. MOENV paths check the key (401 without) and page by offset/limit; GenPlus takes POST only. */
 export function publisherHandlers(): Record<string, Handler> {
   const moenv = (records: Record<string, string>[], wrapped: boolean): Handler => (url) => {
     if (url.searchParams.get('api_key') !== API_KEY) return { status: 401, type: 'application/json', body: Buffer.from('{"error":"invalid api_key"}') };
@@ -117,15 +209,28 @@ export function publisherHandlers(): Record<string, Handler> {
     const page = records.slice(offset, offset + limit);
     return jsonReply(wrapped ? { fields: [{ id: 'ban', type: 'text' }], resource_id: 'x', records: page, total: String(records.length) } : page);
   };
-  const csv = (bytes: Buffer): Handler => () => ({ type: 'text/csv', body: bytes }) satisfies Reply;
+  const genplusApi = (old: boolean): Handler => (_url, req) => {
+    if (req.method !== 'POST') return { status: 405, type: 'application/json', body: Buffer.from('{"message":"The requested resource does not support http method \'GET\'."}') };
+    const body = JSON.parse(req.body) as { year: number; marketType: number };
+    const data = old ? (body.year === 2021 && body.marketType === 0 ? GENPLUS_OLD_2021 : []) : body.year === 2025 ? (GENPLUS_2025[body.marketType] ?? []) : [];
+    if (old !== body.year <= 2022) return jsonReply({ code: 400, success: false, data: null, message: 'year out of range' });
+    return jsonReply({ code: 200, success: true, data, message: null });
+  };
   return {
     [PATHS.twseCompany]: () => jsonReply(twseCompanies),
-    [PATHS.tpexCompany]: () => jsonReply(tpexCompanies),
+    [PATHS.tpexCompany]: () => jsonReply([TPEX_COMPANY]),
     [PATHS.twseGhg]: () => jsonReply(twseGhg),
     [PATHS.tpexGhg]: () => jsonReply(tpexGhg),
     [PATHS.penalties]: moenv(PENALTIES, true),
     [PATHS.registry]: moenv(registry, false),
-    [PATHS.esgReport]: csv(Buffer.from(`\ufeff${csvText(ESG_HEADER, esgRows)}`, 'utf8')),
-    [PATHS.etfHoldings]: csv(iconv.encode(csvText(ETF_HEADER, etfRows), 'cp950')),
+    [PATHS.genplus]: genplusApi(false),
+    [PATHS.genplusOld]: genplusApi(true),
+    [PATHS.sitca]: sitcaHandler(),
+    [PATHS.fundList]: () => jsonReply(fundList),
   };
+}
+
+/** SITCA's answer for another period than the one asked (the known fault): a table, but the wrong one. */
+export function sitcaWrongPeriod(): Reply {
+  return { type: 'text/html; charset=utf-8', body: Buffer.from(sitcaPage('vs-wrong', { period: '202503', klass: 'AH11' }, sitcaTable(sitcaFunds))) };
 }

@@ -11,19 +11,33 @@ export type Fault =
   | { kind: 'status'; status: number; retryAfter?: string }
   | { kind: 'reset-mid-body' }
   | { kind: 'html-200' }
-  | { kind: 'truncated-json' };
+  | { kind: 'truncated-json' }
+  /** Any other answer, once (an answer in another form: `success: false`, another period's table, a renamed key). */
+  | { kind: 'reply'; reply: Reply }
+  /** The normal answer (to fault a later request of a sequence). */
+  | { kind: 'pass' };
 
 export interface Reply {
   status?: number;
   type: string;
   body: Buffer;
+  headers?: Record<string, string | string[]>;
 }
 
-export type Handler = (url: URL) => Reply;
+/** What a handler sees of a request besides its URL: the method, headers and the whole body. */
+export interface Received {
+  method: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+export type Handler = (url: URL, req: Received) => Reply;
 
 export interface Replay {
   base: string;
   requests: URL[];
+  /** Each request with its method and body, in order. */
+  received: (Received & { url: URL })[];
   /** Faults played, in order, before the path's normal answer (each request takes one). */
   fault(path: string, ...faults: Fault[]): void;
   close(): Promise<void>;
@@ -32,9 +46,12 @@ export interface Replay {
 export async function startReplay(handlers: Record<string, Handler>): Promise<Replay> {
   const faults = new Map<string, Fault[]>();
   const requests: URL[] = [];
-  const answer = (req: IncomingMessage, res: ServerResponse) => {
+  const received: Replay['received'] = [];
+  const answer = (req: IncomingMessage, res: ServerResponse, body: string) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     requests.push(url);
+    const got: Received = { method: req.method ?? 'GET', headers: req.headers, body };
+    received.push({ ...got, url });
     const handler = handlers[url.pathname];
     if (!handler) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -49,7 +66,11 @@ export async function startReplay(handlers: Record<string, Handler>): Promise<Re
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!DOCTYPE html><html><body><h1>系統維護中</h1></body></html>');
       return;
     }
-    const reply = handler(url);
+    if (fault?.kind === 'reply') {
+      res.writeHead(fault.reply.status ?? 200, { ...fault.reply.headers, 'content-type': fault.reply.type, 'content-length': fault.reply.body.length }).end(fault.reply.body);
+      return;
+    }
+    const reply = handler(url, got);
     if (fault?.kind === 'truncated-json') {
       const cut = reply.body.subarray(0, Math.floor(reply.body.length / 2));
       res.writeHead(200, { 'content-type': reply.type, 'content-length': cut.length }).end(cut);
@@ -61,15 +82,20 @@ export async function startReplay(handlers: Record<string, Handler>): Promise<Re
       res.write(reply.body.subarray(0, Math.floor(reply.body.length / 2)), () => setTimeout(() => req.socket.destroy(), 10));
       return;
     }
-    res.writeHead(reply.status ?? 200, { 'content-type': reply.type, 'content-length': reply.body.length }).end(reply.body);
+    res.writeHead(reply.status ?? 200, { ...reply.headers, 'content-type': reply.type, 'content-length': reply.body.length }).end(reply.body);
   };
-  const server: Server = createServer(answer);
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => answer(req, res, Buffer.concat(chunks).toString('utf8')));
+  });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     base: `http://127.0.0.1:${port}`,
     requests,
+    received,
     fault: (path, ...list) => faults.set(path, [...(faults.get(path) ?? []), ...list]),
     close: () =>
       new Promise<void>((resolve) => {

@@ -29,7 +29,10 @@ export function staticCases(store: SnapshotStore): Case[] {
   const meta = store.meta;
   const names = sourceNamesOf(store.sources());
   const tickers = [...store.companies()].map((c) => c.ticker);
-  const sample = [tickers[0]!, tickers[7]!, tickers[tickers.length - 1]!, 'D1139', 'D1107'];
+  // Plus the first company with each assurance kind (contract 3.2), so both reach every outlet.
+  const firstOfKind = (kind: string) => store.db.prepare('SELECT ticker FROM assurances WHERE kind = ? ORDER BY ticker LIMIT 1').pluck().get(kind) as string | undefined;
+  const byKind = ['cpa', 'third_party'].flatMap((k) => firstOfKind(k) ?? []);
+  const sample = [...new Set([tickers[0]!, tickers[7]!, tickers[tickers.length - 1]!, 'D1139', 'D1107', ...byKind])];
   const etfs = store.etfs();
   const ranking = RankingIndex.fromStore(store);
   const page = (n: number) => ({ ...ranking.page({}, 'score_desc', 50, (n - 1) * 50), page: n, perPage: 50, mode: 'compact' as const });

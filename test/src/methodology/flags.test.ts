@@ -45,13 +45,21 @@ describe('a company with nothing to flag', () => {
   });
 });
 
-describe('GF-F01 (critical): obligated and no disclosure with year ≥ year(D) − 1', () => {
-  it('obligated with disclosure year Y − 1 or Y → not raised', () => {
+describe('GF-F01 (critical): obligated and no disclosure with year ≥ E(D)', () => {
+  it('obligated with disclosure year E(D) or later → not raised', () => {
     expect(has(input({ carbonFee: obligated, disclosure: disc({ year: 2025 }), assurance: assured }), 'GF-F01')).toBe(false);
     expect(has(input({ carbonFee: obligated, disclosure: disc({ year: 2026 }), assurance: assured }), 'GF-F01')).toBe(false);
   });
-  it('obligated with disclosure year Y − 2 → raised', () => {
+  it('obligated with disclosure year E(D) − 1 → raised', () => {
     expect(has(input({ carbonFee: obligated, disclosure: disc({ year: 2024 }) }), 'GF-F01')).toBe(true);
+  });
+  it('E(D) moves on 1 September: a 2024 disclosure is enough up to 2026-08-31, not from 2026-09-01', () => {
+    const i = (asof: string, year: number) => input({ asof, carbonFee: obligated, disclosure: disc({ year }), assurance: assured });
+    expect(has(i('2026-08-31', 2024), 'GF-F01')).toBe(false);
+    expect(has(i('2026-09-01', 2024), 'GF-F01')).toBe(true);
+    expect(has(i('2026-08-31', 2023), 'GF-F01')).toBe(true);
+    expect(has(i('2027-01-15', 2025), 'GF-F01')).toBe(false);
+    expect(has(i('2027-01-15', 2024), 'GF-F01')).toBe(true);
   });
   it('obligated with no disclosure → raised, with the carbon-fee fact as source', () => {
     expect(get(input({ carbonFee: obligated }), 'GF-F01')).toEqual({
@@ -128,12 +136,20 @@ describe('GF-P01 (warning): a penalty in the last 12 months', () => {
   });
 });
 
-describe('GF-D01 (warning): disclosure year < year(D) − 1', () => {
-  it('year Y − 2 → raised, source the disclosure', () => {
+describe('GF-D01 (warning): disclosure year < E(D)', () => {
+  it('year E(D) − 1 → raised, source the disclosure', () => {
     expect(get(input({ disclosure: disc({ year: 2024 }), assurance: assured }), 'GF-D01')).toMatchObject({ severity: 'warning', source_id: DISC });
   });
-  it('year Y − 1 → not raised', () => {
+  it('year E(D) → not raised', () => {
     expect(has(input({ disclosure: disc({ year: 2025 }) }), 'GF-D01')).toBe(false);
+  });
+  it('E(D) moves on 1 September: a 2024 disclosure is on time up to 2026-08-31, out of date from 2026-09-01', () => {
+    const i = (asof: string, year: number) => input({ asof, disclosure: disc({ year }), assurance: assured });
+    expect(has(i('2026-08-31', 2024), 'GF-D01')).toBe(false);
+    expect(has(i('2026-09-01', 2024), 'GF-D01')).toBe(true);
+    expect(has(i('2026-08-31', 2023), 'GF-D01')).toBe(true);
+    expect(has(i('2027-01-15', 2025), 'GF-D01')).toBe(false);
+    expect(has(i('2027-01-15', 2024), 'GF-D01')).toBe(true);
   });
   it('no disclosure → not raised', () => {
     expect(has(input(), 'GF-D01')).toBe(false);

@@ -43,7 +43,7 @@ describe('disclosure (max 35)', () => {
   const p = (d: DisclosureFacts | null) => points(input({ disclosure: d }), 'disclosure');
 
   it('no disclosure → 0', () => expect(p(null)).toBe(0));
-  it('scope 1, 2 and 3 for year Y − 1 → 35', () => expect(p(disc())).toBe(35));
+  it('scope 1, 2 and 3 for year E(D) → 35', () => expect(p(disc())).toBe(35));
   it('scope 1 and 2 both present → 20 of it; one missing → 0', () => {
     expect(p(disc({ scope3: null }))).toBe(20 + 10);
     expect(p(disc({ scope1: null, scope3: null }))).toBe(0 + 10);
@@ -64,15 +64,36 @@ describe('disclosure (max 35)', () => {
     [2024, 5],
     [2023, 0],
     [2015, 0],
-  ])('timeliness: reporting year %i with D in 2026 → %i', (year, timely) => {
+  ])('timeliness: reporting year %i with D = 2026-10-31 (E(D) = 2025) → %i', (year, timely) => {
     expect(p(disc({ year, scope1: null, scope2: null, scope3: null }))).toBe(timely);
     expect(p(disc({ year }))).toBe(25 + timely);
   });
-  it('timeliness follows year(D), not a fixed year', () => {
+  it('timeliness follows E(D), which moves on 1 September, not on 1 January', () => {
     const i = (asof: string) => input({ asof, disclosure: disc({ year: 2024, scope3: null }) });
-    expect(points(i('2025-01-01'), 'disclosure')).toBe(30);
+    expect(points(i('2025-01-01'), 'disclosure')).toBe(30); // E = 2023
+    expect(points(i('2026-08-31'), 'disclosure')).toBe(30); // E = 2024: still on time
+    expect(points(i('2026-09-01'), 'disclosure')).toBe(25); // E = 2025: a year late
     expect(points(i('2026-12-31'), 'disclosure')).toBe(25);
-    expect(points(i('2027-01-01'), 'disclosure')).toBe(20);
+    expect(points(i('2027-01-01'), 'disclosure')).toBe(25); // a new calendar year changes nothing
+    expect(points(i('2027-08-31'), 'disclosure')).toBe(25);
+    expect(points(i('2027-09-01'), 'disclosure')).toBe(20); // E = 2026: two years late
+  });
+  it.each([
+    ['2026-08-31', 2024, 10],
+    ['2026-08-31', 2025, 10],
+    ['2026-08-31', 2023, 5],
+    ['2026-08-31', 2022, 0],
+    ['2026-09-01', 2025, 10],
+    ['2026-09-01', 2024, 5],
+    ['2026-09-01', 2023, 0],
+    ['2027-01-15', 2025, 10],
+    ['2027-01-15', 2024, 5],
+  ])('timeliness as of %s: reporting year %i → %i', (asof, year, timely) => {
+    expect(points(input({ asof, disclosure: disc({ year, scope1: null, scope2: null, scope3: null }) }), 'disclosure')).toBe(timely);
+  });
+  it('says the expected year in its detail', () => {
+    const part = scoreCompany(input({ asof: '2026-08-31', disclosure: disc({ year: 2024 }) })).score_breakdown[0]!;
+    expect(part.detail).toContain('reporting year 2024, 2024 expected (10)');
   });
 });
 

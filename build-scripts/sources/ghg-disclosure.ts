@@ -1,11 +1,35 @@
 import { z } from 'zod';
-import { tpexGhgLayout, twseGhgLayout } from './layouts.js';
-import { readLayout, type RejectLog } from './read-layout.js';
-import { code, isoDate, optionalAmount, text, year, yesNo } from './values.js';
+import type { FileLayout } from '../adapters/layouts.js';
+import { opt, req } from '../adapters/layouts.js';
+import { readLayout, type RejectLog } from '../adapters/read-layout.js';
+import { code, isoDate, optionalAmount, text, year, yesNo } from '../adapters/values.js';
 import type { Boundary } from '../../src/contract/vocabulary.js';
 import type { DisclosureFacts } from '../../src/methodology/facts.js';
 
-/** A company's own GHG disclosure for its latest reporting year (SRC-TWSE-ESG-GHG / SRC-TPEX-ESG-GHG). */
+/**
+ * The exchanges' GHG disclosure form (企業ESG資訊揭露彙總資料-溫室氣體排放), the same keys at TWSE
+ * (t187ap46_L_1) and TPEx (t187ap46_O_1): Chinese labels, every value a string, figures with four
+ * decimals, 是/否, boundary 合併/母公司.
+ */
+export const ghgColumns = {
+  reportDate: req('出表日期'),
+  reportYear: req('報告年度'),
+  ticker: req('公司代號'),
+  companyName: opt('公司名稱'),
+  scope1: req('範疇一排放量(噸CO2e)'),
+  scope1Boundary: opt('範疇一資料邊界'),
+  scope1Verified: opt('範疇一取得驗證'),
+  scope2: req('範疇二排放量(噸CO2e)'),
+  scope2Boundary: opt('範疇二資料邊界'),
+  scope2Verified: opt('範疇二取得驗證'),
+  scope3: opt('範疇三排放量(噸CO2e)'),
+  scope3Boundary: opt('範疇三資料邊界'),
+  scope3Verified: opt('範疇三取得驗證'),
+  intensity: opt('溫室氣體排放密集度(噸CO2e/單位)'),
+} as const;
+export type GhgKey = keyof typeof ghgColumns;
+
+/** A company's own GHG disclosure for its latest reporting year. */
 export interface GhgDisclosureRow extends DisclosureFacts {
   ticker: string;
   reportDate: string;
@@ -32,7 +56,7 @@ const schema = z
     path: ['scope1'],
   });
 
-function ghgAdapter(layout: typeof twseGhgLayout | typeof tpexGhgLayout) {
+export function ghgReader(layout: FileLayout<GhgKey>) {
   return async function* (dir: string, rejects: RejectLog): AsyncGenerator<GhgDisclosureRow> {
     for await (const { row } of readLayout(dir, layout, schema, rejects)) {
       yield {
@@ -51,6 +75,3 @@ function ghgAdapter(layout: typeof twseGhgLayout | typeof tpexGhgLayout) {
     }
   };
 }
-
-export const readTwseGhg = ghgAdapter(twseGhgLayout);
-export const readTpexGhg = ghgAdapter(tpexGhgLayout);

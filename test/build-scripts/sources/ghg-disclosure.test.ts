@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readTpexGhg, readTwseGhg, type GhgDisclosureRow } from '../../../build-scripts/adapters/esg-ghg.js';
 import { MissingColumnError, RejectLog } from '../../../build-scripts/adapters/read-layout.js';
-import { collect, fixtureDirs } from './fixture-dir.js';
+import type { GhgDisclosureRow } from '../../../build-scripts/sources/ghg-disclosure.js';
+import { readTpexGhg } from '../../../build-scripts/sources/tpex-esg-ghg.js';
+import { readTwseGhg } from '../../../build-scripts/sources/twse-esg-ghg.js';
+import { collect, fixtureDirs } from '../adapters/fixture-dir.js';
 
 const sourceDir = fixtureDirs('adapter-ghg-');
 
@@ -93,11 +95,24 @@ describe('readTwseGhg / readTpexGhg (SRC-TWSE-ESG-GHG, SRC-TPEX-ESG-GHG)', () =>
     ]);
   });
 
-  it('a missing required column throws MissingColumnError naming the file and the column', async () => {
+  it('reads the OpenAPI JSON array (every value a string, a key ending in a space)', async () => {
+    const record = {
+      出表日期: '1150301', 報告年度: '114', 公司代號: 'D1101', 公司名稱: '示範水泥',
+      '範疇一排放量(噸CO2e) ': '12345.6000', 範疇一資料邊界: '合併', 範疇一取得驗證: '是',
+      '範疇二排放量(噸CO2e)': '2000.0000', 範疇二資料邊界: '合併', 範疇二取得驗證: '否',
+      '範疇三排放量(噸CO2e)': '', 範疇三資料邊界: '', 範疇三取得驗證: '', '溫室氣體排放密集度(噸CO2e/單位)': '0.3500',
+    };
+    const rejects = new RejectLog();
+    const dir = sourceDir({ 't187ap46_L_1.json': JSON.stringify([record]) });
+    expect(await collect(readTwseGhg(dir, rejects))).toEqual([expected]);
+    expect(rejects.count).toBe(0);
+  });
+
+  it('a missing required column throws MissingColumnError naming the source, the file and the column', async () => {
     const dir = sourceDir({ [TPEX]: `${HEADER.replace('範疇二排放量(噸CO2e),', '')}\n` });
     const err = await collect(readTpexGhg(dir, new RejectLog())).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MissingColumnError);
-    expect((err as Error).message).toContain(TPEX);
+    expect((err as Error).message).toContain(`SRC-TPEX-ESG-GHG ${TPEX}`);
     expect((err as Error).message).toContain('範疇二排放量(噸CO2e)');
   });
 });

@@ -1,15 +1,18 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { readPenalties, type PenaltyRow } from '../../../build-scripts/adapters/moenv-penalties.js';
-import { MissingColumnError, MissingFileError, RejectLog } from '../../../build-scripts/adapters/read-layout.js';
-import { fixtureDirs } from './fixture-dir.js';
+import { MissingColumnError, RejectLog, SourceFileError } from '../../../build-scripts/adapters/read-layout.js';
+import { readPenalties, type PenaltyRow } from '../../../build-scripts/sources/moenv-penalties.js';
+import { SourceTally } from '../../../build-scripts/sources/tally.js';
+import { collect, fixtureDirs } from '../adapters/fixture-dir.js';
 
 const FILE = 'EMS_P_46.csv';
-const fixtureDir = fixtureDirs('adapter-penalties-');
+const SOURCE = 'SRC-MOENV-EMS_P_46';
+const fixtureDir = fixtureDirs('source-penalties-');
 const sourceDir = (content: string | null) => fixtureDir(content === null ? {} : { [FILE]: content });
-async function read(content: string | null, rejects = new RejectLog()): Promise<PenaltyRow[]> {
-  const out: PenaltyRow[] = [];
-  for await (const r of readPenalties(sourceDir(content), rejects)) out.push(r);
-  return out;
+async function read(content: string | null, rejects = new RejectLog(), tally = new SourceTally()): Promise<PenaltyRow[]> {
+  return collect(readPenalties(sourceDir(content), rejects, tally));
 }
 
 const API_HEADER = 'ems_no,fac_name,fac_uniformno,county_name,document_no,transgress_date,transgress_law,transgress_type,openinfor,penalty_date,penalty_money,gist_define,subject,penaltykind,illegal_money,isimportant,improve_deadline,is_improve,ispetition,petition_results,paymentstate,fac_address,transgress_address,transgress_name';
@@ -95,7 +98,7 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
 
   it('summary falls back from 違反事實 to 主旨 to 違反法令', async () => {
     const rows = await read(
-      `${API_HEADER}\n${[fullRow({ facts: '事實' }), fullRow({ facts: '', subject: '主旨' }), fullRow({ facts: '', subject: '', law: '法令' }), fullRow({ facts: '', subject: '', law: '' })].join('\n')}\n`,
+      `${API_HEADER}\n${[fullRow({ facts: '事實', doc: 'D1' }), fullRow({ facts: '', subject: '主旨', doc: 'D2' }), fullRow({ facts: '', subject: '', law: '法令', doc: 'D3' }), fullRow({ facts: '', subject: '', law: '', doc: 'D4' })].join('\n')}\n`,
     );
     expect(rows.map((r) => r.summary)).toEqual(['事實', '主旨', '法令', '(no summary in source)']);
   });
@@ -159,13 +162,14 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
     expect(rejects.rejects.map((r) => r.line)).toEqual([5]);
   });
 
-  it('a file missing a required column throws MissingColumnError naming the file and the column', async () => {
+  it('a file missing a required column throws MissingColumnError naming the source, the file and the column', async () => {
     const header = API_HEADER.replace('penalty_money,', '');
     const row = fullRow().replace(',"1,200,000"', '');
     const err = await read(`${header}\n${row}\n`).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MissingColumnError);
     expect((err as MissingColumnError).file).toBe(FILE);
-    expect((err as Error).message).toContain('EMS_P_46.csv');
+    expect((err as MissingColumnError).sourceId).toBe(SOURCE);
+    expect((err as Error).message).toContain('SRC-MOENV-EMS_P_46 EMS_P_46.csv');
     expect((err as Error).message).toContain('裁處金額');
     expect((err as Error).message).toContain('penalty_money');
   });
@@ -180,10 +184,11 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
     await expect(read(`${header}\n`)).rejects.toThrow(zh);
   });
 
-  it('an empty file throws MissingColumnError; a missing file throws MissingFileError', async () => {
+  it('an empty file throws MissingColumnError; a folder without the source yields nothing (its assertions judge an empty source)', async () => {
     await expect(read('')).rejects.toThrow(MissingColumnError);
-    await expect(read(null)).rejects.toThrow(MissingFileError);
-    await expect(read(null)).rejects.toThrow(FILE);
+    const rejects = new RejectLog();
+    expect(await read(null, rejects)).toEqual([]);
+    expect(rejects.count).toBe(0);
   });
 
   it('a header-only file yields nothing', async () => {
@@ -205,7 +210,7 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
     let fines = 0;
     let serious = 0;
     const started = Date.now();
-    for await (const r of readPenalties(dir, rejects)) {
+    for await (const r of readPenalties(dir, rejects, new SourceTally())) {
       count++;
       fines += r.fine;
       if (r.serious) serious++;
@@ -217,4 +222,87 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
     expect(fines).toBeGreaterThan(0);
     expect(Date.now() - started).toBeLessThan(20_000);
   }, 60_000);
+});
+
+/** One decision as MOENV open data v2 serves it (`format=json`): API keys, every value a string. */
+const record = (doc: string, over: Record<string, string> = {}) => ({
+  ems_no: 'A1234567', fac_name: '示範工廠', fac_uniformno: '12345678', county_name: '臺北市政府環境保護局', document_no: doc,
+  transgress_date: '113/04/01', transgress_law: '空氣污染防制法第24條', transgress_type: '空氣', openinfor: '未依許可證內容操作',
+  penalty_date: '113/05/21', penalty_money: '1200000', isimportant: '否', ...over,
+});
+const page = (...records: object[]) => JSON.stringify(records);
+
+describe('readPenalties over the pages a fetch keeps (EMS_P_46.0001.json, …)', () => {
+  const readDir = (files: Record<string, string | Buffer>, rejects = new RejectLog(), tally = new SourceTally()) => {
+    const dir = fixtureDir({});
+    for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+    return collect(readPenalties(dir, rejects, tally));
+  };
+
+  it('reads every page in page order, as an array or a {records} answer, and nothing of another dataset', async () => {
+    const rejects = new RejectLog();
+    const rows = await readDir(
+      {
+        'EMS_P_46.0010.json': page(record('J')),
+        'EMS_P_46.0002.json': JSON.stringify({ fields: [], records: [record('B1'), record('B2')] }),
+        'EMS_P_46.0001.json': page(record('A')),
+        'GHG_P_01.0001.json': 'not read by this source',
+      },
+      rejects,
+    );
+    expect(rows.map((r) => r.recordId)).toEqual(['A', 'B1', 'B2', 'J']);
+    expect(rows[0]).toEqual({ ...expected, recordId: 'A' });
+    expect(rejects.count).toBe(0);
+  });
+
+  it('a decision served on two pages is one row, and the copy is counted as a duplicate', async () => {
+    const tally = new SourceTally();
+    const rows = await readDir({ 'EMS_P_46.0001.json': page(record('A'), record('B')), 'EMS_P_46.0002.json': page(record('B'), record('C')) }, new RejectLog(), tally);
+    expect(rows.map((r) => r.recordId)).toEqual(['A', 'B', 'C']);
+    expect(tally.of(SOURCE).duplicates).toBe(1);
+    expect(tally.of(SOURCE).conflicting).toBe(0);
+  });
+
+  it('a copy that differs from the first is counted as conflicting too; the first is kept', async () => {
+    const tally = new SourceTally();
+    const rows = await readDir(
+      { 'EMS_P_46.0001.json': page(record('A'), record('B')), 'EMS_P_46.0002.json': page(record('B', { penalty_money: '999' }), record('B'), record('C')) },
+      new RejectLog(),
+      tally,
+    );
+    expect(rows.map((r) => [r.recordId, r.fine])).toEqual([
+      ['A', 1_200_000],
+      ['B', 1_200_000],
+      ['C', 1_200_000],
+    ]);
+    expect(tally.of(SOURCE).duplicates).toBe(2);
+    expect(tally.of(SOURCE).conflicting).toBe(1);
+  });
+
+  it('a reject names the page file and the record', async () => {
+    const rejects = new RejectLog();
+    const rows = await readDir({ 'EMS_P_46.0001.json': page(record('A')), 'EMS_P_46.0002.json': page(record('B', { penalty_money: 'abc' }), record('C')) }, rejects);
+    expect(rows.map((r) => r.recordId)).toEqual(['A', 'C']);
+    expect(rejects.format()).toBe('EMS_P_46.0002.json:record 1: 裁處金額: not a non-negative number: "abc"');
+  });
+
+  it('a hand-placed EMS_P_46.json is read alone', async () => {
+    expect((await readDir({ 'EMS_P_46.json': page(record('A'), record('B')) })).map((r) => r.recordId)).toEqual(['A', 'B']);
+  });
+
+  it('pages beside a hand-placed file, or both hand-placed forms, are refused naming the source and the files', async () => {
+    const mixed = await readDir({ 'EMS_P_46.0001.json': page(record('A')), 'EMS_P_46.json': page(record('A')) }).catch((e: unknown) => e);
+    expect(mixed).toBeInstanceOf(SourceFileError);
+    expect((mixed as Error).message).toBe('SRC-MOENV-EMS_P_46: EMS_P_46.0001.json and EMS_P_46.json are two forms of one source in one folder; keep one');
+    const both = await readDir({ 'EMS_P_46.json': page(record('A')), [FILE]: `${API_HEADER}\n${fullRow()}\n` }).catch((e: unknown) => e);
+    expect(both).toBeInstanceOf(SourceFileError);
+    expect((both as Error).message).toBe('SRC-MOENV-EMS_P_46: EMS_P_46.json and EMS_P_46.csv are two forms of one source in one folder; keep one');
+  });
+
+  it('a page that is not UTF-8 (Big5-encoded JSON) is refused naming the source and the file', async () => {
+    const big5 = iconv.encode(page(record('北市環稽字第1130001號'), record('北市環稽字第1130002號')), 'cp950');
+    const err = await readDir({ 'EMS_P_46.0001.json': big5 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SourceFileError);
+    expect((err as Error).message).toMatch(/^SRC-MOENV-EMS_P_46 EMS_P_46\.0001\.json: JSON that is not UTF-8/);
+  });
 });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readEtfHoldings, type EtfHoldingRow } from '../../../build-scripts/adapters/mops-etf-holdings.js';
 import { MissingColumnError, RejectLog } from '../../../build-scripts/adapters/read-layout.js';
-import { fixtureDirs } from './fixture-dir.js';
+import type { EtfFund } from '../../../build-scripts/sources/facts.js';
+import { filesOf } from '../../../build-scripts/sources/files.js';
+import { mopsEtfHoldingsModule, readEtfHoldings, readMopsEtfFunds, type EtfHoldingRow } from '../../../build-scripts/sources/mops-etf-holdings.js';
+import { fixtureDirs } from '../adapters/fixture-dir.js';
 
 const FILE = 'etf_holdings.csv';
 const fixtureDir = fixtureDirs('adapter-etf-');
@@ -68,5 +70,46 @@ describe('readEtfHoldings (SRC-MOPS-ETF-HOLDINGS)', () => {
     expect(err).toBeInstanceOf(MissingColumnError);
     expect((err as Error).message).toContain(FILE);
     expect((err as Error).message).toContain('持股比率');
+  });
+});
+
+describe('readMopsEtfFunds (SRC-MOPS-ETF-HOLDINGS as EtfFund)', () => {
+  it('keeps each fund\'s latest quarter, in file order, cut-off 0', async () => {
+    const rejects = new RejectLog();
+    const funds = await readMopsEtfFunds(
+      sourceDir(
+        [
+          HEADER,
+          'DE878,示範高股息ETF,115,2,D2330,示範積電,50',
+          'DE878,示範高股息ETF,115,3,d2330,示範積電,60',
+          'DE878,,115,3,D1101,示範泥,40',
+          'DE900,,114,4,XUS001,海外,100',
+        ].join('\n'),
+      ),
+      rejects,
+    );
+    expect(rejects.count).toBe(0);
+    expect(funds).toEqual<EtfFund[]>([
+      {
+        code: 'DE878',
+        name: '示範高股息ETF',
+        period: '2026Q3',
+        asof: '2026-09-30',
+        minWeight: 0,
+        sourceId: 'SRC-MOPS-ETF-HOLDINGS',
+        holdings: [
+          { code: 'D2330', name: '示範積電', weight: 0.6 },
+          { code: 'D1101', name: '示範泥', weight: 0.4 },
+        ],
+      },
+      { code: 'DE900', name: 'DE900', period: '2025Q4', asof: '2025-12-31', minWeight: 0, sourceId: 'SRC-MOPS-ETF-HOLDINGS', holdings: [{ code: 'XUS001', name: '海外', weight: 1 }] },
+    ]);
+  });
+
+  it('is placed by hand only: no plan, no answer file name', () => {
+    expect(mopsEtfHoldingsModule.plan).toBeNull();
+    expect(mopsEtfHoldingsModule.files.placed).toEqual(['etf_holdings.csv', 'etf_holdings.json']);
+    expect(filesOf(sourceDir(`${HEADER}\n`), mopsEtfHoldingsModule)).toEqual([FILE]);
+    expect(mopsEtfHoldingsModule.files.answers.test('etf_holdings.csv')).toBe(false);
   });
 });

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { INDUSTRY_NAMES } from '../../src/methodology/industries.js';
-import { tpexCompanyLayout, twseCompanyLayout } from './layouts.js';
-import { readLayout, type RejectLog } from './read-layout.js';
-import { code, optionalAmount, requiredText, text, uniformNo } from './values.js';
+import type { FileLayout } from '../adapters/layouts.js';
+import { readLayout, type RejectLog } from '../adapters/read-layout.js';
+import { code, optionalAmount, requiredText, text, uniformNo } from '../adapters/values.js';
 import type { MarketType } from '../../src/contract/vocabulary.js';
 
-/** A company profile from either exchange (SRC-TWSE-COMPANY or SRC-TPEX-COMPANY). */
+/** A company profile from either exchange (SRC-TWSE-COMPANY or SRC-TPEX-COMPANY): the two forms map to one row. */
 export interface CompanyRow {
   ticker: string;
   legalName: string;
@@ -18,9 +18,11 @@ export interface CompanyRow {
   sourceId: string;
 }
 
+export type ProfileKey = 'reportDate' | 'ticker' | 'legalName' | 'shortName' | 'industryCode' | 'uniformNo' | 'paidInCapital';
+
 const CODE_OF_NAME = new Map(Object.entries(INDUSTRY_NAMES).map(([c, n]) => [n, c]));
 
-/** 產業別 as served: a code (`24`, `4`) or, in some copies, the industry's name (`半導體業`). */
+/** 產業別 as served: a two-digit code (`24`; `4` is padded) or, in some copies, the industry's name (`半導體業`). */
 const industryCode = text.pipe(
   z
     .string()
@@ -38,7 +40,7 @@ const profileSchema = z.object({
   paidInCapital: optionalAmount,
 });
 
-function profileAdapter(layout: typeof twseCompanyLayout | typeof tpexCompanyLayout, marketType: CompanyRow['marketType']) {
+export function profileReader(layout: FileLayout<ProfileKey>, marketType: MarketType) {
   return async function* (dir: string, rejects: RejectLog): AsyncGenerator<CompanyRow> {
     for await (const { row } of readLayout(dir, layout, profileSchema, rejects)) {
       yield {
@@ -55,8 +57,3 @@ function profileAdapter(layout: typeof twseCompanyLayout | typeof tpexCompanyLay
     }
   };
 }
-
-/** SRC-TWSE-COMPANY: listed companies. */
-export const readTwseCompanies = profileAdapter(twseCompanyLayout, 'listed');
-/** SRC-TPEX-COMPANY: OTC companies. */
-export const readTpexCompanies = profileAdapter(tpexCompanyLayout, 'otc');

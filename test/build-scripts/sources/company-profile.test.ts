@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { readTpexCompanies, readTwseCompanies, type CompanyRow } from '../../../build-scripts/adapters/company-profiles.js';
 import { MissingColumnError, MissingFileError, RejectLog } from '../../../build-scripts/adapters/read-layout.js';
-import { collect, fixtureDirs } from './fixture-dir.js';
+import type { CompanyRow } from '../../../build-scripts/sources/company-profile.js';
+import { readTpexCompanies } from '../../../build-scripts/sources/tpex-company.js';
+import { readTwseCompanies } from '../../../build-scripts/sources/twse-company.js';
+import { collect, fixtureDirs } from '../adapters/fixture-dir.js';
 
 const sourceDir = fixtureDirs('adapter-companies-');
 
 const TWSE = 't187ap03_L.csv';
 const TPEX = 'mopsfin_t187ap03_O.csv';
 const ZH_HEADER = '出表日期,公司代號,公司名稱,公司簡稱,外國企業註冊地國,產業別,住址,營利事業統一編號,董事長,實收資本額';
-const EN_HEADER = 'Date,SecuritiesCompanyCode,CompanyName,CompanyAbbreviation,Registration,SecuritiesIndustryCode,Address,UnifiedBusinessNo,Chairman,Paidin.Capital.NTDollars';
+const EN_HEADER = 'Date,SecuritiesCompanyCode,CompanyName,CompanyAbbreviation,Registration,SecuritiesIndustryCode,Address,UnifiedBusinessNo.,Chairman,Paidin.Capital.NTDollars';
 const row = (ticker: string, industry: string, uniformNo: string, capital: string) =>
   `1151030,${ticker},示範水泥股份有限公司,示範泥,－ ,${industry},臺北市某路1號,${uniformNo},王大明,${capital}`;
 
@@ -78,6 +80,7 @@ describe('readTwseCompanies (SRC-TWSE-COMPANY)', () => {
     expect(err).toBeInstanceOf(MissingColumnError);
     expect((err as Error).message).toContain(TWSE);
     expect((err as Error).message).toContain('公司代號');
+    expect((err as Error).message).toContain('SRC-TWSE-COMPANY');
   });
 
   it('a missing required column names the file and the column', async () => {
@@ -85,7 +88,8 @@ describe('readTwseCompanies (SRC-TWSE-COMPANY)', () => {
     const err = await collect(readTwseCompanies(dir, new RejectLog())).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MissingColumnError);
     expect((err as MissingColumnError).file).toBe(TWSE);
-    expect((err as Error).message).toMatch(/t187ap03_L\.csv.*營利事業統一編號/);
+    expect((err as MissingColumnError).sourceId).toBe('SRC-TWSE-COMPANY');
+    expect((err as Error).message).toMatch(/^SRC-TWSE-COMPANY t187ap03_L\.csv: .*營利事業統一編號/);
   });
 
   it('a missing file throws MissingFileError', async () => {
@@ -115,15 +119,59 @@ describe('readTpexCompanies (SRC-TPEX-COMPANY)', () => {
     const rejects = new RejectLog();
     const dir = sourceDir({ [TPEX]: `${EN_HEADER}\n${row('D6488', '24', 'x', '1')}\n` });
     expect(await collect(readTpexCompanies(dir, rejects))).toEqual([]);
-    expect(rejects.format()).toBe('mopsfin_t187ap03_O.csv:2: 營利事業統一編號: must be 8 digits');
+    // A reject names the column by the layout's first label: for TPEx, the key as served.
+    expect(rejects.format()).toBe('mopsfin_t187ap03_O.csv:2: UnifiedBusinessNo.: must be 8 digits');
   });
 
-  it('a missing required column names the file and both labels', async () => {
+  it('a missing required column names the source, the file and both labels', async () => {
     const dir = sourceDir({ [TPEX]: `${EN_HEADER.replace('CompanyAbbreviation,', '')}\n` });
     const err = await collect(readTpexCompanies(dir, new RejectLog())).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MissingColumnError);
+    expect((err as Error).message).toContain('SRC-TPEX-COMPANY');
     expect((err as Error).message).toContain(TPEX);
     expect((err as Error).message).toContain('公司簡稱');
     expect((err as Error).message).toContain('CompanyAbbreviation');
+  });
+
+  /** One record of mopsfin_t187ap03_O as the TPEx OpenAPI serves it: English keys, `UnifiedBusinessNo.` with its full stop. */
+  const served = {
+    Date: '1151030',
+    SecuritiesCompanyCode: 'D6488',
+    CompanyName: '示範水泥股份有限公司',
+    CompanyAbbreviation: '示範泥',
+    Registration: '－ ',
+    SecuritiesIndustryCode: '24',
+    Address: '臺北市某路1號',
+    'UnifiedBusinessNo.': '23456789',
+    Chairman: '王大明',
+    'Paidin.Capital.NTDollars': '1500000000',
+    Symbol: 'DEMO',
+    WebAddress: 'https://example.invalid',
+    DateOfListing: '20130430',
+  };
+
+  it('reads the OpenAPI JSON with its keys exactly as served, `UnifiedBusinessNo.` with the full stop', async () => {
+    const rejects = new RejectLog();
+    const dir = sourceDir({ 'mopsfin_t187ap03_O.json': JSON.stringify([served, { ...served, SecuritiesCompanyCode: 'D6489', 'UnifiedBusinessNo.': '34567890' }]) });
+    expect(await collect(readTpexCompanies(dir, rejects))).toEqual([expected, { ...expected, ticker: 'D6489', uniformNo: '34567890' }]);
+    expect(rejects.count).toBe(0);
+  });
+
+  it('`UnifiedBusinessNo` without the full stop is not the key served: the file fails naming the key and the source', async () => {
+    const { 'UnifiedBusinessNo.': no, ...rest } = served;
+    const dir = sourceDir({ 'mopsfin_t187ap03_O.json': JSON.stringify([{ ...rest, UnifiedBusinessNo: no }]) });
+    const err = await collect(readTpexCompanies(dir, new RejectLog())).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MissingColumnError);
+    expect((err as MissingColumnError).file).toBe('mopsfin_t187ap03_O.json');
+    expect((err as MissingColumnError).sourceId).toBe('SRC-TPEX-COMPANY');
+    expect((err as Error).message).toMatch(/^SRC-TPEX-COMPANY mopsfin_t187ap03_O\.json: missing required column or key "UnifiedBusinessNo\. \/ 營利事業統一編號"/);
+  });
+
+  it('a CSV copy whose header lacks the full stop fails the same way', async () => {
+    const dir = sourceDir({ [TPEX]: `${EN_HEADER.replace('UnifiedBusinessNo.', 'UnifiedBusinessNo')}\n${row('D6488', '24', '23456789', '1')}\n` });
+    const err = await collect(readTpexCompanies(dir, new RejectLog())).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MissingColumnError);
+    expect((err as Error).message).toContain('SRC-TPEX-COMPANY');
+    expect((err as Error).message).toContain('"UnifiedBusinessNo. / 營利事業統一編號"');
   });
 });

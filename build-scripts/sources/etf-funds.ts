@@ -1,0 +1,91 @@
+import { isDomesticEquityEtf, isEsgEtf, toHalfWidth } from '../../src/methodology/esg-etfs.js';
+import type { EtfFund } from './facts.js';
+import type { SitcaFund } from './sitca-etf-holdings.js';
+import type { FundListRow } from './twse-etf-list.js';
+
+/**
+ * SITCA's holdings name funds by their full name; the TWSE fund list gives each full name its code.
+ * The join is exact on the normalised name (normaliseFundName): a fund whose name matches no code, or
+ * several, is reported by name and left out, never guessed. Then only ESG ETFs by the published rule
+ * (src/methodology/esg-etfs.ts) are kept.
+ */
+
+/** A fund name as compared: 臺 as 台, full-width letters, digits and punctuation half-width, every space (ideographic too) removed. */
+export function normaliseFundName(name: string): string {
+  return toHalfWidth(name).replace(/臺/g, '台').replace(/[\s\u00a0\u3000]+/g, '');
+}
+
+/** `2025Q3` of a period `202509`. */
+export function quarterOf(period: string): { year: number; quarter: number } {
+  const m = /^(\d{4})(\d{2})$/.exec(period);
+  const month = m ? Number(m[2]) : 0;
+  if (!m || month < 1 || month > 12) throw new RangeError(`not a YYYYMM period: ${JSON.stringify(period)}`);
+  return { year: Number(m[1]), quarter: Math.ceil(month / 3) };
+}
+
+/** The last day of a quarter, YYYY-MM-DD. */
+export function quarterEnd(year: number, quarter: number): string {
+  const month = quarter * 3;
+  const day = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+export interface JoinedFunds {
+  /** The ESG ETFs, in SITCA's order, each with its code. */
+  funds: EtfFund[];
+  /** SITCA fund names that match no code of the list. */
+  unmatched: string[];
+  /** SITCA fund names that match several codes (or share their one code with another SITCA fund). */
+  ambiguous: string[];
+}
+
+export const SITCA_SOURCE_ID = 'SRC-SITCA-ETF-HOLDINGS';
+/** SITCA lists holdings of 1 % of net assets or more. */
+export const SITCA_MIN_WEIGHT = 0.01;
+
+/**
+ * Gives each SITCA fund its code from the fund list and keeps the ESG ETFs. Only funds in SITCA's
+ * answer come out (the list keeps liquidated funds); a fund that is not an ESG ETF is left out
+ * without a report (the caller counts them).
+ */
+export function joinFunds(sitcaFunds: readonly SitcaFund[], fundList: readonly FundListRow[]): JoinedFunds {
+  const byName = new Map<string, FundListRow[]>();
+  for (const row of fundList) {
+    const key = normaliseFundName(row.fullName);
+    const rows = byName.get(key) ?? [];
+    if (!rows.some((r) => r.code === row.code)) rows.push(row);
+    byName.set(key, rows);
+  }
+  const unmatched: string[] = [];
+  const ambiguous: string[] = [];
+  const matched: { fund: SitcaFund; row: FundListRow }[] = [];
+  for (const fund of sitcaFunds) {
+    const rows = byName.get(normaliseFundName(fund.name)) ?? [];
+    if (rows.length === 0) unmatched.push(fund.name);
+    else if (rows.length > 1) ambiguous.push(fund.name);
+    else matched.push({ fund, row: rows[0]! });
+  }
+  // Two SITCA funds on one code (names that differ only in what normalising removes): neither is guessed.
+  const perCode = new Map<string, number>();
+  for (const m of matched) perCode.set(m.row.code, (perCode.get(m.row.code) ?? 0) + 1);
+  const funds: EtfFund[] = [];
+  for (const { fund, row } of matched) {
+    if ((perCode.get(row.code) ?? 0) > 1) {
+      ambiguous.push(fund.name);
+      continue;
+    }
+    if (!isDomesticEquityEtf(row.fundType)) continue;
+    if (!isEsgEtf(row.fullName, row.index) && !isEsgEtf(row.shortName, row.index)) continue;
+    const { year, quarter } = quarterOf(fund.period);
+    funds.push({
+      code: row.code,
+      name: row.shortName || fund.name,
+      period: `${year}Q${quarter}`,
+      asof: quarterEnd(year, quarter),
+      minWeight: SITCA_MIN_WEIGHT,
+      sourceId: SITCA_SOURCE_ID,
+      holdings: fund.holdings.map((h) => ({ code: h.code.toUpperCase(), name: h.name, weight: h.weight })),
+    });
+  }
+  return { funds, unmatched, ambiguous };
+}

@@ -1,0 +1,58 @@
+import { mopsEtfHoldingsModule } from './mops-etf-holdings.js';
+import { moenvRegistryModule } from './moenv-ghg-registry.js';
+import { moenvPenaltiesModule } from './moenv-penalties.js';
+import { mopsEsgReportModule } from './mops-esg-report.js';
+import type { SourceInfo } from './registry-info.js';
+import { sitcaEtfHoldingsModule } from './sitca-etf-holdings.js';
+import type { SourceModule } from './source.js';
+import { tpexCompanyModule } from './tpex-company.js';
+import { tpexGhgModule } from './tpex-esg-ghg.js';
+import { twseCompanyModule } from './twse-company.js';
+import { twseEtfListModule } from './twse-etf-list.js';
+import { twseGhgModule } from './twse-esg-ghg.js';
+
+/**
+ * Every source, one module each: the fetcher, the registry, the file hashing and the assertions
+ * iterate over this list. Adding a publisher is one module and one line here.
+ */
+export const SOURCE_MODULES: readonly SourceModule[] = [
+  twseCompanyModule,
+  tpexCompanyModule,
+  twseGhgModule,
+  tpexGhgModule,
+  moenvPenaltiesModule,
+  moenvRegistryModule,
+  mopsEsgReportModule,
+  twseEtfListModule,
+  sitcaEtfHoldingsModule,
+  mopsEtfHoldingsModule,
+];
+
+/** What the registry says of each source, in the list's order. */
+export const SOURCES: readonly SourceInfo[] = SOURCE_MODULES.map((m) => m.info);
+
+export function sourceModule(id: string): SourceModule {
+  const m = SOURCE_MODULES.find((x) => x.info.source_id === id);
+  if (!m) throw new Error(`unknown source id ${id}`);
+  return m;
+}
+
+export const sourceInfo = (id: string): SourceInfo => sourceModule(id).info;
+
+/** The environment variable that replaces a source's URL (`FETCH_URL_SRC_MOPS_ESGREPORT`, …). */
+export const urlVariable = (sourceId: string) => `FETCH_URL_${sourceId.replace(/-/g, '_')}`;
+
+/**
+ * The link of one fact: its record where the source has a record form that covers it, else the
+ * dataset. `{name}` markers are filled from `values`; a marker without a value is a bug, not a
+ * silent gap.
+ */
+export function factLink(sourceId: string, values: Record<string, string | number>): string {
+  const { record_link: form, homepage_url } = sourceInfo(sourceId);
+  if (!form || (form.until_year !== undefined && Number(values.year) > form.until_year)) return homepage_url;
+  return form.template.replace(/\{(\w+)\}/g, (_, key: string) => {
+    const v = values[key];
+    if (v === undefined) throw new Error(`template ${form.template}: no value for {${key}}`);
+    return encodeURIComponent(String(v));
+  });
+}

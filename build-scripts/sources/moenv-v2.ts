@@ -1,0 +1,47 @@
+import type { FetchPlan, FetchSession, PlanContext } from './source.js';
+
+/**
+ * MOENV open data v2 (`data.moenv.gov.tw/api/v2/<dataset>`): GET pages of at most 1,000 records with
+ * `format=json&api_key=KEY&offset=N&limit=1000` until a short page. Each page is kept as served,
+ * `<dataset>.<page, 4 digits>.json`, so every record traces to the exact bytes MOENV sent; the key
+ * never reaches a file name, the manifest or a message.
+ */
+
+export const MOENV_PAGE = 1000;
+/** A source of more pages than this is a server ignoring `offset`, not data. */
+const MAX_PAGES = 5000;
+
+/** The answers a MOENV dataset's fetch writes: `EMS_P_46.0001.json`, … */
+export const moenvPageFiles = (dataset: string) => new RegExp(`^${dataset}\\.\\d{4}\\.json$`);
+
+export function moenvPlan(dataset: string, url: string): FetchPlan {
+  return {
+    url,
+    needs: ['moenv-key'],
+    async run(session: FetchSession, ctx: PlanContext) {
+      let previousSha = '';
+      for (let n = 1, offset = 0; ; n++, offset += MOENV_PAGE) {
+        if (n > MAX_PAGES) throw new Error(`more than ${MAX_PAGES} pages: the server seems to ignore offset`);
+        const page = new URL(ctx.url);
+        page.searchParams.set('format', 'json');
+        page.searchParams.set('offset', String(offset));
+        page.searchParams.set('limit', String(MOENV_PAGE));
+        page.searchParams.set('api_key', ctx.moenvKey);
+        const kept = await session.request({ file: `${dataset}.${String(n).padStart(4, '0')}.json`, method: 'GET', url: page.toString(), expect: 'json' });
+        if (kept.records === MOENV_PAGE && kept.sha256 === previousSha) throw new Error(`page at offset ${offset} repeats the previous page: the server ignores offset`);
+        previousSha = kept.sha256;
+        if (kept.records < MOENV_PAGE) return;
+      }
+    },
+  };
+}
+
+/** One GET of the source's URL into one file: the exchanges' OpenAPI datasets. */
+export function singleGetPlan(file: string, url: string, expect: 'json' | 'csv' = 'json'): FetchPlan {
+  return {
+    url,
+    async run(session, ctx) {
+      await session.request({ file, method: 'GET', url: ctx.url, expect });
+    },
+  };
+}

@@ -1,0 +1,273 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { AssuredLevel } from '../../src/contract/vocabulary.js';
+import { sniffEncoding } from '../adapters/decode.js';
+import { readLayout, SourceFileError, type RejectLog } from '../adapters/read-layout.js';
+import { esgReportLayout } from '../adapters/layouts.js';
+import { parseDate } from '../adapters/dates.js';
+import { code, optionalIsoDate, text, year } from '../adapters/values.js';
+import type { ReportFiling } from './facts.js';
+import { filesOf } from './files.js';
+import { OGDL_TW, OWNERS } from './registry-info.js';
+import type { SourceModule } from './source.js';
+import { FirstById, type SourceTally } from './tally.js';
+
+/**
+ * SRC-MOPS-ESGREPORT: sustainability-report filings and their assurance, from TWSE ESG GenPlus
+ * (shared/spec/sources.md, "The two sources with no GET file"). A JSON POST API: one request per
+ * report year and market (0 listed, 1 OTC), report years from 2023 at `…/MopsSustainReport/data`,
+ * years up to 2022 at the same URL + `/old` (the old MOPS columns in odd case). Each answer is kept
+ * as served: `esggenplus-<year>-<sii|otc>.json`. A MOPS CSV export placed by hand (`esg_report.csv`)
+ * is still read.
+ */
+
+const API = 'https://esggenplus.twse.com.tw/api/api/MopsSustainReport/data';
+const SITE = 'https://esggenplus.twse.com.tw';
+/** The first report year MOPS holds filings for; every later year is fetched (an assurance of any year is scored, contract 7.1). */
+export const FIRST_REPORT_YEAR = 2014;
+/** Report years up to this one are served by `/old`. */
+const LAST_OLD_YEAR = 2022;
+const MARKETS = [
+  { type: 0, name: 'sii' },
+  { type: 1, name: 'otc' },
+] as const;
+type MarketName = (typeof MARKETS)[number]['name'];
+
+const ANSWER = /^esggenplus-(\d{4})-(sii|otc)\.json$/;
+
+/** Report years a fetch as of `asof` asks for: a year's reports are filed in the next year, so up to year(asof) − 1. */
+export function reportYears(asof: string): number[] {
+  const last = Number(asof.slice(0, 4)) - 1;
+  return Array.from({ length: Math.max(0, last - FIRST_REPORT_YEAR + 1) }, (_, i) => FIRST_REPORT_YEAR + i);
+}
+
+export const mopsEsgReportModule: SourceModule = {
+  info: {
+    source_id: 'SRC-MOPS-ESGREPORT',
+    name: '永續報告書 (sustainability report filings and assurance, TWSE ESG GenPlus)',
+    ...OWNERS.MOPS,
+    licence: OGDL_TW,
+    update_frequency: 'annual',
+    homepage_url: `${SITE}/inquiry/report`,
+    description: 'Sustainability report filings with the CPA firm that assured them (its standard and opinion: limited or reasonable) and any third-party verifier, from TWSE ESG GenPlus (report years from 2023, and the older MOPS filings it serves). A CPA firm’s assurance is the one shown and scored; a verifier alone is shown as third-party verification. Each report links to its file where GenPlus has one (or to the old MOPS file), else to its GenPlus page for the company and year.',
+    record_link: null,
+  },
+  files: { answers: ANSWER, placed: ['esg_report.csv', 'esg_report.json'] },
+  plan: {
+    url: API,
+    async run(session, ctx) {
+      for (const y of reportYears(ctx.asof)) {
+        for (const m of MARKETS) {
+          const body = JSON.stringify({ year: y, marketType: m.type, industryNameList: [], companyCodeList: [] });
+          await session.request({
+            file: `esggenplus-${y}-${m.name}.json`,
+            method: 'POST',
+            url: y <= LAST_OLD_YEAR ? `${ctx.url}/old` : ctx.url,
+            headers: { 'content-type': 'application/json', origin: SITE, referer: `${SITE}/inquiry/report?market=${m.type}&year=${y}` },
+            body,
+            expect: 'json',
+            check: async (path) => genplusRecords(path, `esggenplus-${y}-${m.name}.json`).length,
+          });
+        }
+      }
+    },
+  },
+  // About 1,800 filings a year in the recent years, fewer before; most filers are in the universe.
+  assertions: { minRecords: 2_000, maxRecords: 60_000, minOfPrevious: 0.8, minLinkedShare: 0.5 },
+};
+
+/** GenPlus's answer envelope; anything else (an error page's JSON, `success: false`) refuses the answer. */
+const envelope = z.object({ success: z.literal(true), data: z.array(z.unknown()) }).loose();
+
+/** The records of one GenPlus answer (UTF-8 JSON); throws naming the source and the file when it is not a successful answer. */
+export function genplusRecords(path: string, file: string): unknown[] {
+  const bytes = readFileSync(path);
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch (e) {
+    throw new SourceFileError(`SRC-MOPS-ESGREPORT ${file}: not a UTF-8 JSON answer (${(e as Error).message})`);
+  }
+  const parsed = envelope.safeParse(value);
+  if (!parsed.success) {
+    const v = value as { success?: unknown; message?: unknown; code?: unknown } | null;
+    const said = v && typeof v === 'object' && 'success' in v ? `success: ${JSON.stringify(v.success)}, code ${JSON.stringify(v.code)}, message ${JSON.stringify(v.message)}` : 'no {success, data} envelope';
+    throw new SourceFileError(`SRC-MOPS-ESGREPORT ${file}: not a successful GenPlus answer (${said})`);
+  }
+  return parsed.data.data;
+}
+
+/** A value GenPlus may send as null, the empty string or text: trimmed text, or null. The key itself must be there. */
+const maybe = z.union([z.string(), z.null()]).transform((s) => (s === null || s.trim() === '' ? null : s.trim()));
+
+/** The new form (report years from 2023). Keys as sources.md confirms them; unknown keys are ignored. */
+const newRecord = z.object({
+  code,
+  name: maybe,
+  partnerOrganization: maybe,
+  stdCompliance: maybe,
+  accOptionType: maybe,
+  valiProvider: maybe,
+  thirdStd: maybe,
+  twFirstReportDownloadId: maybe,
+  twEditReportDownloadId: maybe,
+  twCommencementDate: maybe.refine((s) => s === null || parseDate(s) !== null, 'not a date (ISO, ROC or YYYY/MM/DD)'),
+});
+
+/** The old form (years up to 2022): the old MOPS columns in odd case. It states no CPA opinion type. */
+const oldRecord = z.object({
+  companY_ID: code,
+  companY_ABBR_NAME: maybe,
+  surE_A: maybe,
+  acC_S: maybe,
+  acC_A: maybe,
+  filE_NAME: maybe,
+  useR_DATE1: maybe.refine((s) => s === null || parseDate(s) !== null, 'not a date (ISO, ROC or YYYY/MM/DD)'),
+});
+
+const NO_FILE = /^0{8}-0{4}-0{4}-0{4}-0{12}$/;
+
+/** 有限確信 / 合理確信: the CPA opinion types GenPlus serves. Any other value is a form we do not know. */
+const CPA_OPINION: Readonly<Record<string, AssuredLevel>> = { 有限確信: 'limited', 合理確信: 'reasonable' };
+
+/**
+ * A verifier's level (contract 3.2): `limited` unless its standard states a high or reasonable level
+ * (AA1000 Type 2 high, 高度保證, 合理確信). Also the level of an old CPA filing, which states no
+ * opinion type: the lower level unless the filing says otherwise, so no report is credited above
+ * what it states.
+ */
+function statedLevel(standard: string | null): AssuredLevel {
+  return standard !== null && /合理|高度|reasonable|high/i.test(standard) ? 'reasonable' : 'limited';
+}
+
+const reportPage = (market: MarketName, year: number, ticker: string) =>
+  `${SITE}/inquiry/report?market=${market === 'sii' ? 0 : 1}&year=${year}&companyCode=${encodeURIComponent(ticker)}&lang=zh-TW`;
+const fileLink = (id: string) => `${API}/FileStream?id=${encodeURIComponent(id)}`;
+const oldFileLink = (name: string) => `https://mopsov.twse.com.tw/server-java/FileDownLoad?step=9&filePath=/home/html/nas/protect/t100/&fileName=${encodeURIComponent(name)}`;
+const mopsRecordLink = (ticker: string, year: number) =>
+  `https://mopsov.twse.com.tw/mops/web/ajax_t100sb11?step=2&co_id=${encodeURIComponent(ticker)}&year=${year - 1911}&filename=${encodeURIComponent(`${ticker}_${year - 1911}.pdf`)}`;
+
+type Mapped = { ok: true; filing: ReportFiling } | { ok: false; key: string; reason: string };
+
+function assurance(cpa: string | null, cpaStandard: string | null, cpaLevel: AssuredLevel | null, verifier: string | null, verifierStandard: string | null): ReportFiling['assurance'] {
+  if (cpa !== null && cpaLevel !== null) {
+    return { kind: 'cpa', provider: cpa, level: cpaLevel, standard: cpaStandard, verifications: verifier !== null ? [{ provider: verifier, standard: verifierStandard }] : [] };
+  }
+  if (verifier !== null) return { kind: 'third_party', provider: verifier, level: statedLevel(verifierStandard), standard: verifierStandard, verifications: [] };
+  return null;
+}
+
+function mapNew(raw: unknown, year: number, market: MarketName): Mapped {
+  const parsed = newRecord.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return { ok: false, key: String(issue.path[0] ?? 'record'), reason: issue.message };
+  }
+  const r = parsed.data;
+  let level: AssuredLevel | null = null;
+  if (r.partnerOrganization !== null) {
+    level = r.accOptionType === null ? null : (CPA_OPINION[r.accOptionType] ?? null);
+    if (level === null) return { ok: false, key: 'accOptionType', reason: `a CPA firm with an opinion type we do not know: ${JSON.stringify(r.accOptionType)} (expected 有限確信 or 合理確信)` };
+  }
+  const download = [r.twEditReportDownloadId, r.twFirstReportDownloadId].find((id) => id !== null && !NO_FILE.test(id)) ?? null;
+  return {
+    ok: true,
+    filing: {
+      ticker: r.code,
+      year,
+      assurance: assurance(r.partnerOrganization, r.stdCompliance, level, r.valiProvider, r.thirdStd),
+      link: download !== null ? fileLink(download) : reportPage(market, year, r.code),
+      sourceId: mopsEsgReportModule.info.source_id,
+    },
+  };
+}
+
+function mapOld(raw: unknown, year: number): Mapped {
+  const parsed = oldRecord.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return { ok: false, key: String(issue.path[0] ?? 'record'), reason: issue.message };
+  }
+  const r = parsed.data;
+  const cpaLevel = r.acC_A !== null ? statedLevel(null) : null;
+  return {
+    ok: true,
+    filing: {
+      ticker: r.companY_ID,
+      year,
+      assurance: assurance(r.acC_A, null, cpaLevel, r.surE_A, r.acC_S),
+      link: r.filE_NAME !== null ? oldFileLink(r.filE_NAME) : mopsRecordLink(r.companY_ID, year),
+      sourceId: mopsEsgReportModule.info.source_id,
+    },
+  };
+}
+
+/**
+ * Every filing in the folder: the GenPlus answers (each record checked against the form of its
+ * year), or the MOPS CSV placed by hand. A record that does not fit its form is a reject naming the
+ * file, the record and the key; a filing of one company and year served twice is one filing.
+ */
+export async function* readReportFilings(dir: string, rejects: RejectLog, tally: SourceTally): AsyncGenerator<ReportFiling> {
+  const once = new FirstById(tally.of(mopsEsgReportModule.info.source_id));
+  for (const file of filesOf(dir, mopsEsgReportModule)) {
+    const m = ANSWER.exec(file);
+    if (!m) {
+      for await (const filing of readPlacedCsv(dir, rejects)) if (once.first(`${filing.ticker}/${filing.year}`, filing)) yield filing;
+      continue;
+    }
+    const y = Number(m[1]);
+    const market = m[2] as MarketName;
+    const path = join(dir, file);
+    if ((await sniffEncoding(path)) !== 'utf8') throw new SourceFileError(`SRC-MOPS-ESGREPORT ${file}: JSON that is not UTF-8 (the bytes read as Big5/CP950)`);
+    const records = genplusRecords(path, file);
+    for (const [i, raw] of records.entries()) {
+      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+        rejects.add(file, i + 1, 'not a JSON object', 'record');
+        continue;
+      }
+      const mapped = y <= LAST_OLD_YEAR ? mapOld(raw, y) : mapNew(raw, y, market);
+      if (!mapped.ok) {
+        rejects.add(file, i + 1, `${mapped.key}: ${mapped.reason}`, 'record');
+        continue;
+      }
+      if (once.first(`${mapped.filing.ticker}/${y}`, mapped.filing)) yield mapped.filing;
+    }
+  }
+}
+
+/** The MOPS CSV columns (an export placed by hand): 會計師確信意見類型 gives a CPA's level; a verifier alone is third-party verification. */
+const csvSchema = z
+  .object({
+    market: text,
+    year,
+    ticker: code,
+    thirdParty: text,
+    thirdPartyStandard: text,
+    cpa: text,
+    cpaStandard: text,
+    cpaOpinion: text,
+    uploadDate: optionalIsoDate,
+  })
+  .transform((r, ctx) => {
+    const cpaLevel = r.cpa ? (CPA_OPINION[r.cpaOpinion] ?? (/合理/.test(r.cpaOpinion) ? 'reasonable' : /有限/.test(r.cpaOpinion) ? 'limited' : null)) : null;
+    if (r.cpa && cpaLevel === null) {
+      ctx.addIssue({ code: 'custom', path: ['cpaOpinion'], message: `a CPA firm with an opinion type we do not know: "${r.cpaOpinion}"` });
+      return z.NEVER;
+    }
+    return { ...r, cpaLevel };
+  });
+
+async function* readPlacedCsv(dir: string, rejects: RejectLog): AsyncGenerator<ReportFiling> {
+  for await (const { row } of readLayout(dir, esgReportLayout, csvSchema, rejects)) {
+    const or = (s: string) => (s === '' ? null : s);
+    yield {
+      ticker: row.ticker,
+      year: row.year,
+      assurance: assurance(or(row.cpa), or(row.cpaStandard), row.cpaLevel, or(row.thirdParty), or(row.thirdPartyStandard)),
+      // The export names the market (上市 / 上櫃): a report's GenPlus page is by market, year and company.
+      link: row.year <= LAST_OLD_YEAR ? mopsRecordLink(row.ticker, row.year) : reportPage(/櫃/.test(row.market) ? 'otc' : 'sii', row.year, row.ticker),
+      sourceId: mopsEsgReportModule.info.source_id,
+    };
+  }
+}

@@ -1,0 +1,509 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import iconv from 'iconv-lite';
+import { parse, type DefaultTreeAdapterTypes } from 'parse5';
+import { detectEncoding } from '../adapters/decode.js';
+import { RejectLog, SourceFileError } from '../adapters/read-layout.js';
+import { percent } from '../adapters/values.js';
+import { filesOf } from './files.js';
+import { OWNERS, type Licence } from './registry-info.js';
+import type { FetchSession, PlanContext, SourceModule } from './source.js';
+
+/**
+ * SRC-SITCA-ETF-HOLDINGS: the quarterly holdings of 1 % of net assets or more of every domestic ETF,
+ * published by SITCA (中華民國證券投資信託暨顧問商業同業公會) on IN2630, an ASP.NET WebForms page
+ * (shared/spec/sources.md, "The two sources with no GET file"). A fetch GETs the page
+ * (`sitca-IN2630-form.html`), reads its hidden state and its periods, then POSTs the query for the
+ * newest period, class AH11 (domestic index ETFs) and then AL11 (domestic active ETFs), each with
+ * the hidden state of the answer before it; each answer is kept as served,
+ * `sitca-IN2630-<YYYYMM>-<class>.html`. Every page is read with parse5, a real HTML parser: the
+ * table's columns are found from its header row by their labels, never by position.
+ *
+ * SITCA names funds, not codes: the codes come from the TWSE fund list (twse-etf-list.ts), joined
+ * on the full name in etf-funds.ts.
+ */
+
+export const SITCA_URL = 'https://www.sitca.org.tw/ROC/Industry/IN2630.aspx?pid=IN22601_05';
+const SOURCE_ID = 'SRC-SITCA-ETF-HOLDINGS';
+
+export const SITCA_CLASSES = ['AH11', 'AL11'] as const;
+export type SitcaClass = (typeof SITCA_CLASSES)[number];
+
+export const SITCA_FORM_FILE = 'sitca-IN2630-form.html';
+export const sitcaAnswerFile = (period: string, fundClass: SitcaClass) => `sitca-IN2630-${period}-${fundClass}.html`;
+const ANSWER = /^sitca-IN2630-(\d{6})-(AH11|AL11)\.html$/;
+
+/** The ASP.NET state a postback must echo, taken from the answer before it. */
+export const HIDDEN_FIELDS = ['__VIEWSTATE', '__VIEWSTATEGENERATOR', '__EVENTVALIDATION'] as const;
+export type HiddenState = Record<(typeof HIDDEN_FIELDS)[number], string>;
+
+/** The form's control names. */
+export const FIELD = {
+  period: 'ctl00$ContentPlaceHolder1$ddlQ_YM',
+  fundClass: 'ctl00$ContentPlaceHolder1$ddlQ_Class',
+  fundClass1: 'ctl00$ContentPlaceHolder1$ddlQ_Class1',
+  company: 'ctl00$ContentPlaceHolder1$ddlQ_Comid',
+  company1: 'ctl00$ContentPlaceHolder1$ddlQ_Comid1',
+  radio: 'ctl00$ContentPlaceHolder1$rdo1',
+  button: 'ctl00$ContentPlaceHolder1$BtnQuery',
+} as const;
+
+/** What the manifest records in place of the echoed state (bulky and meaningless out of the session). */
+export const STATE_NOTE = '(from the previous answer)';
+
+/** SITCA's pages are public disclosure by an industry association: no open-data licence is granted, and the registry says so. */
+export const SITCA_NO_LICENCE: Licence = { id: 'none', name: 'Public disclosure by SITCA; no open-data licence', url: SITCA_URL };
+
+/** The POST body of one query (class and period) with the given hidden state, form-urlencoded. */
+export function sitcaQueryBody(state: HiddenState, period: string, fundClass: SitcaClass): string {
+  return new URLSearchParams([
+    ['__EVENTTARGET', ''],
+    ['__EVENTARGUMENT', ''],
+    ...HIDDEN_FIELDS.map((f) => [f, state[f]] as [string, string]),
+    [FIELD.radio, 'rbClass'],
+    [FIELD.period, period],
+    [FIELD.fundClass, fundClass],
+    [FIELD.fundClass1, fundClass],
+    [FIELD.company, 'A0001'],
+    [FIELD.company1, 'A0001'],
+    [FIELD.button, '查詢'],
+  ]).toString();
+}
+
+/** The newest of the periods a form offers (YYYYMM; the greatest). */
+export function newestPeriod(periods: readonly string[], file = SITCA_FORM_FILE): string {
+  const valid = periods.filter((p) => /^\d{6}$/.test(p));
+  if (valid.length === 0) throw new SourceFileError(`${SOURCE_ID} ${file}: the period list (${FIELD.period}) offers no YYYYMM period: ${JSON.stringify(periods.slice(0, 5))}`);
+  return valid.reduce((a, b) => (b > a ? b : a));
+}
+
+async function run(session: FetchSession, ctx: PlanContext): Promise<void> {
+  const origin = new URL(ctx.url).origin;
+  const form = await session.request({
+    file: SITCA_FORM_FILE,
+    method: 'GET',
+    url: ctx.url,
+    expect: 'html',
+    check: async (path) => {
+      const page = readSitcaPage(await decodeHtml(path), SITCA_FORM_FILE);
+      hiddenState(page, SITCA_FORM_FILE);
+      newestPeriod(page.periods);
+      return 0;
+    },
+  });
+  const period = newestPeriod(readSitcaPage(await decodeHtml(form.path), SITCA_FORM_FILE).periods);
+  session.log(`${SOURCE_ID}: newest period ${period}`);
+  let previous = { file: form.file, path: form.path };
+  for (const fundClass of SITCA_CLASSES) {
+    const state = hiddenState(readSitcaPage(await decodeHtml(previous.path), previous.file), previous.file);
+    const file = sitcaAnswerFile(period, fundClass);
+    const kept = await session.request({
+      file,
+      method: 'POST',
+      url: ctx.url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', referer: ctx.url, origin },
+      body: sitcaQueryBody(state, period, fundClass),
+      recordedBody: sitcaQueryBody({ __VIEWSTATE: STATE_NOTE, __VIEWSTATEGENERATOR: STATE_NOTE, __EVENTVALIDATION: STATE_NOTE }, period, fundClass),
+      expect: 'html',
+      check: (path) => checkSitcaAnswer(path, file, period, fundClass),
+    });
+    previous = { file: kept.file, path: kept.path };
+  }
+}
+
+export const sitcaEtfHoldingsModule: SourceModule = {
+  info: {
+    source_id: SOURCE_ID,
+    name: '基金投資明細－季占基金淨資產價值1%以上 (quarterly ETF holdings of 1 % of net assets or more, SITCA IN2630)',
+    ...OWNERS.SITCA,
+    licence: SITCA_NO_LICENCE,
+    update_frequency: 'quarterly',
+    homepage_url: SITCA_URL,
+    description:
+      'The holdings of every domestic index ETF (class AH11) and active ETF (AL11) that reach 1 % of the fund’s net assets, each quarter, with their weights. Only those holdings are published, so the listed weights of a broad ETF sum to well under 100 %. SITCA names funds, not codes: the code comes from the TWSE fund list (SRC-TWSE-ETF-LIST) by the fund’s full name. SITCA is an industry association under the FSC, not a government body, and its pages carry no open-data licence. No record-level link is known: a person finds a fund on the page by choosing the quarter and the class.',
+    record_link: null,
+  },
+  files: { answers: /^sitca-IN2630-(form|\d{6}-(AH11|AL11))\.html$/, placed: [] },
+  plan: { url: SITCA_URL, run },
+  // About 1,500 holding rows over some 150 domestic ETFs.
+  assertions: { minRecords: 300, maxRecords: 20_000 },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Reading a page
+
+type Node = DefaultTreeAdapterTypes.Node;
+type Element = DefaultTreeAdapterTypes.Element;
+
+const isElement = (n: Node): n is Element => 'tagName' in n;
+const attr = (e: Element, name: string): string | null => e.attrs.find((a) => a.name === name)?.value ?? null;
+
+function* elements(n: Node): Generator<Element> {
+  if (isElement(n)) yield n;
+  const children = 'childNodes' in n ? n.childNodes : [];
+  for (const c of children) yield* elements(c);
+  if (isElement(n) && n.tagName === 'template' && 'content' in n) yield* elements((n as DefaultTreeAdapterTypes.Template).content);
+}
+
+/** The text a person sees in a node: text nodes joined, `<br>` as a space, whitespace (and &nbsp;) collapsed. */
+function textOf(n: Node): string {
+  const parts: string[] = [];
+  const walk = (x: Node) => {
+    if (x.nodeName === '#text') parts.push((x as DefaultTreeAdapterTypes.TextNode).value);
+    else if (isElement(x) && x.tagName === 'br') parts.push(' ');
+    else if (isElement(x) && (x.tagName === 'script' || x.tagName === 'style')) return;
+    if ('childNodes' in x) for (const c of x.childNodes) walk(c);
+  };
+  walk(n);
+  return parts.join('').replace(/[\s\u00a0]+/g, ' ').trim();
+}
+
+/** The table's own rows (thead, tbody, tfoot in document order), not those of tables nested in its cells. */
+function ownRows(table: Element): Element[] {
+  const rows: Element[] = [];
+  for (const c of table.childNodes) {
+    if (!isElement(c)) continue;
+    if (c.tagName === 'tr') rows.push(c);
+    else if (c.tagName === 'thead' || c.tagName === 'tbody' || c.tagName === 'tfoot') {
+      for (const r of c.childNodes) if (isElement(r) && r.tagName === 'tr') rows.push(r);
+    }
+  }
+  return rows;
+}
+
+const cellsOf = (tr: Element) => tr.childNodes.filter((c): c is Element => isElement(c) && (c.tagName === 'td' || c.tagName === 'th'));
+
+interface Option {
+  value: string;
+  selected: boolean;
+}
+interface Select {
+  options: Option[];
+  /** The option the page marks `selected` (the last, if several); null when none is marked. */
+  chosen: string | null;
+}
+
+/** What a SITCA page says of itself: its hidden state, its selects, its tables. */
+export interface SitcaPage {
+  file: string;
+  title: string;
+  hidden: Partial<HiddenState>;
+  /** Every value of the period select, in page order. */
+  periods: string[];
+  /** The period and class the page marks selected (null when the select is absent or marks none). */
+  period: string | null;
+  fundClass: string | null;
+  /** Whether the period and class selects are on the page at all. */
+  selects: { period: boolean; fundClass: boolean };
+  tables: Element[];
+}
+
+function readSelect(sel: Element | undefined): Select | null {
+  if (sel === undefined) return null;
+  const options = [...elements(sel)]
+    .filter((e) => e.tagName === 'option')
+    .map((o) => ({ value: (attr(o, 'value') ?? textOf(o)).trim(), selected: attr(o, 'selected') !== null }));
+  const marked = options.filter((o) => o.selected);
+  return { options, chosen: marked[marked.length - 1]?.value ?? null };
+}
+
+/** Parses one SITCA page (the form or an answer). */
+export function readSitcaPage(html: string, file: string): SitcaPage {
+  const doc = parse(html, { sourceCodeLocationInfo: true });
+  const all = [...elements(doc)];
+  const hidden: Partial<HiddenState> = {};
+  for (const f of HIDDEN_FIELDS) {
+    const input = all.find((e) => e.tagName === 'input' && attr(e, 'name') === f);
+    if (input) hidden[f] = attr(input, 'value') ?? '';
+  }
+  const select = (name: string) => readSelect(all.find((e) => e.tagName === 'select' && attr(e, 'name') === name));
+  const periods = select(FIELD.period);
+  const classes = select(FIELD.fundClass);
+  const title = all.find((e) => e.tagName === 'title');
+  return {
+    file,
+    title: title ? textOf(title) : '',
+    hidden,
+    periods: periods?.options.map((o) => o.value) ?? [],
+    period: periods?.chosen ?? null,
+    fundClass: classes?.chosen ?? null,
+    selects: { period: periods !== null, fundClass: classes !== null },
+    tables: all.filter((e) => e.tagName === 'table'),
+  };
+}
+
+/** The hidden state a postback echoes; a page without it cannot be posted back. */
+export function hiddenState(page: SitcaPage, file: string): HiddenState {
+  const missing = HIDDEN_FIELDS.filter((f) => page.hidden[f] === undefined);
+  if (missing.length > 0) throw new SourceFileError(`${SOURCE_ID} ${file}: no hidden ${missing.join(', ')} on the page (not the ASP.NET form; title ${JSON.stringify(page.title)})`);
+  return page.hidden as HiddenState;
+}
+
+/** A SITCA page's text (UTF-8, or Big5 when the bytes say so; a BOM dropped). */
+export async function decodeHtml(path: string): Promise<string> {
+  const bytes = await readFile(path);
+  return iconv.decode(bytes, detectEncoding(bytes.subarray(0, 1 << 16)) === 'utf8' ? 'utf8' : 'cp950');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The holdings table
+
+/** One holding as SITCA lists it: the weight a fraction of the fund's net assets. */
+export interface SitcaHolding {
+  /** 國內上市, 國內上櫃, 國外, … as served. */
+  market: string;
+  /** The security code, upper-cased (an ISIN for a foreign security). */
+  code: string;
+  name: string;
+  weight: number;
+}
+
+/** One fund of one answer, named as SITCA names it (the full name). */
+export interface SitcaFund {
+  name: string;
+  /** YYYYMM, a quarter-end month. */
+  period: string;
+  fundClass: SitcaClass;
+  file: string;
+  /** The line of the fund's first row. */
+  line: number;
+  holdings: SitcaHolding[];
+}
+
+interface Columns {
+  fund: number;
+  market: number;
+  code: number;
+  name: number;
+  weight: number;
+}
+
+/** Header labels, tried in this order, each column taken at most once. */
+const LABELS: readonly [keyof Columns, RegExp, string][] = [
+  ['weight', /比例|比率|權重|[占佔].*淨資產|[%％]/, '比例/權重/占…淨資產…%'],
+  ['fund', /基金/, '基金'],
+  ['code', /代號|代碼/, '代號'],
+  ['name', /名稱/, '名稱'],
+  ['market', /市場|類別|種類/, '市場/類別/種類'],
+];
+
+/** One logical cell of the table grid: a cell's text, at every column and row it spans. */
+interface GridCell {
+  text: string;
+  /** True at the cell's own row (false where a rowspan carries it down). */
+  own: boolean;
+}
+interface GridRow {
+  line: number;
+  cells: GridCell[];
+}
+
+/** The table as a grid, rowspans and colspans spread over the places they cover. */
+function grid(rows: readonly Element[]): GridRow[] {
+  const carried: ({ text: string; left: number } | undefined)[] = [];
+  const out: GridRow[] = [];
+  for (const tr of rows) {
+    const cells: GridCell[] = [];
+    let col = 0;
+    const fillCarried = () => {
+      for (let c = carried[col]; c !== undefined && c.left > 0; c = carried[col]) {
+        cells[col] = { text: c.text, own: false };
+        c.left--;
+        col++;
+      }
+    };
+    for (const td of cellsOf(tr)) {
+      fillCarried();
+      const text = textOf(td);
+      const colspan = Math.max(1, Math.min(1000, Number.parseInt(attr(td, 'colspan') ?? '1', 10) || 1));
+      const rs = Number.parseInt(attr(td, 'rowspan') ?? '1', 10);
+      const rowspan = rs === 0 ? Number.MAX_SAFE_INTEGER : Math.max(1, Number.isNaN(rs) ? 1 : rs);
+      for (let k = 0; k < colspan; k++, col++) {
+        cells[col] = { text, own: true };
+        carried[col] = rowspan > 1 ? { text, left: rowspan - 1 } : undefined;
+      }
+    }
+    // Cells carried into the row's end.
+    for (; col < carried.length; col++) {
+      const c = carried[col];
+      if (c !== undefined && c.left > 0) {
+        cells[col] = { text: c.text, own: false };
+        c.left--;
+      }
+    }
+    const dense = Array.from({ length: cells.length }, (_, i) => cells[i] ?? { text: '', own: false });
+    out.push({ line: tr.sourceCodeLocation?.startLine ?? 0, cells: dense });
+  }
+  return out;
+}
+
+const isNumber = (s: string) => /^-?[\d,]+(\.\d+)?\s*[%％]?$/.test(s);
+
+/** A header row: four cells or more, none a number, one of them naming a code column. */
+function headerIndex(rows: readonly GridRow[]): number {
+  return rows.findIndex((r) => r.cells.length >= 4 && r.cells.every((c) => !isNumber(c.text)) && r.cells.some((c) => /代號|代碼/.test(c.text)));
+}
+
+function identify(header: readonly string[]): { columns: Columns } | { problem: string } {
+  const taken = new Set<number>();
+  const found: Partial<Columns> = {};
+  for (const [key, re, what] of LABELS) {
+    const at = header.map((h, i) => (!taken.has(i) && re.test(h) ? i : -1)).filter((i) => i >= 0);
+    if (at.length !== 1) return { problem: at.length === 0 ? `no column labelled ${what}` : `${at.length} columns labelled ${what}` };
+    found[key] = at[0]!;
+    taken.add(at[0]!);
+  }
+  if (found.fund !== 0) return { problem: 'the fund-name column is not the first' };
+  return { columns: found as Columns };
+}
+
+interface Table {
+  rows: GridRow[];
+  headerAt: number;
+  columns: Columns;
+  width: number;
+}
+
+/** The page's holdings table: the one table whose header names its columns. Null when the page has no table with such a header. */
+function holdingsTable(page: SitcaPage): Table | null {
+  const candidates = page.tables
+    .map((t) => {
+      const rows = grid(ownRows(t));
+      const headerAt = headerIndex(rows);
+      return { rows, headerAt };
+    })
+    .filter((t) => t.headerAt >= 0);
+  if (candidates.length === 0) return null;
+  const identified = candidates.map((t) => ({ t, header: t.rows[t.headerAt]!.cells.map((c) => c.text), id: identify(t.rows[t.headerAt]!.cells.map((c) => c.text)) }));
+  const good = identified.filter((x) => 'columns' in x.id);
+  if (good.length === 0) {
+    const x = identified[0]!;
+    throw new SourceFileError(`${SOURCE_ID} ${page.file}: cannot tell the holdings columns from the table's header [${x.header.join(' | ')}]: ${(x.id as { problem: string }).problem} (the publisher changed the table?)`);
+  }
+  if (good.length > 1) throw new SourceFileError(`${SOURCE_ID} ${page.file}: ${good.length} tables with a holdings header; expected one`);
+  const { t, header, id } = good[0]!;
+  return { rows: t.rows, headerAt: t.headerAt, columns: (id as { columns: Columns }).columns, width: header.length };
+}
+
+const CLOSE = /^合計/;
+
+/**
+ * The funds of one answer's table. A fund's first row starts with its full name (usually spanning
+ * its rows); later rows hold one holding each (with or without the name cell); a `合計` row closes
+ * the fund. A row that does not fit is a reject naming the file and line; a fund the table leaves
+ * unclosed (a cut answer?) is a reject and left out.
+ */
+function fundsOf(page: SitcaPage, table: Table, period: string, fundClass: SitcaClass, rejects: RejectLog): SitcaFund[] {
+  const { columns: col, width, rows } = table;
+  const label = (k: keyof Columns) => rows[table.headerAt]!.cells[col[k]]!.text;
+  const funds: SitcaFund[] = [];
+  let open = null as SitcaFund | null;
+  for (const row of rows.slice(table.headerAt + 1)) {
+    let cells = row.cells;
+    if (cells.every((c) => c.text === '')) continue;
+    // A later row written without the fund's cell (and no rowspan): its cells start at the market column.
+    if (cells.length === width - 1) cells = [{ text: '', own: false }, ...cells];
+    const firstOwn = cells.find((c) => c.own && c.text !== '');
+    if (firstOwn !== undefined && CLOSE.test(firstOwn.text)) {
+      if (open === null) rejects.add(page.file, row.line, '合計 with no fund before it');
+      else funds.push(open);
+      open = null;
+      continue;
+    }
+    if (cells.length !== width) {
+      rejects.add(page.file, row.line, `expected ${width} cells as the header has, found ${cells.length}`);
+      continue;
+    }
+    const fundCell = cells[col.fund]!;
+    if (fundCell.own && fundCell.text !== '' && fundCell.text !== open?.name) {
+      if (open !== null) rejects.add(page.file, open.line, `${open.name}: not closed by a 合計 row before the next fund (a cut table?); left out`);
+      open = { name: fundCell.text, period, fundClass, file: page.file, line: row.line, holdings: [] };
+    } else if (!fundCell.own && fundCell.text !== '' && open !== null && fundCell.text !== open.name) {
+      rejects.add(page.file, row.line, `the row belongs to ${fundCell.text}, which is not the open fund ${open.name}`);
+      continue;
+    }
+    if (open === null) {
+      rejects.add(page.file, row.line, 'a holding row before any fund name');
+      continue;
+    }
+    const code = cells[col.code]!.text.toUpperCase();
+    const weight = percent.safeParse(cells[col.weight]!.text);
+    let problem: string | null = null;
+    if (code === '') problem = `${label('code')}: must not be empty`;
+    else if (!/^\S{1,32}$/.test(code)) problem = `${label('code')}: not a security code: ${JSON.stringify(code)}`;
+    else if (!weight.success) problem = `${label('weight')}: ${weight.error.issues[0]?.message ?? 'not a number'}`;
+    else if (weight.data > 100) problem = `${label('weight')}: a weight above 100 %`;
+    if (problem !== null || !weight.success) {
+      rejects.add(page.file, row.line, problem ?? 'not a number');
+      continue;
+    }
+    open.holdings.push({ market: cells[col.market]!.text, code, name: cells[col.name]!.text, weight: Number((weight.data / 100).toFixed(8)) });
+  }
+  if (open !== null) rejects.add(page.file, open.line, `${open.name}: not closed by a 合計 row at the end of the table (a cut answer?); left out`);
+  return funds;
+}
+
+const shown = (value: string | null, present: boolean) => value ?? (present ? '(none selected)' : '(no such select)');
+
+/** Refuses an answer that is not the one asked for: another period or class, or no holdings table. */
+function confirm(page: SitcaPage, period: string, fundClass: SitcaClass): Table {
+  const asked = `asked for period ${period}, class ${fundClass}`;
+  if (page.period !== period || page.fundClass !== fundClass) {
+    throw new SourceFileError(
+      `${SOURCE_ID} ${page.file}: ${asked}; the answer shows period ${shown(page.period, page.selects.period)}, class ${shown(page.fundClass, page.selects.fundClass)} (the server answers other periods with another table; a lost session answers the bare form)`,
+    );
+  }
+  const table = holdingsTable(page);
+  if (table === null) throw new SourceFileError(`${SOURCE_ID} ${page.file}: ${asked}; the answer has no holdings table (${page.tables.length} tables, none with a 代號 header; title ${JSON.stringify(page.title)})`);
+  return table;
+}
+
+/**
+ * Parses one answer: checks that it shows the period and class asked for and has a holdings table,
+ * and returns its funds (none when the table lists none: a class may be empty; the source's
+ * assertions catch an empty fetch). Throws naming the source, the request and what came back.
+ */
+export function parseSitcaAnswer(html: string, file: string, period: string, fundClass: SitcaClass, rejects: RejectLog): SitcaFund[] {
+  const page = readSitcaPage(html, file);
+  return fundsOf(page, confirm(page, period, fundClass), period, fundClass, rejects);
+}
+
+/** The fetch's check of one answer: the number of holding rows, or an Error refusing it. */
+export async function checkSitcaAnswer(path: string, file: string, period: string, fundClass: SitcaClass): Promise<number> {
+  const funds = parseSitcaAnswer(await decodeHtml(path), file, period, fundClass, new RejectLog());
+  return funds.reduce((s, f) => s + f.holdings.length, 0);
+}
+
+/** YYYYMM of a quarter-end month, or null. */
+const quarterEndPeriod = (p: string) => (/^\d{4}(03|06|09|12)$/.test(p) ? p : null);
+
+/**
+ * The funds of the newest period present in the folder, both classes (a fetch keeps both; one
+ * without the other is refused). Each answer must show the period and class its name says. A fund
+ * served twice with the same holdings is one fund; with other holdings, a reject (the first kept).
+ */
+export async function readSitcaHoldings(dir: string, rejects: RejectLog): Promise<SitcaFund[]> {
+  const answers = filesOf(dir, sitcaEtfHoldingsModule).flatMap((f) => {
+    const m = ANSWER.exec(f);
+    return m ? [{ file: f, period: m[1]!, fundClass: m[2] as SitcaClass }] : [];
+  });
+  if (answers.length === 0) throw new SourceFileError(`${SOURCE_ID}: no answer (${sitcaAnswerFile('YYYYMM', 'AH11')}) in the folder, only ${SITCA_FORM_FILE} or nothing`);
+  const period = answers.reduce((a, b) => (b.period > a.period ? b : a)).period;
+  if (quarterEndPeriod(period) === null) throw new SourceFileError(`${SOURCE_ID}: period ${period} is not a quarter-end month (SITCA publishes quarterly, YYYY03/06/09/12)`);
+  const funds: SitcaFund[] = [];
+  const seen = new Map<string, SitcaFund>();
+  for (const fundClass of SITCA_CLASSES) {
+    const a = answers.find((x) => x.period === period && x.fundClass === fundClass);
+    if (!a) throw new SourceFileError(`${SOURCE_ID}: ${sitcaAnswerFile(period, fundClass)} is missing beside ${answers.filter((x) => x.period === period).map((x) => x.file).join(', ')} (a fetch keeps both classes of the newest period)`);
+    for (const f of parseSitcaAnswer(await decodeHtml(join(dir, a.file)), a.file, period, fundClass, rejects)) {
+      const before = seen.get(f.name);
+      if (before === undefined) {
+        seen.set(f.name, f);
+        funds.push(f);
+      } else if (JSON.stringify(before.holdings) !== JSON.stringify(f.holdings)) {
+        rejects.add(f.file, f.line, `${f.name}: listed again with other holdings (the first, ${before.file}:${before.line}, is kept)`);
+      }
+    }
+  }
+  return funds;
+}

@@ -1,0 +1,45 @@
+import type { FileLayout } from '../adapters/layouts.js';
+import { opt, req } from '../adapters/layouts.js';
+import { profileReader, type ProfileKey } from './company-profile.js';
+import { singleFile } from './files.js';
+import { singleGetPlan } from './moenv-v2.js';
+import { OGDL_TW, OWNERS } from './registry-info.js';
+import type { SourceModule } from './source.js';
+
+/**
+ * SRC-TPEX-COMPANY: TPEx OTC-company profiles (mopsfin_t187ap03_O). Unlike TWSE, English keys, read
+ * exactly as served, punctuation included (`UnifiedBusinessNo.` ends in a full stop); the Chinese
+ * labels are accepted for a CSV copy placed by hand.
+ */
+export const tpexCompanyLayout = {
+  file: 'mopsfin_t187ap03_O.json',
+  alternatives: ['mopsfin_t187ap03_O.csv'],
+  sourceId: 'SRC-TPEX-COMPANY',
+  columns: {
+    reportDate: opt('Date', '出表日期'),
+    ticker: req('SecuritiesCompanyCode', '公司代號'),
+    legalName: req('CompanyName', '公司名稱'),
+    shortName: req('CompanyAbbreviation', '公司簡稱'),
+    industryCode: req('SecuritiesIndustryCode', '產業別'),
+    uniformNo: req('UnifiedBusinessNo.', '營利事業統一編號'),
+    paidInCapital: opt('Paidin.Capital.NTDollars', '實收資本額'),
+  },
+} as const satisfies FileLayout<ProfileKey>;
+
+export const tpexCompanyModule: SourceModule = {
+  info: {
+    source_id: 'SRC-TPEX-COMPANY',
+    name: '上櫃公司基本資料 (OTC company profiles, mopsfin_t187ap03_O)',
+    ...OWNERS.TPEX,
+    licence: OGDL_TW,
+    update_frequency: 'daily',
+    homepage_url: 'https://www.tpex.org.tw/openapi/v1/mopsfin_t187ap03_O',
+    description: 'Names, industry, business ID and capital of TPEx-listed (OTC) companies. No record-level link is known: the row is the one with SecuritiesCompanyCode = the ticker.',
+    record_link: null,
+  },
+  files: singleFile(tpexCompanyLayout),
+  plan: singleGetPlan(tpexCompanyLayout.file, 'https://www.tpex.org.tw/openapi/v1/mopsfin_t187ap03_O'),
+  assertions: { minRecords: 600, maxRecords: 1200, minOfPrevious: 0.9 },
+};
+
+export const readTpexCompanies = profileReader(tpexCompanyLayout, 'otc');

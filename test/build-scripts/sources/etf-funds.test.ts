@@ -1,0 +1,181 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RejectLog } from '../../../build-scripts/adapters/read-layout.js';
+import { parseIsoDay } from '../../../build-scripts/demo/dates.js';
+import { writeSitcaDemoFiles } from '../../../build-scripts/demo/sitca-files.js';
+import { buildUniverse } from '../../../build-scripts/demo/universe.js';
+import { joinFunds, normaliseFundName, quarterEnd } from '../../../build-scripts/sources/etf-funds.js';
+import type { EtfFund } from '../../../build-scripts/sources/facts.js';
+import { readSitcaHoldings, type SitcaFund } from '../../../build-scripts/sources/sitca-etf-holdings.js';
+import { readFundList, type FundListRow } from '../../../build-scripts/sources/twse-etf-list.js';
+import { DOMESTIC_EQUITY_FUND_TYPES, ESG_ETF_KEYWORDS, ESG_ETF_RULE, isDomesticEquityEtf, isEsgEtf } from '../../../src/methodology/esg-etfs.js';
+import { fixtureDirs } from '../adapters/fixture-dir.js';
+
+const INDEX = '國內成分證券指數股票型基金';
+const ACTIVE = '國內成分證券主動式交易所交易基金(股票)';
+
+function listRow(code: string, fullName: string, o: Partial<FundListRow> = {}): FundListRow {
+  return { code, shortName: `簡${code}`, fundType: INDEX, fullName, englishName: '', index: '不適用', established: null, listed: '2020-01-02', units: '1', reportDate: null, ...o };
+}
+function sitcaFund(name: string, holdings: SitcaFund['holdings'] = [{ market: '國內上市', code: '2330', name: '台積電', weight: 0.3 }]): SitcaFund {
+  return { name, period: '202509', fundClass: 'AH11', file: 'sitca-IN2630-202509-AH11.html', line: 10, holdings };
+}
+
+describe('normaliseFundName', () => {
+  it('writes 臺 as 台, full-width letters, digits and parentheses half-width, and removes every space', () => {
+    expect(normaliseFundName('元大臺灣ＥＳＧ永續ＥＴＦ證券投資信託基金')).toBe('元大台灣ESG永續ETF證券投資信託基金');
+    expect(normaliseFundName('富邦臺灣　公司治理１００（Ａ）基金')).toBe('富邦台灣公司治理100(A)基金');
+    expect(normaliseFundName(' 國泰 台灣 低碳\tETF\u00a0基金 ')).toBe('國泰台灣低碳ETF基金');
+    expect(normaliseFundName('元大台灣ESG永續ETF證券投資信託基金')).toBe(normaliseFundName('元大臺灣ＥＳＧ永續 ＥＴＦ證券投資信託基金'));
+  });
+});
+
+describe('the ESG ETF rule (src/methodology/esg-etfs.ts)', () => {
+  it('publishes the keywords and the rule sentence', () => {
+    expect(ESG_ETF_KEYWORDS).toEqual(['ESG', '永續', '公司治理', '低碳', '氣候', '淨零', '碳', '綠能', '環境']);
+    for (const k of ESG_ETF_KEYWORDS) expect(ESG_ETF_RULE).toContain(k);
+    for (const t of DOMESTIC_EQUITY_FUND_TYPES) expect(ESG_ETF_RULE).toContain(t);
+  });
+
+  it.each([
+    ['元大台灣ESG永續', '不適用', true],
+    ['富邦公司治理', '臺灣公司治理100指數', true],
+    ['國泰台灣低碳', '', true],
+    ['某某氣候變遷', '', true],
+    ['某某淨零', '', true],
+    ['某某減碳', '', true],
+    ['某某綠能', '', true],
+    ['某某環境', '', true],
+    ['元大高股息', '臺灣高股息指數', false],
+    ['元大台灣50', '臺灣ＥＳＧ永續指數', true],
+    ['富邦ｅｓｇ', '', true],
+    ['主動群益台灣強棒', '不適用', false],
+  ])('isEsgEtf(%j, %j) → %s', (name, index, yes) => {
+    expect(isEsgEtf(name, index)).toBe(yes);
+  });
+
+  it('only domestic-constituent equity ETFs (index or active) qualify by type', () => {
+    expect(isDomesticEquityEtf(INDEX)).toBe(true);
+    expect(isDomesticEquityEtf(ACTIVE)).toBe(true);
+    expect(isDomesticEquityEtf('國內成分證券主動式交易所交易基金（股票）')).toBe(true);
+    for (const t of ['國外成分證券指數股票型基金', '槓桿/反向指數股票型基金', '國外成分債券指數股票型基金', '指數股票型期貨信託基金', '']) expect(isDomesticEquityEtf(t)).toBe(false);
+  });
+});
+
+describe('joinFunds', () => {
+  it('matches on the normalised full name, keeps only ESG ETFs in the answer, reports no-code and several-code names', () => {
+    const list = [
+      listRow('00850', '元大台灣ESG永續ETF證券投資信託基金', { shortName: '元大臺灣ESG永續', index: '臺灣永續指數' }),
+      listRow('0056', '元大台灣高股息證券投資信託基金', { index: '臺灣高股息指數' }),
+      listRow('00999', '某某低碳已清算ETF證券投資信託基金'),
+      listRow('00881', '國泰台灣5G+ETF證券投資信託基金', { index: '臺灣ESG 5G指數', fundType: '國外成分證券指數股票型基金' }),
+      listRow('00901', '重名永續ETF基金'),
+      listRow('00902', '重名永續ＥＴＦ基金'),
+      listRow('00980A', '主動野村臺灣優選ETF證券投資信託基金', { fundType: ACTIVE, shortName: '' }),
+      listRow('00990A', '主動某某永續ETF證券投資信託基金', { fundType: ACTIVE, shortName: '' }),
+    ];
+    const sitca = [
+      sitcaFund('元大臺灣ＥＳＧ永續ＥＴＦ證券投資信託基金', [
+        { market: '國內上市', code: '2330', name: '台積電', weight: 0.321 },
+        { market: '國外', code: 'us0378331005', name: 'APPLE INC', weight: 0.01 },
+      ]),
+      sitcaFund('元大台灣高股息證券投資信託基金'),
+      sitcaFund('國泰台灣5G+ETF證券投資信託基金'),
+      sitcaFund('無此基金ETF證券投資信託基金'),
+      sitcaFund('重名永續ETF基金'),
+      sitcaFund('主動野村台灣優選ETF證券投資信託基金'),
+      { ...sitcaFund('主動某某永續 ETF證券投資信託基金'), fundClass: 'AL11' as const, period: '202512' },
+    ];
+    const j = joinFunds(sitca, list);
+    expect(j.unmatched).toEqual(['無此基金ETF證券投資信託基金']);
+    expect(j.ambiguous).toEqual(['重名永續ETF基金']);
+    expect(j.funds).toEqual<EtfFund[]>([
+      {
+        code: '00850',
+        name: '元大臺灣ESG永續',
+        period: '2025Q3',
+        asof: '2025-09-30',
+        minWeight: 0.01,
+        sourceId: 'SRC-SITCA-ETF-HOLDINGS',
+        holdings: [
+          { code: '2330', name: '台積電', weight: 0.321 },
+          { code: 'US0378331005', name: 'APPLE INC', weight: 0.01 },
+        ],
+      },
+      {
+        code: '00990A',
+        name: '主動某某永續 ETF證券投資信託基金',
+        period: '2025Q4',
+        asof: '2025-12-31',
+        minWeight: 0.01,
+        sourceId: 'SRC-SITCA-ETF-HOLDINGS',
+        holdings: [{ code: '2330', name: '台積電', weight: 0.3 }],
+      },
+    ]);
+    // The liquidated fund in the list (00999) is not in the answer: it never comes out.
+    expect(j.funds.map((f) => f.code)).not.toContain('00999');
+  });
+
+  it('two SITCA funds on one code are left out and reported, never guessed', () => {
+    const j = joinFunds([sitcaFund('甲永續ETF基金'), sitcaFund('甲永續ＥＴＦ基金')], [listRow('00901', '甲永續ETF基金')]);
+    expect(j.funds).toEqual([]);
+    expect(j.ambiguous).toEqual(['甲永續ETF基金', '甲永續ＥＴＦ基金']);
+  });
+
+  it('quarter ends', () => {
+    expect([quarterEnd(2025, 1), quarterEnd(2024, 2), quarterEnd(2025, 3), quarterEnd(2025, 4)]).toEqual(['2025-03-31', '2024-06-30', '2025-09-30', '2025-12-31']);
+  });
+});
+
+describe('the demo SITCA files, read back (build-scripts/demo/sitca-files.ts)', () => {
+  const fixtureDir = fixtureDirs('sitca-demo-');
+
+  it('yield every demo ESG ETF with its holdings of 1 % or more, and only them', async () => {
+    const u = buildUniverse({ seed: 11, companies: 300, asof: parseIsoDay('2026-11-20') });
+    const dir = fixtureDir({});
+    const counts = await writeSitcaDemoFiles(dir, u);
+    expect(Object.keys(counts)).toEqual(['sitca-IN2630-form.html', 'sitca-IN2630-202609-AH11.html', 'sitca-IN2630-202609-AL11.html', 't187ap47_L.json']);
+    expect(counts['sitca-IN2630-202609-AL11.html']).toBeGreaterThan(0);
+
+    const list = JSON.parse(readFileSync(join(dir, 't187ap47_L.json'), 'utf8')) as Record<string, unknown>[];
+    for (const r of list) for (const v of Object.values(r)) expect(typeof v).toBe('string');
+    expect(list.every((r) => String(r['基金代號']).startsWith('DE'))).toBe(true);
+    expect(list.some((r) => /^0\d{6}$/.test(String(r['上市日期'])))).toBe(true);
+
+    const rejects = new RejectLog();
+    const sitca = await readSitcaHoldings(dir, rejects);
+    const fundList = await readFundList(dir, rejects);
+    expect(rejects.format()).toBe('');
+    // The variant spelling (臺, full-width, an ideographic space) is in SITCA's answer and still matches.
+    expect(sitca.some((f) => /臺/.test(f.name) && /ＥＴＦ/.test(f.name))).toBe(true);
+    const j = joinFunds(sitca, fundList.rows);
+    expect(j.unmatched).toEqual([]);
+    expect(j.ambiguous).toEqual([]);
+    expect(j.funds.map((f) => f.code)).toEqual(u.etfs.map((e) => e.code));
+    // The non-ESG active fund is in the answer, the liquidated ESG fund only in the list.
+    expect(sitca.map((f) => f.fundClass)).toContain('AL11');
+    expect(fundList.rows.length).toBe(u.etfs.length + 2);
+    for (const e of u.etfs) {
+      const f = j.funds.find((x) => x.code === e.code)!;
+      expect(f.name).toBe(e.name);
+      expect(f.period).toBe(`${e.year}Q${e.quarter}`);
+      expect(f.asof).toBe(quarterEnd(e.year, e.quarter));
+      expect(f.minWeight).toBe(0.01);
+      const published = e.holdings.filter((h) => h.weight >= 100 && h.code !== 'CASH');
+      expect(f.holdings.map((h) => h.code)).toEqual(published.map((h) => h.code));
+      f.holdings.forEach((h, i) => expect(h.weight).toBeCloseTo(published[i]!.weight / 10_000, 10));
+    }
+  });
+
+  it('are the same bytes for the same seed', async () => {
+    const u = buildUniverse({ seed: 3, companies: 200, asof: parseIsoDay('2026-05-02') });
+    const a = fixtureDir({});
+    const b = fixtureDir({});
+    await writeSitcaDemoFiles(a, u);
+    await writeSitcaDemoFiles(b, u);
+    for (const f of ['sitca-IN2630-form.html', 'sitca-IN2630-202603-AH11.html', 'sitca-IN2630-202603-AL11.html', 't187ap47_L.json']) {
+      expect(readFileSync(join(a, f), 'utf8')).toBe(readFileSync(join(b, f), 'utf8'));
+    }
+  });
+});

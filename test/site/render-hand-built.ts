@@ -1,0 +1,43 @@
+/**
+ * Run in a child process with the page workers' loaders (see assurance-etf-pages.test.ts): builds
+ * the hand-made snapshot (test/helpers/hand-built-snapshot.ts) into the folder given, renders its
+ * ETF pages and the company pages of the tickers given with the project's renderer, and prints
+ * them as one JSON object { "etf/HE001": html, "company/H0001": html, … }.
+ */
+import { createRenderer } from '../../build-scripts/pages/render.js';
+import CompanyPage from '../../src/site/pages/Company.astro';
+import EtfPage from '../../src/site/pages/Etf.astro';
+import { SnapshotStore } from '../../src/snapshot/store.js';
+import { canonicalView } from '../../src/views/canonical.js';
+import { companyView } from '../../src/views/company.js';
+import { etfView } from '../../src/views/etf.js';
+import { sourceNamesOf } from '../../src/views/source-names.js';
+import { writeHandBuiltSnapshot } from '../helpers/hand-built-snapshot.js';
+
+const store = SnapshotStore.open(writeHandBuiltSnapshot(process.argv[2]!));
+const render = await createRenderer();
+const meta = store.meta;
+const names = sourceNamesOf(store.sources());
+const out: Record<string, string> = {};
+for (const e of store.etfs()) {
+  const found = store.etf(e.etf_code)!;
+  out[`etf/${e.etf_code}`] = await render(EtfPage, { meta, etf: etfView(meta, found.etf, found.holdings, (t) => store.company(t)) });
+}
+for (const ticker of process.argv.slice(3)) {
+  const facts = store.facts(ticker)!;
+  const summary = companyView(meta, facts.company);
+  const c = summary.company;
+  const history = {
+    ok: true as const, generated_at: summary.generated_at, methodology_version: meta.methodology_version, dataset_snapshot_id: meta.dataset_snapshot_id, data_asof: meta.data_asof,
+    ticker,
+    data: [{
+      dataset_snapshot_id: meta.dataset_snapshot_id, data_asof: meta.data_asof, methodology_version: meta.methodology_version,
+      credibility_score: c.credibility_score, verdict: c.verdict, rank: c.rank, percentile: c.percentile, flags: c.top_flags, score_breakdown: c.score_breakdown,
+    }],
+  };
+  out[`company/${ticker}`] = await render(CompanyPage, {
+    meta, summary, canonical: canonicalView(meta, facts, names), history, changes: { fromSnapshotId: null, latest: null }, industrySlug: '24',
+  });
+}
+store.close();
+console.log(JSON.stringify(out));
