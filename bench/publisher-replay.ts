@@ -55,6 +55,8 @@ export async function startPublisherReplay(dir: string): Promise<{ urls: Record<
       FETCH_URL_SRC_MOENV_GHG_P_01: `${base}/moenv/GHG_P_01`,
       FETCH_URL_SRC_MOPS_ESGREPORT: `${base}/genplus/data`,
       FETCH_URL_SRC_SITCA_ETF_HOLDINGS: `${base}/sitca/IN2630.aspx?pid=IN22601_05`,
+      // The stand-in asks for no key, but the fetch checks that one is set before it starts.
+      MOENV_API_KEY: 'bench-replay-key',
     },
     close: () => new Promise((resolve) => {
       server.closeAllConnections();

@@ -181,7 +181,7 @@ switch (stage) {
     if (stage === 'build') {
       await buildAndPublish({ ...common, sourcesDir: sources, kind: 'production' });
     } else {
-      const { fetched } = await refresh({ ...common, sourcesDir: join(work, 'refetched'), env: process.env, http: { minIntervalMs: 0 }, log: () => undefined });
+      const { fetched } = await refresh({ ...common, sourcesDir: join(work, 'refetched'), env: { ...process.env, ASSERT_MIN_SCALE: String(BENCH_ASSERT_SCALE) }, http: { minIntervalMs: 0 }, log: () => undefined });
       facts.answers = fetched.files.length;
     }
     rmSync(snapshotsDir, { recursive: true, force: true });

@@ -130,7 +130,7 @@ export async function fetchSources(o: FetchOptions): Promise<FetchResult> {
         const records = session.answers.reduce((s, a) => s + a.records, 0);
         const before = previous.sources?.[id]?.records ?? sumRecords(previous, id);
         const outcome = checkFetched(m, records, before, scale);
-        if (outcome.failures.length > 0) throw new SourceFetchError(id, outcome.failures.join('; '));
+        if (outcome.failures.length > 0) throw new SourceFetchError(id, outcome.failures.map((f) => f.replace(`${id}: `, '')).join('; '));
         warnings.push(...outcome.warnings);
         counts[id] = { records, previous_records: before };
         files.push(...session.answers);

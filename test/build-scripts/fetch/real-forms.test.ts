@@ -21,7 +21,7 @@ const snapshots = join(root, 'snapshots');
 let replay: Replay;
 let server: RunningServer;
 
-function run(script: 'fetch' | 'snapshot', args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function run(script: 'fetch' | 'snapshot' | 'refresh', args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', `build-scripts/cli/${script}.ts`, ...args], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...replayEnv(replay.base), MOENV_API_KEY: API_KEY, FETCH_MIN_INTERVAL_MS: '0', FETCH_RETRY_BASE_MS: '1', SNAPSHOTS_DIR: snapshots },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -151,7 +151,7 @@ describe('each fault of a new source is refused, naming the source, and nothing 
     replay.fault(PATHS.twseCompany, { kind: 'reply', reply: jsonReply([]) });
     const empty = await run('fetch', ['--out', sources, '--only', 'SRC-TWSE-COMPANY']);
     expect(empty.status).toBe(1);
-    expect(empty.stderr).toMatch(/SRC-TWSE-COMPANY: assertion minRecords failed: 0 records/);
+    expect(empty.stderr).toMatch(/fetch failed: SRC-TWSE-COMPANY: assertion minRecords failed: 0 records/);
     replay.fault(PATHS.penalties, { kind: 'reply', reply: jsonReply({ records: [] }) });
     const drop = await run('fetch', ['--out', sources, '--only', 'SRC-MOENV-EMS_P_46']);
     expect(drop.status).toBe(1);
@@ -179,4 +179,26 @@ describe('each fault of a new source is refused, naming the source, and nothing 
     expect(built.status).toBe(1);
     expect(built.stderr).toMatch(/does not exist: run `npm run fetch -- --out .*nowhere` first/);
   });
+});
+
+describe('npm run refresh: fetch, build, check and publish in one command', () => {
+  it('publishes a new snapshot and says what each source gave', async () => {
+    const before = current();
+    const r = await run('refresh', ['--sources', join(root, 'monthly')]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/SRC-MOPS-ESGREPORT\s+24 files\s+4 records/);
+    expect(r.stdout).toMatch(/Published snapshot \S+ \(data as of \d{4}-\d{2}-\d{2}\)/);
+    expect(current()).not.toBe(before);
+    expect((await getJson(`${server.base}/api/v1/company/2330`)).body.dataset_snapshot_id).toBe(current());
+  }, 180_000);
+
+  it('exits non-zero on a failing source and leaves the current snapshot as it was', async () => {
+    const before = current();
+    replay.fault(PATHS.genplus, { kind: 'reply', reply: jsonReply({ code: 500, success: false, data: null, message: 'busy' }) });
+    const r = await run('refresh', ['--sources', join(root, 'monthly')]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/refresh failed: SRC-MOPS-ESGREPORT: /);
+    expect(r.stderr).toMatch(/The current snapshot is unchanged/);
+    expect(current()).toBe(before);
+  }, 180_000);
 });
