@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AssuredLevel } from '../../src/contract/vocabulary.js';
 import { sniffEncoding } from '../adapters/decode.js';
 import { readLayout, SourceFileError, type RejectLog } from '../adapters/read-layout.js';
-import { esgReportLayout } from '../adapters/layouts.js';
+import { opt, req, type FileLayout } from '../adapters/layouts.js';
 import { parseDate } from '../adapters/dates.js';
 import { code, optionalIsoDate, text, year } from '../adapters/values.js';
 import type { ReportFiling } from './facts.js';
@@ -24,6 +24,30 @@ import { FirstById, type SourceTally } from './tally.js';
 
 const API = 'https://esggenplus.twse.com.tw/api/api/MopsSustainReport/data';
 const SITE = 'https://esggenplus.twse.com.tw';
+/** MOPS sustainability-report filings with their assurance (永續報告書), as a CSV export an operator places by hand (SRC-MOPS-ESGREPORT). */
+export const esgReportLayout = {
+  file: 'esg_report.csv',
+  alternatives: ['esg_report.json'],
+  sourceId: 'SRC-MOPS-ESGREPORT',
+  columns: {
+    market: opt('市場別'),
+    year: req('年份'),
+    ticker: req('公司代號'),
+    companyName: opt('公司名稱'),
+    reason: opt('申報原因'),
+    industry: opt('產業類別'),
+    period: opt('報告書內容涵蓋期間'),
+    standard: opt('編製依循準則'),
+    thirdParty: req('第三方驗證單位名稱'),
+    thirdPartyStandard: req('第三方驗證採用標準'),
+    cpa: req('會計師確信驗證單位'),
+    cpaStandard: opt('會計師確信採用標準'),
+    cpaOpinion: req('會計師確信意見類型'),
+    uploadDate: opt('上傳日期'),
+    amended: opt('修正後報告書'),
+  },
+} as const satisfies FileLayout;
+
 /** The first report year MOPS holds filings for; every later year is fetched (an assurance of any year is scored, contract 7.1). */
 export const FIRST_REPORT_YEAR = 2014;
 /** Report years up to this one are served by `/old`. */

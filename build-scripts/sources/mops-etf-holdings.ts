@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { etfHoldingsLayout } from '../adapters/layouts.js';
+import { opt, req, type FileLayout } from '../adapters/layouts.js';
 import { readLayout, type RejectLog } from '../adapters/read-layout.js';
 import { code, percent, requiredText, text, year } from '../adapters/values.js';
 import { quarterEnd } from './etf-funds.js';
@@ -13,6 +13,22 @@ import type { SourceModule } from './source.js';
  * `etf_holdings.json`). Nothing fetches it: real holdings come from SITCA (sitca-etf-holdings.ts).
  * The form lists every holding, so its cut-off is 0.
  */
+
+/** MOPS quarterly holdings of domestic-constituent ETFs. 基金名稱 is optional (not every copy has it). */
+export const etfHoldingsLayout = {
+  file: 'etf_holdings.csv',
+  alternatives: ['etf_holdings.json'],
+  sourceId: 'SRC-MOPS-ETF-HOLDINGS',
+  columns: {
+    fundCode: req('基金代號'),
+    fundName: opt('基金名稱'),
+    year: req('年度'),
+    quarter: req('季別'),
+    securityCode: req('證券代號'),
+    securityName: req('證券簡稱'),
+    weightPct: req('持股比率'),
+  },
+} as const satisfies FileLayout;
 
 export const mopsEtfHoldingsModule: SourceModule = {
   info: {
