@@ -60,7 +60,7 @@ function compliance(input: MethodologyInput): ScoreComponent {
   const detail =
     inWindow.length === 0
       ? `no penalties after ${since}`
-      : `${inWindow.length} penalt${inWindow.length === 1 ? 'y' : 'ies'} after ${since} (−${COMPLIANCE.perPenalty * inWindow.length}), fines NT$${fines} (−${tier})${serious ? `, serious (−${serious})` : ''}`;
+      : `${inWindow.length} penalt${inWindow.length === 1 ? 'y' : 'ies'} after ${since} (−${COMPLIANCE.perPenalty * inWindow.length}), fines NT$${fines.toLocaleString('en-US')} (−${tier})${serious ? `, serious (−${serious})` : ''}`;
   return part('compliance', points, COMPLIANCE.max, detail);
 }
 
