@@ -28,6 +28,12 @@ export function formatMoney(twd: number): string {
 }
 
 /** 2026-10-31T00:00:00Z → 2026-10-31 (the pages show dates, the JSON keeps timestamps). */
+/** A clause from the data (`no site of this company …`) as a sentence of its own: capital first letter, full stop. */
+export function sentence(clause: string): string {
+  const s = clause.trim();
+  return s === '' ? '' : `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}`;
+}
+
 export function formatDate(iso: string): string {
   return iso.slice(0, 10);
 }
