@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { checkFetched, minScale } from '../sources/assertions.js';
 import { filesOf } from '../sources/files.js';
 import { SOURCE_MODULES, urlVariable } from '../sources/index.js';
-import { singleGetPlan } from '../sources/moenv-v2.js';
+import { singleGetPlan } from '../sources/single-get.js';
 import type { FetchPlan, SourceModule } from '../sources/source.js';
 import { hashFile } from '../snapshot/source-files.js';
 import { readManifest, type ManifestFile, type SourcesManifest } from '../snapshot/sources-manifest.js';

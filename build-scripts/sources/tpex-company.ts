@@ -2,7 +2,7 @@ import type { FileLayout } from '../adapters/layouts.js';
 import { opt, req } from '../adapters/layouts.js';
 import { profileReader, type ProfileKey } from './company-profile.js';
 import { singleFile } from './files.js';
-import { singleGetPlan } from './moenv-v2.js';
+import { singleGetPlan } from './single-get.js';
 import { OGDL_TW, OWNERS } from './registry-info.js';
 import type { SourceModule } from './source.js';
 

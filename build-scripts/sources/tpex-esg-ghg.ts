@@ -1,7 +1,7 @@
 import type { FileLayout } from '../adapters/layouts.js';
 import { singleFile } from './files.js';
 import { ghgColumns, ghgReader, type GhgKey } from './ghg-disclosure.js';
-import { singleGetPlan } from './moenv-v2.js';
+import { singleGetPlan } from './single-get.js';
 import { OGDL_TW, OWNERS } from './registry-info.js';
 import type { SourceModule } from './source.js';
 

@@ -3,7 +3,7 @@ import type { FileLayout } from '../adapters/layouts.js';
 import { req } from '../adapters/layouts.js';
 import { readLayout, resolveLayoutFile, type RejectLog } from '../adapters/read-layout.js';
 import { code, isoDate, optionalIsoDate, requiredText, text } from '../adapters/values.js';
-import { singleGetPlan } from './moenv-v2.js';
+import { singleGetPlan } from './single-get.js';
 import { OGDL_TW, OWNERS } from './registry-info.js';
 import type { SourceModule } from './source.js';
 
