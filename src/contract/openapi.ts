@@ -10,9 +10,9 @@ import { compareResponseSchema } from './compare.js';
 import { etfListResponseSchema, etfResponseSchema } from './etf.js';
 import { methodologyResponseSchema } from './methodology.js';
 import {
-  batchBodySchema, canonicalQuerySchema, compareQuerySchema, fundPathSchema, pagePathSchema, rankingQuerySchema, registryQuerySchema, tickerPathSchema,
+  batchBodySchema, packsBodySchema, canonicalQuerySchema, compareQuerySchema, fundPathSchema, pagePathSchema, rankingQuerySchema, registryQuerySchema, tickerPathSchema,
 } from './queries.js';
-import { accessComponents, withAccess } from './openapi-access.js';
+import { accessComponents, forbidden, withAccess } from './openapi-access.js';
 import { errorResponse, requestLimits } from './openapi-errors.js';
 import { rankingResponseSchema } from './ranking.js';
 import { registryResponseSchema } from './registry.js';
@@ -78,6 +78,26 @@ const paths: ZodOpenApiPathsObject = {
       responses: {
         '200': { description: 'One item per distinct code, in request order', ...json(batchResponseSchema) },
         '400': error('Not JSON, wrong Content-Type, or a body outside the contract'),
+        '413': error(`Body over ${LIMITS.bodyBytes / 1024} KiB`),
+        ...requestLimits,
+        '502': error('The snapshot cannot be read'),
+      },
+    },
+  },
+  '/api/v1/packs': {
+    post: {
+      summary: `Evidence pack: a zip of 1–${LIMITS.packMax} companies with their sources, methodology and checksums`,
+      description:
+        'Per company its summary, canonical view and history as JSON; one CSV of the summaries; the registry entries of exactly the sources its facts cite, with the sha256 of the publisher files they came from; the methodology; CITATION.cff; a README naming the snapshot and how to verify; SHA256SUMS (`sha256sum -c`). Same snapshot and codes (any order or case) give the same bytes. Counts against packs/day; the free and academic tiers get 403.',
+      requestBody: { required: true, ...json(packsBodySchema) },
+      responses: {
+        '200': {
+          description: 'The pack (Content-Disposition: attachment; filename names the snapshot; Cache-Control: no-store)',
+          content: { 'application/zip': { schema: z.string().meta({ format: 'binary' }) } },
+        },
+        '400': error('Not JSON, wrong Content-Type, a malformed code, or a body outside the contract'),
+        '403': forbidden,
+        '404': error('Unknown ticker(s); the message names every one'),
         '413': error(`Body over ${LIMITS.bodyBytes / 1024} KiB`),
         ...requestLimits,
         '502': error('The snapshot cannot be read'),

@@ -85,3 +85,4 @@ export function tickersBodySchema(max: number) {
     .transform((b) => b.tickers);
 }
 export const batchBodySchema = tickersBodySchema(LIMITS.batchMax);
+export const packsBodySchema = tickersBodySchema(LIMITS.packMax);
