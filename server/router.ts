@@ -6,6 +6,7 @@ import { usage } from './access/usage.js';
 import type { RouteContext } from './context.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import { batch } from './routes/batch.js';
+import { packs } from './routes/packs.js';
 import { canonicalWithFields } from './routes/canonical.js';
 import { compare } from './routes/compare.js';
 import { download } from './routes/downloads.js';
@@ -87,6 +88,8 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
           return get(compare);
         case 'batch':
           return { methods: ['POST'], handle: batch };
+        case 'packs':
+          return { methods: ['POST'], handle: packs };
         case 'usage':
           return get(usage);
       }

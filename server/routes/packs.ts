@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import yazl from 'yazl';
+import { parseBody, parseQuery } from '../../src/contract/parse-request.js';
+import { parseCode } from '../../src/contract/params.js';
+import { noQuerySchema, packsBodySchema } from '../../src/contract/queries.js';
+import { DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/site/static-paths.js';
+import type { SnapshotMeta } from '../../src/snapshot/schema.js';
+import { packFiles, packName, type PackCompany } from '../../src/views/pack.js';
+import type { RouteContext } from '../context.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
+import { NO_STORE } from '../http.js';
+
+/** A file of the snapshot's tree, read fresh (a pack must not push the hot files out of the shim's cache). */
+function treeFile(dir: string, treePath: string): Buffer | null {
+  try {
+    return readFileSync(join(dir, 'tree', treePath));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new ApiError('UPSTREAM_FAILURE', 'The snapshot’s static files cannot be read.');
+  }
+}
+
+function required(dir: string, treePath: string): Buffer {
+  const bytes = treeFile(dir, treePath);
+  if (!bytes) throw new ApiError('UPSTREAM_FAILURE', 'The snapshot’s static files cannot be read.');
+  return bytes;
+}
+
+/**
+ * The zip's timestamps: the snapshot's publish time, as DOS wall-clock fields. yazl writes DOS
+ * times in the process's local zone, so the Date is built from the UTC fields, and the extended
+ * (UTC) timestamp is left out: the same pack is the same bytes whatever TZ the shim runs in.
+ */
+function zipTime(meta: SnapshotMeta): Date {
+  const t = new Date(meta.published_at);
+  return new Date(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate(), t.getUTCHours(), t.getUTCMinutes(), t.getUTCSeconds());
+}
+
+/**
+ * POST /packs (contract 4.7): an evidence pack for 1–50 companies as a zip, streamed. The body is
+ * validated and every file read before the first byte goes out, so any error is still the JSON
+ * envelope; what is held in memory is the pack's own files (a few MB at 50 companies).
+ */
+export async function packs(ctx: RouteContext): Promise<void> {
+  parseQuery(noQuerySchema, ctx.rawQuery, '/packs');
+  const codes = parseBody(packsBodySchema, ctx.req.body);
+  const malformed = codes.filter((c) => typeof parseCode(c, 'ticker') !== 'string');
+  if (malformed.length > 0) {
+    throw badRequest(`Malformed ${malformed.length === 1 ? 'code' : 'codes'}: ${malformed.map((c) => JSON.stringify(c.slice(0, 40))).join(', ')}; a ticker is 1 to 12 letters or digits.`);
+  }
+  const { store } = ctx;
+  const unknown = codes.filter((c) => !store.company(c));
+  if (unknown.length > 0) throw notFound(`Unknown ${unknown.length === 1 ? 'ticker' : 'tickers'}: ${unknown.join(', ')}`);
+
+  const dir = store.dir;
+  const meta = store.meta;
+  const companies: PackCompany[] = codes.map((t) => ({
+    record: store.company(t)!,
+    summary: required(dir, fileForUrlPath(urls.company(t))),
+    canonical: required(dir, fileForUrlPath(urls.canonical(t))),
+    history: required(dir, fileForUrlPath(urls.history(t))),
+  }));
+  const files = packFiles({
+    meta,
+    companies,
+    sources: store.sources(),
+    methodology: required(dir, fileForUrlPath(urls.methodology)),
+    citationCff: required(dir, join(DOWNLOADS_DIR, meta.dataset_snapshot_id, 'CITATION.cff')),
+  });
+
+  const name = packName(meta);
+  const zip = new yazl.ZipFile();
+  const mtime = zipTime(meta);
+  for (const f of files) zip.addBuffer(f.bytes, `${name}/${f.name}`, { mtime, mode: 0o100644, compress: true, forceDosTimestamp: true });
+  zip.end();
+
+  const { res } = ctx;
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/zip');
+  res.setHeader('Content-Disposition', `attachment; filename="${name}.zip"`);
+  res.setHeader('Cache-Control', NO_STORE);
+  await new Promise<void>((resolve, reject) => {
+    zip.outputStream.on('error', reject);
+    res.on('close', resolve);
+    zip.outputStream.pipe(res);
+  });
+}

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { bucketsFor } from '../../../server/access/metered.js';
+
+/** Which calls count toward which buckets (packs/day on the real endpoint: test/server/dynamic/packs.test.ts). */
+describe('which calls are metered', () => {
+  it.each([
+    ['GET', ['company', 'D1101'], '', []],
+    ['GET', ['ranking'], '', []],
+    ['GET', ['usage'], '', []],
+    ['GET', ['usage'], 'x=1', []],
+    ['GET', ['ranking'], 'limit=5', ['calls/day', 'calls/min']],
+    ['GET', ['ranking'], 'format=csv&q=x', ['calls/day', 'calls/min', 'csv/day']],
+    ['GET', ['ranking'], 'format=json', ['calls/day', 'calls/min']],
+    ['GET', ['company', 'D1101', 'canonical'], 'fields=flags', ['calls/day', 'calls/min']],
+    ['GET', ['company', 'D1101'], 'x=1', ['calls/day', 'calls/min']],
+    ['POST', ['batch'], '', ['calls/day', 'calls/min', 'batch/day']],
+    ['POST', ['packs'], '', ['calls/day', 'calls/min', 'packs/day']],
+  ] as const)('%s %j ?%s', (method, segments, query, buckets) => {
+    expect(bucketsFor(method, segments, query)).toEqual(buckets);
+  });
+});
