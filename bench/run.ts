@@ -170,12 +170,26 @@ function sampleRequests(store: SnapshotStore) {
   };
 }
 
+/** 50-company evidence packs, each a different set of companies. */
+function packRequests(store: SnapshotStore): LoadRequest[] {
+  const tickers = store.firstTickers(store.companyCount()).filter((_, i) => i % 13 === 0);
+  return Array.from({ length: 200 }, (_, i) => ({
+    method: 'POST',
+    path: '/api/v1/packs',
+    body: JSON.stringify({ tickers: Array.from({ length: 50 }, (_, k) => tickers[(i * 50 + k) % tickers.length]!) }),
+  }));
+}
+
+/** Evidence packs a second in the packs load (issue 23). */
+const PACK_RATE = 10;
+
 async function serveFigures(companies: number, work: string, port: number): Promise<ServeFigures> {
   const published = join(work, 'published');
   mkdirSync(published, { recursive: true });
   symlinkSync('../snapshot', join(published, 'current'));
   const store = SnapshotStore.open(join(work, 'snapshot'));
   const requests = sampleRequests(store);
+  const packs = packRequests(store);
   store.close();
 
   // `npm start` meters every computed call; the load carries commercial keys whose quotas it never
@@ -254,10 +268,18 @@ async function serveFigures(companies: number, work: string, port: number): Prom
         log(`${companies}: ${name} ${m.label} at 500 req/s: p50 ${fixed.p50} ms, p99 ${fixed.p99} ms`);
       }
     }
+    // Evidence packs as `npm start` answers them (metered): 10 a second, each 50 companies. A
+    // commercial key may make 50 packs a day, so the load takes turns among the 20 keys.
+    const packSeconds = Math.max(seconds, 10);
+    const packLoad = withKey(packs);
+    await paced(shim.base, packLoad.slice(0, 10), { seconds: 1, rate: 10 });
+    const packsAtRate = await paced(shim.base, packLoad.slice(10), { seconds: packSeconds, rate: PACK_RATE });
+    log(`${companies}: 50-company packs at ${PACK_RATE}/s for ${packSeconds} s: p50 ${packsAtRate.p50} ms, p99 ${packsAtRate.p99} ms, ${packsAtRate.non2xx} not 2xx`);
     return {
       companies,
       throughput,
       atRate,
+      packs: { rate: PACK_RATE, ...packsAtRate },
       metering,
       meteringNote: typeof redis === 'string' ? redis : null,
       shimToNginx: nginxStatic ? shimStatic.rps / nginxStatic.rps : null,

@@ -115,8 +115,12 @@ switch (stage) {
     break;
   }
   case 'downloads': {
+    // Into the folder a published snapshot has (evidence packs read its CITATION.cff from there).
+    const id = SnapshotStore.open(dbDir);
+    const outDir = join(tree, DOWNLOADS_DIR, id.meta.dataset_snapshot_id);
+    id.close();
     const files = await writeDownloads({
-      dbPath: join(dbDir, 'snapshot.sqlite'), treeDir: tree, outDir: join(tree, DOWNLOADS_DIR, 'bench'),
+      dbPath: join(dbDir, 'snapshot.sqlite'), treeDir: tree, outDir,
       excludeFromArchive: outsideTreeArchive,
     });
     facts.files = files.length;

@@ -9,7 +9,7 @@ import { batch } from './routes/batch.js';
 import { packs } from './routes/packs.js';
 import { canonicalWithFields } from './routes/canonical.js';
 import { compare } from './routes/compare.js';
-import { download } from './routes/downloads.js';
+import { download, downloadFolderRedirect } from './routes/downloads.js';
 import { rankingQuery } from './routes/ranking.js';
 import { filteredRegistry } from './routes/registry.js';
 import { serveTreeFile } from './routes/tree.js';
@@ -105,6 +105,7 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
         return fileOr(urls.etf(fund), `Unknown fund code: ${fund}`, '/etf/{code}');
       }
       if (a === 'snapshots') return pinned(b!, []);
+      if (a === 'downloads') return get((ctx) => downloadFolderRedirect(ctx, b!)); // the folder, its slash missing
       if (a === 'sources' && b === 'registry') {
         return fileOr(urls.registry, 'The registry is missing from this snapshot.', '/sources/registry', filteredRegistry);
       }
@@ -137,7 +138,7 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
         });
         return { ...route, file: urls.changesPage(page) };
       }
-      if (a === 'downloads') return get((ctx) => download(ctx, b!, c!));
+      if (a === 'downloads') return get((ctx) => download(ctx, b!, c!)); // c '' is the folder's page
       if (a === 'snapshots') return pinned(b!, segments.slice(2));
       return null;
     default:

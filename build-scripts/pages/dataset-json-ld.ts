@@ -1,31 +1,43 @@
-import type { RegistryResponse } from '../../src/contract/registry.js';
-import type { SnapshotsResponse } from '../../src/contract/snapshots.js';
-import { pageUrls } from '../../src/site/paths.js';
+import { NO_OPEN_DATA_LICENCE, type RegistryResponse } from '../../src/contract/registry.js';
+import type { SnapshotEntry } from '../../src/contract/snapshots.js';
 import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 import { disclaimerFor } from '../../src/views/envelope.js';
+import { serviceUrl } from '../downloads/snapshot-facts.js';
 
 /**
- * schema.org Dataset for /downloads/ (what Google Dataset Search and similar crawlers read): the
- * current snapshot's files as distributions, with sizes and SHA-256, and the sources' licences.
+ * Who makes the dataset: the service's operator, the same entity CITATION.cff names as its author
+ * (a test holds the two to the same name).
  */
-export function datasetJsonLd(meta: SnapshotMeta, snapshots: SnapshotsResponse, registry: RegistryResponse) {
-  const site = `https://${meta.service_host}`;
-  const current = snapshots.data.find((s) => s.dataset_snapshot_id === meta.dataset_snapshot_id);
-  const demo = meta.kind === 'demo';
+export const DATASET_CREATOR_NAME = 'ESG Credibility API project';
+
+/**
+ * schema.org Dataset (what Google Dataset Search and similar crawlers read) for one snapshot: its
+ * download files as distributions, with their URLs, types, sizes and SHA-256, the licences its
+ * sources grant, and who made it. Carried by /downloads/ (the current snapshot) and by each
+ * snapshot's own download folder page; `pageUrl` is the page that carries it (a path on the service).
+ */
+export function datasetJsonLd(meta: SnapshotMeta, entry: SnapshotEntry, registry: RegistryResponse, pageUrl: string) {
+  const home = serviceUrl(meta.service_host) ?? '/';
+  const site = home.replace(/\/$/, '');
+  const demo = entry.kind === 'demo';
   return {
     '@context': 'https://schema.org',
     '@type': 'Dataset',
-    name: `${demo ? '[DEMO, fictional] ' : ''}ESG disclosure credibility of Taiwan-listed companies, snapshot ${meta.dataset_snapshot_id}`,
-    description: `Credibility scores (methodology ${meta.methodology_version}) of the ESG and carbon disclosures of Taiwan-listed companies: environmental penalties, carbon disclosure, carbon-fee liability, assurance and greenwashing-risk flags, each fact traced to its public source. ${disclaimerFor(meta)}`,
-    url: `${site}${pageUrls.downloads}`,
-    version: meta.dataset_snapshot_id,
-    dateModified: meta.published_at,
-    temporalCoverage: `../${meta.data_asof}`,
+    name: `${demo ? '[DEMO, fictional] ' : ''}ESG disclosure credibility of Taiwan-listed companies, snapshot ${entry.dataset_snapshot_id}`,
+    description: `Credibility scores (methodology ${entry.methodology_version}) of the ESG and carbon disclosures of Taiwan-listed companies: environmental penalties, carbon disclosure, carbon-fee liability, assurance and greenwashing-risk flags, each fact traced to its public source. Data as of ${entry.data_asof}. ${disclaimerFor(meta)}`,
+    url: `${site}${pageUrl}`,
+    version: entry.dataset_snapshot_id,
+    datePublished: entry.published_at,
+    dateModified: entry.published_at,
+    temporalCoverage: `../${entry.data_asof}`,
     spatialCoverage: { '@type': 'Place', name: 'Taiwan' },
+    keywords: ['ESG', 'carbon disclosure', 'greenhouse gas', 'greenwashing', 'Taiwan'],
     isAccessibleForFree: true,
-    license: [...new Set(registry.data.map((s) => s.licence.url))],
+    creator: { '@type': 'Organization', name: DATASET_CREATOR_NAME, url: home },
+    // Only real licences: a source published without one (SITCA, id `none`) names its own page there.
+    license: [...new Set(registry.data.filter((s) => s.licence.id !== NO_OPEN_DATA_LICENCE).map((s) => s.licence.url))],
     isBasedOn: registry.data.map((s) => s.homepage_url),
-    distribution: (current?.files ?? []).map((f) => ({
+    distribution: entry.files.map((f) => ({
       '@type': 'DataDownload',
       name: f.path.slice(f.path.lastIndexOf('/') + 1),
       encodingFormat: f.mediatype,

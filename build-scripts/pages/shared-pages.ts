@@ -11,6 +11,7 @@ import { methodologyView } from '../../src/views/methodology.js';
 import { rankingView } from '../../src/views/ranking.js';
 import { registryView } from '../../src/views/registry.js';
 import DocsPage from '../../src/site/pages/Docs.astro';
+import DownloadFolderPage from '../../src/site/pages/DownloadFolder.astro';
 import DownloadsPage from '../../src/site/pages/Downloads.astro';
 import EtfPage from '../../src/site/pages/Etf.astro';
 import EtfListPage from '../../src/site/pages/EtfList.astro';
@@ -18,12 +19,14 @@ import HomePage from '../../src/site/pages/Home.astro';
 import MethodologyPage from '../../src/site/pages/Methodology.astro';
 import NotFoundPage from '../../src/site/pages/NotFound.astro';
 import RankingPage from '../../src/site/pages/Ranking.astro';
+import ResearchPage from '../../src/site/pages/Research.astro';
 import SourcesPage from '../../src/site/pages/Sources.astro';
 import { ASSURANCE_TEXT, MARKET_TEXT } from '../../src/site/format.js';
 import { datasetJsonLd } from './dataset-json-ld.js';
 import { docsOperations } from './docs-operations.js';
 import type { PageFiles } from './page-files.js';
 import type { Render } from './render.js';
+import { renderResearchGuide } from './research-guide.js';
 
 /** How many companies the home page shows at each end of the ranking. */
 const ENDS = 10;
@@ -108,7 +111,13 @@ export async function writeSharedPages(store: SnapshotStore, render: Render, fil
     return best ? [companySummary(meta, store.company(best.ticker)!)] : [];
   });
   files.write(pageUrls.methodology, await render(MethodologyPage, { meta, methodology: methodologyView(meta, store.cbamProducts()), examples }));
-  files.write(pageUrls.downloads, await render(DownloadsPage, { meta, snapshots, jsonLd: datasetJsonLd(meta, snapshots, registry) }));
+  // This snapshot's own download folder gets its page here, once: a later build never rewrites it.
+  const self = snapshots.data.find((e) => e.dataset_snapshot_id === meta.dataset_snapshot_id);
+  if (!self) throw new Error(`the snapshot list has no entry for ${meta.dataset_snapshot_id}`);
+  files.write(pageUrls.downloads, await render(DownloadsPage, { meta, snapshots, jsonLd: datasetJsonLd(meta, self, registry, pageUrls.downloads) }));
+  const folder = pageUrls.downloadFolder(meta.dataset_snapshot_id);
+  files.write(folder, await render(DownloadFolderPage, { meta, entry: self, jsonLd: datasetJsonLd(meta, self, registry, folder) }));
+  files.write(pageUrls.research, await render(ResearchPage, { meta, ...(await renderResearchGuide()) }));
   files.write(pageUrls.docs, await render(DocsPage, { meta, operations: docsOperations(meta, store.firstTickers(2), etfs[0]?.etf_code), scalarBundle: pageUrls.asset(SCALAR_ASSET) }));
   files.write(pageUrls.notFound, await render(NotFoundPage, { meta }));
 }

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { DOWNLOADS_DIR } from '../../src/site/static-paths.js';
+import { DOWNLOADS_DIR, urls } from '../../src/site/static-paths.js';
 import type { RouteContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { assertSnapshotKept } from './pinned.js';
@@ -15,10 +15,16 @@ const MEDIA_TYPES: Record<string, string> = {
   '.sqlite': 'application/vnd.sqlite3',
   '.gz': 'application/gzip',
   '.cff': 'application/x-yaml; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
 };
+/** The folder's own page (build-scripts/pages: DownloadFolder.astro), answered at `/downloads/{id}/`. */
+const FOLDER_PAGE = 'index.html';
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-/** sha256 of every file of a snapshot's download folder, from its SHA256SUMS (files never change). */
+/**
+ * sha256 of the files SHA256SUMS lists, from it (files never change). SHA256SUMS itself and the
+ * folder page are not listed; both are small and hashed when served.
+ */
 const sumsCache = new Map<string, Map<string, string>>();
 async function sumsOf(dir: string): Promise<Map<string, string>> {
   let sums = sumsCache.get(dir);
@@ -33,16 +39,23 @@ async function sumsOf(dir: string): Promise<Map<string, string>> {
 /**
  * GET /downloads/{snapshot id}/{file}: the download folder of any published snapshot (not only the
  * current one), streamed. Names are checked against a strict pattern, so nothing outside it is served.
+ * The folder itself (`/downloads/{id}/`, an empty name) is its page, written there by that
+ * snapshot's build: every file with a relative link, so `wget -r -np` fetches the folder.
  */
 export async function download(ctx: RouteContext, id: string, name: string): Promise<void> {
   assertSnapshotKept(ctx.source.root, id);
+  const folderPage = name === '';
+  if (folderPage) name = FOLDER_PAGE;
   if (!FILE_NAME.test(name)) throw notFound(`No download named "${name.slice(0, 40)}".`);
   const dir = join(ctx.source.root, id, 'tree', DOWNLOADS_DIR, id);
   const file = join(dir, name);
   const info = await stat(file).catch(() => null);
-  if (!info?.isFile()) throw notFound(info === null && !(await stat(dir).catch(() => null)) ? `Unknown snapshot: ${id}` : `No download named "${name}" in snapshot ${id}.`);
-  // Every file's hash is in SHA256SUMS; that file's own is computed (it is small).
-  const sha = name === 'SHA256SUMS' ? createHash('sha256').update(await readFile(file)).digest('hex') : (await sumsOf(dir)).get(name);
+  if (!info?.isFile()) {
+    if (info === null && !(await stat(dir).catch(() => null))) throw notFound(`Unknown snapshot: ${id}`);
+    // Snapshots built before folders had pages have none; their files are listed in /snapshots.
+    throw notFound(folderPage ? `Snapshot ${id} has no folder page; its files are listed at ${urls.snapshots}.` : `No download named "${name}" in snapshot ${id}.`);
+  }
+  const sha = (await sumsOf(dir)).get(name) ?? createHash('sha256').update(await readFile(file)).digest('hex');
   const { req, res } = ctx;
   const ext = name.slice(name.lastIndexOf('.'));
   res.status(200);
@@ -64,4 +77,14 @@ export async function download(ctx: RouteContext, id: string, name: string): Pro
     // A client that hangs up mid-download is not a server error.
     if ((e as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw e;
   }
+}
+
+/**
+ * GET /downloads/{snapshot id}: the folder without its final slash. Redirected to the folder URL,
+ * where the page's relative links resolve to the files beside it.
+ */
+export function downloadFolderRedirect(ctx: RouteContext, id: string): void {
+  assertSnapshotKept(ctx.source.root, id);
+  ctx.res.setHeader('Cache-Control', CACHE_PUBLIC);
+  ctx.res.redirect(301, `${urls.downloads(id)}/`);
 }

@@ -4,6 +4,7 @@
  * snapshot's tree beside `api/`; assets keep their own file names.
  */
 import type { AssuranceLevel, MarketType } from '../contract/vocabulary.js';
+import { urls } from './static-paths.js';
 
 /** A filter with its own static ranking pages: one value of one ranking parameter. */
 export type RankingFilter =
@@ -36,6 +37,9 @@ export const pageUrls = {
   methodology: '/methodology/',
   flag: (id: string) => `/methodology/#${id}`,
   downloads: '/downloads/',
+  /** A snapshot's download folder as a page (its `index.html`, beside the files it lists). */
+  downloadFolder: (id: string) => `${urls.downloads(id)}/`,
+  research: '/research/',
   docs: '/docs/',
   notFound: '/404.html',
   searchIndex: '/search/index.json',

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The researchers' guide (`docs/research.md`, the file a clone has) as the body of /research/,
+ * rendered when the snapshot is built by Astro's own Markdown pipeline (GitHub-flavoured, heading
+ * ids), without syntax highlighting (no inline styles) or typographic quotes (commands stay as
+ * typed). Each command block gets the copy button the API reference has, and the local address the
+ * guide uses is marked so the button's script shows the host the page was opened on.
+ */
+export const RESEARCH_GUIDE = join(dirname(fileURLToPath(import.meta.url)), '../../docs/research.md');
+
+/** The address the guide's commands use for a service started on the reader's own machine. */
+export const GUIDE_LOCAL_ORIGIN = 'http://localhost:8080';
+
+interface HastNode {
+  type: string;
+  tagName?: string;
+  properties?: Record<string, unknown>;
+  children?: HastNode[];
+  value?: string;
+}
+
+const el = (tagName: string, properties: Record<string, unknown>, children: HastNode[]): HastNode => ({ type: 'element', tagName, properties, children });
+
+/** Code blocks in the API reference's copyable frame; wide tables in a scrolling wrapper. */
+function framePreAndTables() {
+  const visit = (node: HastNode): void => {
+    const children = node.children;
+    if (!children) return;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i]!;
+      if (child.type === 'element' && child.tagName === 'pre') {
+        // A scrollable region must be reachable by keyboard.
+        child.properties = { ...child.properties, tabIndex: 0 };
+        const code = child.children?.find((c) => c.tagName === 'code');
+        if (code) code.properties = { ...code.properties, dataOrigin: GUIDE_LOCAL_ORIGIN };
+        const copy = el('button', { type: 'button', className: ['copy'], dataCopy: '', hidden: true }, [{ type: 'text', value: 'Copy' }]);
+        children[i] = el('div', { className: ['curl'] }, [child, copy]);
+      } else if (child.type === 'element' && child.tagName === 'table') {
+        children[i] = el('div', { className: ['table-wrap'] }, [child]);
+      } else {
+        visit(child);
+      }
+    }
+  };
+  return (tree: HastNode) => visit(tree);
+}
+
+export interface RenderedGuide {
+  html: string;
+  /** The guide's first heading: the page's title. */
+  title: string;
+}
+
+/** Renders the guide's Markdown (by default the repository's `docs/research.md`) to HTML. */
+export async function renderResearchGuide(markdown = readFileSync(RESEARCH_GUIDE, 'utf8')): Promise<RenderedGuide> {
+  // Loaded here, not at the top: only the worker that writes the shared pages needs it (~0.3 s).
+  const { createMarkdownProcessor } = await import('@astrojs/markdown-remark');
+  const processor = await createMarkdownProcessor({
+    syntaxHighlight: false,
+    smartypants: false,
+    rehypePlugins: [framePreAndTables as never],
+  });
+  const { code, metadata } = await processor.render(markdown);
+  const first = metadata.headings.find((h) => h.depth === 1);
+  if (!first) throw new Error(`${RESEARCH_GUIDE} has no top-level heading`);
+  return { html: code, title: first.text };
+}
