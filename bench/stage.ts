@@ -119,6 +119,8 @@ switch (stage) {
     const id = SnapshotStore.open(dbDir);
     const outDir = join(tree, DOWNLOADS_DIR, id.meta.dataset_snapshot_id);
     id.close();
+    // The pages stage wrote the folder's own page there; the downloads start from an empty folder, as in a build.
+    rmSync(outDir, { recursive: true, force: true });
     const files = await writeDownloads({
       dbPath: join(dbDir, 'snapshot.sqlite'), treeDir: tree, outDir,
       excludeFromArchive: outsideTreeArchive,

@@ -54,7 +54,7 @@ export { pageSegmentSchema };
 const batchCode = (t: string) => (CODE_PATTERN.test(t.trim()) ? t.trim().toUpperCase() : t);
 
 /** POST bodies listing codes (contract 4.6 batch, 4.7 packs): `{"tickers": [...]}`, 1 to `max` distinct. */
-export function tickersBodySchema(max: number) {
+export function tickersBodySchema(max: number, malformed: string) {
   return z
     .strictObject(
       {
@@ -73,7 +73,7 @@ export function tickersBodySchema(max: number) {
             if (codes.length > max) ctx.addIssue({ code: 'custom', message: `"tickers" names ${codes.length} distinct codes; the most is ${max}.` });
             return codes;
           })
-          .meta({ override: { items: { type: 'string' }, minItems: 1, 'x-distinct-max': max }, description: `1–${max} distinct codes (duplicates removed; a malformed code is reported back in its item)` }),
+          .meta({ override: { items: { type: 'string' }, minItems: 1, 'x-distinct-max': max }, description: `1–${max} distinct codes (duplicates removed, any case; ${malformed})` }),
       },
       {
         error: (iss) => {
@@ -84,5 +84,5 @@ export function tickersBodySchema(max: number) {
     )
     .transform((b) => b.tickers);
 }
-export const batchBodySchema = tickersBodySchema(LIMITS.batchMax);
-export const packsBodySchema = tickersBodySchema(LIMITS.packMax);
+export const batchBodySchema = tickersBodySchema(LIMITS.batchMax, 'a malformed code is reported back in its item');
+export const packsBodySchema = tickersBodySchema(LIMITS.packMax, 'a malformed code is a 400, unknown codes one 404 naming them');
