@@ -7,6 +7,8 @@ import { historyOptionsFor, writeChangeStages } from './history/stages.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { DOWNLOADS_DIR, fileForUrlPath, outsideTreeArchive, urls } from '../src/site/static-paths.js';
 import { snapshotsView } from '../src/views/snapshots.js';
+import { openApiDocument } from '../src/contract/openapi.js';
+import { openApiExamples } from './tree/openapi-examples.js';
 import { writeDownloads } from './downloads/write-downloads.js';
 import { buildSnapshotDb, type SnapshotDbSummary } from './snapshot/build-snapshot-db.js';
 import type { Progress } from './snapshot/progress.js';
@@ -127,7 +129,9 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
       const body = snapshotsView(meta, [...earlier, self]);
       const snapshotsFile = new TreeFiles(treeDir);
       snapshotsFile.write({ url: urls.snapshots, schema: snapshotsResponseSchema, body });
-      tree = { files: tree.files + 1, bytes: tree.bytes + snapshotsFile.stats.bytes };
+      // The OpenAPI document last: its examples are bodies of this tree, /snapshots among them.
+      snapshotsFile.write({ url: urls.openapi, schema: null, body: openApiDocument(meta.methodology_version, openApiExamples(store, treeDir, body)) });
+      tree = { files: tree.files + 2, bytes: tree.bytes + snapshotsFile.stats.bytes };
 
       // Pages for people, beside the JSON and from the same views (downloads page: the body above).
       o.onStage?.('pages');

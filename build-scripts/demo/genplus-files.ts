@@ -13,7 +13,7 @@ import { reportYears } from '../sources/mops-esg-report.js';
 import { isoDate } from './dates.js';
 import { industry } from './industries.js';
 import type { Company, EsgReport, Universe } from './model.js';
-import { CPA_OPINION, CPA_STANDARD, THIRD_PARTY_STANDARD } from './names.js';
+import { CPA_OPINION, CPA_STANDARD, THIRD_PARTY_BODIES, THIRD_PARTY_STANDARD } from './names.js';
 import { Rng } from './random.js';
 
 const NO_FILE = '00000000-0000-0000-0000-000000000000';
@@ -31,9 +31,19 @@ function downloadId(u: Universe, c: Company, year: number): string {
 
 const slash = (iso: string) => iso.replace(/-/g, '/');
 
+/**
+ * A verifier beside the CPA firm, as some real filings name one (about one CPA filing in six, fixed
+ * by the seed): shown as the assurance's `verifications`, never scored.
+ */
+function alsoVerifiedBy(u: Universe, c: Company, year: number): string | null {
+  const rng = Rng.of(u.seed, 'genplus-verifier', c.index, year);
+  return rng.chance(1 / 6) ? rng.pick(THIRD_PARTY_BODIES) : null;
+}
+
 function newRecord(u: Universe, c: Company, r: EsgReport): Record<string, string | null> {
   const a = r.assurance;
   const id = downloadId(u, c, r.year);
+  const verifier = a.kind === 'cpa' ? alsoVerifiedBy(u, c, r.year) : null;
   return {
     code: c.ticker,
     name: c.legalName,
@@ -48,9 +58,9 @@ function newRecord(u: Universe, c: Company, r: EsgReport): Record<string, string
     stdCompliance: a.kind === 'cpa' ? CPA_STANDARD : null,
     accOptionType: a.kind === 'cpa' ? CPA_OPINION[a.level] : '',
     aConfirmTarget: a.kind === 'cpa' ? '溫室氣體排放量等指標' : null,
-    valiProvider: a.kind === 'third' ? a.body : '',
-    thirdStd: a.kind === 'third' ? THIRD_PARTY_STANDARD[a.level] : null,
-    thirdPartyVerify: a.kind === 'third' ? '是' : '否',
+    valiProvider: a.kind === 'third' ? a.body : (verifier ?? ''),
+    thirdStd: a.kind === 'third' ? THIRD_PARTY_STANDARD[a.level] : verifier !== null ? THIRD_PARTY_STANDARD.limited : null,
+    thirdPartyVerify: a.kind === 'third' || verifier !== null ? '是' : '否',
     twDocLink: `https://example.invalid/${c.ticker}/esg-${r.year}.pdf`,
     twFirstReportDownloadId: id,
     twEditReportDownloadId: NO_FILE,

@@ -1,11 +1,12 @@
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SnapshotsResponse } from '../../src/contract/snapshots.js';
-import { ASSETS_DIR, SCALAR_ASSET } from '../../src/site/paths.js';
+import { faviconIco } from '../../src/site/favicon.js';
+import { ASSETS_DIR, fileForPageUrl, pageUrls, SCALAR_ASSET } from '../../src/site/paths.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { linkOrCopy } from '../downloads/link-or-copy.js';
 import { planChunks, type ChunkPlan } from '../tree/company-chunks.js';
@@ -35,14 +36,15 @@ function runWorker(snapshotDir: string, treeDir: string, plan: ChunkPlan, snapsh
   });
 }
 
-/** The static files every page uses: the stylesheet, the small scripts, Scalar's bundle. */
+/** The static files every page uses: the stylesheet, the small scripts, Scalar's bundle, the icon. */
 function copyAssets(treeDir: string): number {
+  writeFileSync(join(treeDir, fileForPageUrl(pageUrls.favicon)), faviconIco());
   const out = join(treeDir, ASSETS_DIR);
   mkdirSync(dirname(join(out, SCALAR_ASSET)), { recursive: true });
   const names = readdirSync(ASSET_SOURCES);
   for (const name of names) copyFileSync(join(ASSET_SOURCES, name), join(out, name));
   linkOrCopy(SCALAR_BUNDLE, join(out, SCALAR_ASSET));
-  return names.length + 1;
+  return names.length + 2;
 }
 
 /**

@@ -3,7 +3,6 @@ import { etfListResponseSchema, etfResponseSchema } from '../../src/contract/etf
 import { methodologyResponseSchema } from '../../src/contract/methodology.js';
 import { rankingResponseSchema } from '../../src/contract/ranking.js';
 import { registryResponseSchema } from '../../src/contract/registry.js';
-import { openApiDocument } from '../../src/contract/openapi.js';
 import { urls } from '../../src/site/static-paths.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { apiIndexView } from '../../src/views/api-index.js';
@@ -16,7 +15,8 @@ import type { StaticResource } from './company-resources.js';
 
 /**
  * Every static resource that is not a company's own: the default ranking (every page), ETFs,
- * registry, methodology, index and OpenAPI. /snapshots lists the downloads, so it is written after them.
+ * registry, methodology and index. /snapshots lists the downloads, so it is written after them, and
+ * the OpenAPI document (its examples are this snapshot's bodies, /snapshots among them) last.
  */
 export function* sharedResources(store: SnapshotStore): Generator<StaticResource> {
   const meta = store.meta;
@@ -42,5 +42,4 @@ export function* sharedResources(store: SnapshotStore): Generator<StaticResource
   yield { url: urls.registry, schema: registryResponseSchema, body: registryView(meta, sources) };
   yield { url: urls.methodology, schema: methodologyResponseSchema, body: methodologyView(meta, store.cbamProducts()) };
   yield { url: urls.index, schema: indexResponseSchema, body: apiIndexView(meta, store.firstTickers(2), etfs[0]?.etf_code) };
-  yield { url: urls.openapi, schema: null, body: openApiDocument(meta.methodology_version) };
 }

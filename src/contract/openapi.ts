@@ -13,6 +13,7 @@ import {
   batchBodySchema, packsBodySchema, canonicalQuerySchema, compareQuerySchema, fundPathSchema, pagePathSchema, rankingQuerySchema, registryQuerySchema, tickerPathSchema,
 } from './queries.js';
 import { accessComponents, forbidden, withAccess } from './openapi-access.js';
+import { addExamples, type OpenApiExamples } from './openapi-examples.js';
 import { errorResponse, requestLimits } from './openapi-errors.js';
 import { rankingResponseSchema } from './ranking.js';
 import { registryResponseSchema } from './registry.js';
@@ -106,9 +107,12 @@ const paths: ZodOpenApiPathsObject = {
   },
 };
 
-/** The OpenAPI 3.1 document, generated from the same zod schemas that validate every response. */
-export function openApiDocument(version: string): ReturnType<typeof createDocument> {
-  return createDocument({
+/**
+ * The OpenAPI 3.1 document, generated from the same zod schemas that validate every response; with
+ * `examples`, every schema and body carries a real value from the snapshot it is published with.
+ */
+export function openApiDocument(version: string, examples?: OpenApiExamples): ReturnType<typeof createDocument> {
+  const doc = createDocument({
     openapi: '3.1.0',
     info: {
       title: 'ESG disclosure credibility API (Taiwan)',
@@ -118,5 +122,7 @@ export function openApiDocument(version: string): ReturnType<typeof createDocume
     paths: withAccess(paths),
     components: { schemas: { Error: errorBodySchema }, ...accessComponents },
   });
+  if (examples) addExamples(doc, examples);
+  return doc;
 }
 

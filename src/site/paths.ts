@@ -42,6 +42,7 @@ export const pageUrls = {
   research: '/research/',
   docs: '/docs/',
   notFound: '/404.html',
+  favicon: '/favicon.ico',
   searchIndex: '/search/index.json',
   asset: (name: string) => `/${ASSETS_DIR}/${name}`,
 };
@@ -62,4 +63,5 @@ export const PAGE_CONTENT_TYPES: Record<string, string> = {
   js: 'text/javascript; charset=utf-8',
   json: 'application/json; charset=utf-8',
   svg: 'image/svg+xml',
+  ico: 'image/x-icon',
 };

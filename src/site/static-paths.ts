@@ -16,11 +16,12 @@ export function fileForUrlPath(urlPath: string): string {
 export const DOWNLOADS_DIR = 'api/v1/downloads';
 
 /**
- * Tree files the snapshot's archive of its own tree leaves out: the list that names the archive's
- * hash (/snapshots), and the download folders themselves.
+ * Tree files the snapshot's archive of its own tree leaves out: the two that name the archive's
+ * hash (/snapshots, and the OpenAPI document, whose examples include /snapshots), and the download
+ * folders themselves.
  */
 export function outsideTreeArchive(rel: string): boolean {
-  return rel === fileForUrlPath(urls.snapshots) || rel.startsWith(`${DOWNLOADS_DIR}/`);
+  return rel === fileForUrlPath(urls.snapshots) || rel === fileForUrlPath(urls.openapi) || rel.startsWith(`${DOWNLOADS_DIR}/`);
 }
 
 export const urls = {

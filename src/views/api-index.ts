@@ -30,6 +30,7 @@ export const ENDPOINTS: readonly EndpointDoc[] = [
   { method: 'GET', path: '/api/v1/downloads/{id}/{file}', description: 'A file of a snapshot’s download folder (CSV, Data Package, SQLite, archive, SHA256SUMS)' },
   { method: 'GET', path: '/api/v1/openapi.json', description: 'OpenAPI 3.1 description' },
   { method: 'POST', path: '/api/v1/batch', description: 'Summaries of up to 100 tickers (computed)' },
+  { method: 'POST', path: '/api/v1/packs', description: 'Evidence pack: a zip of up to 50 companies with their sources, history, methodology and SHA256SUMS (computed; developer and commercial keys)' },
   { method: 'GET', path: '/api/v1/usage', description: 'Your quota: tier and each bucket’s limit, used, remaining and reset (key from X-API-Key, else your IP; not counted)' },
 ];
 

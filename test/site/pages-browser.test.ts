@@ -162,6 +162,20 @@ describe('the docs page', () => {
   }, 60_000);
 });
 
+describe('the icon', () => {
+  it('Chromium loads /favicon.ico as a 32×32 image', async () => {
+    const page = await open('/', WIDTHS.desktop);
+    const size = await page.evaluate(async () => {
+      const img = new Image();
+      img.src = '/favicon.ico';
+      await img.decode();
+      return [img.naturalWidth, img.naturalHeight];
+    });
+    expect(size).toEqual([32, 32]);
+    await page.context().close();
+  });
+});
+
 describe('the whole browsing session', () => {
   it('logged no console error and sent no request off the host', () => {
     expect(requests.length).toBeGreaterThan(0);

@@ -118,6 +118,18 @@ describe('serving the pages', () => {
     expect(assets).toEqual(expect.arrayContaining(['/assets/site.css', '/assets/search.js', '/assets/scalar/standalone.js']));
     for (const a of assets) expect((await fetch(server.base + a)).status, a).toBe(200);
   });
+
+  it('serves /favicon.ico, the icon every page names: a 32×32 ICO', async () => {
+    expect(await page('/')).toContain('<link rel="icon" href="/favicon.ico" sizes="32x32">');
+    const res = await fetch(`${server.base}/favicon.ico`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/x-icon');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+    const ico = Buffer.from(await res.arrayBuffer());
+    // ICONDIR: reserved 0, type 1 (icon), one image of 32×32 at 32 bits per pixel, whose bytes follow.
+    expect([ico.readUInt16LE(0), ico.readUInt16LE(2), ico.readUInt16LE(4), ico[6], ico[7], ico.readUInt16LE(12)]).toEqual([0, 1, 1, 32, 32, 32]);
+    expect(ico.readUInt32LE(18) + ico.readUInt32LE(14)).toBe(ico.length);
+  });
 });
 
 describe('reading without JavaScript', () => {

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openApiExamples } from '../../../build-scripts/tree/openapi-examples.js';
 import { openApiDocument } from '../../../src/contract/openapi.js';
 import { RankingIndex } from '../../../src/snapshot/ranking-index.js';
 import type { SnapshotStore } from '../../../src/snapshot/store.js';
@@ -61,6 +64,15 @@ export function staticCases(store: SnapshotStore): Case[] {
     { name: 'changes page 1', url: '/api/v1/changes/page/1', view: () => changesView(meta, null, [], { total: 0, page: 1, perPage: LIMITS.changesPerPage }) },
     { name: 'registry', url: '/api/v1/sources/registry', view: () => registryView(meta, store.sources()) },
     { name: 'methodology', url: '/api/v1/methodology', view: () => methodologyView(meta, store.cbamProducts()) },
-    { name: 'openapi', url: '/api/v1/openapi.json', view: () => JSON.parse(JSON.stringify(openApiDocument(meta.methodology_version))) },
+    {
+      name: 'openapi',
+      url: '/api/v1/openapi.json',
+      view: () => {
+        // Its examples are bodies of the same tree, /snapshots among them.
+        const tree = join(store.dir, 'tree');
+        const snapshots = JSON.parse(readFileSync(join(tree, 'api/v1/snapshots.json'), 'utf8'));
+        return JSON.parse(JSON.stringify(openApiDocument(meta.methodology_version, openApiExamples(store, tree, snapshots))));
+      },
+    },
   ];
 }
