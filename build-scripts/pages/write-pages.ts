@@ -38,9 +38,9 @@ function runWorker(snapshotDir: string, treeDir: string, plan: ChunkPlan, snapsh
 
 /** The static files every page uses: the stylesheet, the small scripts, Scalar's bundle, the icon. */
 function copyAssets(treeDir: string): number {
-  writeFileSync(join(treeDir, fileForPageUrl(pageUrls.favicon)), faviconIco());
   const out = join(treeDir, ASSETS_DIR);
   mkdirSync(dirname(join(out, SCALAR_ASSET)), { recursive: true });
+  writeFileSync(join(treeDir, fileForPageUrl(pageUrls.favicon)), faviconIco());
   const names = readdirSync(ASSET_SOURCES);
   for (const name of names) copyFileSync(join(ASSET_SOURCES, name), join(out, name));
   linkOrCopy(SCALAR_BUNDLE, join(out, SCALAR_ASSET));

@@ -189,7 +189,7 @@ describe('the published tree', () => {
       store.close();
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 180_000); // two whole trees of the evolving demo, with histories: about 30 s alone, more on a shared machine
 
   it('a company body failing its schema in any thread fails the whole tree, naming the URL', async () => {
     // A copy of the snapshot with one late company broken in a field only its own summary shows.
