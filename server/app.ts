@@ -7,7 +7,7 @@ import { API_BASE } from '../src/site/static-paths.js';
 import { bucketsFor, type Access } from './access/index.js';
 import type { RouteContext } from './context.js';
 import { ApiError, badRequest, errorBody, toApiError } from './errors.js';
-import { CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS, setCommonHeaders } from './http.js';
+import { CACHE_PRIVATE, CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS, setCommonHeaders } from './http.js';
 import { silentLogger, type Logger } from './logger.js';
 import { apiSegments, requestTooLarge } from './request-path.js';
 import { resolveRoute, unknownPath } from './router.js';
@@ -81,7 +81,10 @@ export function createApp(o: AppOptions): express.Express {
         const allow = [...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
         throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed here; allowed: ${allow}.`, { Allow: allow });
       }
-      await o.access?.meter(req, res, bucketsFor(method, segments, rawQuery));
+      const buckets = bucketsFor(method, segments, rawQuery);
+      // A metered answer is private to its caller (contract 1), with or without quotas switched on.
+      if (buckets.length > 0) res.setHeader('Cache-Control', CACHE_PRIVATE);
+      await o.access?.meter(req, res, buckets);
       if (method === 'POST') {
         const type = req.headers['content-type'] ?? '';
         if (!/^application\/json\s*(;|$)/i.test(type)) throw badRequest('POST bodies must be sent with Content-Type: application/json.');

@@ -16,6 +16,14 @@ export const PREFLIGHT_HEADERS: Record<string, string> = {
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const CACHE_PUBLIC = 'public, max-age=3600';
+/**
+ * Metered answers (contract 1: they carry RateLimit): a shared cache must neither serve one caller's
+ * answer, with its quota state, to another, nor answer a metered call without it being counted.
+ */
+export const CACHE_PRIVATE = 'private, max-age=3600';
+
+/** The caching a 200 GET gets: private when the call is metered (set by the app before the route), else public. */
+export const cacheControlFor = (res: ServerResponse): string => (res.getHeader('Cache-Control') === CACHE_PRIVATE ? CACHE_PRIVATE : CACHE_PUBLIC);
 export const NO_STORE = 'no-store';
 
 /** A strong validator from the bytes themselves, so a static file and a computed body that are equal share it. */
@@ -33,15 +41,15 @@ export function matches(ifNoneMatch: string | undefined, etag: string): boolean 
 }
 
 /**
- * Sends a 200 body for GET/HEAD with the contract's caching: public for an hour, strong ETag, 304
- * when If-None-Match matches. POST answers go through sendPostBody: they are never cached.
+ * Sends a 200 body for GET/HEAD with the contract's caching: for an hour (public, or private when
+ * metered), strong ETag, 304 when If-None-Match matches. POST answers go through sendPostBody: they are never cached.
  */
 export function sendBody(req: IncomingMessage, res: ServerResponse, bytes: Buffer | string, contentType = JSON_TYPE, extra: Record<string, string> = {}, knownEtag?: string): void {
   res.statusCode = 200;
   res.setHeader('Content-Type', contentType);
   for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
   const etag = knownEtag ?? etagOf(bytes);
-  res.setHeader('Cache-Control', CACHE_PUBLIC);
+  res.setHeader('Cache-Control', cacheControlFor(res));
   res.setHeader('ETag', etag);
   if (matches(req.headers['if-none-match'], etag)) {
     res.statusCode = 304;

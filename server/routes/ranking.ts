@@ -5,7 +5,7 @@ import type { RankingFilter } from '../../src/snapshot/ranking-index.js';
 import { rankingCsvFilename, rankingCsvHeader, rankingCsvLine } from '../../src/views/ranking-csv.js';
 import { rankingView } from '../../src/views/ranking.js';
 import { rankingIndex, type RouteContext } from '../context.js';
-import { CACHE_PUBLIC, matches, sendJson } from '../http.js';
+import { cacheControlFor, matches, sendJson } from '../http.js';
 
 const filterOf = (q: RankingQuery): RankingFilter => ({
   industry: q.industry,
@@ -41,7 +41,7 @@ async function rankingCsv(ctx: RouteContext, filter: RankingFilter, query: Ranki
   res.status(200);
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', `attachment; filename="${rankingCsvFilename(meta)}"`);
-  res.setHeader('Cache-Control', CACHE_PUBLIC);
+  res.setHeader('Cache-Control', cacheControlFor(res));
   res.setHeader('ETag', etag);
   if (matches(req.headers['if-none-match'], etag)) {
     res.status(304).end();

@@ -143,6 +143,23 @@ describe('contract headers on every success', () => {
     expect(await canonicalSpelling.text()).toBe(await otherSpelling.text());
   });
 
+  it('metered answers are private, static files public: a shared cache can neither leak a caller\'s quota nor skip counting', async () => {
+    const metered = ['/ranking?limit=5', '/ranking?format=csv&q=D11', '/company/D1101/canonical?fields=flags', '/compare?tickers=D1101,D1102', '/sources/registry?gov_only=true', '/changes?limit=2'];
+    for (const path of metered) {
+      const res = await fetch(`${server.base}/api/v1${path}`);
+      await res.arrayBuffer();
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('cache-control'), path).toBe('private, max-age=3600');
+      const again = await fetch(`${server.base}/api/v1${path}`, { headers: { 'If-None-Match': res.headers.get('etag')! } });
+      expect([again.status, again.headers.get('cache-control')], path).toEqual([304, 'private, max-age=3600']);
+    }
+    for (const path of ['/ranking', '/company/D1101/canonical', '/sources/registry', '/changes', '/methodology']) {
+      const res = await fetch(`${server.base}/api/v1${path}`);
+      await res.arrayBuffer();
+      expect(res.headers.get('cache-control'), path).toBe('public, max-age=3600');
+    }
+  });
+
   it('answers an OPTIONS preflight with 204 and the allowed methods and headers', async () => {
     const res = await fetch(`${server.base}/api/v1/compare`, { method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' } });
     expect(res.status).toBe(204);

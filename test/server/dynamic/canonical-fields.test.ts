@@ -19,7 +19,7 @@ describe('GET /company/{ticker}/canonical?fields=', () => {
       for (const section of SECTIONS) {
         const res = await api(`/company/${t}/canonical?fields=${section}`);
         expectSuccessEnvelope(res);
-        expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+        expect(res.headers.get('cache-control')).toBe('private, max-age=3600'); // metered: never from a shared cache
         expect(res.headers.get('etag')).toMatch(/^"[^"]+"$/);
         expect(Object.keys(res.body).sort(), `${t} ${section}`).toEqual([...ALWAYS, section].sort());
         const want = Object.fromEntries([...ALWAYS, section].map((k) => [k, full[k]]));

@@ -18,7 +18,7 @@ describe('GET /compare', () => {
     for (const tickers of [['D1102', 'D1101'], ['D2900', 'd1595', 'D1143', 'D1101', 'D2150']]) {
       const res = await api(`/compare?tickers=${tickers.join(',')}`);
       expectSuccessEnvelope(res);
-      expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+      expect(res.headers.get('cache-control')).toBe('private, max-age=3600'); // metered: never from a shared cache
       expect(Object.keys(res.body).sort()).toEqual([...ENVELOPE, 'data'].sort());
       expect(res.body.data.map((e: any) => e.ticker)).toEqual(tickers.map((t) => t.toUpperCase()));
       for (const [i, t] of tickers.entries()) {

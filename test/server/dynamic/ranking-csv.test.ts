@@ -17,7 +17,7 @@ describe('GET /ranking?format=csv', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="ranking-${store.meta.dataset_snapshot_id}.csv"`);
-    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(res.headers.get('cache-control')).toBe('private, max-age=3600'); // metered: never from a shared cache
     expect(rows[0]).toEqual([...CSV_COLUMNS]);
     const full = await api('/ranking?mode=full&limit=1');
     expect(rows[0]).toEqual(Object.keys(full.body.data[0]));

@@ -9,7 +9,7 @@ describe('GET /ranking?…', () => {
   it('defaults: limit 50, page 1, score_desc, compact, json — the static ranking body', async () => {
     const res = await api('/ranking?sort=score_desc');
     expectSuccessEnvelope(res);
-    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(res.headers.get('cache-control')).toBe('private, max-age=3600'); // metered: never from a shared cache
     expectRankingMeta(res.body.meta, companies.length, 1, 50);
     expect(res.body.data.map((e: any) => e.ticker)).toEqual(expected({}).slice(0, 50).map((c) => c.ticker));
     for (const e of res.body.data) expect(Object.keys(e).sort()).toEqual(['company_name', 'credibility_score', 'rank', 'ticker', 'verdict']);
