@@ -2856,7 +2856,7 @@ export interface components {
             ok: false;
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UPSTREAM_FAILURE";
+                code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "GONE" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UPSTREAM_FAILURE";
                 message: string;
                 /** Format: uuid */
                 request_id: string;

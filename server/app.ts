@@ -139,6 +139,8 @@ function parserError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): ApiEr
       const longUrl = lineEnd < 0 ? /^[A-Z]+ /.test(packet.subarray(0, 16).toString('latin1')) : lineEnd > LIMITS.urlBytes;
       return longUrl ? new ApiError('URI_TOO_LONG', `The URL is longer than ${LIMITS.urlBytes} bytes.`) : new ApiError('HEADERS_TOO_LARGE', `The request headers are larger than ${LIMITS.headerBytes} bytes together.`);
     }
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ApiError('REQUEST_TIMEOUT', 'The request did not arrive in time: send its headers, then its body, without pausing.');
     default:
       return badRequest('Malformed HTTP request.');
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SECURITY_HEADERS } from './security.js';
 
 /** Contract 1: CORS and exposed headers on every response. */
 export const CORS_HEADERS: Record<string, string> = {
@@ -79,10 +80,11 @@ export function sendJson(req: IncomingMessage, res: ServerResponse, body: unknow
   sendBody(req, res, JSON.stringify(body));
 }
 
-/** Headers every response carries: a fresh request id and open CORS. Returns the request id. */
+/** Headers every response carries: a fresh request id, open CORS and the security headers. Returns the request id. */
 export function setCommonHeaders(res: ServerResponse): string {
   const requestId = randomUUID();
   res.setHeader('X-Request-Id', requestId);
   for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
+  for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
   return requestId;
 }

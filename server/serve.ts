@@ -31,11 +31,25 @@ function serveCompanyFile(req: IncomingMessage, res: ServerResponse, snapshots: 
   return true;
 }
 
+/**
+ * How long a client may take to send a request: its headers, and the whole request with its body
+ * (a POST body is at most 64 KiB). Past either, Node answers 408 and closes the connection, so a
+ * slow or stalled client cannot hold a socket. Idle keep-alive connections close after 5 s.
+ */
+export const REQUEST_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
+
 /** The HTTP server of the shim: the company-file fast path, then the Express app. */
-export function createHttpServer(app: Express, snapshots: SnapshotSource): Server {
+export function createHttpServer(app: Express, snapshots: SnapshotSource, timeouts = REQUEST_TIMEOUTS): Server {
   // The parser's own bound sits well above the contract's limits, so requests over those limits are
   // read whole and answered 414/431 by the app (request-path.ts), not cut off mid-request.
-  const server = createServer({ maxHeaderSize: 4 * (LIMITS.urlBytes + LIMITS.headerBytes) }, (req, res) => {
+  const server = createServer({
+    maxHeaderSize: 4 * (LIMITS.urlBytes + LIMITS.headerBytes),
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    // How often Node checks the two timeouts above (default 30 s, longer than the headers' own).
+    connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+  }, (req, res) => {
     if (requestTooLarge(req.url ?? '', req.rawHeaders) || !serveCompanyFile(req, res, snapshots)) app(req, res);
   });
   answerClientErrors(server, snapshots);

@@ -8,6 +8,7 @@ import type { RouteContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { assertSnapshotKept } from './pinned.js';
 import { CACHE_PUBLIC, matches } from '../http.js';
+import { PAGE_CSP } from '../security.js';
 
 const MEDIA_TYPES: Record<string, string> = {
   '.csv': 'text/csv; charset=utf-8',
@@ -61,6 +62,7 @@ export async function download(ctx: RouteContext, id: string, name: string): Pro
   res.status(200);
   res.setHeader('Content-Type', MEDIA_TYPES[ext] ?? 'text/plain; charset=utf-8');
   res.setHeader('Cache-Control', CACHE_PUBLIC);
+  if (ext === '.html') res.setHeader('Content-Security-Policy', PAGE_CSP); // the folder's page loads the site's own assets
   if (sha) res.setHeader('ETag', `"${sha}"`);
   if (sha && matches(req.headers['if-none-match'], `"${sha}"`)) {
     res.status(304).end();

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { fileForPageUrl, PAGE_CONTENT_TYPES, pageUrls } from '../../src/site/paths.js';
 import { CACHE_PUBLIC, NO_STORE, sendBody } from '../http.js';
+import { DOCS_PAGE_CSP, PAGE_CSP } from '../security.js';
 import { readSnapshotFile } from './tree.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 
@@ -11,6 +12,13 @@ const readPage = (snapshotDir: string, url: string) => readSnapshotFile(snapshot
 const PAGE_PATH = /^\/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/?)*$/;
 /** A company or ETF page, its code in any case, with or without the final slash. */
 const CODE_PAGE = /^\/(company|etf)\/([0-9A-Za-z]{1,12})\/?$/;
+
+/** An HTML page's Content-Security-Policy (the API reference's allows the inline styles Scalar injects); other files keep the API's. */
+function cspFor(url: string): Record<string, string> {
+  const file = fileForPageUrl(url);
+  if (!file.endsWith('.html')) return {};
+  return { 'Content-Security-Policy': file === fileForPageUrl(pageUrls.docs) ? DOCS_PAGE_CSP : PAGE_CSP };
+}
 
 function contentTypeOf(url: string): string {
   const file = fileForPageUrl(url);
@@ -32,7 +40,7 @@ export function pagesRoute(snapshots: SnapshotSource): RequestHandler {
       const path = req.path;
       if (PAGE_PATH.test(path)) {
         const page = readPage(dir, path);
-        if (page) return sendBody(req, res, page.bytes, contentTypeOf(path), {}, page.etag);
+        if (page) return sendBody(req, res, page.bytes, contentTypeOf(path), cspFor(path), page.etag);
         // A folder URL without its slash, or a code in lower case (the API takes both): redirect.
         const lastSegment = path.slice(path.lastIndexOf('/') + 1);
         const code = CODE_PAGE.exec(path);
@@ -47,6 +55,7 @@ export function pagesRoute(snapshots: SnapshotSource): RequestHandler {
       if (!notFound) return next();
       res.status(404);
       res.setHeader('Content-Type', PAGE_CONTENT_TYPES.html!);
+      res.setHeader('Content-Security-Policy', PAGE_CSP);
       res.setHeader('Cache-Control', NO_STORE);
       res.setHeader('Content-Length', notFound.bytes.length);
       res.end(req.method === 'HEAD' ? undefined : notFound.bytes);

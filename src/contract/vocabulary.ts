@@ -64,6 +64,8 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  /** Added: a request whose headers or body did not arrive in time (server/serve.ts REQUEST_TIMEOUTS). */
+  REQUEST_TIMEOUT: 408,
   GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
