@@ -12,6 +12,7 @@ import { rankingView } from '../../src/views/ranking.js';
 import { registryView } from '../../src/views/registry.js';
 import { sourceNamesOf } from '../../src/views/source-names.js';
 import { usageView } from '../../src/views/usage.js';
+import { errorExample, type ErrorExampleFacts } from './openapi-error-examples.js';
 // The contract's tier table and windows: pure data, kept with the meter that counts them.
 import { TIER_QUOTAS, windowOf } from '../../server/access/tiers.js';
 
@@ -20,7 +21,8 @@ import { TIER_QUOTAS, windowOf } from '../../server/access/tiers.js';
  * tree already holds (read back, byte for byte what the API serves), and for the computed
  * endpoints the view functions the shim answers with, on a small real request (`?limit=2`, two
  * companies to compare, one owner's sources). Called once the tree and /snapshots are written.
- * The static page aliases (/ranking/page/N, /changes/page/N) show their schema's example.
+ * The static page aliases (/ranking/page/N, /changes/page/N) show their first page, cut to two
+ * entries. Each error is the shim's answer to a real request (openapi-error-examples.ts).
  * A first snapshot has no changes: its ChangeItem, ChangeSide and ChangeCause have no example.
  */
 
@@ -41,15 +43,36 @@ function richest(store: SnapshotStore): CompanyFacts {
   return best;
 }
 
-/** A fixed request id: examples must not change between two builds of the same snapshot. */
-const EXAMPLE_REQUEST_ID = '00000000-0000-4000-8000-000000000000';
+type Read = (url: string) => any;
+const reader = (treeDir: string): Read => (url) => JSON.parse(readFileSync(join(treeDir, fileForUrlPath(url)), 'utf8'));
+
+/** The two companies the examples name: the richest, and the first other one. */
+function exampleTickers(store: SnapshotStore, richestFacts: CompanyFacts): [string, string] {
+  const t = richestFacts.company.ticker;
+  return [t, store.firstTickers(2).find((x) => x !== t)!];
+}
+
+function errorFacts(store: SnapshotStore, read: Read, snapshots: SnapshotsResponse, tickers: [string, string]): ErrorExampleFacts {
+  return {
+    meta: store.meta,
+    tickers,
+    etfCode: store.etfs()[0]?.etf_code,
+    rankingPages: read(urls.rankingPage(1)).meta.page_count,
+    changesPages: read(urls.changes).meta.page_count,
+    oldestSnapshotId: snapshots.data.at(-1)?.dataset_snapshot_id ?? store.meta.dataset_snapshot_id,
+  };
+}
+
+/** What the error examples name (their requests are errorExample()'s), for the tests that send them. */
+export function openApiErrorFacts(store: SnapshotStore, treeDir: string, snapshots: SnapshotsResponse): ErrorExampleFacts {
+  return errorFacts(store, reader(treeDir), snapshots, exampleTickers(store, richest(store)));
+}
 
 export function openApiExamples(store: SnapshotStore, treeDir: string, snapshots: SnapshotsResponse): OpenApiExamples {
   const meta = store.meta;
-  const read = (url: string) => JSON.parse(readFileSync(join(treeDir, fileForUrlPath(url)), 'utf8'));
+  const read = reader(treeDir);
   const facts = richest(store);
-  const t = facts.company.ticker;
-  const other = store.firstTickers(2).find((x) => x !== t)!;
+  const [t, other] = exampleTickers(store, facts);
   const names = sourceNamesOf(store.sources());
 
   const company = read(urls.company(t));
@@ -70,7 +93,10 @@ export function openApiExamples(store: SnapshotStore, treeDir: string, snapshots
   // A keyless caller's first call of the day, at the snapshot's publish time.
   const at = Date.parse(meta.published_at);
   const usage = usageView(meta, 'free', null, QUOTA_BUCKETS.map((bucket) => ({ bucket, limit: TIER_QUOTAS.free[bucket], used: TIER_QUOTAS.free[bucket] === 0 ? 0 : 1, window: windowOf(bucket, at) })));
-  const error = { ok: false, error: { code: 'NOT_FOUND', message: 'Unknown ticker: ZZ9999', request_id: EXAMPLE_REQUEST_ID }, methodology_version: meta.methodology_version, dataset_snapshot_id: meta.dataset_snapshot_id, data_asof: meta.data_asof };
+  const rankingPage = read(urls.rankingPage(1));
+  const firstTwo = <T extends { data: unknown[] }>(body: T): T => ({ ...body, data: body.data.slice(0, 2) });
+  const errorsFrom = errorFacts(store, read, snapshots, [t, other]);
+  const error = errorExample('GET /api/v1/company/{ticker}', '404', errorsFrom)!.body;
   const tickersBody = { tickers: [t, other] };
   // What POST /batch answers for the request example below (server/routes/batch.ts, item by item).
   const batch = withEnvelope(meta, {
@@ -119,6 +145,7 @@ export function openApiExamples(store: SnapshotStore, treeDir: string, snapshots
       'GET /api/v1/company/{ticker}/canonical': canonical,
       'GET /api/v1/company/{ticker}/history': history,
       'GET /api/v1/ranking': ranking,
+      'GET /api/v1/ranking/page/{page}': firstTwo(rankingPage),
       'GET /api/v1/compare': compare,
       'GET /api/v1/etf': read(urls.etfList),
       'GET /api/v1/etf/{code}': etf,
@@ -126,6 +153,7 @@ export function openApiExamples(store: SnapshotStore, treeDir: string, snapshots
       'GET /api/v1/methodology': read(urls.methodology),
       'GET /api/v1/snapshots': snapshots,
       'GET /api/v1/changes': changes,
+      'GET /api/v1/changes/page/{page}': firstTwo(read(urls.changesPage(1))),
       'GET /api/v1/usage': usage,
       'POST /api/v1/batch': batch,
     },
@@ -133,5 +161,6 @@ export function openApiExamples(store: SnapshotStore, treeDir: string, snapshots
       'POST /api/v1/batch': { tickers: [t, 'ZZ9999'] },
       'POST /api/v1/packs': tickersBody,
     },
+    errors: (operation, status) => errorExample(operation, status, errorsFrom)?.body,
   };
 }

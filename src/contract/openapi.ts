@@ -122,7 +122,10 @@ export function openApiDocument(version: string, examples?: OpenApiExamples): Re
     paths: withAccess(paths),
     components: { schemas: { Error: errorBodySchema }, ...accessComponents },
   });
-  if (examples) addExamples(doc, examples);
-  return doc;
+  if (!examples) return doc;
+  // A copy of its own: each example belongs to one operation and one status.
+  const own = JSON.parse(JSON.stringify(doc)) as typeof doc;
+  addExamples(own, examples);
+  return own;
 }
 

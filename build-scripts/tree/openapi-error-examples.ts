@@ -1,0 +1,213 @@
+import { changesQuerySchema } from '../../src/contract/changes.js';
+import type { ErrorBody } from '../../src/contract/common.js';
+import { parseCode } from '../../src/contract/params.js';
+import { parseBody, parseQuery, RequestRuleError } from '../../src/contract/parse-request.js';
+import {
+  batchBodySchema, compareQuerySchema, noQuerySchema, packsBodySchema, pageSegmentSchema, rankingQuerySchema, registryQuerySchema,
+} from '../../src/contract/queries.js';
+import { API_KEY_HEADER, LIMITS, type ErrorCode } from '../../src/contract/vocabulary.js';
+import { API_BASE } from '../../src/site/static-paths.js';
+import type { SnapshotMeta } from '../../src/snapshot/schema.js';
+// The contract's tier table and windows, and the shim's answers to oversized requests: pure functions.
+import { TIER_QUOTAS, tiersIncluding, windowOf } from '../../server/access/tiers.js';
+import { toApiError } from '../../server/errors.js';
+import { requestTooLarge } from '../../server/request-path.js';
+
+/**
+ * The error examples of the OpenAPI document, one per operation and status: each is the shim's
+ * answer to a real request against the snapshot being built, named beside it (`request`), so the
+ * tests can send that request and compare (test/server/openapi-examples.test.ts). Messages come
+ * from the contract's own parsers where the shim uses them (every 400), else as the shim words them.
+ */
+
+/** A request the shim answers with the error; null where no demo snapshot can show it (410, 502). */
+export interface ErrorRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path and query, as sent. */
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Only a shim with keys and quotas answers it (401, 403, 429): keyless, after the minute's calls for 429. */
+  metered?: boolean;
+}
+
+export interface ErrorExample {
+  request: ErrorRequest | null;
+  body: ErrorBody;
+}
+
+/** What the requests name: real codes and page counts of the snapshot. */
+export interface ErrorExampleFacts {
+  meta: SnapshotMeta;
+  tickers: [string, string];
+  etfCode: string | undefined;
+  rankingPages: number;
+  changesPages: number;
+  /** Oldest snapshot /snapshots lists. */
+  oldestSnapshotId: string;
+}
+
+/** A fixed request id: examples must not change between two builds of the same snapshot. */
+export const EXAMPLE_REQUEST_ID = '00000000-0000-4000-8000-000000000000';
+const UNKNOWN_TICKER = 'ZZ9999';
+const MALFORMED_TICKER = 'D11!01';
+const JSON_TYPE = { 'Content-Type': 'application/json' };
+
+/** The message a 400 carries when `parse` throws (the contract's parsers, as the shim calls them). */
+function ruleBroken(parse: () => unknown): string {
+  try {
+    parse();
+  } catch (e) {
+    if (e instanceof RequestRuleError) return e.message;
+    throw e;
+  }
+  throw new Error('OpenAPI error examples: a request meant to be refused was accepted');
+}
+const codeError = (raw: string, what: 'ticker' | 'fund code') => {
+  const parsed = parseCode(raw, what);
+  if (typeof parsed === 'string') throw new Error(`OpenAPI error examples: ${raw} is a well-formed ${what}`);
+  return parsed.error;
+};
+
+/** A request each operation answers with 200: the successful call the access errors are made on. */
+function successful(op: string, f: ErrorExampleFacts, path: string): { url: string; body?: string } {
+  const tickers = JSON.stringify({ tickers: f.tickers });
+  switch (op) {
+    case 'GET /api/v1/company/{ticker}/canonical': return { url: `${path}?fields=flags` };
+    case 'GET /api/v1/ranking': return { url: `${path}?limit=2` };
+    case 'GET /api/v1/compare': return { url: `${path}?tickers=${f.tickers.join(',')}` };
+    case 'GET /api/v1/sources/registry': return { url: `${path}?gov_only=true` };
+    case 'GET /api/v1/changes': return { url: `${path}?limit=2` };
+    case 'POST /api/v1/batch': case 'POST /api/v1/packs': return { url: path, body: tickers };
+    default: return { url: path };
+  }
+}
+
+/** The operation's path with real values in its placeholders. */
+function filled(path: string, f: ErrorExampleFacts): string {
+  return path.replace('{ticker}', f.tickers[0]).replace('{code}', f.etfCode ?? 'ZZ9').replace('{page}', '1')
+    .replace('{id}', f.meta.dataset_snapshot_id).replace('{file}', 'SHA256SUMS').replace('{path}', 'methodology');
+}
+
+/** What the shim answers to a 400 request of this operation, and the request. */
+function badRequest(op: string, path: string, f: ErrorExampleFacts): [ErrorRequest, string] {
+  const [method, template] = op.split(' ') as ['GET' | 'POST', string];
+  if (method === 'POST') {
+    const schema = template.endsWith('/packs') ? packsBodySchema : batchBodySchema;
+    return [{ method, url: path, headers: JSON_TYPE, body: '{"tickers":[]}' }, ruleBroken(() => parseBody(schema, { tickers: [] }))];
+  }
+  if (template.includes('{ticker}')) return [{ method, url: path.replace(f.tickers[0], MALFORMED_TICKER) }, codeError(MALFORMED_TICKER, 'ticker')];
+  if (template.includes('{code}')) return [{ method, url: `${API_BASE}/etf/ZZ!9` }, codeError('ZZ!9', 'fund code')];
+  if (template.includes('{page}')) return [{ method, url: path.replace(/\/1$/, '/0') }, ruleBroken(() => parseBody(pageSegmentSchema, '0'))];
+  if (template.includes('{id}')) {
+    const id = '2026-13';
+    return [{ method, url: path.replace(f.meta.dataset_snapshot_id, id) }, `Malformed snapshot id "${id}": a date YYYY-MM-DD, optionally .N.`];
+  }
+  const endpoint = template.slice(API_BASE.length) || '/';
+  const query = ({
+    '/ranking': ['limit=0', rankingQuerySchema],
+    '/compare': [`tickers=${f.tickers[0]}`, compareQuerySchema],
+    '/sources/registry': ['gov_only=maybe', registryQuerySchema],
+    '/changes': ['limit=0', changesQuerySchema],
+  } as const)[endpoint as '/ranking'] ?? (['x=1', noQuerySchema] as const);
+  return [{ method, url: `${path}?${query[0]}` }, ruleBroken(() => parseQuery(query[1], query[0], endpoint))];
+}
+
+/** A 404 of this operation: an unknown code where it takes one, else a path word in the wrong case. */
+function notFound(op: string, path: string, f: ErrorExampleFacts): [ErrorRequest, string] {
+  const [method, template] = op.split(' ') as ['GET' | 'POST', string];
+  const id = f.meta.dataset_snapshot_id;
+  if (method === 'POST') {
+    return [{ method, url: path, headers: JSON_TYPE, body: JSON.stringify({ tickers: [f.tickers[0], UNKNOWN_TICKER] }) }, `Unknown ticker: ${UNKNOWN_TICKER}`];
+  }
+  if (template.includes('{ticker}')) return [{ method, url: path.replace(f.tickers[0], UNKNOWN_TICKER) }, `Unknown ticker: ${UNKNOWN_TICKER}`];
+  if (template === '/api/v1/compare') return [{ method, url: `${path}?tickers=${f.tickers[0]},${UNKNOWN_TICKER}` }, `Unknown ticker: ${UNKNOWN_TICKER}`];
+  if (template.includes('{code}')) return [{ method, url: `${API_BASE}/etf/ZZ9` }, 'Unknown fund code: ZZ9'];
+  if (template.includes('{page}')) {
+    const ranking = template.startsWith(`${API_BASE}/ranking`);
+    const page = (ranking ? f.rankingPages : Math.max(1, f.changesPages)) + 1;
+    const what = ranking ? 'the default ranking' : 'the changes';
+    return [{ method, url: path.replace(/\/1$/, `/${page}`) }, `Page ${page} is past the end of ${what}; see ${path.replace(/\/page\/1$/, '')}?page=${page}.`];
+  }
+  if (template.includes('{file}')) return [{ method, url: path.replace(/SHA256SUMS$/, 'report.pdf') }, `No download named "report.pdf" in snapshot ${id}.`];
+  if (template.includes('{path}')) {
+    const missing = `${API_BASE}/company/${UNKNOWN_TICKER}`;
+    return [{ method, url: `${API_BASE}/snapshots/${id}/company/${UNKNOWN_TICKER}` }, `Snapshot ${id} has no ${missing}.`];
+  }
+  // Fixed path words are case-sensitive, as on any static host.
+  const rest = path.slice(API_BASE.length + 1) || 'index';
+  const typo = `${API_BASE}/${rest[0]!.toUpperCase()}${rest.slice(1)}`;
+  return [{ method, url: typo }, `No such path: ${typo}. See /api/v1/ for the endpoints.`];
+}
+
+/**
+ * The example for `status` of operation `op` (`GET /api/v1/company/{ticker}`), or of any operation
+ * when `op` is null (the shared responses of the components).
+ */
+export function errorExample(op: string | null, status: string, f: ErrorExampleFacts): ErrorExample | undefined {
+  const { meta } = f;
+  const operation = op ?? (status === '403' ? 'POST /api/v1/packs' : 'GET /api/v1/ranking');
+  const [method, template] = operation.split(' ') as ['GET' | 'POST', string];
+  const path = filled(template, f);
+  const ok = successful(operation, f, path);
+  const okRequest: ErrorRequest = { method, url: ok.url, ...(ok.body ? { headers: JSON_TYPE, body: ok.body } : {}) };
+  const answer = (code: ErrorCode, message: string, request: ErrorRequest | null, snapshot = true): ErrorExample => ({
+    request,
+    body: {
+      ok: false,
+      error: { code, message, request_id: EXAMPLE_REQUEST_ID },
+      methodology_version: snapshot ? meta.methodology_version : null,
+      dataset_snapshot_id: snapshot ? meta.dataset_snapshot_id : null,
+      data_asof: snapshot ? meta.data_asof : null,
+    },
+  });
+  switch (status) {
+    case '400': {
+      const [request, message] = badRequest(operation, path, f);
+      return answer('BAD_REQUEST', message, request);
+    }
+    case '401':
+      return answer('UNAUTHORIZED', `The ${API_KEY_HEADER} header is not a live key (unknown or revoked). Send a live key, or no ${API_KEY_HEADER} header for the free tier.`, {
+        ...okRequest, headers: { ...okRequest.headers, [API_KEY_HEADER]: 'not-a-live-key' }, metered: true,
+      });
+    case '403':
+      return answer('FORBIDDEN', `The free tier does not include evidence packs; the tiers that do: ${tiersIncluding('packs/day').join(', ')}.`, { ...okRequest, metered: true });
+    case '404': {
+      const [request, message] = notFound(operation, path, f);
+      return answer('NOT_FOUND', message, request);
+    }
+    case '405': {
+      const wrong = method === 'POST' ? 'GET' : 'DELETE';
+      const allowed = method === 'POST' ? 'POST, OPTIONS' : 'GET, HEAD, OPTIONS';
+      return answer('METHOD_NOT_ALLOWED', `${wrong} is not allowed here; allowed: ${allowed}.`, { method: wrong, url: path });
+    }
+    case '410': {
+      // A demo prunes nothing: the id one a pruned snapshot would have, a month before the oldest kept.
+      const [y, m] = f.oldestSnapshotId.split('-').map(Number) as [number, number];
+      const gone = m === 1 ? `${y - 1}-12-01` : `${y}-${String(m - 1).padStart(2, '0')}-01`;
+      return answer('GONE', `Snapshot ${gone} was published and has since been pruned; see /api/v1/snapshots for the kept ones.`, null);
+    }
+    case '413': {
+      const body = JSON.stringify({ tickers: [f.tickers[0].padEnd(LIMITS.bodyBytes + 1, '0')] });
+      return answer('PAYLOAD_TOO_LARGE', toApiError({ type: 'entity.too.large' }).error.message, { method: 'POST', url: path, headers: JSON_TYPE, body });
+    }
+    case '414': {
+      const url = `${path}?q=${'a'.repeat(LIMITS.urlBytes)}`;
+      return answer('URI_TOO_LONG', requestTooLarge(url, [])!.message, { method, url });
+    }
+    case '429': {
+      // A keyless caller's sixth call in the minute the snapshot was published.
+      const resets = new Date(windowOf('calls/min', Date.parse(meta.published_at)).endMs).toISOString().replace('.000Z', 'Z');
+      const limit = TIER_QUOTAS.free['calls/min'];
+      return answer('RATE_LIMITED', `Quota calls/min is spent (${limit} per minute for the free tier); it resets at ${resets}.`, { ...okRequest, metered: true });
+    }
+    case '431': {
+      const headers = { 'X-Padding': 'a'.repeat(LIMITS.headerBytes) };
+      return answer('HEADERS_TOO_LARGE', requestTooLarge(path, Object.entries(headers).flat())!.message, { method, url: path, headers });
+    }
+    case '502':
+      // No snapshot can be read: there is none to name.
+      return answer('UPSTREAM_FAILURE', 'The current snapshot cannot be read.', null, false);
+  }
+  return undefined;
+}
