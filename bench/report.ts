@@ -58,6 +58,15 @@ export interface MeteringFigures {
   cpuUs: { without: number | null; memory: number | null; redis: number | null };
 }
 
+/** The shipped nginx front: req/s per round, static through it against bare nginx, dynamic through it against the shim alone. */
+export interface FrontFigures {
+  static: { bare: number[]; shipped: number[] };
+  dynamic: { name: string; direct: number[]; viaNginx: number[]; errors: number }[];
+}
+
+export const frontStaticRatio = (f: FrontFigures) => medianRatio(f.static.shipped, f.static.bare);
+export const frontDynamicRatio = (d: FrontFigures['dynamic'][number]) => medianRatio(d.viaNginx, d.direct);
+
 export interface ServeFigures {
   companies: number;
   metering: MeteringFigures[];
@@ -69,6 +78,9 @@ export interface ServeFigures {
   packs?: { rate: number } & LoadResult;
   shimToNginx: number | null;
   nginxNote: string | null;
+  /** The shipped nginx front (issue 24); absent in runs before it. */
+  front?: FrontFigures | null;
+  frontNote?: string | null;
   serverPeakRssMb: number | null;
 }
 
@@ -85,6 +97,9 @@ export interface BenchResults {
 const TARGETS = {
   treeToBaseline: 2,
   shimToNginx: 0.5,
+  /** Issue 24: a static file through the shipped nginx config against bare nginx; dynamic endpoints through nginx against the shim alone. */
+  frontStatic: 0.9,
+  frontDynamic: 0.8,
   p99Ms: 20,
   rate: 500,
   /** A 50-company evidence pack: p99 at a paced 10 packs/s (issue 23). */
@@ -150,6 +165,19 @@ export function renderMarkdown(r: BenchResults): string {
     out.push(`| shim ≥ ${TARGETS.shimToNginx}× nginx on a static company file (${n(s.companies)} companies) | ${s.shimToNginx === null ? s.nginxNote : `${n(s.shimToNginx, 2)}×`} | ${met(s.shimToNginx === null ? null : s.shimToNginx >= TARGETS.shimToNginx)} |`);
   }
   for (const s of r.serving) {
+    const where = `${n(s.companies)} companies`;
+    if (!s.front) {
+      out.push(`| static company file through the shipped nginx config ≥ ${TARGETS.frontStatic}× bare nginx (${where}) | ${s.frontNote ?? '—'} | not measured |`);
+      continue;
+    }
+    const st = frontStaticRatio(s.front);
+    out.push(`| static company file through the shipped nginx config ≥ ${TARGETS.frontStatic}× bare nginx (${where}) | ${n(st, 2)}× | ${met(st >= TARGETS.frontStatic)} |`);
+    for (const d of s.front.dynamic) {
+      const ratio = frontDynamicRatio(d);
+      out.push(`| ${d.name} through nginx ≥ ${TARGETS.frontDynamic}× the shim alone (${where}) | ${n(ratio, 2)}× | ${met(ratio >= TARGETS.frontDynamic && d.errors === 0)} |`);
+    }
+  }
+  for (const s of r.serving) {
     for (const m of s.metering) {
       out.push(`| ${m.name}: metered (memory) ≥ ${TARGETS.meteredMemory}× its req/s without metering (${n(s.companies)} companies) | ${n(m.ratio.memory, 2)}× | ${met(m.ratio.memory >= TARGETS.meteredMemory)} |`);
       out.push(`| ${m.name}: metered (Redis) ≥ ${TARGETS.meteredRedis}× its req/s without metering (${n(s.companies)} companies) | ${m.ratio.redis === null ? s.meteringNote : `${n(m.ratio.redis, 2)}×`} | ${met(m.ratio.redis === null ? null : m.ratio.redis >= TARGETS.meteredRedis)} |`);
@@ -202,6 +230,12 @@ export function renderMarkdown(r: BenchResults): string {
     out.push('', `At a fixed ${r.settings.fixedRate} req/s:`, '', '| endpoint | p50 ms | p99 ms | errors / non-2xx |', '|---|---:|---:|---:|');
     for (const a of s.atRate) out.push(`| ${a.name} | ${n(a.p50, 1)} | ${n(a.p99, 1)} | ${a.errors} / ${a.non2xx} |`);
     if (s.packs) out.push('', `Evidence packs (POST /packs, 50 companies each, a different set every time, metered, in memory) at a fixed ${s.packs.rate} packs/s: p50 ${n(s.packs.p50, 1)} ms, p99 **${n(s.packs.p99, 1)} ms**, ${s.packs.errors} errors / ${s.packs.non2xx} non-2xx.`);
+    if (s.front) {
+      const runs = (xs: number[]) => xs.map((x) => n(x)).join(', ');
+      out.push('', 'The nginx front as shipped (`npm run deploy:nginx`: its maps, headers and JSON access log; one worker): a static company file through it against bare nginx serving the same file, and each dynamic endpoint through it against the same metered shim alone (nginx adds a hop over a kept-alive upstream connection); in rounds of one run each, back to back, order reversed every other round; the ratio is the median of the ratios within each round.', '', '| endpoint | alone req/s (runs) | through the shipped config req/s (runs) | ratio |', '|---|---|---|---:|');
+      out.push(`| static company file (alone: bare nginx) | ${runs(s.front.static.bare)} | ${runs(s.front.static.shipped)} | **${n(frontStaticRatio(s.front), 2)}×** |`);
+      for (const d of s.front.dynamic) out.push(`| ${d.name} (alone: the shim) | ${runs(d.direct)} | ${runs(d.viaNginx)} | **${n(frontDynamicRatio(d), 2)}×** |`);
+    }
     out.push('', `Shim ÷ nginx (static file): ${s.shimToNginx === null ? s.nginxNote : `**${n(s.shimToNginx, 2)}×**`}. Server peak RSS: ${s.serverPeakRssMb ?? '?'} MB.`, '');
   }
   return `${out.join('\n')}\n`;

@@ -8,8 +8,8 @@ import { SnapshotStore } from '../src/snapshot/store.js';
 import { load, median, medianOf, medianRatio, medians, type LoadRequest, type LoadResult } from './load.js';
 import { paced } from './paced.js';
 import { startPublisherReplay } from './publisher-replay.js';
-import { renderMarkdown, type BenchResults, type BuildFigures, type FormsFigures, type HistoryRuns, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
-import { cpuMs, peakRssMb, startNginx, startRedis, startShim } from './servers.js';
+import { renderMarkdown, type BenchResults, type BuildFigures, type FormsFigures, type FrontFigures, type HistoryRuns, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
+import { cpuMs, peakRssMb, startNginx, startRedis, startShim, startShippedNginx, type Running } from './servers.js';
 
 /**
  * npm run bench [-- --companies 100000] [--runs 3] [--seconds 3] [--port 18600]
@@ -206,6 +206,8 @@ async function serveFigures(companies: number, work: string, port: number): Prom
   const bare = await startShim(published, port + 2, {}, 'bench/unmetered-shim.ts');
   const redis = await startRedis(port + 3);
   const shimRedis = typeof redis === 'string' ? null : await startShim(published, port + 4, { KEYS_DB: keysDb, REDIS_URL: redis.url });
+  // The shipped front (deploy/): the generated config, in front of the metered shim.
+  const front = await startShippedNginx(published, port + 5, work, [`127.0.0.1:${port}`]);
   const throughput: ServeFigures['throughput'] = [];
   const atRate: ServeFigures['atRate'] = [];
   const metering: MeteringFigures[] = [];
@@ -275,6 +277,7 @@ async function serveFigures(companies: number, work: string, port: number): Prom
     await paced(shim.base, packLoad.slice(0, 10), { seconds: 1, rate: 10 });
     const packsAtRate = await paced(shim.base, packLoad.slice(10), { seconds: packSeconds, rate: PACK_RATE });
     log(`${companies}: 50-company packs at ${PACK_RATE}/s for ${packSeconds} s: p50 ${packsAtRate.p50} ms, p99 ${packsAtRate.p99} ms, ${packsAtRate.non2xx} not 2xx`);
+    const frontFigures = typeof nginx !== 'string' && typeof front !== 'string' ? await measureFront(companies, nginx, front, shim, requests, withKey, throughput) : null;
     return {
       companies,
       throughput,
@@ -284,13 +287,49 @@ async function serveFigures(companies: number, work: string, port: number): Prom
       meteringNote: typeof redis === 'string' ? redis : null,
       shimToNginx: nginxStatic ? shimStatic.rps / nginxStatic.rps : null,
       nginxNote: typeof nginx === 'string' ? nginx : null,
+      front: frontFigures,
+      frontNote: typeof nginx === 'string' ? nginx : typeof front === 'string' ? front : null,
       serverPeakRssMb: peakRssMb(shim.pid),
     };
   } finally {
     await Promise.all([shim.stop(), bare.stop(), shimRedis?.stop()]);
     if (typeof nginx !== 'string') await nginx.stop();
+    if (typeof front !== 'string') await front.stop();
     if (typeof redis !== 'string') await redis.stop();
   }
+}
+
+/**
+ * The shipped nginx front (issue 24): a static company file through the generated config against
+ * bare nginx on the same file (the config's maps, headers and access log are its whole cost), and
+ * every dynamic endpoint through it against the same shim alone (the proxy hop); in rounds, the
+ * ratio the median of the rounds' own ratios, as everywhere here.
+ */
+async function measureFront(
+  companies: number,
+  bare: Running,
+  front: Running,
+  shim: Running,
+  requests: Record<string, LoadRequest[]>,
+  withKey: (reqs: LoadRequest[]) => LoadRequest[],
+  throughput: ServeFigures['throughput'],
+): Promise<FrontFigures> {
+  const run = (base: string, reqs: LoadRequest[]) => () => load(base, reqs, { seconds, connections: 10 });
+  await load(front.base, requests.static!, { seconds: 1, connections: 4 });
+  const [bareRuns = [], shippedRuns = []] = await inRounds([run(bare.base, requests.static!), run(front.base, requests.static!)], Math.max(runs, 5));
+  throughput.push({ name: 'static company file, nginx with the shipped config (1 worker)', ...medians(shippedRuns) });
+  const figures: FrontFigures = { static: { bare: bareRuns.map((r) => r.rps), shipped: shippedRuns.map((r) => r.rps) }, dynamic: [] };
+  log(`${companies}: static via the shipped nginx config ${medians(shippedRuns).rps.toFixed(0)} req/s (bare ${medians(bareRuns).rps.toFixed(0)})`);
+  for (const [name, reqs] of Object.entries(requests)) {
+    if (name === 'static') continue;
+    const keyed = withKey(reqs);
+    await load(front.base, keyed, { seconds: 1, connections: 4 });
+    const [direct = [], via = []] = await inRounds([run(shim.base, keyed), run(front.base, keyed)], Math.max(runs, 5));
+    throughput.push({ name: `${name} (metered, memory), through nginx`, ...medians(via) });
+    figures.dynamic.push({ name, direct: direct.map((r) => r.rps), viaNginx: via.map((r) => r.rps), errors: [...direct, ...via].reduce((a, r) => a + r.errors + r.non2xx, 0) });
+    log(`${companies}: ${name} through nginx ${medians(via).rps.toFixed(0)} req/s, shim alone ${medians(direct).rps.toFixed(0)}`);
+  }
+  return figures;
 }
 
 /**

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
+import { nginxConfig } from '../build-scripts/deploy/nginx-config.js';
 
 export interface Running {
   base: string;
@@ -41,7 +42,7 @@ function stopper(child: ChildProcess): () => Promise<void> {
 export async function startShim(snapshotsDir: string, port: number, env: Record<string, string> = {}, entry?: string): Promise<Running> {
   // `npm start` first makes sure a snapshot exists, then runs the server: the last command is the server's.
   const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const start = script.split('&&').at(-1)!.trim().split(/\s+/);
+  const start = script.split('&&').at(-1)!.trim().replace(/^exec\s+/, '').split(/\s+/); // `exec node …` (the script's own process becomes node)
   if (start[0] !== 'node') throw new Error(`npm start does not end in a plain node command: ${script}`);
   const args = start.slice(1);
   if (entry) args[args.length - 1] = entry;
@@ -78,13 +79,19 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-/** nginx, if installed (as root, installed from Debian when missing), serving the same tree. */
-export async function startNginx(treeDir: string, port: number, workDir: string): Promise<Running | string> {
+/** Debian's nginx binary (as root, installed when missing), or null. */
+function nginxBinary(): string | null {
   let nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync);
   if (!nginx && process.getuid?.() === 0) {
     spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx'], { stdio: 'ignore' });
     nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync);
   }
+  return nginx ?? null;
+}
+
+/** nginx, if installed (as root, installed from Debian when missing), serving the same tree. */
+export async function startNginx(treeDir: string, port: number, workDir: string): Promise<Running | string> {
+  const nginx = nginxBinary();
   if (!nginx) return 'nginx is not installed (and could not be installed)';
   const prefix = resolve(workDir, 'nginx');
   mkdirSync(join(prefix, 'logs'), { recursive: true });
@@ -116,6 +123,25 @@ http {
 `,
   );
   const child = spawn(nginx, ['-p', prefix, '-c', conf], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/api/v1/methodology`, child, 20);
+  return { base, pid: child.pid!, stop: stopper(child) };
+}
+
+/**
+ * nginx with the shipped config (`npm run deploy:nginx`, build-scripts/deploy/nginx-config.ts) in
+ * front of `upstreams`, serving `snapshotsDir` (its `current`) as deploy/README.md runs it, access
+ * log and all; one worker, as the bare nginx above, so the two compare the config alone.
+ */
+export async function startShippedNginx(snapshotsDir: string, port: number, workDir: string, upstreams: string[]): Promise<Running | string> {
+  const nginx = nginxBinary();
+  if (!nginx) return 'nginx is not installed (and could not be installed)';
+  const runtimeDir = resolve(workDir, 'nginx-front');
+  for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(runtimeDir, 'tmp', t), { recursive: true });
+  const conf = join(runtimeDir, 'nginx.conf');
+  // As root, workers would run as nobody, who cannot read the snapshot (the build makes it its owner's alone).
+  writeFileSync(conf, nginxConfig({ snapshotsDir: resolve(snapshotsDir), upstreams, listen: `127.0.0.1:${port}`, runtimeDir, workerProcesses: 1, user: process.getuid?.() === 0 ? 'root' : undefined }));
+  const child = spawn(nginx, ['-p', runtimeDir, '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/api/v1/methodology`, child, 20);
   return { base, pid: child.pid!, stop: stopper(child) };

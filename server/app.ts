@@ -9,6 +9,8 @@ import type { RouteContext } from './context.js';
 import { ApiError, badRequest, errorBody, toApiError } from './errors.js';
 import { CACHE_PRIVATE, CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS, setCommonHeaders } from './http.js';
 import { silentLogger, type Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
+import { observeRequests } from './observe.js';
 import { apiSegments, requestTooLarge } from './request-path.js';
 import { resolveRoute, unknownPath } from './router.js';
 import { pagesRoute } from './routes/pages.js';
@@ -21,6 +23,8 @@ export interface AppOptions {
   trustProxy?: number | string;
   /** Keys and quotas (contract 6). Without them every call is answered, uncounted. */
   access?: Access;
+  /** Request metrics (server/metrics.ts); without them none are kept. */
+  metrics?: Metrics;
 }
 
 const MAX_BODY = LIMITS.bodyBytes;
@@ -38,6 +42,8 @@ export function createApp(o: AppOptions): express.Express {
   app.set('trust proxy', o.trustProxy ?? false);
   // Fixed path words are case-sensitive everywhere, as on the static host serving the same tree.
   app.set('case sensitive routing', true);
+  // First middleware: a log line and metrics per request; the fast path has a hook of its own (server/serve.ts).
+  observeRequests({ app, logger, metrics: o.metrics, snapshots: o.snapshots });
 
   app.use((req, res, next) => {
     res.locals.requestId = setCommonHeaders(res);
@@ -54,15 +60,25 @@ export function createApp(o: AppOptions): express.Express {
     res.setHeader('Cache-Control', NO_STORE);
     res.json({ ok: true });
   });
-  app.get('/readyz', (_req, res) => {
+  // Ready: a snapshot is open and readable. Redis being down does not make the shim unready: it
+  // fails open (serves metered calls uncounted), so the body says `redis: "down"` with a 200.
+  app.get('/readyz', async (_req, res) => {
     res.setHeader('Cache-Control', NO_STORE);
+    let snapshot: string;
     try {
       const store = o.snapshots.current();
       store.db.prepare('SELECT 1 FROM meta LIMIT 1').get();
-      res.json({ ok: true, dataset_snapshot_id: store.meta.dataset_snapshot_id });
+      snapshot = store.meta.dataset_snapshot_id;
     } catch (e) {
       res.status(503).json({ ok: false, reason: e instanceof ApiError ? e.message : 'snapshot unreadable' });
+      return;
     }
+    const body: Record<string, unknown> = { ok: true, dataset_snapshot_id: snapshot };
+    if (o.access) {
+      body.quota_counters = o.access.countersKind;
+      if (o.access.countersKind === 'redis') body.redis = (await o.access.countersReachable()) ? 'up' : 'down';
+    }
+    res.json(body);
   });
 
   const jsonBody = express.json({ limit: MAX_BODY, strict: false, type: () => true });

@@ -5,8 +5,12 @@ import { requestTooLarge } from './request-path.js';
 import { API_BASE } from '../src/site/static-paths.js';
 import { answerClientErrors } from './app.js';
 import { sendBody, setCommonHeaders } from './http.js';
+import { fastObserverOf, type FastObserve } from './observe.js';
 import { readTreeFile } from './routes/tree.js';
 import type { SnapshotSource } from './snapshot-source.js';
+
+const COMPANY_ROUTE = `${API_BASE}/company/{ticker}`;
+const CANONICAL_ROUTE = `${COMPANY_ROUTE}/canonical`;
 
 /** Exactly the canonical spelling of the two company files: upper-case code, no suffix, no query. */
 const COMPANY_FILE = new RegExp(`^${API_BASE}/company/${UPPER_CODE_PATTERN.source.slice(1, -1)}(?:/canonical)?$`);
@@ -17,15 +21,19 @@ const COMPANY_FILE = new RegExp(`^${API_BASE}/company/${UPPER_CODE_PATTERN.sourc
  * itself). Headers and body are those of the Express path; anything else — other spellings,
  * queries, misses, errors — falls through to Express, which owns every error envelope.
  */
-function serveCompanyFile(req: IncomingMessage, res: ServerResponse, snapshots: SnapshotSource): boolean {
+function serveCompanyFile(req: IncomingMessage, res: ServerResponse, snapshots: SnapshotSource, observe?: FastObserve): boolean {
   if ((req.method !== 'GET' && req.method !== 'HEAD') || !COMPANY_FILE.test(req.url ?? '')) return false;
   let file;
+  let store;
   try {
-    file = readTreeFile(snapshots.current().dir, req.url!);
+    store = snapshots.current();
+    file = readTreeFile(store.dir, req.url!);
   } catch {
     return false;
   }
   if (!file) return false;
+  // Logged and measured like every request (same fields), with a lighter hook than Express's.
+  observe?.(req, res, req.url!.endsWith('/canonical') ? CANONICAL_ROUTE : COMPANY_ROUTE, store.meta.dataset_snapshot_id);
   setCommonHeaders(res);
   sendBody(req, res, file.bytes, undefined, {}, file.etag);
   return true;
@@ -42,6 +50,7 @@ export const REQUEST_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, keepAliv
 export function createHttpServer(app: Express, snapshots: SnapshotSource, timeouts = REQUEST_TIMEOUTS): Server {
   // The parser's own bound sits well above the contract's limits, so requests over those limits are
   // read whole and answered 414/431 by the app (request-path.ts), not cut off mid-request.
+  const observe = fastObserverOf(app);
   const server = createServer({
     maxHeaderSize: 4 * (LIMITS.urlBytes + LIMITS.headerBytes),
     headersTimeout: timeouts.headersMs,
@@ -50,7 +59,7 @@ export function createHttpServer(app: Express, snapshots: SnapshotSource, timeou
     // How often Node checks the two timeouts above (default 30 s, longer than the headers' own).
     connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
   }, (req, res) => {
-    if (requestTooLarge(req.url ?? '', req.rawHeaders) || !serveCompanyFile(req, res, snapshots)) app(req, res);
+    if (requestTooLarge(req.url ?? '', req.rawHeaders) || !serveCompanyFile(req, res, snapshots, observe)) app(req, res);
   });
   answerClientErrors(server, snapshots);
   return server;

@@ -68,9 +68,11 @@ export function publishedSnapshotSource(
       const old = store;
       if (old) setTimeout(() => old.close(), 60_000).unref();
       o.onOpen?.(next);
+      const from = old?.meta.dataset_snapshot_id ?? null;
       store = next;
       target = link;
       recover();
+      logger.info(from === null ? 'snapshot opened' : 'snapshot switched', { snapshots_dir: root, snapshot: next.meta.dataset_snapshot_id, ...(from === null ? {} : { previous: from }) });
     } catch {
       fail('The current snapshot cannot be read.');
     }

@@ -2,6 +2,7 @@ import { MemoryStore, type ClientRateLimitInfo, type Store } from 'express-rate-
 import { RedisStore } from 'rate-limit-redis';
 import { createClient } from 'redis';
 import type { QuotaBucket } from '../../src/contract/vocabulary.js';
+import { silentLogger, type Logger } from '../logger.js';
 
 /**
  * Where quota counters live. express-rate-limit wants one store per limiter, so this makes one per
@@ -10,6 +11,8 @@ import type { QuotaBucket } from '../../src/contract/vocabulary.js';
 export interface Counters {
   readonly kind: 'memory' | 'redis';
   storeFor(bucket: QuotaBucket): Store;
+  /** Whether the counters answer now (GET /readyz, the `esg_redis_up` metric). */
+  ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -22,6 +25,7 @@ export function memoryCounters(): Counters {
       stores.push(store);
       return store;
     },
+    ping: async () => true,
     async close() {
       for (const s of stores) s.shutdown();
     },
@@ -110,6 +114,8 @@ export interface RedisCountersOptions {
   commandTimeoutMs?: number;
   /** Key prefix, so several services can share one Redis. */
   prefix?: string;
+  /** Connection lost and back, one line each (never the URL, which may hold a password). */
+  logger?: Logger;
 }
 
 /**
@@ -124,10 +130,22 @@ export function redisCounters(url: string, o: RedisCountersOptions = {}): Counte
     disableOfflineQueue: true,
     socket: { connectTimeout: 1000, reconnectStrategy: (retries: number) => Math.min(50 * (retries + 1), 1000) },
   });
-  // Outages are reported by the meter, once each; without a listener an 'error' event would crash the process.
-  client.on('error', () => {});
+  // The connection's own ups and downs, one line each (the meter reports what they mean for calls,
+  // once per outage). Without an 'error' listener an error would crash the process; while Redis is
+  // down the client errs on every reconnect attempt, so only the first is logged.
+  const logger = o.logger ?? silentLogger;
+  let connected: boolean | null = null;
+  client.on('error', (e: Error) => {
+    if (connected === false) return;
+    logger.warn(connected ? 'redis connection lost: reconnecting' : 'redis unreachable: reconnecting', { error: e.message });
+    connected = false;
+  });
   const stores: RecoveringRedisStore[] = [];
-  client.on('ready', () => stores.forEach((s) => s.loadScripts()));
+  client.on('ready', () => {
+    logger.info(connected === false ? 'redis connected again' : 'redis connected');
+    connected = true;
+    stores.forEach((s) => s.loadScripts());
+  });
   client.connect().catch(() => {});
   const deadline = commandDeadline(timeout);
   const sendCommand = (...args: string[]) => deadline.watch(client.sendCommand(args)) as Promise<never>;
@@ -138,6 +156,7 @@ export function redisCounters(url: string, o: RedisCountersOptions = {}): Counte
       stores.push(store);
       return store;
     },
+    ping: () => deadline.watch(client.ping()).then(() => true, () => false),
     async close() {
       deadline.stop();
       if (client.isOpen) await client.close().catch(() => client.destroy());

@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 import { memoryCounters, redisCounters } from './counters.js';
 import { DEFAULT_KEYS_DB, KeyStore } from './key-store.js';
 import { Meter } from './meter.js';
@@ -15,10 +16,11 @@ export interface AccessSettings {
   /** REDIS_URL; counters in memory without it. */
   redisUrl?: string;
   logger?: Logger;
+  metrics?: Metrics;
 }
 
 /** Keys and quotas from the service's settings (server/index.ts reads them from the environment). */
 export function openAccess(s: AccessSettings): Access {
-  const counters = s.redisUrl ? redisCounters(s.redisUrl) : memoryCounters();
-  return new Meter({ keys: KeyStore.open(s.keysDb ?? DEFAULT_KEYS_DB), counters, logger: s.logger });
+  const counters = s.redisUrl ? redisCounters(s.redisUrl, { logger: s.logger }) : memoryCounters();
+  return new Meter({ keys: KeyStore.open(s.keysDb ?? DEFAULT_KEYS_DB), counters, logger: s.logger, metrics: s.metrics });
 }

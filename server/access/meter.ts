@@ -3,6 +3,8 @@ import type { Options, Store } from 'express-rate-limit';
 import { QUOTA_BUCKETS, type QuotaBucket } from '../../src/contract/vocabulary.js';
 import { ApiError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
+import { noteCaller } from '../observe.js';
 import type { Counters } from './counters.js';
 import { nearestToRunningOut, secondsUntil, setRateLimitHeaders, type CountedBucket } from './headers.js';
 import { callerOf, type Caller } from './identity.js';
@@ -15,6 +17,8 @@ export interface MeterOptions {
   /** Epoch milliseconds; injected by tests to cross minute and day boundaries. */
   clock?: () => number;
   logger?: Logger;
+  /** Counts 429s by bucket and calls served uncounted. */
+  metrics?: Pick<Metrics, 'quotaRejected' | 'failOpen'>;
 }
 
 /** A bucket's state for /usage; `used` is null while the counters cannot be read. */
@@ -71,17 +75,20 @@ export class Meter {
   async meter(req: Request, res: Response, buckets: readonly QuotaBucket[]): Promise<void> {
     if (buckets.length === 0) return;
     const caller = callerOf(req, this.o.keys);
+    noteCaller(res, caller.tier, caller.keyId);
     const nowMs = this.clock();
     const counted = buckets.filter((b) => caller.quotas[b] !== 0);
     const results = await Promise.all(counted.map((bucket) => this.count(bucket, caller, nowMs)));
     const states = results.filter((r): r is Counted => r !== null);
     this.noteCounters(states.length === results.length);
+    if (states.length !== results.length) this.o.metrics?.failOpen();
 
     const spent = states.filter((s) => s.limit !== null && s.used > s.limit);
     if (spent.length > 0) {
       const others = states.filter((s) => !spent.includes(s));
       await Promise.all(others.map((s) => Promise.resolve(this.stores.get(s.bucket)!.decrement(s.key)).catch(() => {})));
       const binding = nearestToRunningOut(spent)!;
+      this.o.metrics?.quotaRejected(binding.bucket);
       setRateLimitHeaders(res, binding, caller.partition, nowMs);
       const resets = new Date(binding.window.endMs).toISOString().replace('.000Z', 'Z');
       throw new ApiError(
@@ -102,6 +109,7 @@ export class Meter {
   /** The caller of a request and every bucket's state for them (GET /usage); counts nothing. */
   async usage(req: Request): Promise<{ caller: Caller; buckets: BucketUsage[] }> {
     const caller = callerOf(req, this.o.keys);
+    if (req.res) noteCaller(req.res, caller.tier, caller.keyId);
     const nowMs = this.clock();
     const buckets = await Promise.all(
       QUOTA_BUCKETS.map(async (bucket): Promise<BucketUsage> => {
@@ -119,6 +127,16 @@ export class Meter {
       }),
     );
     return { caller, buckets };
+  }
+
+  /** Where the counters live: `memory`, or `redis` (REDIS_URL). */
+  get countersKind(): Counters['kind'] {
+    return this.o.counters.kind;
+  }
+
+  /** Whether the counters answer now (Redis: a PING within the command timeout); memory always does. */
+  countersReachable(): Promise<boolean> {
+    return this.o.counters.ping();
   }
 
   async close(): Promise<void> {

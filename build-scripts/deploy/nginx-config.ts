@@ -1,0 +1,313 @@
+/**
+ * The nginx front of the production shape (issue 24): serves every static file of the current
+ * snapshot straight from `<snapshots>/current/tree`, and hands everything that needs computing to an
+ * upstream of N shims. Generated from the same URL rules the tree writer and the shim use, so it
+ * cannot drift from them:
+ *
+ * - API paths (src/site/static-paths.ts `fileForUrlPath`): `/api/v1/x` and `/api/v1/x.json` are
+ *   `api/v1/x.json`, `/api/v1/` is `api/v1/index.json`, `/api/v1/feed.atom` keeps its extension,
+ *   `?page=N` alone on /ranking and /changes is `…/page/N.json`; pinned reads
+ *   `/api/v1/snapshots/{id}/…` are the same files in snapshot {id}'s own tree.
+ * - Pages (src/site/paths.ts `fileForPageUrl`): a folder URL is its `index.html`, assets keep their names.
+ * - Headers (build-scripts/deploy/headers.ts): the shim's CORS, caching, security headers and
+ *   content types.
+ *
+ * One rule decides what nginx serves itself: a GET or HEAD whose request line, exactly as the
+ * client sent it, names a file by those mappings, and the file exists. Everything else goes to the
+ * shim: query strings (other than a lone `page=N`), POST, `/usage`, downloads, other spellings
+ * (lower-case codes, percent-encoding, empty or dot segments), misses (the JSON 404 envelope, the
+ * HTML 404 page, redirects to a folder URL), and snapshot ids that are malformed, unknown (404) or
+ * pruned (410: the folder is gone, the shim knows it from pruned.json). The shim owns every rule
+ * about those, so nginx never answers them differently.
+ */
+import { LIMITS, SNAPSHOT_ID_PATTERN } from '../../src/contract/vocabulary.js';
+import { API_BASE, DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/site/static-paths.js';
+import { fileForPageUrl } from '../../src/site/paths.js';
+import { API_CSP, DOCS_PAGE_CSP, DOCS_PAGE_URL, ERROR_HEADERS, JSON_TYPE, PAGE_CSP, PREFLIGHT_RESPONSE_HEADERS, STATIC_HEADERS, TREE_CONTENT_TYPES } from './headers.js';
+
+export interface NginxOptions {
+  /** SNAPSHOTS_DIR, absolute: the `<id>/` folders and the `current` symlink. */
+  snapshotsDir: string;
+  /** The shims, `host:port` each (loopback addresses: the shims must not be reachable around nginx). */
+  upstreams: string[];
+  /** What nginx listens on: a port, or `address:port`. */
+  listen: string;
+  /** Folder for nginx's pid file, error log, access log and temp files (full config only). */
+  runtimeDir: string;
+  /** `full`: a whole nginx.conf for `nginx -c` (default); `http`: the http-level part for an `include` in an existing nginx.conf. */
+  mode?: 'full' | 'http';
+  /** Worker user when the master runs as root (`user …;`); it must be able to read the snapshots. */
+  user?: string;
+  workerProcesses?: number | 'auto';
+  serverName?: string;
+  /** Access log path, or `off`; default `<runtimeDir>/access.log`. */
+  accessLog?: string;
+}
+
+/**
+ * A segment of an API path (words, codes, page numbers): no dot, so a `.json` suffix stays outside
+ * it. Map captures become nginx variables, so they are named `esg_…`.
+ */
+const SEG = '[A-Za-z0-9_-]+';
+/** A segment of a page path, as the shim's pages route takes it: never starting with a dot (no `..`). */
+const PAGE_SEG = '[A-Za-z0-9_-][A-Za-z0-9._-]*';
+/** SNAPSHOT_ID_PATTERN without its anchors, its groups made non-capturing. */
+const SNAPSHOT_ID = SNAPSHOT_ID_PATTERN.source.replace(/^\^|\$$/g, '').replace(/\((?!\?)/g, '(?:');
+/** A path below /api/v1, never into the downloads (the shim streams them with their sha256 as ETag) or a nested pinned read. */
+const API_PATH = `(?!${DOWNLOADS_DIR.split('/').pop()}(?:/|$)|snapshots/)(?:${SEG}/)*${SEG}`;
+/** Anything like /api, in any case, is the API's (its 404 is the JSON envelope, never the HTML page). */
+const NOT_API = '(?![Aa][Pp][Ii](?:/|\\?|$))';
+const GET = '^(?:GET|HEAD) ';
+const API = escapeRegex(API_BASE);
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, (c) => (c === '/' ? '/' : `\\${c}`));
+}
+
+/** An nginx double-quoted string holding a regex or variables (`$name` is interpolated). */
+function q(value: string): string {
+  if (/["\n]/.test(value)) throw new Error(`cannot quote for nginx: ${value}`);
+  return `"${value}"`;
+}
+
+/** A header value as a literal: no variable, no escape, no quote. */
+function literal(value: string): string {
+  if (/["\\$\n]/.test(value)) throw new Error(`a header value nginx would not send as written: ${value}`);
+  return `"${value}"`;
+}
+
+/** The file a relative URL is written to, as the tree writer writes it, for the map's values. */
+const apiFile = (url: string) => `/current/tree/${fileForUrlPath(url)}`;
+const LIST_PAGES = ['ranking', 'changes'] as const;
+
+/**
+ * `$esg_file`: the file (under the snapshots folder) a GET or HEAD names by the tree's mappings, or
+ * "" when the request is the shim's. First match wins.
+ */
+function fileMap(): string {
+  // Checked against the URL table, so a change of the tree's layout fails here, not in production.
+  const expect = (got: string, want: string) => {
+    if (got !== want) throw new Error(`static-paths.ts changed: ${got} ≠ ${want}; update build-scripts/deploy/nginx-config.ts`);
+  };
+  expect(fileForUrlPath(urls.index), 'api/v1/index.json');
+  expect(fileForUrlPath(urls.company('X')), 'api/v1/company/X.json');
+  expect(fileForUrlPath(urls.feed), 'api/v1/feed.atom');
+  expect(fileForUrlPath(urls.rankingPage(2)), 'api/v1/ranking/page/2.json');
+  expect(fileForUrlPath(urls.changesPage(2)), 'api/v1/changes/page/2.json');
+  expect(fileForPageUrl('/company/X/'), 'company/X/index.html');
+  expect(fileForPageUrl('/assets/site.css'), 'assets/site.css');
+  const feed = escapeRegex(urls.feed.slice(API_BASE.length + 1));
+  const pinned = `${API}/snapshots/(?<esg_sid>${SNAPSHOT_ID})`;
+  const rows: [string, string][] = [
+    [`${GET}${API}/?$`, apiFile(urls.index)],
+    [`${GET}${pinned}/?$`, `/$esg_sid/tree/${fileForUrlPath(urls.index)}`],
+    [`${GET}${pinned}/${feed}$`, `/$esg_sid/tree/${fileForUrlPath(urls.feed)}`],
+    [`${GET}${pinned}/(?<esg_path>${API_PATH})(?:\\.json)?$`, `/$esg_sid/tree/api/v1/$esg_path.json`],
+    [`${GET}${API}/(?<esg_list>${LIST_PAGES.join('|')})(?:\\.json)?\\?page=(?<esg_n>[1-9][0-9]{0,5})$`, '/current/tree/api/v1/$esg_list/page/$esg_n.json'],
+    [`${GET}${API}/${feed}$`, apiFile(urls.feed)],
+    [`${GET}${API}/(?<esg_path>${API_PATH})(?:\\.json)?$`, '/current/tree/api/v1/$esg_path.json'],
+    // Pages take any query (the shim ignores it); a folder URL is its index.html.
+    [`${GET}(?<esg_page>/${NOT_API}(?:${PAGE_SEG}/)*)(?:\\?.*)?$`, '/current/tree${esg_page}index.html'],
+    [`${GET}(?<esg_page>/${NOT_API}(?:${PAGE_SEG}/)*${PAGE_SEG})(?:\\?.*)?$`, '/current/tree$esg_page'],
+  ];
+  return [
+    '# What nginx serves itself: the file a GET or HEAD names, exactly as sent; "" sends it to the shim.',
+    'map "$request_method $request_uri" $esg_file {',
+    '    default "";',
+    ...rows.map(([re, file]) => `    ${q(`~${re}`)} ${q(file)};`),
+    '}',
+  ].join('\n');
+}
+
+/** `$esg_csp`: the page policy for pages (the API reference's for /docs/), the API's for everything else, as server/routes/pages.ts sends them. */
+function cspMap(): string {
+  return [
+    // The request as sent ($uri is the file's path once try_files has found it).
+    'map "$esg_file $request_uri" $esg_csp {',
+    `    default ${literal(API_CSP)};`,
+    `    ${q(`~\\.html ${escapeRegex(DOCS_PAGE_URL)}(?:\\?|$)`)} ${literal(DOCS_PAGE_CSP)};`,
+    `    ${q('~\\.html ')} ${literal(PAGE_CSP)};`,
+    '}',
+  ].join('\n');
+}
+
+/** `$esg_request_id`: nginx's 128 random bits in the UUID v4 form the shim's X-Request-Id has. */
+function requestIdMap(): string {
+  return [
+    'map $request_id $esg_request_id {',
+    '    default $request_id;',
+    `    ${q('~^(?<esg_r1>.{8})(?<esg_r2>.{4}).(?<esg_r3>.{3}).(?<esg_r4>.{3})(?<esg_r5>.{12})$')} "$esg_r1-$esg_r2-4$esg_r3-a$esg_r4-$esg_r5";`,
+    '}',
+  ].join('\n');
+}
+
+const addHeaders = (headers: Readonly<Record<string, string>>, always: boolean) =>
+  Object.entries(headers).map(([k, v]) => `add_header ${k} ${literal(v)}${always ? ' always' : ''};`);
+
+/** Errors nginx answers itself, each in the API's envelope (the snapshot fields are null: nginx cannot read the snapshot). */
+const OWN_ERRORS: { status: number; also?: number[]; as: number; code: string; message: string }[] = [
+  { status: 400, as: 400, code: 'BAD_REQUEST', message: 'Malformed HTTP request.' },
+  { status: 413, as: 413, code: 'PAYLOAD_TOO_LARGE', message: `The request body is over ${LIMITS.bodyBytes / 1024} KiB.` },
+  { status: 414, as: 414, code: 'URI_TOO_LONG', message: `The URL is longer than ${LIMITS.urlBytes} bytes.` },
+  { status: 494, as: 431, code: 'HEADERS_TOO_LARGE', message: `The request headers are larger than ${LIMITS.headerBytes} bytes together.` },
+  { status: 500, as: 500, code: 'INTERNAL', message: 'Internal error. The request id identifies it in our logs.' },
+  // No shim answered (refused, reset, timed out): the contract's 502, whatever nginx's own code.
+  { status: 502, also: [503, 504], as: 502, code: 'UPSTREAM_FAILURE', message: 'No API server answered; try again shortly.' },
+];
+const errorPages = () => OWN_ERRORS.map((e) => `error_page ${[e.status, ...(e.also ?? [])].join(' ')} = @esg_error_${e.status};`);
+
+function errorLocations(): string[] {
+  return OWN_ERRORS.flatMap((e) => {
+    const body = JSON.stringify({ ok: false, error: { code: e.code, message: e.message, request_id: '@ID@' }, methodology_version: null, dataset_snapshot_id: null, data_asof: null }).replace('@ID@', '$esg_request_id');
+    if (body.includes("'")) throw new Error('error body cannot hold a single quote');
+    return [
+      `location @esg_error_${e.status} {`,
+      `    default_type ${literal(JSON_TYPE)};`,
+      '    add_header X-Request-Id $esg_request_id always;',
+      ...addHeaders(ERROR_HEADERS, true).map((l) => `    ${l}`),
+      `    return ${e.as} '${body}';`,
+      '}',
+    ];
+  });
+}
+
+function upstreamBlock(upstreams: string[]): string {
+  for (const u of upstreams) if (!/^[A-Za-z0-9.:[\]-]+:\d{1,5}$/.test(u)) throw new Error(`an upstream is host:port, got "${u}"`);
+  return [
+    'upstream esg_shims {',
+    // A shim that fails a connection is left alone for 5 s, while the others answer.
+    ...upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=5s;`),
+    '    keepalive 64;',
+    '    keepalive_requests 10000;',
+    '    keepalive_timeout 30s;',
+    '}',
+  ].join('\n');
+}
+
+function listenDirective(listen: string): string {
+  if (!/^(?:[A-Za-z0-9.:[\]-]+:)?\d{1,5}$/.test(listen)) throw new Error(`--listen is a port or address:port, got "${listen}"`);
+  return `listen ${listen};`;
+}
+
+/** The http-level part: types, log format, maps, the upstream and the server. */
+export function nginxHttpBlock(o: NginxOptions): string {
+  if (!o.snapshotsDir.startsWith('/')) throw new Error(`the snapshots folder must be an absolute path, got "${o.snapshotsDir}"`);
+  if (o.upstreams.length === 0) throw new Error('at least one upstream shim is needed');
+  const accessLog = o.accessLog ?? `${o.runtimeDir}/access.log`;
+  const indent = (lines: string[], n = 4) => lines.map((l) => (l === '' ? '' : ' '.repeat(n) + l));
+  const staticHeaders = ['add_header X-Request-Id $esg_request_id;', ...addHeaders(STATIC_HEADERS, false), 'add_header Content-Security-Policy $esg_csp;'];
+  const server = [
+    'server {',
+    ...indent([
+      listenDirective(o.listen),
+      `server_name ${o.serverName ?? '_'};`,
+      '',
+      // The tree's content types, here rather than at http level, so an include beside the system's mime.types adds no duplicate.
+      'types {',
+      ...Object.entries(TREE_CONTENT_TYPES).map(([ext, type]) => `    ${literal(type)} ${ext};`),
+      '}',
+      'default_type application/octet-stream;',
+      // The shim decides about `//`, dot segments and encodings: nginx must not rewrite them first.
+      'merge_slashes off;',
+      'server_tokens off;',
+      'charset off;',
+      // gzip would turn the files' strong ETags weak (contract 1 wants them strong): compress at a CDN instead.
+      'gzip off;',
+      'sendfile on;',
+      'tcp_nopush on;',
+      // Room for what the shim refuses with its own envelope (URL over 8 KiB: 414, headers over 16 KiB: 431, body over 64 KiB: 413).
+      `client_max_body_size ${(LIMITS.bodyBytes * 2) / 1024}k;`,
+      'large_client_header_buffers 8 32k;',
+      'client_header_timeout 10s;',
+      'client_body_timeout 10s;',
+      'send_timeout 30s;',
+      'keepalive_timeout 65s;',
+      'keepalive_requests 10000;',
+      // No open_file_cache: each request resolves `current` afresh, so a publish is served at once and no answer mixes snapshots.
+      // Buffered: one write per 64 KiB of lines (or per second) instead of one per request.
+      accessLog === 'off' ? 'access_log off;' : `access_log ${accessLog} esg_json buffer=64k flush=1s;`,
+      'recursive_error_pages on;',
+      ...errorPages(),
+      '',
+      'location / {',
+      ...indent([
+        `root ${o.snapshotsDir};`,
+        ...errorPages(),
+        'error_page 418 = @esg_shim;',
+        'error_page 419 = @esg_preflight;',
+        'if ($request_method = OPTIONS) { return 419; }',
+        'if ($esg_file = "") { return 418; }',
+        'try_files $esg_file @esg_shim;',
+        ...staticHeaders,
+      ]),
+      '}',
+      '',
+      '# Everything computed, and every miss: the shim answers, its headers pass through unchanged, nothing is cached.',
+      'location @esg_shim {',
+      ...indent([
+        'proxy_pass http://esg_shims;',
+        'proxy_http_version 1.1;',
+        'proxy_set_header Connection "";',
+        'proxy_set_header Host $host;',
+        // Set, never appended: a client's own X-Forwarded-For must not reach the shim (TRUST_PROXY believes this one hop).
+        'proxy_set_header X-Forwarded-For $remote_addr;',
+        'proxy_set_header X-Forwarded-Proto $scheme;',
+        'proxy_redirect off;',
+        // A refused or reset connection is retried on the next shim (POST only when it was never sent).
+        'proxy_next_upstream error timeout;',
+        `proxy_next_upstream_tries ${o.upstreams.length};`,
+        'proxy_next_upstream_timeout 10s;',
+        'proxy_connect_timeout 2s;',
+        'proxy_send_timeout 60s;',
+        'proxy_read_timeout 60s;',
+      ]),
+      '}',
+      '',
+      '# Contract 1: a preflight is 204 with the allowed methods and headers, answered here even with every shim down.',
+      'location @esg_preflight {',
+      ...indent(['add_header X-Request-Id $esg_request_id always;', ...addHeaders(PREFLIGHT_RESPONSE_HEADERS, true), 'return 204;']),
+      '}',
+      '',
+      ...errorLocations(),
+    ]),
+    '}',
+  ];
+  return [
+    `# Generated by \`npm run deploy:nginx\` (build-scripts/deploy/nginx-config.ts). Do not edit: regenerate.`,
+    'log_format esg_json escape=json \'{"time":"$time_iso8601","request_id":"$sent_http_x_request_id","client":"$remote_addr",\'',
+    '    \'"method":"$request_method","uri":"$request_uri","status":$status,"bytes":$body_bytes_sent,"seconds":$request_time,\'',
+    '    \'"upstream":"$upstream_addr","upstream_status":"$upstream_status","upstream_seconds":"$upstream_response_time"}\';',
+    '',
+    fileMap(),
+    '',
+    cspMap(),
+    '',
+    requestIdMap(),
+    '',
+    upstreamBlock(o.upstreams),
+    '',
+    ...server,
+    '',
+  ].join('\n');
+}
+
+/** A whole nginx.conf, for `nginx -c FILE` (add `-g 'daemon off;'` to keep it in the foreground). */
+export function nginxConfig(o: NginxOptions): string {
+  if ((o.mode ?? 'full') === 'http') return nginxHttpBlock(o);
+  const r = o.runtimeDir;
+  if (!r.startsWith('/')) throw new Error(`the runtime folder must be an absolute path, got "${r}"`);
+  return [
+    ...(o.user ? [`user ${o.user};`] : []),
+    `worker_processes ${o.workerProcesses ?? 'auto'};`,
+    // The maps are regular expressions run on every request: compiled to machine code.
+    'pcre_jit on;',
+    `pid ${r}/nginx.pid;`,
+    `error_log ${r}/error.log warn;`,
+    'events { worker_connections 4096; }',
+    'http {',
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `    ${t}_temp_path ${r}/tmp/${t};`),
+    ...nginxHttpBlock(o).split('\n').map((l) => (l === '' ? '' : `    ${l}`)),
+    '}',
+    '',
+  ].join('\n');
+}

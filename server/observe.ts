@@ -1,0 +1,181 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Express, Request } from 'express';
+import { API_BASE } from '../src/site/static-paths.js';
+import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
+import type { SnapshotSource } from './snapshot-source.js';
+
+/** What is known of a request while it runs, kept on its response. */
+interface Watch {
+  req: IncomingMessage;
+  start: number;
+  /** The connection's bytes written when the request began (a keep-alive socket carries several). */
+  sent: number;
+  /** Taken from the URL as it arrived (Express rewrites `req.url` below a mount point). */
+  route: string;
+  snapshot: string | null;
+  /** Read when the request arrives: a closed socket no longer knows its peer. */
+  client: string | null;
+  tier?: string;
+  keyId?: string | null;
+}
+const WATCH = Symbol('observe');
+type Watched = ServerResponse & { [WATCH]?: Watch };
+
+/** Who called, once the meter knows (server/access/meter.ts): the tier and the key's public id, never the key. */
+export function noteCaller(res: ServerResponse, tier: string, keyId: string | null): void {
+  const watch = (res as Watched)[WATCH];
+  if (watch) {
+    watch.tier = tier;
+    watch.keyId = keyId;
+  }
+}
+
+const API_WORDS = new Set(['etf', 'ranking', 'methodology', 'snapshots', 'openapi', 'feed.atom', 'changes', 'compare', 'batch', 'packs', 'usage']);
+const PAGE_WORDS = new Set(['/', '/etf/', '/ranking/', '/sources/', '/methodology/', '/downloads/', '/research/', '/docs/', '/favicon.ico', '/search/index.json', '/404.html', '/healthz', '/readyz']);
+const RANKING_PAGE = /^\/ranking\/(?:(industry|market|assurance|flag)\/[^/]+\/)?(?:page\/[^/]+\/?)?$/;
+
+/**
+ * A request's route as a pattern (`/api/v1/company/{ticker}`), never the raw path: a label with a
+ * bounded set of values for metrics, and a log field to group by. Paths the service does not have
+ * are `unknown`; other pages than those listed are `page`.
+ */
+export function routePattern(url: string): string {
+  const query = url.indexOf('?');
+  const path = query < 0 ? url : url.slice(0, query);
+  if (path === API_BASE || path.startsWith(`${API_BASE}/`)) return apiPattern(path.slice(API_BASE.length + 1));
+  if (PAGE_WORDS.has(path)) return path;
+  if (/^\/company\/[^/]+\/?$/.test(path)) return '/company/{ticker}/';
+  if (/^\/etf\/[^/]+\/?$/.test(path)) return '/etf/{code}/';
+  const ranking = RANKING_PAGE.exec(path);
+  if (ranking) return `/ranking/${ranking[1] ? `${ranking[1]}/{value}/` : ''}${path.includes('/page/') ? 'page/{page}/' : ''}`;
+  if (path.startsWith('/assets/')) return '/assets/{file}';
+  return 'page';
+}
+
+const api = (rest: string) => `${API_BASE}/${rest}`;
+const API_SINGLE = new Map([...API_WORDS].map((w) => [w, api(w)]));
+const COMPANY = api('company/{ticker}');
+const CANONICAL = api('company/{ticker}/canonical');
+const HISTORY = api('company/{ticker}/history');
+
+function apiPattern(rest: string): string {
+  const s = rest === '' ? [] : rest.split('/');
+  const last = s.length - 1;
+  if (last >= 0 && s[0] !== 'downloads' && s[last]!.endsWith('.json')) s[last] = s[last]!.slice(0, -5);
+  const [a, b, c] = s;
+  switch (s.length) {
+    case 0:
+      return `${API_BASE}/`;
+    case 1:
+      return a === 'index' ? `${API_BASE}/` : (API_SINGLE.get(a!) ?? 'unknown');
+    case 2:
+      if (a === 'company') return COMPANY;
+      if (a === 'etf') return api('etf/{code}');
+      if (a === 'snapshots') return api('snapshots/{id}');
+      if (a === 'downloads') return api('downloads/{id}');
+      if (a === 'sources' && b === 'registry') return api('sources/registry');
+      return 'unknown';
+    case 3:
+      if (a === 'company') return c === 'canonical' ? CANONICAL : c === 'history' ? HISTORY : 'unknown';
+      if ((a === 'ranking' || a === 'changes') && b === 'page') return api(`${a}/page/{page}`);
+      if (a === 'downloads') return api('downloads/{id}/{file}');
+      if (a === 'snapshots') return api('snapshots/{id}/{path}');
+      return 'unknown';
+    default:
+      return a === 'snapshots' ? api('snapshots/{id}/{path}') : 'unknown';
+  }
+}
+
+/**
+ * The client address as Express sees it (`req.ip`: `X-Forwarded-For` believed only as far as
+ * TRUST_PROXY says), also for requests the fast path answers outside Express. Without TRUST_PROXY it
+ * is the socket's peer, read directly.
+ */
+function clientAddressOf(app: Express): (req: IncomingMessage) => string | undefined {
+  if (!app.get('trust proxy')) return (req) => req.socket.remoteAddress;
+  return (req) => ('ip' in req ? (req as Request).ip : Reflect.get(app.request, 'ip', { app, headers: req.headers, socket: req.socket, connection: req.socket }));
+}
+
+export interface ObserveOptions {
+  app: Express;
+  logger: Logger;
+  metrics?: Metrics;
+  snapshots: SnapshotSource;
+}
+
+/** The company-file fast path's hook (server/serve.ts), called just before it answers. */
+export type FastObserve = (req: IncomingMessage, res: ServerResponse, route: string, snapshot: string) => void;
+
+const fastObservers = new WeakMap<Express, FastObserve>();
+
+/** The fast path's hook for createApp's app; none when nothing is watched. */
+export function fastObserverOf(app: Express): FastObserve | undefined {
+  return fastObservers.get(app);
+}
+
+/**
+ * Watches the app's requests: a request line (pino) when the logger has pino behind it and `info`
+ * is on (LOG_LEVEL=warn turns them off, at no cost per request), metrics when given. Express
+ * requests are watched from the app's first middleware, installed here; the fast path calls the
+ * hook registered for the app. Both do the same: one shared `close` listener per request (a
+ * response emits it once, when finished or when its connection closed first), one line.
+ *
+ * Not pino-http: its middleware adds seven properties to each request and response and makes a
+ * child logger per request, which cost a request through Express 40–60 µs of CPU here (a quarter
+ * of it), where this costs about 15; see README "Logs, metrics, shutdown".
+ */
+export function observeRequests(o: ObserveOptions): void {
+  const metrics = o.metrics;
+  const pino = o.logger.pino?.isLevelEnabled('info') ? o.logger.pino : undefined;
+  if (!pino && !metrics) return;
+  const clientAddress = clientAddressOf(o.app);
+
+  const snapshotId = () => {
+    try {
+      return o.snapshots.current().meta.dataset_snapshot_id;
+    } catch {
+      return null;
+    }
+  };
+
+  /** Written when the response has finished or its connection closed, whichever comes first. */
+  function onClose(this: Watched): void {
+    const watch = this[WATCH]!;
+    const req = watch.req;
+    const ms = performance.now() - watch.start;
+    // A request whose connection closed before any answer has no status (nginx would say 499).
+    // Headers handed to a socket the client had already closed never left: no status either.
+    const status = this.headersSent && (this.writableFinished || req.socket.bytesWritten > watch.sent) ? this.statusCode : null;
+    if (pino) {
+      pino.info(
+        {
+          request_id: this.getHeader('X-Request-Id') ?? null,
+          method: req.method,
+          route: watch.route,
+          status,
+          duration_ms: Math.round(ms * 1000) / 1000,
+          bytes: req.socket.bytesWritten - watch.sent,
+          tier: watch.tier ?? null,
+          key_id: watch.keyId ?? null,
+          client: watch.client,
+          snapshot: watch.snapshot,
+        },
+        this.writableFinished ? 'request' : 'request aborted',
+      );
+    }
+    metrics?.request(watch.route, status, ms / 1000);
+  }
+
+  const watch = (req: IncomingMessage, res: ServerResponse, route: string, snapshot: string | null) => {
+    const client = pino ? (clientAddress(req) ?? null) : null;
+    (res as Watched)[WATCH] = { req, start: performance.now(), sent: req.socket.bytesWritten, route, snapshot, client };
+    res.on('close', onClose);
+  };
+
+  o.app.use((req, res, next) => {
+    watch(req, res, routePattern(req.url), pino ? snapshotId() : null);
+    next();
+  });
+  fastObservers.set(o.app, watch);
+}

@@ -1,0 +1,160 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { nginxConfig } from '../../build-scripts/deploy/nginx-config.js';
+import { freePort, startRedis, type RedisServer } from '../server/access/processes.js';
+
+/**
+ * The production shape of deploy/README.md on loopback, started and stopped by a test: Debian's
+ * redis-server, two shim processes sharing it (run as the unit file and the container run them:
+ * node directly), and Debian's nginx in front with the generated config.
+ */
+export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync);
+
+function until(what: string, ms: number, ready: () => Promise<boolean>, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + ms;
+  return (async () => {
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}):\n${log().slice(-2000)}`);
+      if (await ready()) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`${what} was not ready within ${ms} ms:\n${log().slice(-2000)}`);
+  })();
+}
+
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+/** SIGTERM, then SIGKILL after 5 s; resolves when the process is gone. */
+function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    child.kill(signal);
+  });
+}
+
+export interface Shim {
+  port: number;
+  base: string;
+  /** What the process wrote (its log lines), stdout and stderr together. */
+  log(): string;
+  /** Killed at once, as a crash would. */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** One shim as the unit file runs it: node directly, PORT/HOST/SNAPSHOTS_DIR/REDIS_URL/KEYS_DB/TRUST_PROXY from the environment. */
+export async function startShim(env: Record<string, string>): Promise<Shim> {
+  const port = await freePort();
+  const metricsPort = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    env: { ...process.env, LOG_LEVEL: 'info', METRICS_PORT: String(metricsPort), ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  for (const s of [child.stdout!, child.stderr!]) s.setEncoding('utf8').on('data', (c: string) => (log += c));
+  const base = `http://127.0.0.1:${port}`;
+  await until(`shim on ${port}`, 60_000, () => fetch(`${base}/readyz`).then((r) => r.ok, () => false), child, () => log);
+  return {
+    port,
+    base,
+    log: () => log,
+    kill: async () => {
+      const gone = new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
+      child.kill('SIGKILL');
+      await gone;
+    },
+    stop: () => stop(child),
+  };
+}
+
+export interface AccessLogEntry {
+  request_id: string;
+  client: string;
+  method: string;
+  uri: string;
+  status: number;
+  /** `host:port` of the shim(s) tried, comma-separated; "" when nginx served the file itself. */
+  upstream: string;
+}
+
+export interface Nginx {
+  port: number;
+  base: string;
+  config: string;
+  accessLog(): AccessLogEntry[];
+  errorLog(): string;
+  stop(): Promise<void>;
+}
+
+/** nginx with the config `npm run deploy:nginx` writes, in the foreground, everything under `dir`. */
+export async function startNginx(dir: string, snapshotsDir: string, upstreams: string[]): Promise<Nginx> {
+  if (!NGINX) throw new Error("nginx is not installed (Debian's nginx; .ci/run installs it)");
+  const port = await freePort();
+  mkdirSync(dir, { recursive: true });
+  for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, 'tmp', t), { recursive: true });
+  // As root, workers would run as nobody and could not read the snapshots (the build makes them 0700): run them as root here.
+  const config = nginxConfig({ snapshotsDir, upstreams, listen: `127.0.0.1:${port}`, runtimeDir: dir, workerProcesses: 1, user: process.getuid?.() === 0 ? 'root' : undefined });
+  const file = join(dir, 'nginx.conf');
+  writeFileSync(file, config);
+  const child = spawn(NGINX, ['-p', dir, '-c', file, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let out = '';
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (out += c));
+  const errorLog = () => out + (existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : '');
+  await until(`nginx on ${port}`, 20_000, () => accepts(port), child, errorLog);
+  return {
+    port,
+    base: `http://127.0.0.1:${port}`,
+    config,
+    accessLog: () => {
+      const path = join(dir, 'access.log');
+      if (!existsSync(path)) return [];
+      return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AccessLogEntry);
+    },
+    errorLog,
+    // SIGQUIT: a graceful stop (the workers finish what they serve).
+    stop: () => stop(child, 'SIGQUIT'),
+  };
+}
+
+export interface Front {
+  redis: RedisServer;
+  shims: Shim[];
+  nginx: Nginx;
+  stop(): Promise<void>;
+}
+
+/** redis-server, two shims on it (TRUST_PROXY=loopback: they believe nginx's X-Forwarded-For), nginx in front. */
+export async function startFront(dir: string, snapshotsDir: string, keysDb: string): Promise<Front> {
+  const redis = await startRedis(await freePort());
+  const env = { SNAPSHOTS_DIR: snapshotsDir, KEYS_DB: keysDb, REDIS_URL: redis.url, TRUST_PROXY: 'loopback' };
+  const shims: Shim[] = [];
+  let nginx: Nginx | undefined;
+  const stopAll = async () => {
+    await nginx?.stop();
+    await Promise.all(shims.map((s) => s.stop()));
+    await redis.stop();
+  };
+  try {
+    shims.push(...(await Promise.all([startShim(env), startShim(env)])));
+    nginx = await startNginx(join(dir, 'nginx'), snapshotsDir, shims.map((s) => `127.0.0.1:${s.port}`));
+  } catch (e) {
+    await stopAll();
+    throw e;
+  }
+  return { redis, shims, nginx, stop: stopAll };
+}

@@ -1,0 +1,245 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, get } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { currentSnapshotDir } from '../../src/snapshot/published.js';
+import { freePort } from './access/processes.js';
+
+/**
+ * Graceful shutdown (server/shutdown.ts), tried the way supervisors do it: SIGTERM to `npm start`
+ * (systemd and `docker stop` signal the main process) and to node itself, while 150 downloads are
+ * being read slowly. Every response that had started completes with all its bytes, no new
+ * connection is accepted once the signal is taken, the log says how many were drained, and the
+ * exit code is 0 within the grace; with a grace too short for stalled requests, the exit code is 1
+ * and the log says how many were cut; a second signal exits at once.
+ */
+const snapshotsDir = () => inject('demoSnapshotsDir');
+type Line = Record<string, unknown>;
+
+interface Shim {
+  child: ChildProcess;
+  port: number;
+  lines(): Line[];
+  /** Resolves with the first log line whose message starts with `prefix`. */
+  line(prefix: string, ms?: number): Promise<Line>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'esg-shutdown-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The server in a process of its own: as `npm start` runs it, or straight with node (as a unit file or a container does). */
+async function startShim(how: 'npm start' | 'node', env: Record<string, string> = {}): Promise<Shim> {
+  const port = await freePort();
+  const command = how === 'npm start' ? ['npm', ['start']] as const : [process.execPath, ['--max-semi-space-size=4', '--max-old-space-size=160', '--import', 'tsx', 'server/start.ts']] as const;
+  const child = spawn(command[0], [...command[1]], {
+    env: { ...process.env, SNAPSHOTS_DIR: snapshotsDir(), KEYS_DB: join(dir, 'keys.sqlite'), PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (text += c));
+  child.stdout!.resume();
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })));
+  const lines = () => text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Line);
+  const line = async (prefix: string, ms = 30_000) => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const found = lines().find((l) => String(l.message).startsWith(prefix));
+      if (found) return found;
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no "${prefix}" line within ${ms} ms; log:\n${text}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  const deadline = Date.now() + 60_000;
+  while (!(await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false))) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the server did not start; log:\n${text}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { child, port, lines, line, exited };
+}
+
+interface Download {
+  /** Resolves when the response's headers have arrived. */
+  started: Promise<void>;
+  done: Promise<{ status?: number; declared?: number; length: number; sha256: string; complete: boolean; error?: string }>;
+}
+
+/** A download read at `bytesPerMs`, on a keep-alive connection as browsers and proxies make them. */
+function download(agent: Agent, port: number, path: string, bytesPerMs: number): Download {
+  let started!: () => void;
+  const startedP = new Promise<void>((r) => (started = r));
+  const done = new Promise<Awaited<Download['done']>>((resolve) => {
+    const req = get({ host: '127.0.0.1', port, path, agent }, (res) => {
+      started();
+      const hash = createHash('sha256');
+      let length = 0;
+      const result = (error?: string) => ({ status: res.statusCode, declared: Number(res.headers['content-length']), length, sha256: hash.digest('hex'), complete: res.complete, error });
+      let settled = false;
+      const settle = (error?: string) => {
+        if (settled) return;
+        settled = true;
+        resolve(result(error));
+      };
+      res.on('data', (chunk: Buffer) => {
+        hash.update(chunk);
+        length += chunk.length;
+        res.pause();
+        setTimeout(() => res.resume(), Math.max(1, chunk.length / bytesPerMs));
+      });
+      res.on('end', () => settle());
+      res.on('error', (e) => settle(e.message));
+      res.on('close', () => settle(res.complete ? undefined : 'closed before the end'));
+    });
+    req.on('error', (e) => resolve({ length: 0, sha256: '', complete: false, error: e.message }));
+  });
+  return { started: startedP, done };
+}
+
+/**
+ * Requests the server cannot finish: a POST whose body stops half way, and downloads pipelined on one
+ * connection that is never read. (One download read by nobody still finishes on the server: a 2.7 MB
+ * file fits in the kernel's socket buffers on loopback, so the next ones on the connection wait.)
+ * Resolves once the first download's first bytes came, so the server has taken the requests.
+ */
+async function stall(port: number, path: string): Promise<() => void> {
+  const upload = connect(port, '127.0.0.1');
+  upload.on('error', () => {});
+  upload.write(`POST /api/v1/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"tickers":["D11`);
+  const downloads = connect(port, '127.0.0.1');
+  downloads.on('error', () => {});
+  downloads.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`.repeat(4));
+  await new Promise<void>((resolve) => downloads.once('data', () => resolve()));
+  downloads.pause();
+  await new Promise((r) => setTimeout(r, 200)); // the upload's headers are in too
+  return () => {
+    upload.destroy();
+    downloads.destroy();
+  };
+}
+
+/** Whether a new TCP connection to the port is accepted. */
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+function theDownload() {
+  const current = currentSnapshotDir(snapshotsDir())!;
+  const id = basename(current);
+  const bytes = readFileSync(join(current, 'tree', 'api', 'v1', 'downloads', id, 'snapshot.sqlite'));
+  return { path: `/api/v1/downloads/${id}/snapshot.sqlite`, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+describe('SIGTERM under load', () => {
+  const K = 150;
+  for (const how of ['npm start', 'node'] as const) {
+    it(`${how}: every started download completes whole, new connections are refused, the log counts them drained, exit 0 in time`, async () => {
+      const file = theDownload();
+      const shim = await startShim(how);
+      const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+      try {
+        // About 2.7 s per download at 1 MB/s: all of them still running when the signal comes.
+        const downloads = Array.from({ length: K }, () => download(agent, shim.port, file.path, 1000));
+        await Promise.all(downloads.map((d) => d.started));
+        const signalledAt = Date.now();
+        shim.child.kill('SIGTERM'); // to npm itself when started with npm: it forwards the signal to node
+        const begun = await shim.line('shutting down', 5000);
+        expect(begun).toMatchObject({ signal: 'SIGTERM', grace_ms: 10_000 });
+        expect(await accepts(shim.port), 'a new connection after the signal').toBe(false);
+
+        const results = await Promise.all(downloads.map((d) => d.done));
+        for (const r of results) {
+          expect(r.error).toBeUndefined();
+          expect(r).toMatchObject({ status: 200, declared: file.size, length: file.size, sha256: file.sha256, complete: true });
+        }
+        const exit = await shim.exited;
+        expect(exit.code).toBe(0);
+        expect(exit.at - signalledAt).toBeLessThan(10_000);
+        const end = await shim.line('shut down');
+        expect(end.cut).toBe(0);
+        // Every request in flight when the signal came was drained, none hung up by itself.
+        expect(end.drained).toBe(begun.in_flight);
+        expect(end.abandoned).toBe(0);
+        expect(begun.in_flight as number, 'the downloads were still running at the signal').toBeGreaterThan(K / 2);
+        expect(begun.in_flight as number).toBeLessThanOrEqual(K);
+        // The server process itself is gone (npm's child, not only npm).
+        expect(() => process.kill(end.pid as number, 0)).toThrow();
+      } finally {
+        agent.destroy();
+        shim.child.kill('SIGKILL');
+      }
+    });
+  }
+});
+
+describe('the grace runs out', () => {
+  it('stalled requests are cut when SHUTDOWN_GRACE_MS=50 runs out: exit 1, the log counts them cut', async () => {
+    const file = theDownload();
+    const shim = await startShim('node', { SHUTDOWN_GRACE_MS: '50' });
+    const release = await stall(shim.port, file.path);
+    try {
+      const signalledAt = Date.now();
+      shim.child.kill('SIGTERM');
+      const exit = await shim.exited;
+      expect(exit.code).toBe(1);
+      expect(exit.at - signalledAt).toBeLessThan(5000);
+      const begun = await shim.line('shutting down');
+      const end = await shim.line('shut down');
+      // The upload and at least one pipelined download were being answered when the signal came.
+      expect(begun.in_flight as number).toBeGreaterThanOrEqual(2);
+      expect(end).toMatchObject({ level: 'warn', cut: begun.in_flight, drained: 0 });
+      expect(end.message).toContain(`${begun.in_flight as number} cut`);
+    } finally {
+      release();
+      shim.child.kill('SIGKILL');
+    }
+  });
+
+  it('a second signal exits at once (143); the same signal twice at once (Ctrl-C under npm) is one', async () => {
+    const file = theDownload();
+    const first = await startShim('node');
+    const second = await startShim('node', { SHUTDOWN_GRACE_MS: '1500' });
+    const releases: (() => void)[] = [];
+    try {
+      // A second SIGTERM well after the first: out at once, 128 + 15.
+      releases.push(await stall(first.port, file.path));
+      first.child.kill('SIGTERM');
+      await first.line('shutting down', 5000);
+      await new Promise((r) => setTimeout(r, 700));
+      const secondAt = Date.now();
+      first.child.kill('SIGTERM');
+      const exit = await first.exited;
+      expect(exit.code).toBe(143);
+      expect(exit.at - secondAt).toBeLessThan(2000);
+      expect(await first.line('shutdown: second signal')).toMatchObject({ signal: 'SIGTERM', exit_code: 143 });
+      expect((await first.line('shutdown: second signal')).cut as number).toBeGreaterThanOrEqual(2);
+
+      // SIGINT twice within a millisecond, as a terminal's Ctrl-C reaches node under npm: one signal,
+      // so the grace applies (1.5 s, then the stalled download is cut: exit 1, not 130).
+      releases.push(await stall(second.port, file.path));
+      const signalledAt = Date.now();
+      second.child.kill('SIGINT');
+      second.child.kill('SIGINT');
+      const exit2 = await second.exited;
+      expect(exit2.code).toBe(1);
+      expect(exit2.at - signalledAt).toBeGreaterThanOrEqual(1400);
+      expect((await second.line('shut down')).cut as number).toBeGreaterThanOrEqual(2);
+    } finally {
+      for (const release of releases) release();
+      first.child.kill('SIGKILL');
+      second.child.kill('SIGKILL');
+    }
+  });
+});
