@@ -42,7 +42,7 @@ export function createApp(o: AppOptions): express.Express {
   app.set('trust proxy', o.trustProxy ?? false);
   // Fixed path words are case-sensitive everywhere, as on the static host serving the same tree.
   app.set('case sensitive routing', true);
-  // First middleware: a log line and metrics per request; the fast path has a hook of its own (server/serve.ts).
+  // A log line and metrics per request, started by the HTTP server (server/serve.ts), fast path included.
   observeRequests({ app, logger, metrics: o.metrics, snapshots: o.snapshots });
 
   app.use((req, res, next) => {

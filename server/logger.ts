@@ -42,13 +42,17 @@ function isoTime(): string {
   return iso;
 }
 
-function wrap(p: Pino, flush?: () => Promise<void>): Logger {
-  const at = (level: Level) => (message: string, fields?: Record<string, unknown>) => p[level](fields ?? {}, message);
-  return { info: at('info'), warn: at('warn'), error: at('error'), pino: p, flush };
+/** `written`: called after each event line (start-up, outages, errors), so those are not held back with request lines. */
+function wrap(p: Pino, written?: () => void): Logger {
+  const at = (level: Level) => (message: string, fields?: Record<string, unknown>) => {
+    p[level](fields ?? {}, message);
+    written?.();
+  };
+  return { info: at('info'), warn: at('warn'), error: at('error'), pino: p };
 }
 
 /** A pino logger with the lines' shape, writing to `destination`. */
-export function pinoLogger(destination: DestinationStream, level: LogLevel = 'info'): Logger {
+export function pinoLogger(destination: DestinationStream, level: LogLevel = 'info', written?: () => void): Logger {
   const p = pino(
     {
       level,
@@ -59,7 +63,7 @@ export function pinoLogger(destination: DestinationStream, level: LogLevel = 'in
     },
     destination,
   );
-  return wrap(p);
+  return wrap(p, written);
 }
 
 /** JSON lines to `write`, each ending in a newline (default: stderr). Tests pass a function that keeps them. */
@@ -68,51 +72,67 @@ export function jsonLogger(write: (line: string) => void = (l) => process.stderr
 }
 
 /**
- * The process's logger: stderr, written asynchronously (pino's sonic-boom), the lines of one turn of
- * the event loop in one write, so a line per request costs neither a blocking write nor a write of
- * its own (measured here: a write per line cost a fast-path request 8–10 µs of CPU, a third of the
- * request). If stderr's reader stalls, at most 8 MiB wait in memory and later lines are dropped
- * rather than growing the heap. Flushed on shutdown and at exit.
+ * The process's logger: stderr, written asynchronously (pino's sonic-boom), so a line per request
+ * costs no blocking write. Request lines are gathered and written together, at 32 KiB or 20 ms
+ * after the first, whichever comes first: one write per line cost a fast-path request about 6 µs
+ * of CPU here (a fifth of the request), in the write itself and in sonic-boom measuring its whole
+ * pending buffer at every line. Other lines (start-up, outages, errors) are written at once, with
+ * whatever request lines wait. If stderr's reader stalls, at most 8 MiB wait in memory and later
+ * lines are dropped rather than growing the heap. Flushed on shutdown and at exit.
  */
 export function stderrLogger(level: LogLevel = 'info'): Logger {
   const destination = pino.destination({ dest: 2, sync: false, maxLength: 8 * 1024 * 1024 });
-  let batch = '';
-  let scheduled = false;
-  const writeBatch = () => {
-    scheduled = false;
-    if (batch === '') return;
-    const lines = batch;
-    batch = '';
-    destination.write(lines);
+  // Bytes handed to the destination and bytes it wrote (or dropped): equal when nothing is in flight.
+  let queued = 0;
+  let done = 0;
+  const idle: (() => void)[] = [];
+  const progress = (bytes: number) => {
+    done += bytes;
+    if (done >= queued) for (const resolve of idle.splice(0)) resolve();
+  };
+  destination.on('write', progress);
+  destination.on('drop', (data: string) => progress(Buffer.byteLength(data)));
+  const lines: string[] = [];
+  let size = 0;
+  let timer: NodeJS.Timeout | null = null;
+  const writeLines = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (lines.length === 0) return;
+    const text = lines.join('');
+    lines.length = 0;
+    size = 0;
+    queued += Buffer.byteLength(text);
+    destination.write(text);
   };
   const stream = {
     write(line: string) {
-      batch += line;
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(writeBatch);
-      }
+      lines.push(line);
+      size += line.length;
+      if (size >= 32 * 1024) writeLines();
+      else if (!timer) timer = setTimeout(writeLines, 20).unref();
     },
   };
   process.on('exit', () => {
-    writeBatch();
+    writeLines();
     try {
       destination.flushSync();
     } catch {
       // not open yet, or already closed: nothing to write
     }
   });
-  const logger = pinoLogger(stream, level);
+  /** Resolves once every line so far has been written (at most a second: a stalled reader). */
   const flush = () =>
     new Promise<void>((resolve) => {
-      writeBatch();
-      const timer = setTimeout(resolve, 1000);
-      destination.flush(() => {
-        clearTimeout(timer);
+      writeLines();
+      if (done >= queued) return resolve();
+      const giveUp = setTimeout(resolve, 1000);
+      idle.push(() => {
+        clearTimeout(giveUp);
         resolve();
       });
     });
-  return { ...logger, flush };
+  return { ...pinoLogger(stream, level, writeLines), flush };
 }
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

@@ -104,22 +104,26 @@ export interface ObserveOptions {
   snapshots: SnapshotSource;
 }
 
-/** The company-file fast path's hook (server/serve.ts), called just before it answers. */
-export type FastObserve = (req: IncomingMessage, res: ServerResponse, route: string, snapshot: string) => void;
+/**
+ * Starts watching a request, called by the HTTP server (server/serve.ts) as it arrives: before
+ * Express for the app's requests, just before answering for the company-file fast path, which
+ * knows its route and snapshot already.
+ */
+export type Observe = (req: IncomingMessage, res: ServerResponse, route?: string, snapshot?: string) => void;
 
-const fastObservers = new WeakMap<Express, FastObserve>();
+const observers = new WeakMap<Express, Observe>();
 
-/** The fast path's hook for createApp's app; none when nothing is watched. */
-export function fastObserverOf(app: Express): FastObserve | undefined {
-  return fastObservers.get(app);
+/** The observer createApp made for its app; none when nothing is watched. */
+export function observerOf(app: Express): Observe | undefined {
+  return observers.get(app);
 }
 
 /**
  * Watches the app's requests: a request line (pino) when the logger has pino behind it and `info`
- * is on (LOG_LEVEL=warn turns them off, at no cost per request), metrics when given. Express
- * requests are watched from the app's first middleware, installed here; the fast path calls the
- * hook registered for the app. Both do the same: one shared `close` listener per request (a
- * response emits it once, when finished or when its connection closed first), one line.
+ * is on (LOG_LEVEL=warn turns them off, at no cost per request), metrics when given: one shared
+ * `close` listener per request (a response emits it once, when finished or when its connection
+ * closed first), one line. The HTTP server calls it (not an Express middleware: a layer of
+ * Express's router costs a request more than the line itself).
  *
  * Not pino-http: its middleware adds seven properties to each request and response and makes a
  * child logger per request, which cost a request through Express 40–60 µs of CPU here (a quarter
@@ -167,15 +171,15 @@ export function observeRequests(o: ObserveOptions): void {
     metrics?.request(watch.route, status, ms / 1000);
   }
 
-  const watch = (req: IncomingMessage, res: ServerResponse, route: string, snapshot: string | null) => {
-    const client = pino ? (clientAddress(req) ?? null) : null;
-    (res as Watched)[WATCH] = { req, start: performance.now(), sent: req.socket.bytesWritten, route, snapshot, client };
+  observers.set(o.app, (req, res, route, snapshot) => {
+    (res as Watched)[WATCH] = {
+      req,
+      start: performance.now(),
+      sent: req.socket.bytesWritten,
+      route: route ?? routePattern(req.url ?? '/'),
+      snapshot: pino ? (snapshot ?? snapshotId()) : null,
+      client: pino ? (clientAddress(req) ?? null) : null,
+    };
     res.on('close', onClose);
-  };
-
-  o.app.use((req, res, next) => {
-    watch(req, res, routePattern(req.url), pino ? snapshotId() : null);
-    next();
   });
-  fastObservers.set(o.app, watch);
 }

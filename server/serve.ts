@@ -5,7 +5,7 @@ import { requestTooLarge } from './request-path.js';
 import { API_BASE } from '../src/site/static-paths.js';
 import { answerClientErrors } from './app.js';
 import { sendBody, setCommonHeaders } from './http.js';
-import { fastObserverOf, type FastObserve } from './observe.js';
+import { observerOf, type Observe } from './observe.js';
 import { readTreeFile } from './routes/tree.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
@@ -21,7 +21,7 @@ const COMPANY_FILE = new RegExp(`^${API_BASE}/company/${UPPER_CODE_PATTERN.sourc
  * itself). Headers and body are those of the Express path; anything else — other spellings,
  * queries, misses, errors — falls through to Express, which owns every error envelope.
  */
-function serveCompanyFile(req: IncomingMessage, res: ServerResponse, snapshots: SnapshotSource, observe?: FastObserve): boolean {
+function serveCompanyFile(req: IncomingMessage, res: ServerResponse, snapshots: SnapshotSource, observe?: Observe): boolean {
   if ((req.method !== 'GET' && req.method !== 'HEAD') || !COMPANY_FILE.test(req.url ?? '')) return false;
   let file;
   let store;
@@ -50,7 +50,7 @@ export const REQUEST_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, keepAliv
 export function createHttpServer(app: Express, snapshots: SnapshotSource, timeouts = REQUEST_TIMEOUTS): Server {
   // The parser's own bound sits well above the contract's limits, so requests over those limits are
   // read whole and answered 414/431 by the app (request-path.ts), not cut off mid-request.
-  const observe = fastObserverOf(app);
+  const observe = observerOf(app);
   const server = createServer({
     maxHeaderSize: 4 * (LIMITS.urlBytes + LIMITS.headerBytes),
     headersTimeout: timeouts.headersMs,
@@ -59,7 +59,9 @@ export function createHttpServer(app: Express, snapshots: SnapshotSource, timeou
     // How often Node checks the two timeouts above (default 30 s, longer than the headers' own).
     connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
   }, (req, res) => {
-    if (requestTooLarge(req.url ?? '', req.rawHeaders) || !serveCompanyFile(req, res, snapshots, observe)) app(req, res);
+    if (!requestTooLarge(req.url ?? '', req.rawHeaders) && serveCompanyFile(req, res, snapshots, observe)) return;
+    observe?.(req, res); // a line and metrics for every request the app answers
+    app(req, res);
   });
   answerClientErrors(server, snapshots);
   return server;
