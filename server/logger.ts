@@ -74,11 +74,10 @@ export function jsonLogger(write: (line: string) => void = (l) => process.stderr
 /**
  * The process's logger: stderr, written asynchronously (pino's sonic-boom), so a line per request
  * costs no blocking write. Request lines are gathered and written together, at 32 KiB or 20 ms
- * after the first, whichever comes first: one write per line cost a fast-path request about 6 µs
- * of CPU here (a fifth of the request), in the write itself and in sonic-boom measuring its whole
- * pending buffer at every line. Other lines (start-up, outages, errors) are written at once, with
- * whatever request lines wait. If stderr's reader stalls, at most 8 MiB wait in memory and later
- * lines are dropped rather than growing the heap. Flushed on shutdown and at exit.
+ * after the first, whichever comes first, rather than a write each (sonic-boom also measures its
+ * whole pending buffer at every write). Other lines (start-up, outages, errors) are written at
+ * once, with whatever request lines wait. If stderr's reader stalls, at most 8 MiB wait in memory
+ * and later lines are dropped rather than growing the heap. Flushed on shutdown and at exit.
  */
 export function stderrLogger(level: LogLevel = 'info'): Logger {
   const destination = pino.destination({ dest: 2, sync: false, maxLength: 8 * 1024 * 1024 });

@@ -155,6 +155,35 @@ describe('metrics in process', () => {
   });
 });
 
+describe('health', () => {
+  it('/healthz and /readyz: 200 with what they checked, never metered, not in the API index', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'esg-health-'));
+    const access = new Meter({ keys: KeyStore.open(join(dir, 'keys.sqlite')), counters: memoryCounters(), clock: () => T0 });
+    const server = await startServer(snapshotsDir(), { access });
+    try {
+      // Far past the free tier's 5 calls a minute: neither is counted.
+      for (let i = 0; i < 8; i++) {
+        for (const path of ['/healthz', '/readyz']) {
+          const res = await fetch(server.base + path);
+          expect(res.status, path).toBe(200);
+          expect(res.headers.get('ratelimit'), path).toBeNull();
+          expect(res.headers.get('cache-control')).toBe('no-store');
+          const body = await res.json();
+          if (path === '/healthz') expect(body).toEqual({ ok: true });
+          else expect(body).toEqual({ ok: true, dataset_snapshot_id: expect.stringMatching(/^\d{4}-\d\d-\d\d/), quota_counters: 'memory' });
+        }
+      }
+      const index = await (await fetch(`${server.base}/api/v1/`)).text();
+      expect(index).not.toContain('healthz');
+      expect(index).not.toContain('readyz');
+    } finally {
+      await server.close();
+      await access.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('metrics and /readyz with the quota counters down', () => {
   it('fail open: calls served uncounted are counted, Redis reads down, /readyz stays 200 and says so', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'esg-metrics-'));
