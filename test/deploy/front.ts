@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { nginxConfig } from '../../build-scripts/deploy/nginx-config.js';
 import { freePort, startRedis, type RedisServer } from '../server/access/processes.js';
+import { accepts } from '../server/access/processes.js';
 
 /**
  * The production shape of deploy/README.md on loopback, started and stopped by a test: Debian's
@@ -24,15 +24,6 @@ function until(what: string, ms: number, ready: () => Promise<boolean>, child: C
   })();
 }
 
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 /** SIGTERM, then SIGKILL after 5 s; resolves when the process is gone. */
 function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {

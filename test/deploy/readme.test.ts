@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../server/access/processes.js';
 import { NGINX } from './front.js';
+import { accepts } from '../server/access/processes.js';
 
 /**
  * deploy/README.md, run as an operator would: its "start" block (generate the config, start
@@ -48,15 +48,6 @@ function run(name: string): { status: number | null; output: string } {
   }
 }
 
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 /** A port whose metrics port (port + 10000, as the guide sets it) is a port too. */
 async function shimPort(): Promise<number> {

@@ -8,6 +8,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { freePort } from './access/processes.js';
+import { accepts } from './access/processes.js';
 
 /**
  * Graceful shutdown (server/shutdown.ts), tried the way supervisors do it: SIGTERM to `npm start`
@@ -124,16 +125,6 @@ async function stall(port: number, path: string): Promise<() => void> {
   };
 }
 
-/** Whether a new TCP connection to the port is accepted. */
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 function theDownload() {
   const current = currentSnapshotDir(snapshotsDir())!;

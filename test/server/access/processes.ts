@@ -35,7 +35,8 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-const accepts = (port: number) =>
+/** Whether a new TCP connection to the port on loopback is accepted. */
+export const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {
     const socket = connect(port, '127.0.0.1');
     socket.once('connect', () => {
