@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { LIMITS } from '../src/contract/vocabulary.js';
 import { API_BASE } from '../src/site/static-paths.js';
@@ -10,7 +11,7 @@ import { ApiError, badRequest, errorBody, toApiError } from './errors.js';
 import { CACHE_PRIVATE, CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS, setCommonHeaders } from './http.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
-import { observeRequests } from './observe.js';
+import { observeRequests, type ObserveRejected } from './observe.js';
 import { apiSegments, requestTooLarge } from './request-path.js';
 import { resolveRoute, unknownPath } from './router.js';
 import { pagesRoute } from './routes/pages.js';
@@ -150,9 +151,15 @@ function parserError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): ApiEr
       return badRequest('Malformed HTTP request.');
     case 'HPE_HEADER_OVERFLOW': {
       // Over the parser's own bound: an over-long request line is the URL's fault, else the headers'.
+      // rawPacket is only the chunk the parser was reading, which may start anywhere in the request:
+      // with the method (the request line is its first line), inside the URL (its first line ends in
+      // the HTTP version), or inside the headers (neither; also when a chunk holds no line end).
       const packet = err.rawPacket ?? Buffer.alloc(0);
       const lineEnd = packet.indexOf('\r\n');
-      const longUrl = lineEnd < 0 ? /^[A-Z]+ /.test(packet.subarray(0, 16).toString('latin1')) : lineEnd > LIMITS.urlBytes;
+      const firstLine = packet.subarray(0, lineEnd < 0 ? packet.length : lineEnd).toString('latin1');
+      const longUrl = /^[A-Z]+ /.test(firstLine.slice(0, 16))
+        ? lineEnd < 0 || lineEnd > LIMITS.urlBytes
+        : lineEnd >= 0 && / HTTP\/1\.[01]$/.test(firstLine);
       return longUrl ? new ApiError('URI_TOO_LONG', `The URL is longer than ${LIMITS.urlBytes} bytes.`) : new ApiError('HEADERS_TOO_LARGE', `The request headers are larger than ${LIMITS.headerBytes} bytes together.`);
     }
     case 'ERR_HTTP_REQUEST_TIMEOUT':
@@ -169,7 +176,7 @@ const ALLOWED_METHODS = 'GET, HEAD, POST, OPTIONS';
  * The connection is closed after the answer, but what the client is still sending is read and
  * dropped first: closing a socket with unread input resets it, and the client would lose the answer.
  */
-export function answerClientErrors(server: Server, snapshots: SnapshotSource): void {
+export function answerClientErrors(server: Server, snapshots: SnapshotSource, observe?: ObserveRejected): void {
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (!socket.writable || err.code === 'ECONNRESET') {
       socket.destroy();
@@ -182,7 +189,9 @@ export function answerClientErrors(server: Server, snapshots: SnapshotSource): v
       ...CORS_HEADERS, ...error.headers, 'X-Request-Id': requestId, 'Cache-Control': NO_STORE, 'Content-Type': JSON_TYPE,
       'Content-Length': String(bytes.length), Connection: 'close',
     };
-    socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${bytes.toString('utf8')}`);
+    const answer = `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${bytes.toString('utf8')}`;
+    socket.end(answer);
+    observe?.({ status: error.status, requestId, socket: socket as Socket, bytes: Buffer.byteLength(answer) });
     socket.on('error', () => socket.destroy());
     socket.resume();
     setTimeout(() => socket.destroy(), 2000).unref();

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Express, Request } from 'express';
 import { API_BASE } from '../src/site/static-paths.js';
 import type { Logger } from './logger.js';
@@ -113,9 +114,24 @@ export type Observe = (req: IncomingMessage, res: ServerResponse, route?: string
 
 const observers = new WeakMap<Express, Observe>();
 
+/**
+ * A request Node's parser refused before there was a request object (a stalled or oversized
+ * request, bytes that are not HTTP: 408, 414, 431, 400, 405), answered by server/app.ts
+ * answerClientErrors: logged and counted like any other, its route `unknown` (its URL, if any, is
+ * not to be trusted), its method null.
+ */
+export type ObserveRejected = (o: { status: number; requestId: string; socket: Socket; bytes: number }) => void;
+
+const rejectedObservers = new WeakMap<Express, ObserveRejected>();
+
 /** The observer createApp made for its app; none when nothing is watched. */
 export function observerOf(app: Express): Observe | undefined {
   return observers.get(app);
+}
+
+/** The observer of the app's refused requests; none when nothing is watched. */
+export function rejectedObserverOf(app: Express): ObserveRejected | undefined {
+  return rejectedObservers.get(app);
 }
 
 /**
@@ -181,5 +197,27 @@ export function observeRequests(o: ObserveOptions): void {
       client: pino ? (clientAddress(req) ?? null) : null,
     };
     res.on('close', onClose);
+  });
+
+  rejectedObservers.set(o.app, ({ status, requestId, socket, bytes }) => {
+    if (pino) {
+      pino.info(
+        {
+          request_id: requestId,
+          method: null,
+          route: 'unknown',
+          status,
+          duration_ms: 0,
+          bytes,
+          tier: null,
+          key_id: null,
+          // The socket's peer: no headers were read, so X-Forwarded-For cannot say otherwise.
+          client: socket.remoteAddress ?? null,
+          snapshot: snapshotId(),
+        },
+        'request refused',
+      );
+    }
+    metrics?.request('unknown', status, 0);
   });
 }

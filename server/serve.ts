@@ -5,7 +5,7 @@ import { requestTooLarge } from './request-path.js';
 import { API_BASE } from '../src/site/static-paths.js';
 import { answerClientErrors } from './app.js';
 import { sendBody, setCommonHeaders } from './http.js';
-import { observerOf, type Observe } from './observe.js';
+import { observerOf, rejectedObserverOf, type Observe } from './observe.js';
 import { readTreeFile } from './routes/tree.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
@@ -63,6 +63,6 @@ export function createHttpServer(app: Express, snapshots: SnapshotSource, timeou
     observe?.(req, res); // a line and metrics for every request the app answers
     app(req, res);
   });
-  answerClientErrors(server, snapshots);
+  answerClientErrors(server, snapshots, rejectedObserverOf(app));
   return server;
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CURRENT_LINK, publishedSnapshotIds } from '../../src/snapshot/published.js';
 import { prunedSnapshotIds } from '../../src/snapshot/retention.js';
@@ -52,8 +52,16 @@ export function nextSnapshotId(root: string, date: string): string {
   return `${date}.${n}`;
 }
 
+/**
+ * A fresh work folder. mkdtemp makes it drwx------, and it keeps that mode once renamed into place:
+ * a front server running as another user (nginx as www-data, deploy/) could then read nothing of
+ * the published snapshot. Published data is public, so the folder is made world-readable, as
+ * everything written inside it already is.
+ */
 export function makeWorkDir(root: string): string {
-  return mkdtempSync(join(root, WORK_PREFIX));
+  const dir = mkdtempSync(join(root, WORK_PREFIX));
+  chmodSync(dir, 0o755);
+  return dir;
 }
 
 /** Flushes the file system holding `path` (sync -f = syncfs(2)), so a power cut cannot publish a torn tree. */

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
@@ -100,6 +100,15 @@ describe('publishing', () => {
 
   it('publishes the first build of a day as YYYY-MM-DD and makes it current', () => {
     assertReadable(snapshotsDir, '2026-11-01');
+  });
+
+  it('publishes a folder other users can read (a front server runs as its own user)', () => {
+    const dir = join(snapshotsDir, '2026-11-01');
+    expect(statSync(dir).mode & 0o777).toBe(0o755);
+    // Nothing inside is private either: every folder and file readable by others.
+    const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [join(d, e.name), ...walk(join(d, e.name))] : [join(d, e.name)]));
+    const unreadable = [dir, ...walk(dir)].filter((p) => (statSync(p).mode & 0o004) === 0);
+    expect(unreadable).toEqual([]);
   });
 
   it.each(['database', 'tree', 'downloads', 'pages', 'publish'] as const)('a build failing at the %s stage publishes nothing', async (stage) => {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { LIMITS } from '../../src/contract/vocabulary.js';
 import { jsonLogger } from '../../server/logger.js';
 import { routePattern } from '../../server/observe.js';
 import { startMetered, type Metered } from './access/harness.js';
@@ -105,6 +106,36 @@ describe('request lines', () => {
     await until(before + 1, () => requestLines(parse(m.logs)).length);
     const [line] = requestLines(parse(m.logs)).slice(before);
     expect(line).toMatchObject({ message: 'request aborted', method: 'POST', route: '/api/v1/batch', status: null, tier: 'free', client: '127.0.0.1' });
+  });
+
+  it('requests the HTTP parser refuses (unknown method, oversized headers, not HTTP) get a line too, with their request id', async () => {
+    const { connect } = await import('node:net');
+    const raw = (bytes: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(new URL(m.base).port), '127.0.0.1');
+        let answer = '';
+        socket.on('data', (c) => (answer += c.toString('latin1')));
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+        socket.write(bytes);
+      });
+    const refused = (l: Line) => l.message === 'request refused';
+    const before = parse(m.logs).filter(refused).length;
+    const answers = [
+      await raw('FOO /api/v1/ranking HTTP/1.1\r\nHost: x\r\n\r\n'),
+      await raw(`GET /api/v1/ranking HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(4 * (LIMITS.urlBytes + LIMITS.headerBytes) + 1000)}\r\n\r\n`),
+      await raw('\x16\x03\x01 not http at all\r\n\r\n'),
+    ];
+    const expected = answers.map((a) => ({ status: Number(a.slice(9, 12)), requestId: /x-request-id: (\S+)/i.exec(a)?.[1] }));
+    expect(expected.map((e) => e.status)).toEqual([405, 431, 400]);
+    await until(before + 3, () => parse(m.logs).filter(refused).length);
+    const lines = parse(m.logs).filter(refused).slice(before);
+    expect(lines).toHaveLength(3);
+    const snapshot = (await (await fetch(`${m.base}/readyz`)).json()).dataset_snapshot_id;
+    expected.forEach((e, i) => {
+      expect(lines[i]).toMatchObject({ level: 'info', request_id: e.requestId, method: null, route: 'unknown', status: e.status, client: '127.0.0.1', snapshot });
+      expect(lines[i]!.bytes as number).toBeGreaterThan(200);
+    });
   });
 
   it('LOG_LEVEL=warn (the logger at warn) writes no request lines', async () => {

@@ -117,6 +117,16 @@ describe('metrics in process', () => {
     const ranking = [];
     for (let i = 0; i < 6; i++) ranking.push(await get('/api/v1/ranking?limit=1'));
     expect(ranking).toEqual([200, 200, 200, 200, 200, 429]);
+    // Two requests the HTTP parser refuses before there is a request (an unknown method): counted too.
+    const { connect } = await import('node:net');
+    for (let i = 0; i < 2; i++) {
+      await new Promise<void>((resolve) => {
+        const socket = connect(Number(new URL(server.base).port), '127.0.0.1');
+        socket.on('data', () => {});
+        socket.on('close', () => resolve());
+        socket.write('FOO / HTTP/1.1\r\nHost: x\r\n\r\n');
+      });
+    }
     await new Promise((r) => setTimeout(r, 20)); // the last response's 'close'
 
     const after = await scrape(url);
@@ -134,7 +144,8 @@ describe('metrics in process', () => {
     expect(valueOf(after, 'esg_quota_fail_open_total')).toBe(0);
     // No raw path is ever a label: every route label is a pattern.
     const routes = new Set(after.filter((s) => s.name === 'esg_http_requests_total').map((s) => s.labels.route));
-    expect([...routes].sort()).toEqual(['/api/v1/company/{ticker}', '/api/v1/ranking']);
+    expect(delta('esg_http_requests_total', { route: 'unknown', status: '405' })).toBe(2);
+    expect([...routes].sort()).toEqual(['/api/v1/company/{ticker}', '/api/v1/ranking', 'unknown']);
   });
 
   it('names the current snapshot and its age; reports event-loop lag and heap', async () => {
