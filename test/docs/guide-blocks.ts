@@ -71,6 +71,9 @@ function run(command: string, args: string[], o: { cwd: string; env: NodeJS.Proc
       clearTimeout(timer);
       resolve({ status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
     });
+    // A block that never reads its input may exit before it is written: EPIPE then says nothing
+    // about the block (its status and output do), and must not escape as an unhandled error.
+    child.stdin.on('error', () => {});
     child.stdin.end(o.input ?? '');
   });
 }
