@@ -64,6 +64,21 @@ export interface FrontFigures {
   dynamic: { name: string; direct: number[]; viaNginx: number[]; errors: number }[];
 }
 
+/**
+ * Request logs (issue 24): the same metered shim with a line per request (LOG_LEVEL=info, to a file,
+ * as a journal would take it) against request lines off (LOG_LEVEL=warn); req/s per round, and the
+ * shim's CPU per request in the same runs.
+ */
+export interface LoggingFigures {
+  name: string;
+  quiet: number[];
+  logged: number[];
+  cpuUs: { quiet: number | null; logged: number | null };
+  /** Request lines the logged shim wrote over the whole measurement, and the requests it answered. */
+  lines?: number;
+}
+export const loggingRatio = (l: LoggingFigures) => medianRatio(l.logged, l.quiet);
+
 export const frontStaticRatio = (f: FrontFigures) => medianRatio(f.static.shipped, f.static.bare);
 export const frontDynamicRatio = (d: FrontFigures['dynamic'][number]) => medianRatio(d.viaNginx, d.direct);
 
@@ -81,6 +96,8 @@ export interface ServeFigures {
   /** The shipped nginx front (issue 24); absent in runs before it. */
   front?: FrontFigures | null;
   frontNote?: string | null;
+  /** Per-request logging (issue 24); absent in runs before it. */
+  logging?: LoggingFigures[];
   serverPeakRssMb: number | null;
 }
 
@@ -100,6 +117,8 @@ const TARGETS = {
   /** Issue 24: a static file through the shipped nginx config against bare nginx; dynamic endpoints through nginx against the shim alone. */
   frontStatic: 0.9,
   frontDynamic: 0.8,
+  /** Issue 24: a line per request costs the shim at most 10 % of its req/s. */
+  logging: 0.9,
   p99Ms: 20,
   rate: 500,
   /** A 50-company evidence pack: p99 at a paced 10 packs/s (issue 23). */
@@ -178,6 +197,12 @@ export function renderMarkdown(r: BenchResults): string {
     }
   }
   for (const s of r.serving) {
+    for (const l of s.logging ?? []) {
+      const ratio = loggingRatio(l);
+      out.push(`| ${l.name}: a log line per request ≥ ${TARGETS.logging}× its req/s without (${n(s.companies)} companies) | ${n(ratio, 2)}× | ${met(ratio >= TARGETS.logging)} |`);
+    }
+  }
+  for (const s of r.serving) {
     for (const m of s.metering) {
       out.push(`| ${m.name}: metered (memory) ≥ ${TARGETS.meteredMemory}× its req/s without metering (${n(s.companies)} companies) | ${n(m.ratio.memory, 2)}× | ${met(m.ratio.memory >= TARGETS.meteredMemory)} |`);
       out.push(`| ${m.name}: metered (Redis) ≥ ${TARGETS.meteredRedis}× its req/s without metering (${n(s.companies)} companies) | ${m.ratio.redis === null ? s.meteringNote : `${n(m.ratio.redis, 2)}×`} | ${met(m.ratio.redis === null ? null : m.ratio.redis >= TARGETS.meteredRedis)} |`);
@@ -235,6 +260,14 @@ export function renderMarkdown(r: BenchResults): string {
       out.push('', 'The nginx front as shipped (`npm run deploy:nginx`: its maps, headers and JSON access log; one worker): a static company file through it against bare nginx serving the same file, and each dynamic endpoint through it against the same metered shim alone (nginx adds a hop over a kept-alive upstream connection); in rounds of one run each, back to back, order reversed every other round; the ratio is the median of the ratios within each round.', '', '| endpoint | alone req/s (runs) | through the shipped config req/s (runs) | ratio |', '|---|---|---|---:|');
       out.push(`| static company file (alone: bare nginx) | ${runs(s.front.static.bare)} | ${runs(s.front.static.shipped)} | **${n(frontStaticRatio(s.front), 2)}×** |`);
       for (const d of s.front.dynamic) out.push(`| ${d.name} (alone: the shim) | ${runs(d.direct)} | ${runs(d.viaNginx)} | **${n(frontDynamicRatio(d), 2)}×** |`);
+    }
+    if (s.logging?.length) {
+      const runs = (xs: number[]) => xs.map((x) => n(x)).join(', ');
+      const us = (x: number | null) => (x === null ? '—' : n(x));
+      out.push('', 'Request logs: the same metered shim writing a JSON line per request (LOG_LEVEL=info, its stderr to a file, as a journal or a container runtime would take it) against request lines off (LOG_LEVEL=warn), the same requests; in rounds as above, the ratio the median of the ratios within each round; the shim\'s own CPU per request from /proc in the same runs.', '', '| endpoint | lines off req/s (runs) | a line per request req/s (runs) | ratio | shim CPU µs per request: off / on |', '|---|---|---|---:|---:|');
+      for (const l of s.logging) out.push(`| ${l.name} | ${runs(l.quiet)} | ${runs(l.logged)} | **${n(loggingRatio(l), 2)}×** | ${us(l.cpuUs.quiet)} / ${us(l.cpuUs.logged)} |`);
+      const lines = s.logging.at(-1)?.lines;
+      if (lines !== undefined) out.push('', `The logged shim wrote ${n(lines)} request lines over these runs, every one parsed as JSON.`);
     }
     out.push('', `Shim ÷ nginx (static file): ${s.shimToNginx === null ? s.nginxNote : `**${n(s.shimToNginx, 2)}×**`}. Server peak RSS: ${s.serverPeakRssMb ?? '?'} MB.`, '');
   }

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,7 +8,7 @@ import { SnapshotStore } from '../src/snapshot/store.js';
 import { load, median, medianOf, medianRatio, medians, type LoadRequest, type LoadResult } from './load.js';
 import { paced } from './paced.js';
 import { startPublisherReplay } from './publisher-replay.js';
-import { renderMarkdown, type BenchResults, type BuildFigures, type FormsFigures, type FrontFigures, type HistoryRuns, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
+import { renderMarkdown, type BenchResults, type BuildFigures, type FormsFigures, type FrontFigures, type HistoryRuns, type LoggingFigures, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
 import { cpuMs, peakRssMb, startNginx, startRedis, startShim, startShippedNginx, type Running } from './servers.js';
 
 /**
@@ -208,6 +208,9 @@ async function serveFigures(companies: number, work: string, port: number): Prom
   const shimRedis = typeof redis === 'string' ? null : await startShim(published, port + 4, { KEYS_DB: keysDb, REDIS_URL: redis.url });
   // The shipped front (deploy/): the generated config, in front of the metered shim.
   const front = await startShippedNginx(published, port + 5, work, [`127.0.0.1:${port}`]);
+  // The metered shim again, writing a line per request to a file: what request logs cost.
+  const logFile = join(work, 'shim-requests.log');
+  const logged = await startShim(published, port + 6, { KEYS_DB: keysDb, LOG_LEVEL: 'info' }, undefined, logFile);
   const throughput: ServeFigures['throughput'] = [];
   const atRate: ServeFigures['atRate'] = [];
   const metering: MeteringFigures[] = [];
@@ -278,6 +281,7 @@ async function serveFigures(companies: number, work: string, port: number): Prom
     const packsAtRate = await paced(shim.base, packLoad.slice(10), { seconds: packSeconds, rate: PACK_RATE });
     log(`${companies}: 50-company packs at ${PACK_RATE}/s for ${packSeconds} s: p50 ${packsAtRate.p50} ms, p99 ${packsAtRate.p99} ms, ${packsAtRate.non2xx} not 2xx`);
     const frontFigures = typeof nginx !== 'string' && typeof front !== 'string' ? await measureFront(companies, nginx, front, shim, requests, withKey, throughput) : null;
+    const logging = await measureLogging(companies, shim, logged, logFile, requests, withKey);
     return {
       companies,
       throughput,
@@ -288,11 +292,12 @@ async function serveFigures(companies: number, work: string, port: number): Prom
       shimToNginx: nginxStatic ? shimStatic.rps / nginxStatic.rps : null,
       nginxNote: typeof nginx === 'string' ? nginx : null,
       front: frontFigures,
+      logging,
       frontNote: typeof nginx === 'string' ? nginx : typeof front === 'string' ? front : null,
       serverPeakRssMb: peakRssMb(shim.pid),
     };
   } finally {
-    await Promise.all([shim.stop(), bare.stop(), shimRedis?.stop()]);
+    await Promise.all([shim.stop(), bare.stop(), logged.stop(), shimRedis?.stop()]);
     if (typeof nginx !== 'string') await nginx.stop();
     if (typeof front !== 'string') await front.stop();
     if (typeof redis !== 'string') await redis.stop();
@@ -329,6 +334,51 @@ async function measureFront(
     figures.dynamic.push({ name, direct: direct.map((r) => r.rps), viaNginx: via.map((r) => r.rps), errors: [...direct, ...via].reduce((a, r) => a + r.errors + r.non2xx, 0) });
     log(`${companies}: ${name} through nginx ${medians(via).rps.toFixed(0)} req/s, shim alone ${medians(direct).rps.toFixed(0)}`);
   }
+  return figures;
+}
+
+/**
+ * Request logs (issue 24): the metered shim with request lines off against the same shim writing a
+ * line per request to a file, on the company-file fast path and two endpoints through Express; in
+ * rounds, with the shims' CPU per request. Then every line the logged shim wrote is parsed.
+ */
+async function measureLogging(
+  companies: number,
+  quiet: Running,
+  logged: Running,
+  logFile: string,
+  requests: Record<string, LoadRequest[]>,
+  withKey: (reqs: LoadRequest[]) => LoadRequest[],
+): Promise<LoggingFigures[]> {
+  const figures: LoggingFigures[] = [];
+  const cases: [string, LoadRequest[]][] = [
+    ['static company file (fast path)', requests.static!],
+    ['canonical with fields (metered)', withKey(requests.canonical!)],
+    ['ranking industry (metered)', withKey(requests['ranking industry']!)],
+  ];
+  for (const [name, reqs] of cases) {
+    const cpu: [number[], number[]] = [[], []];
+    const run = (server: Running, k: 0 | 1) => async () => {
+      const before = cpuMs(server.pid);
+      const r = await load(server.base, reqs, { seconds, connections: 10 });
+      const after = cpuMs(server.pid);
+      if (before !== null && after !== null && r.rps > 0) cpu[k].push((1000 * (after - before)) / (r.rps * seconds));
+      return r;
+    };
+    for (const server of [quiet, logged]) await load(server.base, reqs, { seconds: 1, connections: 4 });
+    const [off = [], on = []] = await inRounds([run(quiet, 0), run(logged, 1)], Math.max(runs, 7));
+    const us = (xs: number[]) => (xs.length > 0 ? median(xs) : null);
+    figures.push({ name, quiet: off.map((r) => r.rps), logged: on.map((r) => r.rps), cpuUs: { quiet: us(cpu[0]), logged: us(cpu[1]) } });
+    log(`${companies}: ${name}: lines off ${medians(off).rps.toFixed(0)} req/s, a line per request ${medians(on).rps.toFixed(0)} req/s; CPU ${us(cpu[0])?.toFixed(0)} / ${us(cpu[1])?.toFixed(0)} µs`);
+  }
+  await new Promise((r) => setTimeout(r, 100)); // the last lines leave the shim's 20 ms batch
+  let lines = 0;
+  for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+    if (line === '') continue;
+    const parsed = JSON.parse(line) as { message?: string };
+    if (parsed.message === 'request') lines++;
+  }
+  figures.at(-1)!.lines = lines;
   return figures;
 }
 

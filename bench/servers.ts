@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { nginxConfig } from '../build-scripts/deploy/nginx-config.js';
@@ -36,19 +36,21 @@ function stopper(child: ChildProcess): () => Promise<void> {
 
 /**
  * The shim exactly as `npm start` runs it (same node flags), on a loopback port, serving
- * `snapshotsDir`; `env` adds settings (KEYS_DB, REDIS_URL), `entry` replaces server/index.ts (the
- * metering baseline).
+ * `snapshotsDir`; `env` adds settings (KEYS_DB, REDIS_URL, LOG_LEVEL), `entry` replaces
+ * server/start.ts (the metering baseline), `logFile` receives its log lines.
  */
-export async function startShim(snapshotsDir: string, port: number, env: Record<string, string> = {}, entry?: string): Promise<Running> {
+export async function startShim(snapshotsDir: string, port: number, env: Record<string, string> = {}, entry?: string, logFile?: string): Promise<Running> {
   // `npm start` first makes sure a snapshot exists, then runs the server: the last command is the server's.
   const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
   const start = script.split('&&').at(-1)!.trim().replace(/^exec\s+/, '').split(/\s+/); // `exec node …` (the script's own process becomes node)
   if (start[0] !== 'node') throw new Error(`npm start does not end in a plain node command: ${script}`);
   const args = start.slice(1);
   if (entry) args[args.length - 1] = entry;
+  // Request lines off (LOG_LEVEL=warn) unless asked for: at info a shim writes a line per request,
+  // which the bench's own stderr should not carry. `logFile` takes the shim's stderr, as a journal would.
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...env, SNAPSHOTS_DIR: snapshotsDir, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, SNAPSHOTS_DIR: snapshotsDir, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', logFile ? openSync(logFile, 'a') : 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/readyz`, child);

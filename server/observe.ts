@@ -147,8 +147,8 @@ export function rejectedObserverOf(app: Express): ObserveRejected | undefined {
  */
 export function observeRequests(o: ObserveOptions): void {
   const metrics = o.metrics;
-  const pino = o.logger.pino?.isLevelEnabled('info') ? o.logger.pino : undefined;
-  if (!pino && !metrics) return;
+  const writeLine = o.logger.request;
+  if (!writeLine && !metrics) return;
   const clientAddress = clientAddressOf(o.app);
 
   const snapshotId = () => {
@@ -167,11 +167,12 @@ export function observeRequests(o: ObserveOptions): void {
     // A request whose connection closed before any answer has no status (nginx would say 499).
     // Headers handed to a socket the client had already closed never left: no status either.
     const status = this.headersSent && (this.writableFinished || req.socket.bytesWritten > watch.sent) ? this.statusCode : null;
-    if (pino) {
-      pino.info(
+    if (writeLine) {
+      const id = this.getHeader('X-Request-Id');
+      writeLine(
         {
-          request_id: this.getHeader('X-Request-Id') ?? null,
-          method: req.method,
+          request_id: typeof id === 'string' ? id : null,
+          method: req.method ?? null,
           route: watch.route,
           status,
           duration_ms: Math.round(ms * 1000) / 1000,
@@ -193,15 +194,15 @@ export function observeRequests(o: ObserveOptions): void {
       start: performance.now(),
       sent: req.socket.bytesWritten,
       route: route ?? routePattern(req.url ?? '/'),
-      snapshot: pino ? (snapshot ?? snapshotId()) : null,
-      client: pino ? (clientAddress(req) ?? null) : null,
+      snapshot: writeLine ? (snapshot ?? snapshotId()) : null,
+      client: writeLine ? (clientAddress(req) ?? null) : null,
     };
     res.on('close', onClose);
   });
 
   rejectedObservers.set(o.app, ({ status, requestId, socket, bytes }) => {
-    if (pino) {
-      pino.info(
+    if (writeLine) {
+      writeLine(
         {
           request_id: requestId,
           method: null,

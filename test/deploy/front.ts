@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nginxConfig } from '../../build-scripts/deploy/nginx-config.js';
-import { freePort, startRedis, type RedisServer } from '../server/access/processes.js';
-import { accepts } from '../server/access/processes.js';
+import { accepts, freePort, startRedis, startShimProcess, stopProcess, until, type RedisServer, type ShimProcess } from '../server/access/processes.js';
 
 /**
  * The production shape of deploy/README.md on loopback, started and stopped by a test: Debian's
@@ -12,65 +11,11 @@ import { accepts } from '../server/access/processes.js';
  */
 export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync);
 
-function until(what: string, ms: number, ready: () => Promise<boolean>, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + ms;
-  return (async () => {
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}):\n${log().slice(-2000)}`);
-      if (await ready()) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`${what} was not ready within ${ms} ms:\n${log().slice(-2000)}`);
-  })();
-}
-
-
-/** SIGTERM, then SIGKILL after 5 s; resolves when the process is gone. */
-function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(killer);
-      resolve();
-    });
-    child.kill(signal);
-  });
-}
-
-export interface Shim {
-  port: number;
-  base: string;
-  /** What the process wrote (its log lines), stdout and stderr together. */
-  log(): string;
-  /** Killed at once, as a crash would. */
-  kill(): Promise<void>;
-  stop(): Promise<void>;
-}
+export type Shim = ShimProcess;
 
 /** One shim as the unit file runs it: node directly, PORT/HOST/SNAPSHOTS_DIR/REDIS_URL/KEYS_DB/TRUST_PROXY from the environment. */
 export async function startShim(env: Record<string, string>): Promise<Shim> {
-  const port = await freePort();
-  const metricsPort = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
-    env: { ...process.env, LOG_LEVEL: 'info', METRICS_PORT: String(metricsPort), ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  for (const s of [child.stdout!, child.stderr!]) s.setEncoding('utf8').on('data', (c: string) => (log += c));
-  const base = `http://127.0.0.1:${port}`;
-  await until(`shim on ${port}`, 60_000, () => fetch(`${base}/readyz`).then((r) => r.ok, () => false), child, () => log);
-  return {
-    port,
-    base,
-    log: () => log,
-    kill: async () => {
-      const gone = new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
-      child.kill('SIGKILL');
-      await gone;
-    },
-    stop: () => stop(child),
-  };
+  return startShimProcess({ LOG_LEVEL: 'info', METRICS_PORT: String(await freePort()), ...env });
 }
 
 export interface AccessLogEntry {
@@ -118,7 +63,7 @@ export async function startNginx(dir: string, snapshotsDir: string, upstreams: s
     },
     errorLog,
     // SIGQUIT: a graceful stop (the workers finish what they serve).
-    stop: () => stop(child, 'SIGQUIT'),
+    stop: () => stopProcess(child, 'SIGQUIT'),
   };
 }
 

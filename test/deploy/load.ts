@@ -14,8 +14,9 @@ export interface Outcome {
  * A fixed load: `rate` requests a second, evenly spaced, cycling through `paths`, each sent on
  * time whatever the others are doing, until `until()` says stop (checked before each) or
  * `maxSeconds` have passed; resolves when every answer is in. Each request times out after 10 s.
+ * With `keepBodies: false` the bodies are read but not kept (`text` is '').
  */
-export async function paced(base: string, paths: string[], o: { rate: number; headers?: Record<string, string>; until: () => boolean; maxSeconds: number }): Promise<Outcome[]> {
+export async function paced(base: string, paths: string[], o: { rate: number; headers?: Record<string, string>; until: () => boolean; maxSeconds: number; keepBodies?: boolean }): Promise<Outcome[]> {
   const gap = 1000 / o.rate;
   const start = performance.now();
   const pending: Promise<Outcome>[] = [];
@@ -28,7 +29,11 @@ export async function paced(base: string, paths: string[], o: { rate: number; he
     const sentAt = performance.now();
     pending.push(
       fetch(base + path, { headers: o.headers, signal: AbortSignal.timeout(10_000) }).then(
-        async (res) => ({ path, status: res.status, text: await res.text(), requestId: res.headers.get('x-request-id'), sentAt }),
+        async (res) => {
+          // A long load keeps its outcomes, not their bodies (`keepBodies: false`): read and dropped.
+          const text = o.keepBodies === false ? (await res.arrayBuffer(), '') : await res.text();
+          return { path, status: res.status, text, requestId: res.headers.get('x-request-id'), sentAt };
+        },
         (e: Error) => ({ path, status: 0, text: '', error: `${e.name}: ${e.message}${e.cause ? ` (${String((e.cause as Error).message ?? e.cause)})` : ''}`, requestId: null, sentAt }),
       ),
     );

@@ -181,6 +181,28 @@ describe('logs of the server process', () => {
   });
 });
 
+describe('the request line', () => {
+  it('has the shape of every other line, and escapes any string that is not plain', () => {
+    const lines: string[] = [];
+    const logger = jsonLogger((l) => lines.push(l));
+    logger.info('event', { a: 1 });
+    const hostile = 'a"b\\c\n{"level":"error"}\u2028é';
+    logger.request!({ request_id: hostile, method: 'GET', route: '/api/v1/ranking', status: null, duration_ms: 1.5, bytes: 10, tier: 'free', key_id: null, client: hostile, snapshot: '2026-10-01.2' }, 'request');
+    const [event, line] = parse(lines);
+    expect(lines).toHaveLength(2);
+    expect(Object.keys(line!).slice(0, 3)).toEqual(Object.keys(event!).slice(0, 3)); // level, time, pid
+    expect(line).toEqual({
+      level: 'info', time: expect.any(String), pid: process.pid, request_id: hostile, method: 'GET', route: '/api/v1/ranking', status: null,
+      duration_ms: 1.5, bytes: 10, tier: 'free', key_id: null, client: hostile, snapshot: '2026-10-01.2', message: 'request',
+    });
+  });
+
+  it('is not written, and costs nothing to prepare, when info is off', () => {
+    expect(jsonLogger(() => {}, 'warn').request).toBeUndefined();
+    expect(jsonLogger(() => {}, 'debug').request).toBeDefined();
+  });
+});
+
 describe('route patterns', () => {
   it('name the route, never the codes in it, and stay within a fixed set', () => {
     const cases: [string, string][] = [

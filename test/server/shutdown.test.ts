@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';
@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
-import { freePort } from './access/processes.js';
-import { accepts } from './access/processes.js';
+import { accepts, startShimProcess } from './access/processes.js';
 
 /**
  * Graceful shutdown (server/shutdown.ts), tried the way supervisors do it: SIGTERM to `npm start`
@@ -38,32 +37,24 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The server in a process of its own: as `npm start` runs it, or straight with node (as a unit file or a container does). */
 async function startShim(how: 'npm start' | 'node', env: Record<string, string> = {}): Promise<Shim> {
-  const port = await freePort();
-  const command = how === 'npm start' ? ['npm', ['start']] as const : [process.execPath, ['--max-semi-space-size=4', '--max-old-space-size=160', '--import', 'tsx', 'server/start.ts']] as const;
-  const child = spawn(command[0], [...command[1]], {
-    env: { ...process.env, SNAPSHOTS_DIR: snapshotsDir(), KEYS_DB: join(dir, 'keys.sqlite'), PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const command = how === 'npm start' ? { command: 'npm', args: ['start'] } : { command: process.execPath, args: ['--max-semi-space-size=4', '--max-old-space-size=160', '--import', 'tsx', 'server/start.ts'] };
+  const shim = await startShimProcess({ SNAPSHOTS_DIR: snapshotsDir(), KEYS_DB: join(dir, 'keys.sqlite'), ...env }, { how: command, ready: '/healthz' });
+  const child = shim.child;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode, at: Date.now() });
+    else child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() }));
   });
-  let text = '';
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (text += c));
-  child.stdout!.resume();
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })));
-  const lines = () => text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Line);
+  const lines = () => shim.log().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Line);
   const line = async (prefix: string, ms = 30_000) => {
     const deadline = Date.now() + ms;
     for (;;) {
       const found = lines().find((l) => String(l.message).startsWith(prefix));
       if (found) return found;
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no "${prefix}" line within ${ms} ms; log:\n${text}`);
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no "${prefix}" line within ${ms} ms; log:\n${shim.log()}`);
       await new Promise((r) => setTimeout(r, 20));
     }
   };
-  const deadline = Date.now() + 60_000;
-  while (!(await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false))) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the server did not start; log:\n${text}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { child, port, lines, line, exited };
+  return { child, port: shim.port, lines, line, exited };
 }
 
 interface Download {

@@ -13,17 +13,20 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function until(what: string, ms: number, ready: () => Promise<boolean>, child: ChildProcess): Promise<void> {
+/** Waits until `ready()` says yes; fails early when the process exits, naming it and its log's tail. */
+export async function until(what: string, ms: number, ready: () => Promise<boolean>, child: ChildProcess, log: () => string = () => ''): Promise<void> {
   const deadline = Date.now() + ms;
+  const tail = () => (log() === '' ? '' : `:\n${log().slice(-2000)}`);
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited (${child.exitCode ?? child.signalCode})${tail()}`);
     if (await ready()) return;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`${what} was not ready within ${ms} ms`);
+  throw new Error(`${what} was not ready within ${ms} ms${tail()}`);
 }
 
-function stop(child: ChildProcess): Promise<void> {
+/** `signal` (SIGTERM by default), then SIGKILL after 5 s; resolves when the process is gone. */
+export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
@@ -31,7 +34,7 @@ function stop(child: ChildProcess): Promise<void> {
       clearTimeout(killer);
       resolve();
     });
-    child.kill('SIGTERM');
+    child.kill(signal);
   });
 }
 
@@ -65,7 +68,7 @@ export async function startRedis(port: number): Promise<RedisServer> {
     port,
     stop: async () => {
       child.kill('SIGCONT');
-      await stop(child);
+      await stopProcess(child);
     },
     pause: () => child.kill('SIGSTOP'),
     resume: () => child.kill('SIGCONT'),
@@ -73,22 +76,49 @@ export async function startRedis(port: number): Promise<RedisServer> {
 }
 
 export interface ShimProcess {
+  child: ChildProcess;
+  port: number;
   base: string;
-  /** Its stderr so far: the JSON log lines. */
+  /** What the process wrote so far, stdout and stderr together: its JSON log lines. */
   log(): string;
+  /** Killed at once, as a crash would be. */
+  kill(): Promise<void>;
+  /** SIGTERM, as a supervisor stops it. */
   stop(): Promise<void>;
 }
 
-/** The shim as `npm start` runs it (server/index.ts), in a process of its own. */
-export async function startShimProcess(env: Record<string, string>): Promise<ShimProcess> {
+/** How the shim is started: as the unit file and the container run it (deploy/), or by another command. */
+export interface ShimCommand {
+  command: string;
+  args: readonly string[];
+}
+export const NODE_SHIM: ShimCommand = { command: process.execPath, args: ['--max-semi-space-size=4', '--max-old-space-size=160', '--import', 'tsx', 'server/index.ts'] };
+
+/**
+ * The shim in a process of its own on a free loopback port, `env` its settings (PORT and HOST
+ * set here), ready once `ready` answers 200. The one way tests start shim processes.
+ */
+export async function startShimProcess(env: Record<string, string>, o: { how?: ShimCommand; ready?: '/readyz' | '/healthz' } = {}): Promise<ShimProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+  const how = o.how ?? NODE_SHIM;
+  const child = spawn(how.command, [...how.args], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (log += c));
+  for (const s of [child.stdout!, child.stderr!]) s.setEncoding('utf8').on('data', (c: string) => (log += c));
   const base = `http://127.0.0.1:${port}`;
-  await until(`shim on ${port}`, 60_000, () => fetch(`${base}/readyz`).then((r) => r.ok, () => false), child);
-  return { base, log: () => log, stop: () => stop(child) };
+  await until(`shim on ${port}`, 60_000, () => fetch(`${base}${o.ready ?? '/readyz'}`).then((r) => r.ok, () => false), child, () => log);
+  return {
+    child,
+    port,
+    base,
+    log: () => log,
+    kill: async () => {
+      const gone = new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
+      child.kill('SIGKILL');
+      await gone;
+    },
+    stop: () => stopProcess(child),
+  };
 }
