@@ -141,7 +141,7 @@ export async function startShippedNginx(snapshotsDir: string, port: number, work
   const runtimeDir = resolve(workDir, 'nginx-front');
   for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(runtimeDir, 'tmp', t), { recursive: true });
   const conf = join(runtimeDir, 'nginx.conf');
-  // As root, workers would run as nobody, who cannot read the snapshot (the build makes it its owner's alone).
+  // As root, workers would run as nobody: the bench's work folder (mkdtemp) is its owner's alone.
   writeFileSync(conf, nginxConfig({ snapshotsDir: resolve(snapshotsDir), upstreams, listen: `127.0.0.1:${port}`, runtimeDir, workerProcesses: 1, user: process.getuid?.() === 0 ? 'root' : undefined }));
   const child = spawn(nginx, ['-p', runtimeDir, '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
