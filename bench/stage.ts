@@ -9,6 +9,9 @@ import { writePages } from '../build-scripts/pages/write-pages.js';
 import { writeTree } from '../build-scripts/tree/write-tree.js';
 import { generateDemoSeries } from '../build-scripts/demo/series.js';
 import { writeChangeStages } from '../build-scripts/history/stages.js';
+import { historyStorage, type HistoryStorage } from '../build-scripts/history/storage.js';
+import { demoPublishTime } from '../build-scripts/cli/defaults.js';
+import { HISTORY_DB, memberAt } from '../src/snapshot/history-store.js';
 import { DOWNLOADS_DIR, outsideTreeArchive } from '../src/site/static-paths.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { snapshotsView } from '../src/views/snapshots.js';
@@ -21,7 +24,7 @@ const BENCH_ASSERT_SCALE = 0.001;
 
 /**
  * One build stage in its own process, so its time and peak memory are its own. Prints one JSON
- * line: { ms, maxRssMb, ...facts }. Usage: stage.ts <stage> <work dir> [companies]
+ * line: { ms, maxRssMb, ...facts }. Usage: stage.ts <stage> <work dir> [companies] [more]
  */
 const [stage, work, companies] = process.argv.slice(2) as [string, string, string?];
 const sources = join(work, 'sources');
@@ -60,7 +63,7 @@ switch (stage) {
     rmSync(tree, { recursive: true, force: true });
     execFileSync('sync');
     const store = SnapshotStore.open(dbDir);
-    const history = { snapshotDir: dbDir, previousDir: null, previousHistoryDir: null };
+    const history = { snapshotDir: dbDir, previousDir: null, earlier: [], previousId: null };
     const t0 = performance.now();
     const written = await writeTree(store, tree, { history });
     const changes = writeChangeStages({ store, history, changes: written.changes, treeDir: tree });
@@ -149,13 +152,35 @@ switch (stage) {
     rmSync(nextTree, { recursive: true, force: true });
     execFileSync('sync');
     const store = SnapshotStore.open(nextDir);
-    const history = stage === 'next-tree-history' ? { snapshotDir: nextDir, previousDir: dbDir, previousHistoryDir: dbDir } : undefined;
+    // The first month's own entries (written by the tree stage) are the history store it builds on.
+    const first = stage === 'next-tree-history' ? memberAt(join(dbDir, HISTORY_DB)) : null;
+    const history = first ? { snapshotDir: nextDir, previousDir: dbDir, earlier: [first], previousId: first.dataset_snapshot_id } : undefined;
     const t0 = performance.now();
     const written = await writeTree(store, nextTree, { history });
     const changes = history ? writeChangeStages({ store, history, changes: written.changes, treeDir: nextTree }) : { files: 0, bytes: 0 };
     measuredMs = performance.now() - t0;
     store.close();
     Object.assign(facts, { files: written.files + changes.files, bytes: written.bytes + changes.bytes, changed: written.changes.length });
+    break;
+  }
+  case 'history-storage': {
+    // What company histories take on disk after k published snapshots of the evolving demo at this
+    // size (whole builds, SNAPSHOTS_KEEP 24): the history store, the kept trees' history files, and
+    // any whole-history database. Usage: stage.ts history-storage <work dir> <companies> [6,12,24]
+    const counts = (process.argv[5] ?? '6,12,24').split(',').map(Number);
+    const months = await generateDemoSeries({ outDir: join(work, 'series-storage'), companies: Number(companies), months: Math.max(...counts) });
+    const snapshotsDir = join(work, 'published-history');
+    rmSync(snapshotsDir, { recursive: true, force: true });
+    const storage: (HistoryStorage & { snapshots: number; folderDiskBytes: number })[] = [];
+    // Beside the history's bytes, the whole folder's (du: blocks on disk), for scale.
+    const folderDiskBytes = () => Number(execFileSync('du', ['-s', '-B1', snapshotsDir], { encoding: 'utf8' }).split('\t')[0]);
+    for (const [i, m] of months.entries()) {
+      await buildAndPublish({ sourcesDir: m.dir, snapshotsDir, kind: 'demo', now: demoPublishTime(m.asof), assertScale: BENCH_ASSERT_SCALE, serviceHost: 'bench.example', progress: silentProgress, keep: 24 });
+      if (counts.includes(i + 1)) storage.push({ snapshots: i + 1, ...historyStorage(snapshotsDir), folderDiskBytes: folderDiskBytes() });
+    }
+    facts.storage = storage;
+    rmSync(snapshotsDir, { recursive: true, force: true });
+    rmSync(join(work, 'series-storage'), { recursive: true, force: true });
     break;
   }
   case 'placed-forms': {

@@ -4,6 +4,7 @@ import type { SnapshotEntry } from '../src/contract/snapshots.js';
 import { snapshotsResponseSchema } from '../src/contract/snapshots.js';
 import { publishedSnapshotIds } from '../src/snapshot/published.js';
 import { historyOptionsFor, writeChangeStages } from './history/stages.js';
+import { dropStaleHistoryFiles, storeOwnHistory } from './history/store-steps.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { DOWNLOADS_DIR, fileForUrlPath, outsideTreeArchive, urls } from '../src/site/static-paths.js';
 import { snapshotsView } from '../src/views/snapshots.js';
@@ -63,7 +64,9 @@ function entryOf(snapshotDir: string, id: string): SnapshotEntry | undefined {
 /**
  * sources → snapshot database → static tree → downloads → atomic publish. Everything is written in
  * a private work folder; only a complete, validated build is renamed into place and made current.
- * On any failure the work folder is removed and the published snapshots are untouched.
+ * On any failure the work folder is removed and the published snapshots are untouched. After the
+ * publish, the snapshot that was current drops its history files, which the history store answers
+ * from then on with the same bytes (history/store-steps.ts).
  */
 export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
   const keep = o.keep ?? snapshotsKeepFromEnv();
@@ -142,9 +145,16 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
     }
 
     o.onStage?.('publish');
-    const dir = await timed('publish', () => publishWorkDir(o.snapshotsDir, work, id));
+    const dir = await timed('publish', () => {
+      // Its history entries join the store first: the publish's flush covers them (history/store-steps.ts).
+      storeOwnHistory(o.snapshotsDir, work, id);
+      return publishWorkDir(o.snapshotsDir, work, id);
+    });
     const pruned = await timed('prune', () => pruneSnapshots(o.snapshotsDir, keep, id));
     if (pruned.length > 0) o.progress.step(`pruned: ${pruned.join(', ')}`);
+    // The snapshot no longer current serves its histories from the store from now on: linear storage.
+    const { refused } = await timed('history-files', () => dropStaleHistoryFiles(o.snapshotsDir));
+    if (refused.length > 0) o.progress.step(`history files kept (the store does not rebuild them byte for byte): ${refused.join(', ')}`);
     return { id, dir, pruned, summary, tree, pages, timings };
   } catch (e) {
     rmSync(work, { recursive: true, force: true });

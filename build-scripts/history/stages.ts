@@ -1,33 +1,36 @@
-import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import type { IndexedChange } from '../../src/snapshot/changes-file.js';
+import { storeRecords } from '../../src/snapshot/history-store.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import type { TreeStats } from '../tree/tree-files.js';
 import type { HistoryOptions } from './chunk-history.js';
-import { previousHistoryDir } from './history-db.js';
+import { importLegacyHistory } from './legacy-history.js';
+import { removeUnpublishedHistory } from './store-steps.js';
 import { writeChanges } from './write-changes.js';
 import { writeFeed } from './write-feed.js';
 
-/** Scratch folder inside the build's own folder, for an older snapshot's history in text form; removed before publishing. */
-const SCRATCH = 'previous-history';
-
 /**
  * Before the tree (contract section 10): the one older snapshot a build reads, the current one,
- * for the history and changes the tree writer works out chunk by chunk.
+ * for the changes, and the history store's snapshots, whose entries make up the histories (a
+ * current snapshot from before the store is carried into it first). Runs under the build lock.
  */
 export async function historyOptionsFor(snapshotsDir: string, snapshotDir: string): Promise<HistoryOptions> {
   const current = currentSnapshotDir(snapshotsDir);
   const previousDir = current !== null && existsSync(join(current, 'snapshot.sqlite')) ? current : null;
-  return { snapshotDir, previousDir, previousHistoryDir: await previousHistoryDir(previousDir, join(snapshotDir, SCRATCH)) };
+  removeUnpublishedHistory(snapshotsDir);
+  if (previousDir !== null) await importLegacyHistory(snapshotsDir, previousDir);
+  // The threads get plain records; the heads are for pinned reads.
+  const earlier = storeRecords(snapshotsDir).map(({ head: _head, ...member }) => member);
+  return { snapshotDir, previousDir, earlier, previousId: previousDir === null ? null : basename(previousDir) };
 }
 
 /**
- * After the tree: `/changes` (every page), the changes file the shim filters, and `/feed.atom`,
+ * After the tree: `/changes` (every page), the changes database the shim queries, and `/feed.atom`,
  * from the changes the tree pass explained. Returns what they added to the tree.
  */
 export function writeChangeStages(o: { store: SnapshotStore; history: HistoryOptions; changes: IndexedChange[]; treeDir: string }): TreeStats {
-  rmSync(join(o.history.snapshotDir, SCRATCH), { recursive: true, force: true });
   const { previousDir, snapshotDir } = o.history;
   const fromSnapshotId = previousDir === null ? null : snapshotIdOf(previousDir);
   const changes = writeChanges({ meta: o.store.meta, fromSnapshotId, list: o.changes, snapshotDir, treeDir: o.treeDir });

@@ -1,24 +1,20 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { changesResponseSchema } from '../../src/contract/changes.js';
 import { LIMITS } from '../../src/contract/vocabulary.js';
 import { urls } from '../../src/site/static-paths.js';
-import { CHANGES_FILE, type ChangesFile, type IndexedChange } from '../../src/snapshot/changes-file.js';
+import type { IndexedChange } from '../../src/snapshot/changes-file.js';
 import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 import { changesView } from '../../src/views/changes.js';
 import { TreeFiles, type TreeStats } from '../tree/tree-files.js';
+import { writeChangesStore } from './write-changes-store.js';
 
 /**
  * What changed since the previous snapshot (explained, company by company, in the tree writer's
  * pass; `list` in the contract's order): writes `/changes` and every `/changes/page/N` into the
- * tree, and the whole list with each company's industry beside the database, for the shim's
- * filtered changes.
+ * tree, and the whole list with each company's industry into the snapshot's changes database
+ * (changes.sqlite), which the shim's filtered changes query.
  */
 export function writeChanges(o: { meta: SnapshotMeta; fromSnapshotId: string | null; list: IndexedChange[]; snapshotDir: string; treeDir: string }): TreeStats {
   const { meta, fromSnapshotId: fromId, list } = o;
-  const changes: ChangesFile = { from_snapshot_id: fromId, changes: list };
-  writeFileSync(join(o.snapshotDir, CHANGES_FILE), JSON.stringify(changes));
-
   const tree = new TreeFiles(o.treeDir);
   const perPage = LIMITS.changesPerPage;
   const pageCount = Math.ceil(list.length / perPage);
@@ -26,5 +22,7 @@ export function writeChanges(o: { meta: SnapshotMeta; fromSnapshotId: string | n
   tree.write({ url: urls.changes, schema: changesResponseSchema, body: page(1) });
   // Page 1 always exists, as the ranking's does, even when nothing changed.
   for (let n = 1; n <= Math.max(1, pageCount); n++) tree.write({ url: urls.changesPage(n), schema: changesResponseSchema, body: page(n) });
+  // After the pages, which validated every item against the contract.
+  writeChangesStore(o.snapshotDir, fromId, list);
   return tree.stats;
 }

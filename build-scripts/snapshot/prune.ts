@@ -1,19 +1,12 @@
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { publishedSnapshotIds } from '../../src/snapshot/published.js';
 import { PRUNED_FILE, prunedSnapshotIds } from '../../src/snapshot/retention.js';
+import { fsyncPath } from './fsync.js';
 
 /** Folders of pruned snapshots on their way out: no longer a snapshot id, so never served. */
 const DOOMED_PREFIX = '.pruned-';
 
-function fsyncPath(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * Prunes the oldest published snapshots beyond `keep`, never `current`. Each step is atomic and
@@ -21,7 +14,8 @@ function fsyncPath(path: string): void {
  * to a temporary file and renamed), so they answer 410 from then on; (2) each folder is renamed out
  * of the id namespace; (3) the renamed folders are deleted. Kept snapshots are never touched, so a
  * build killed mid-prune leaves every one of them readable; the next prune finishes the deletion.
- * Returns the ids pruned now.
+ * A pruned snapshot's entries in the history store (`history/<id>.sqlite`) are not its folder's and
+ * stay: they are in every later company history (contract 10). Returns the ids pruned now.
  */
 export function pruneSnapshots(root: string, keep: number, current: string, onStep?: (step: 'recorded' | 'renamed') => void): string[] {
   const recorded = prunedSnapshotIds(root);

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CURRENT_LINK, publishedSnapshotIds } from '../../src/snapshot/published.js';
 import { prunedSnapshotIds } from '../../src/snapshot/retention.js';
+import { fsyncPath } from './fsync.js';
 
 const LOCK = '.build.lock';
 const WORK_PREFIX = '.work-';
@@ -73,14 +74,6 @@ function flushFileSystem(path: string): void {
   }
 }
 
-function fsyncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * Publishes a finished work folder as snapshot `id` and makes it current: rename the folder into
@@ -96,6 +89,6 @@ export function publishWorkDir(root: string, workDir: string, id: string): strin
   rmSync(tmpLink, { force: true });
   symlinkSync(id, tmpLink);
   renameSync(tmpLink, join(root, CURRENT_LINK));
-  fsyncDir(root);
+  fsyncPath(root);
   return target;
 }

@@ -23,7 +23,7 @@ const NEXT_CHUNK = 0;
 const FILES_DONE = 1;
 
 export function planChunks(tickers: readonly string[], chunkSize: number): ChunkPlan {
-  // One chunk at least, even with no company: the history pass still carries the older snapshot's rows.
+  // One chunk at least, even with no company: the history pass still explains the companies that left.
   const bounds: string[] = [BEFORE_EVERY_CODE];
   for (let i = chunkSize; i < tickers.length; i += chunkSize) bounds.push(tickers[i]!);
   bounds.push(AFTER_EVERY_CODE);

@@ -1,10 +1,12 @@
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { abandonChunks, planChunks, writeCompanyChunks, type ChunkPlan } from './company-chunks.js';
 import { sharedResources } from './shared-resources.js';
-import { HistoryPass, type HistoryOptions } from '../history/chunk-history.js';
+import { HistoryPass, ownRecord, type HistoryOptions } from '../history/chunk-history.js';
 import { createHistoryDb, sealHistoryDb } from '../history/history-db.js';
+import { HISTORY_DB } from '../../src/snapshot/history-store.js';
 import type { IndexedChange } from '../../src/snapshot/changes-file.js';
 import { compareChanges } from '../../src/views/changes.js';
 import { TreeFiles, TreeValidationError, type TreeStats } from './tree-files.js';
@@ -41,10 +43,10 @@ function runWorker(snapshotDir: string, treeDir: string, plan: ChunkPlan, histor
  * `threads - 1` workers claim from a shared counter; this thread writes the shared resources first,
  * while the workers start. Every thread has stopped writing when this settles, failure or not.
  *
- * With `history`, the same pass writes each company's history file and its history row, and
- * explains what changed since the previous snapshot (contract section 10): those are per company
- * too, and reading each chunk's facts once for all of them is most of what they cost. `changes`
- * then holds every change, in the contract's order.
+ * With `history`, the same pass writes each company's history file and its entry for the history
+ * store, and explains what changed since the previous snapshot (contract section 10): those are
+ * per company too, and reading each chunk's facts once for all of them is most of what they cost.
+ * `changes` then holds every change, in the contract's order.
  */
 export async function writeTree(
   store: SnapshotStore,
@@ -55,7 +57,8 @@ export async function writeTree(
   const threads = tickers.length < PARALLEL_FROM && o.threads === undefined ? 1 : Math.max(1, Math.min(o.threads ?? availableParallelism(), 8));
   const plan = planChunks(tickers, o.chunkSize ?? CHUNK_SIZE);
   const historyOptions = o.history ?? null;
-  if (historyOptions) createHistoryDb(historyOptions.snapshotDir);
+  const ownEntries = historyOptions ? join(historyOptions.snapshotDir, HISTORY_DB) : null;
+  if (ownEntries) createHistoryDb(ownEntries, ownRecord(store.meta, historyOptions!));
   const workers = Array.from({ length: threads - 1 }, () => runWorker(store.dir, treeDir, plan, historyOptions));
   const files = new TreeFiles(treeDir);
   let history: HistoryPass | null = null;
@@ -77,7 +80,7 @@ export async function writeTree(
   const done = await Promise.allSettled(workers);
   const failed = done.find((d) => d.status === 'rejected');
   if (failed) throw failed.reason;
-  if (historyOptions) sealHistoryDb(historyOptions.snapshotDir);
+  if (ownEntries) sealHistoryDb(ownEntries);
   const results = done.map((d) => (d as PromiseFulfilledResult<WorkerResult>).value);
   const changes = [...(history?.changes ?? []), ...results.flatMap((r) => r.changes)].sort((a, b) => compareChanges(a.item, b.item));
   const stats = results.reduce((a, r) => ({ files: a.files + r.stats.files, bytes: a.bytes + r.stats.bytes }), files.stats);

@@ -10,6 +10,7 @@ import { packFiles, packName, type PackCompany } from '../../src/views/pack.js';
 import type { RouteContext } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { NO_STORE } from '../http.js';
+import { storedHistoryFile } from './pinned-history.js';
 
 /** A file of the snapshot's tree, read fresh (a pack must not push the hot files out of the shim's cache). */
 function treeFile(dir: string, treePath: string): Buffer | null {
@@ -25,6 +26,15 @@ function required(dir: string, treePath: string): Buffer {
   const bytes = treeFile(dir, treePath);
   if (!bytes) throw new ApiError('UPSTREAM_FAILURE', 'The snapshot’s static files cannot be read.');
   return bytes;
+}
+
+/**
+ * A company's history file. The snapshot this shim answers from may have stopped being current a
+ * moment ago and dropped its history files: the history store has the same bytes (pinned-history.ts).
+ */
+function historyOf(ctx: RouteContext, t: string): Buffer {
+  const treePath = fileForUrlPath(urls.history(t));
+  return treeFile(ctx.store.dir, treePath) ?? storedHistoryFile(ctx.source.root, ctx.store.meta.dataset_snapshot_id, urls.history(t))?.bytes ?? required(ctx.store.dir, treePath);
 }
 
 /** Files at least this large are deflated in the zip; smaller ones are stored. */
@@ -62,7 +72,7 @@ export async function packs(ctx: RouteContext): Promise<void> {
     record: store.company(t)!,
     summary: required(dir, fileForUrlPath(urls.company(t))),
     canonical: required(dir, fileForUrlPath(urls.canonical(t))),
-    history: required(dir, fileForUrlPath(urls.history(t))),
+    history: historyOf(ctx, t),
   }));
   const files = packFiles({
     meta,

@@ -8,6 +8,7 @@ import { ATOM_TYPE } from '../../src/views/feed.js';
 import type { RouteContext } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { sendBody } from '../http.js';
+import { storedHistoryFile } from './pinned-history.js';
 import { readTreeFile } from './tree.js';
 import { existsSync } from 'node:fs';
 
@@ -20,7 +21,8 @@ export function assertSnapshotKept(root: string, id: string): void {
 
 /**
  * GET /snapshots/{id}/<static path> (contract 10): the file that path had in snapshot {id}, read
- * straight from that snapshot's kept tree, so the bytes (and the ETag) are those it served when it
+ * straight from that snapshot's kept tree, or for a company history the tree no longer holds,
+ * rebuilt from the history store; either way the bytes (and the ETag) are those it served when it
  * was current. `resolveFile` gives the static path's file as the router resolves it (codes validated),
  * or null when the path has no file (a computed endpoint): pinned reads are static only. It runs
  * after the id is checked, so a pruned id is 410 whatever follows it.
@@ -30,7 +32,8 @@ export function pinnedRead(ctx: RouteContext, id: string, resolveFile: () => str
   const url = resolveFile();
   if (url === null) throw notFound(`Pinned reads serve the static paths only; see ${urls.index} for them.`);
   parseQuery(noQuerySchema, ctx.rawQuery, '/snapshots/{id}/…');
-  const file = readTreeFile(join(ctx.source.root, id), url);
+  // A snapshot no longer current keeps no history files: the history store answers their bytes.
+  const file = readTreeFile(join(ctx.source.root, id), url) ?? storedHistoryFile(ctx.source.root, id, url);
   if (!file) throw notFound(`Snapshot ${id} has no ${url}.`);
   sendBody(ctx.req, ctx.res, file.bytes, url === urls.feed ? ATOM_TYPE : undefined, {}, file.etag);
 }

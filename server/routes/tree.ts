@@ -5,6 +5,7 @@ import { ApiError, notFound } from '../errors.js';
 import { etagOf, sendBody } from '../http.js';
 import type { RouteContext } from '../context.js';
 import { Lru } from '../../src/lru.js';
+import { storedHistoryFile } from './pinned-history.js';
 
 export interface CachedFile {
   bytes: Buffer;
@@ -43,9 +44,12 @@ export const readTreeFile = (snapshotDir: string, url: string): CachedFile | nul
 /**
  * Serves one file of the current snapshot's static tree. The URL was rebuilt from validated parts,
  * so it cannot leave the tree. A missing file is the resource not existing (e.g. an unknown ticker).
+ * The snapshot this shim answers from can have stopped being current a moment ago (it looks at
+ * `current` once a second), and then have dropped its company histories: the history store
+ * answers those with the same bytes (pinned-history.ts).
  */
 export function serveTreeFile(ctx: RouteContext, url: string, missing: string): void {
-  const file = readTreeFile(ctx.store.dir, url);
+  const file = readTreeFile(ctx.store.dir, url) ?? storedHistoryFile(ctx.source.root, ctx.store.meta.dataset_snapshot_id, url);
   if (!file) throw notFound(missing);
   sendBody(ctx.req, ctx.res, file.bytes, undefined, {}, file.etag);
 }

@@ -43,7 +43,8 @@ export function publishedSnapshotIds(root: string): string[] {
     .sort(compareSnapshotIds);
 }
 
-function compareSnapshotIds(a: string, b: string): number {
+/** Ids in the order they were given out: by publish date, then `.N`. */
+export function compareSnapshotIds(a: string, b: string): number {
   const [da, na = '1'] = a.split('.');
   const [db, nb = '1'] = b.split('.');
   return da !== db ? (da! < db! ? -1 : 1) : Number(na) - Number(nb);

@@ -1,6 +1,5 @@
 import { pageMeta } from './ranking.js';
 import type { ChangeItem, ChangesResponse } from '../contract/changes.js';
-import type { CauseKind } from '../contract/vocabulary.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
 import type { IndexedChange } from '../snapshot/changes-file.js';
 import { withEnvelope } from './envelope.js';
@@ -16,20 +15,6 @@ export function compareChanges(a: ChangeItem, b: ChangeItem): number {
 export interface CompanyChange {
   item: ChangeItem;
   page: number;
-}
-
-export interface ChangesFilter {
-  cause?: CauseKind;
-  industry?: string;
-  minAbsDelta?: number;
-}
-
-export function matchesFilter(c: IndexedChange, f: ChangesFilter): boolean {
-  return (
-    (f.cause === undefined || c.item.causes.some((x) => x.kind === f.cause)) &&
-    (f.industry === undefined || c.industry === f.industry) &&
-    (f.minAbsDelta === undefined || Math.abs(c.item.score_delta) >= f.minAbsDelta)
-  );
 }
 
 /**

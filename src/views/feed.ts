@@ -56,7 +56,7 @@ function entryText(e: FeedEntry): string {
   return lines.join('\n');
 }
 
-/** The feed's XML: the newest entry first; `entries` already holds at most the last 12. */
+/** The feed's XML, entries in the order given: newest first (src/snapshot/newest-first.ts), at most the last 12 published. */
 export function feedView(meta: SnapshotMeta, entries: readonly FeedEntry[]): string {
   const site = `https://${meta.service_host}`;
   const tag = (specific: string) => `tag:${meta.service_host},2026:${specific}`;

@@ -19,8 +19,9 @@ import { rankingResponseSchema } from '../../src/contract/ranking.js';
 import { registryResponseSchema } from '../../src/contract/registry.js';
 import { snapshotsResponseSchema } from '../../src/contract/snapshots.js';
 import { currentSnapshotDir, publishedSnapshotIds, snapshotDir } from '../../src/snapshot/published.js';
-import { readChangesFile } from '../../src/snapshot/changes-file.js';
-import { HISTORY_DB, PreviousHistory } from '../../build-scripts/history/history-db.js';
+import { ChangesStore } from '../../src/snapshot/changes-store.js';
+import { createHistoryDb, HistoryWriter, sealHistoryDb } from '../../build-scripts/history/history-db.js';
+import { HISTORY_DB, HistoryChunks, memberAt, storeFile } from '../../src/snapshot/history-store.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { ENDPOINTS } from '../../src/views/api-index.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
@@ -132,21 +133,25 @@ describe('the published tree', () => {
       filesUnder(dir)
         .filter((f) => /^api\/v1\/company\/[0-9A-Z]+\/history\.json$/.test(f))
         .map((f) => `${f} ${createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')}`);
-    const rows = (dir: string) => {
-      const history = PreviousHistory.open(dir)!;
+    const rows = (path: string) => {
+      const file = new HistoryChunks(path);
       try {
-        return history.between('', '~');
+        return file.between('', '~');
       } finally {
-        history.close();
+        file.close();
       }
     };
-    // The previous snapshot's history as builds before the compressed chunks stored it: one row per ticker, no facts keys.
+    // The previous snapshot's entries in the store, and the same without facts keys, as entries
+    // carried from before the store are (legacy-history.ts).
+    const previous = memberAt(storeFile(snapshotsDir, ids.at(-2)!));
     const legacyDir = dirs[3]!;
-    const legacy = new Database(join(legacyDir, HISTORY_DB));
-    legacy.exec('CREATE TABLE history (ticker TEXT PRIMARY KEY, data TEXT NOT NULL)');
-    const insert = legacy.prepare('INSERT INTO history VALUES (?, ?)');
-    for (const [t, d] of rows(previousDir)) insert.run(t, d.toString());
-    legacy.close();
+    const unkeyed = join(legacyDir, 'previous.sqlite');
+    createHistoryDb(unkeyed, { ...previous, head: null });
+    const writer = new HistoryWriter(unkeyed);
+    writer.write(rows(previous.path).map(([t, entry]) => [t, entry, null]));
+    writer.close();
+    sealHistoryDb(unkeyed);
+    const options = (dir: string, member = previous) => ({ snapshotDir: dir, previousDir, earlier: [member], previousId: member.dataset_snapshot_id });
     const outDir = join(legacyDir, 'out');
     mkdirSync(outDir);
     // Which tickers the main thread's pass reads from the previous snapshot, by range and by list.
@@ -157,29 +162,33 @@ describe('the published tree', () => {
       among: previousAmong.mock.calls.reduce((n, [tickers]) => n + tickers.length, 0),
     });
     try {
-      const one = await writeTree(store, join(dirs[0]!, 'tree'), { threads: 1, history: { snapshotDir: dirs[0]!, previousDir, previousHistoryDir: previousDir } });
+      const one = await writeTree(store, join(dirs[0]!, 'tree'), { threads: 1, history: options(dirs[0]!) });
       // Keyed rows: the previous snapshot's facts are read only for the companies that moved.
       const keyedReads = readFromPrevious();
       expect(keyedReads.ranges).toBe(0);
       expect(keyedReads.among).toBeGreaterThan(0);
       // Exactly the companies with something to explain (this month crosses the reporting deadline, so many of them), no more.
-      const publishedChanges = readChangesFile(store.dir).changes;
+      const changesDb = ChangesStore.open(store.dir);
+      const publishedChanges = [...changesDb.entries()];
+      changesDb.close();
       expect(keyedReads.among).toBe(publishedChanges.filter((c) => c.item.change !== 'added').length);
       expect(keyedReads.among).toBeLessThan(store.companyCount());
-      const three = await writeTree(store, join(dirs[1]!, 'tree'), { threads: 3, chunkSize: 37, history: { snapshotDir: dirs[1]!, previousDir, previousHistoryDir: previousDir } });
-      const two = await writeTree(store, join(dirs[2]!, 'tree'), { threads: 2, chunkSize: 53, history: { snapshotDir: dirs[2]!, previousDir, previousHistoryDir: previousDir } });
+      const three = await writeTree(store, join(dirs[1]!, 'tree'), { threads: 3, chunkSize: 37, history: options(dirs[1]!) });
+      const two = await writeTree(store, join(dirs[2]!, 'tree'), { threads: 2, chunkSize: 53, history: options(dirs[2]!) });
       previousRanges.mockClear();
       previousAmong.mockClear();
-      const fromLegacy = await writeTree(store, join(outDir, 'tree'), { threads: 1, history: { snapshotDir: outDir, previousDir, previousHistoryDir: legacyDir } });
+      const fromLegacy = await writeTree(store, join(outDir, 'tree'), { threads: 1, history: options(outDir, memberAt(unkeyed)) });
       // No keys: every company's earlier facts are read, a range at a time.
       expect(readFromPrevious().ranges).toBeGreaterThan(0);
       expect(readFromPrevious().among).toBe(0);
       const published = historyFiles(treeDir);
       expect(published.length).toBe(store.companyCount());
-      const publishedRows = rows(store.dir);
+      // The snapshot's own entries, as the store holds them since its publish.
+      const publishedRows = rows(storeFile(snapshotsDir, ids.at(-1)!));
+      expect(publishedRows.length).toBe(store.companyCount());
       for (const dir of [...dirs.slice(0, 3), outDir]) {
         expect(historyFiles(join(dir, 'tree'))).toEqual(published);
-        expect(rows(dir)).toEqual(publishedRows);
+        expect(rows(join(dir, HISTORY_DB))).toEqual(publishedRows);
       }
       expect(publishedChanges.length).toBeGreaterThan(0);
       for (const changes of [one.changes, three.changes, two.changes, fromLegacy.changes]) expect(changes).toEqual(publishedChanges);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -236,7 +236,10 @@ describe('under load', () => {
       '/api/v1/ranking?limit=3&sort=score_asc',
       '/api/v1/company/D1101/canonical?fields=flags',
       `/api/v1/snapshots/${before}/company/D1101`,
+      // Dropped from its tree once the new snapshot is published: nginx misses, the shim rebuilds it from the history store.
+      `/api/v1/snapshots/${before}/company/D1101/history`,
     ];
+    const history = (await nginx(`/api/v1/company/D1101/history`)).text;
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/deploy/publish-demo.ts', snapshotsDir, '400', '2026-11-30'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
@@ -255,9 +258,17 @@ describe('under load', () => {
     const ids = outcomes.map(snapshotOf);
     expect(new Set(ids)).toEqual(new Set([before, after]));
     outcomes.forEach((o, i) => {
+      if (o.path.endsWith('/history')) expect(o.text, 'a pinned history is the same bytes from the file or the store').toBe(history);
       if (o.path.startsWith('/api/v1/snapshots/')) expect(ids[i], 'a pinned read stays on its snapshot').toBe(before);
       else if (o.sentAt > publishedAt + 1200) expect(ids[i], `${o.path} sent after the swap`).toBe(after);
     });
+    // After the publish the file is gone: nginx hands the pinned history to a shim, which answers the same bytes.
+    const pinned = `/api/v1/snapshots/${before}/company/D1101/history`;
+    expect(existsSync(join(snapshotsDir, before, 'tree', fileForUrlPath(pinned.replace(`/snapshots/${before}`, ''))))).toBe(false);
+    const viaNginx = await nginx(pinned);
+    expect([viaNginx.status, viaNginx.text]).toEqual([200, history]);
+    const logged = await accessLog();
+    expect(logged(pinned).at(-1)?.upstream, 'served by a shim').not.toBe('');
   }, 90_000);
 
   it('a shim killed under load: nginx keeps answering from the other', async () => {

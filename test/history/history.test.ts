@@ -1,13 +1,13 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAndPublish } from '../../build-scripts/build.js';
 import { generateDemo } from '../../build-scripts/demo/generate.js';
 import { factsKey } from '../../build-scripts/history/explain.js';
-import { HISTORY_DB, PreviousHistory } from '../../build-scripts/history/history-db.js';
 import { silentProgress } from '../../build-scripts/snapshot/progress.js';
 import { historyResponseSchema } from '../../src/contract/history.js';
+import { HISTORY_DB, HISTORY_STORE, HistoryChunks, storeFile } from '../../src/snapshot/history-store.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 
@@ -82,24 +82,32 @@ describe('company history carried forward build by build', () => {
     expect(body.data.map((e: { dataset_snapshot_id: string }) => e.dataset_snapshot_id)).toEqual([ids[2], ids[0]]);
   });
 
-  it('the history database holds every company ever listed, each row its served history and its facts key, sealed without a WAL', async () => {
-    const dir = join(snapshotsDir, ids[1]!);
-    const history = PreviousHistory.open(dir)!;
-    const rows = history.between('', '~');
-    history.close();
-    expect(rows.map((r) => r[0])).toEqual([...new Set([...listed.get(ids[0]!)!, ...listed.get(ids[1]!)!])].sort());
-    expect(existsSync(join(dir, `${HISTORY_DB}-wal`))).toBe(false);
-    expect(existsSync(join(dir, 'previous-history'))).toBe(false);
-    // A listed company's row is exactly the data its history file served when this snapshot was current.
+  it('the history store holds each snapshot’s own entries once, with their facts keys; only the current tree keeps history files', async () => {
+    expect(readdirSync(join(snapshotsDir, HISTORY_STORE)).sort()).toEqual(ids.map((id) => `${id}.sqlite`).sort());
+    for (const [i, id] of ids.entries()) {
+      const dir = join(snapshotsDir, id);
+      const file = new HistoryChunks(storeFile(snapshotsDir, id));
+      const rows = file.between('', '~');
+      const record = file.record()!;
+      file.close();
+      expect(record).toMatchObject({ dataset_snapshot_id: id, seq: i + 1 });
+      // Exactly the companies this snapshot lists, each with its own entry alone and the key of the facts it was scored on.
+      expect(rows.map((r) => r[0])).toEqual(listed.get(id));
+      const store = SnapshotStore.open(dir);
+      const keys = new Map(store.factsBetween('', '~').map((f) => [f.company.ticker, factsKey(f)]));
+      store.close();
+      for (const [ticker, entry, key] of rows) {
+        expect(JSON.parse(entry.toString()).dataset_snapshot_id).toBe(id);
+        expect(key).toBe(keys.get(ticker));
+      }
+      expect(existsSync(join(dir, HISTORY_DB))).toBe(false);
+      expect(existsSync(join(dir, 'tree', `api/v1/company/${tickers[0]}/history.json`))).toBe(i === ids.length - 1);
+    }
+    expect(readdirSync(join(snapshotsDir, HISTORY_STORE)).filter((n) => n.endsWith('-wal'))).toEqual([]);
+    // The second snapshot's pinned history, rebuilt from the store, holds what it served: its entry, then the first's.
     const t = listed.get(ids[1]!)![0]!;
     const pinned = await getJson(`${server.base}${API}/snapshots/${ids[1]}/company/${t}/history`);
-    expect(JSON.parse(rows.find((r) => r[0] === t)![1].toString())).toEqual(pinned.body.data);
-    // Keys: the facts key of each company this snapshot lists, '' for those it carries but does not list.
-    const store = SnapshotStore.open(dir);
-    const keys = new Map(store.factsBetween('', '~').map((f) => [f.company.ticker, factsKey(f)]));
-    store.close();
-    for (const [ticker, , key] of rows) expect(key).toBe(keys.get(ticker) ?? '');
-    expect(rows.filter((r) => r[2] === '').length).toBe(20);
+    expect(pinned.body.data.map((e: { dataset_snapshot_id: string }) => e.dataset_snapshot_id)).toEqual([ids[1], ids[0]]);
   });
 
   it('pinned: the older snapshot’s history file is what it served', async () => {

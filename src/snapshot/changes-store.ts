@@ -1,0 +1,175 @@
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChangeItem } from '../contract/changes.js';
+import type { CauseKind } from '../contract/vocabulary.js';
+import { CHANGES_FILE, type IndexedChange, LegacyChanges } from './changes-file.js';
+
+/**
+ * Every change of a snapshot since the previous one (contract 10), in a database of its own beside
+ * snapshot.sqlite, so the shim answers filtered `/changes` from indexes: its memory does not grow
+ * with the number of companies that moved (a month crossing a year boundary moves nearly all of
+ * them). A file of its own rather than tables in snapshot.sqlite, because that database is a
+ * download whose every table becomes a CSV, and these rows are the API's bodies, not data.
+ *
+ * `ord` is an item's position in the contract's order (|score_delta| descending, then ticker), so
+ * every page is `ORDER BY ord`. Because that order sorts by |score_delta| first, the items with
+ * |score_delta| ≥ N are exactly the first k: min_abs_delta is a bound on `ord`, found with one
+ * index seek, and combines with the other filters for free.
+ */
+export const CHANGES_DB = 'changes.sqlite';
+
+/** Tables, written by the build (build-scripts/history/write-changes-store.ts) before the indexes. */
+export const CHANGES_TABLES = `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+  CREATE TABLE changes (
+    ord INTEGER PRIMARY KEY,
+    ticker TEXT NOT NULL,
+    industry TEXT NOT NULL,
+    abs_delta INTEGER NOT NULL,
+    item TEXT NOT NULL
+  );
+  CREATE TABLE change_causes (
+    kind TEXT NOT NULL,
+    industry TEXT NOT NULL,
+    ord INTEGER NOT NULL,
+    PRIMARY KEY (kind, ord)
+  ) WITHOUT ROWID;
+`;
+/**
+ * Indexes, made once the rows are in. Each filter reads one index in `ord` order and never the
+ * items: industry alone, cause alone (change_causes' key), cause and industry (the industry copied
+ * into change_causes so it needs no lookup of the item's row), and |score_delta| in the contract's
+ * direction, whose first entry below N is the min_abs_delta bound.
+ */
+export const CHANGES_INDEXES = `
+  CREATE INDEX changes_by_industry ON changes (industry, ord);
+  CREATE INDEX changes_by_abs_delta ON changes (abs_delta DESC, ord);
+  CREATE INDEX change_causes_by_industry ON change_causes (kind, industry, ord);
+`;
+
+export interface ChangesFilter {
+  cause?: CauseKind;
+  industry?: string;
+  minAbsDelta?: number;
+}
+
+/** One page of the items matching a filter, and how many match in all. */
+export interface ChangesPage {
+  total: number;
+  items: ChangeItem[];
+}
+
+/** What the shim's filtered /changes reads from a snapshot. */
+export interface SnapshotChanges {
+  readonly fromSnapshotId: string | null;
+  /** The matching items from position `offset` (0-based), at most `limit` of them. */
+  page(filter: ChangesFilter, offset: number, limit: number): ChangesPage;
+}
+
+/** The changes of a snapshot: its database, or the single file builds wrote before it (changes-file.ts). */
+export function openSnapshotChanges(snapshotDir: string): SnapshotChanges {
+  if (existsSync(join(snapshotDir, CHANGES_DB)) || !existsSync(join(snapshotDir, CHANGES_FILE))) return ChangesStore.open(snapshotDir);
+  return LegacyChanges.open(snapshotDir);
+}
+
+/** Statements with no filter but the min_abs_delta bound, and the whole list. */
+export const CHANGES_SQL = {
+  // The first item whose |score_delta| is below the bound: every item before it is at or above.
+  firstBelow: 'SELECT ord FROM changes WHERE abs_delta < ? ORDER BY abs_delta DESC, ord LIMIT 1',
+  range: 'SELECT item FROM changes WHERE ord >= ? AND ord < ? ORDER BY ord',
+  all: 'SELECT industry, item FROM changes ORDER BY ord',
+};
+
+/**
+ * The count and page statements of a cause or industry filter, and its values; null with neither
+ * (a page is then a range of ords). Parameters: the values, the ord bound, then limit and offset.
+ * The matching ords are read from one index in ord order, and only the page's items' rows are read.
+ */
+export function filterSql(f: ChangesFilter): { count: string; page: string; values: string[] } | null {
+  const conditions: string[] = [];
+  const values: string[] = [];
+  if (f.cause !== undefined) {
+    conditions.push('kind = ?');
+    values.push(f.cause);
+  }
+  if (f.industry !== undefined) {
+    conditions.push('industry = ?');
+    values.push(f.industry);
+  }
+  if (conditions.length === 0) return null;
+  // change_causes carries the industry too, so cause and industry together read one index.
+  const from = f.cause !== undefined ? 'change_causes' : 'changes';
+  const matching = `FROM ${from} WHERE ${[...conditions, 'ord < ?'].join(' AND ')}`;
+  return {
+    count: `SELECT COUNT(*) ${matching}`,
+    page: `SELECT item FROM changes WHERE ord IN (SELECT ord ${matching} ORDER BY ord LIMIT ? OFFSET ?) ORDER BY ord`,
+    values,
+  };
+}
+
+/** Read-only access to a snapshot's changes database; statements prepared once. */
+export class ChangesStore implements SnapshotChanges {
+  readonly fromSnapshotId: string | null;
+  /** Items in all: ords run from 0 to total − 1. */
+  private readonly total: number;
+  private readonly stmt;
+  /** Prepared statements by SQL text (three filter shapes, two statements each). */
+  private readonly prepared = new Map<string, Database.Statement>();
+
+  private constructor(private readonly db: Database.Database) {
+    const from = db.prepare("SELECT value FROM meta WHERE key = 'from_snapshot_id'").raw().get() as [string | null] | undefined;
+    if (!from) throw new Error('changes database lacks meta from_snapshot_id');
+    this.fromSnapshotId = from[0];
+    this.total = db.prepare('SELECT COALESCE(MAX(ord) + 1, 0) FROM changes').pluck().get() as number;
+    this.stmt = {
+      firstBelow: db.prepare(CHANGES_SQL.firstBelow).pluck(),
+      range: db.prepare(CHANGES_SQL.range).pluck(),
+      all: db.prepare(CHANGES_SQL.all).raw(),
+    };
+  }
+
+  static open(snapshotDir: string): ChangesStore {
+    const db = new Database(join(snapshotDir, CHANGES_DB), { readonly: true, fileMustExist: true });
+    try {
+      return new ChangesStore(db);
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  page(f: ChangesFilter, offset: number, limit: number): ChangesPage {
+    const bound = f.minAbsDelta === undefined ? this.total : ((this.stmt.firstBelow.get(f.minAbsDelta) as number | undefined) ?? this.total);
+    const sql = filterSql(f);
+    // A page past the end is asked nothing (its offset may be beyond what SQLite takes as an integer).
+    if (sql === null) {
+      const items = offset >= bound ? [] : (this.stmt.range.all(offset, Math.min(bound, offset + limit)) as string[]);
+      return { total: bound, items: items.map(parseItem) };
+    }
+    const total = this.statement(sql.count).get(...sql.values, bound) as number;
+    const items = offset >= total ? [] : (this.statement(sql.page).all(...sql.values, bound, limit, offset) as string[]);
+    return { total, items: items.map(parseItem) };
+  }
+
+  /** Every change in the contract's order, with its industry. */
+  *entries(): Generator<IndexedChange> {
+    for (const [industry, item] of this.stmt.all.iterate() as Iterable<[string, string]>) yield { industry, item: parseItem(item) };
+  }
+
+  private statement(sql: string): Database.Statement {
+    let s = this.prepared.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql).pluck();
+      this.prepared.set(sql, s);
+    }
+    return s;
+  }
+}
+
+/** An item's JSON as the build serialised it: parsing and serialising again gives the same bytes. */
+const parseItem = (json: string) => JSON.parse(json) as ChangeItem;
