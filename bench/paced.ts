@@ -7,9 +7,10 @@ import type { LoadRequest, LoadResult } from './load.js';
  * cannot hide queueing: no coordinated omission). autocannon's fixed rate sends each second's quota
  * in a burst, which measures the burst, not the rate.
  */
-export async function paced(base: string, requests: LoadRequest[], o: { rate: number; seconds: number }): Promise<LoadResult> {
+export async function paced(base: string, requests: LoadRequest[], o: { rate: number; seconds: number; connections?: number }): Promise<LoadResult> {
   const { hostname, port } = new URL(base);
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  // `connections` caps the sockets (requests due while all are busy wait for one, their wait counted).
+  const agent = new Agent({ keepAlive: true, maxSockets: o.connections ?? 256 });
   const latencies: number[] = [];
   let errors = 0;
   let non2xx = 0;

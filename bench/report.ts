@@ -9,7 +9,21 @@ export interface BuildFigures {
   history: HistoryRuns[];
   /** The publishers' real forms against the forms read before, and `npm run refresh` against a build alone. */
   forms?: FormsFigures;
+  /** History's storage after k published snapshots (issue 25); absent in runs before it. */
+  storage?: StorageFigures;
 }
+
+/** What company histories take on disk after k published snapshots of the evolving demo (stage.ts history-storage). */
+export interface StorageFigures {
+  companies: number;
+  points: { snapshots: number; storeBytes: number; treeFileBytes: number; bytes: number; folderDiskBytes: number }[];
+}
+
+/** Bytes a snapshot adds from the second point to the last, against from the first to the second: 1 is linear, 2 would be the square. */
+export const storageGrowth = (s: StorageFigures) => {
+  const [a, b, c] = [s.points[0]!, s.points[1]!, s.points.at(-1)!];
+  return (c.bytes - b.bytes) / (c.snapshots - b.snapshots) / ((b.bytes - a.bytes) / (b.snapshots - a.snapshots));
+};
 
 export interface FormsFigures {
   /** The database stage (adapters, scoring, writing) from the real forms, per round. */
@@ -79,6 +93,25 @@ export interface LoggingFigures {
 }
 export const loggingRatio = (l: LoggingFigures) => medianRatio(l.logged, l.quiet);
 
+/**
+ * The tail under many connections (issue 25): each dynamic endpoint at saturation with 50
+ * connections (autocannon, as fast as they go), then paced at two thirds of that rate over at most
+ * 50 connections, its latency counted from when each request was due.
+ */
+export interface TailFigures {
+  name: string;
+  saturation: LoadResult;
+  paced: LoadResult & { rate: number };
+}
+
+/** Filtered `/changes` in a month that moved nearly every company (issue 25): paced, and the shim's peak RSS. */
+export interface ChangesFigures {
+  moved: number;
+  rate: number;
+  result: LoadResult;
+  peakRssMb: number | null;
+}
+
 export const frontStaticRatio = (f: FrontFigures) => medianRatio(f.static.shipped, f.static.bare);
 export const frontDynamicRatio = (d: FrontFigures['dynamic'][number]) => medianRatio(d.viaNginx, d.direct);
 
@@ -98,6 +131,10 @@ export interface ServeFigures {
   frontNote?: string | null;
   /** Per-request logging (issue 24); absent in runs before it. */
   logging?: LoggingFigures[];
+  /** Dynamic endpoints under 50 connections (issue 25); absent in runs before it. */
+  tail?: TailFigures[];
+  /** Filtered /changes in a year-boundary month (issue 25); absent in runs before it. */
+  changes?: ChangesFigures | null;
   serverPeakRssMb: number | null;
 }
 
@@ -119,6 +156,12 @@ const TARGETS = {
   frontDynamic: 0.8,
   /** Issue 24: a line per request costs the shim at most 10 % of its req/s. */
   logging: 0.9,
+  /** Issue 25: with 50 connections, p99 at saturation at most this many times p50; paced at two thirds of it, p99 under p99Ms. */
+  tailRatio: 3,
+  /** Issue 25: each snapshot adds at most this many times what the first ones added (1 is linear). */
+  storageGrowth: 1.2,
+  /** Issue 25: the shim serving a year-boundary month's filtered /changes. */
+  changesRssMb: 250,
   p99Ms: 20,
   rate: 500,
   /** A 50-company evidence pack: p99 at a paced 10 packs/s (issue 23). */
@@ -180,6 +223,12 @@ export function renderMarkdown(r: BenchResults): string {
       out.push(`| history + changes add ≤ ${100 * TARGETS.historyAdded} % to the JSON tree stage (${n(bigBuild.companies)} companies, ${h.medium}) | ${n(100 * added)} % | ${met(added <= TARGETS.historyAdded)} |`);
     }
   }
+  for (const b of r.builds) {
+    if (!b.storage || b.storage.points.length < 3) continue;
+    const g = storageGrowth(b.storage);
+    const pts = b.storage.points;
+    out.push(`| history storage grows linearly with kept snapshots: bytes per snapshot from ${pts[1]!.snapshots} to ${pts.at(-1)!.snapshots} ÷ from ${pts[0]!.snapshots} to ${pts[1]!.snapshots} ≤ ${TARGETS.storageGrowth} (${n(b.storage.companies)} companies) | ${n(g, 2)} | ${met(g <= TARGETS.storageGrowth)} |`);
+  }
   for (const s of r.serving) {
     out.push(`| shim ≥ ${TARGETS.shimToNginx}× nginx on a static company file (${n(s.companies)} companies) | ${s.shimToNginx === null ? s.nginxNote : `${n(s.shimToNginx, 2)}×`} | ${met(s.shimToNginx === null ? null : s.shimToNginx >= TARGETS.shimToNginx)} |`);
   }
@@ -206,6 +255,19 @@ export function renderMarkdown(r: BenchResults): string {
     for (const m of s.metering) {
       out.push(`| ${m.name}: metered (memory) ≥ ${TARGETS.meteredMemory}× its req/s without metering (${n(s.companies)} companies) | ${n(m.ratio.memory, 2)}× | ${met(m.ratio.memory >= TARGETS.meteredMemory)} |`);
       out.push(`| ${m.name}: metered (Redis) ≥ ${TARGETS.meteredRedis}× its req/s without metering (${n(s.companies)} companies) | ${m.ratio.redis === null ? s.meteringNote : `${n(m.ratio.redis, 2)}×`} | ${met(m.ratio.redis === null ? null : m.ratio.redis >= TARGETS.meteredRedis)} |`);
+    }
+  }
+  for (const s of r.serving) {
+    const where = `${n(s.companies)} companies`;
+    for (const t of s.tail ?? []) {
+      const ratio = t.saturation.p99 / t.saturation.p50;
+      out.push(`| ${t.name}, 50 connections: p99 ≤ ${TARGETS.tailRatio}× p50 at saturation (${where}) | ${n(ratio, 1)}× (p50 ${n(t.saturation.p50, 1)} ms, p99 ${n(t.saturation.p99, 1)} ms) | ${met(ratio <= TARGETS.tailRatio && t.saturation.errors === 0)} |`);
+      out.push(`| ${t.name}, 50 connections paced at ⅔ of saturation (${n(t.paced.rate)} req/s): p99 < ${TARGETS.p99Ms} ms (${where}) | ${n(t.paced.p99, 1)} ms | ${met(t.paced.p99 < TARGETS.p99Ms && t.paced.errors === 0 && t.paced.non2xx === 0)} |`);
+    }
+    const c = s.changes;
+    if (c) {
+      out.push(`| filtered /changes, ${n(c.moved)} companies moved: p99 < ${TARGETS.p99Ms} ms at ${n(c.rate)} req/s (${where}) | ${n(c.result.p99, 1)} ms | ${met(c.result.p99 < TARGETS.p99Ms && c.result.errors === 0 && c.result.non2xx === 0)} |`);
+      out.push(`| filtered /changes: shim RSS < ${TARGETS.changesRssMb} MB throughout (${where}) | ${c.peakRssMb ?? '?'} MB | ${met(c.peakRssMb === null ? null : c.peakRssMb < TARGETS.changesRssMb)} |`);
     }
   }
   const big = r.serving.find((s) => s.companies >= TARGETS.atCompanies);
@@ -240,6 +302,11 @@ export function renderMarkdown(r: BenchResults): string {
     out.push('', `History and changes (contract section 10), on the next month of the same universe (${n(b.history[0]?.changed ?? 0)} companies moved): the tree alone, then the tree with each company's history and its explained change worked out in the same pass, plus \`/changes\` and the feed; in rounds as above, the median of the ratios within each round. The history files are half as many files and bytes again as the tree: on a disk that writes back slowly they weigh more than in memory.`, '');
     out.push('| file system | tree alone runs (s) | with history and changes runs (s) | added |', '|---|---|---|---:|');
     for (const h of b.history) out.push(`| ${h.medium} | ${secs(h.treeMs)} | ${secs(h.withHistoryMs)} | **${n(100 * historyAdded(h))} %** |`);
+    if (b.storage) {
+      const mb = (x: number) => n(x / 1e6, 1);
+      out.push('', `History's storage after k whole builds of the evolving demo at ${n(b.storage.companies)} companies, SNAPSHOTS_KEEP=24: the history store (each snapshot's own entries, written once), the current tree's history files (the only tree that keeps them), and the whole snapshots folder on disk:`, '', '| snapshots | store MB | current tree\'s history files MB | history MB | whole folder on disk MB |', '|---:|---:|---:|---:|---:|');
+      for (const p of b.storage.points) out.push(`| ${p.snapshots} | ${mb(p.storeBytes)} | ${mb(p.treeFileBytes)} | ${mb(p.bytes)} | ${mb(p.folderDiskBytes)} |`);
+    }
     out.push('');
   }
   for (const s of r.serving) {
@@ -260,6 +327,14 @@ export function renderMarkdown(r: BenchResults): string {
       out.push('', 'The nginx front as shipped (`npm run deploy:nginx`: its maps, headers and JSON access log; one worker): a static company file through it against bare nginx serving the same file, and each dynamic endpoint through it against the same metered shim alone (nginx adds a hop over a kept-alive upstream connection); in rounds of one run each, back to back, order reversed every other round; the ratio is the median of the ratios within each round.', '', '| endpoint | alone req/s (runs) | through the shipped config req/s (runs) | ratio |', '|---|---|---|---:|');
       out.push(`| static company file (alone: bare nginx) | ${runs(s.front.static.bare)} | ${runs(s.front.static.shipped)} | **${n(frontStaticRatio(s.front), 2)}×** |`);
       for (const d of s.front.dynamic) out.push(`| ${d.name} (alone: the shim) | ${runs(d.direct)} | ${runs(d.viaNginx)} | **${n(frontDynamicRatio(d), 2)}×** |`);
+    }
+    if (s.tail?.length) {
+      out.push('', 'The tail under many connections: each dynamic endpoint (metered, in memory) with 50 connections as fast as they go (saturation), then paced at two thirds of that rate over at most 50 connections, latency counted from when each request was due:', '', '| endpoint | saturation req/s | p50 ms | p99 ms | p99 ÷ p50 | paced req/s | p50 ms | p99 ms | errors / non-2xx |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+      for (const t of s.tail) out.push(`| ${t.name} | ${n(t.saturation.rps)} | ${n(t.saturation.p50, 1)} | ${n(t.saturation.p99, 1)} | ${n(t.saturation.p99 / t.saturation.p50, 1)}× | ${n(t.paced.rate)} | ${n(t.paced.p50, 1)} | ${n(t.paced.p99, 1)} | ${t.paced.errors} / ${t.paced.non2xx} |`);
+    }
+    if (s.changes) {
+      const c = s.changes;
+      out.push('', `Filtered \`/changes\` (metered) on a month whose as-of date crosses a year boundary, ${n(c.moved)} companies moved: causes, industries, |score_delta| bounds and deep pages, paced at ${n(c.rate)} req/s: p50 ${n(c.result.p50, 1)} ms, p99 **${n(c.result.p99, 1)} ms**, ${c.result.errors} errors / ${c.result.non2xx} non-2xx; the shim's peak RSS ${c.peakRssMb ?? '?'} MB.`);
     }
     if (s.logging?.length) {
       const runs = (xs: number[]) => xs.map((x) => n(x)).join(', ');

@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KeyStore } from '../server/access/key-store.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
+import { CAUSE_KINDS } from '../src/contract/vocabulary.js';
 import { load, median, medianOf, medianRatio, medians, type LoadRequest, type LoadResult } from './load.js';
 import { paced } from './paced.js';
 import { startPublisherReplay } from './publisher-replay.js';
-import { renderMarkdown, type BenchResults, type BuildFigures, type FormsFigures, type FrontFigures, type HistoryRuns, type LoggingFigures, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
+import { renderMarkdown, type BenchResults, type BuildFigures, type FormsFigures, type FrontFigures, type HistoryRuns, type LoggingFigures, type TailFigures, type ChangesFigures, type StorageFigures, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
 import { cpuMs, peakRssMb, startNginx, startRedis, startShim, startShippedNginx, type Running } from './servers.js';
 
 /**
@@ -26,6 +27,8 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'bench' },
     dir: { type: 'string' },
     port: { type: 'string', default: '18600' },
+    // History storage takes 24 whole builds: at 100,000 companies over an hour, so a smaller universe by default.
+    'storage-companies': { type: 'string', default: '1800' },
   },
 });
 const runs = Number(values.runs);
@@ -93,7 +96,18 @@ async function buildFigures(companies: number, work: string): Promise<BuildFigur
     history.push(await historyRuns(companies, memWork, 'memory (tmpfs)'));
     return alternateTreeRuns(companies, memWork, 'memory (tmpfs)');
   }) : null;
-  return { companies, stages, history, forms, tree: { files: tree.files!, bytes: tree.bytes!, media: inMemory ? [onDisk, inMemory] : [onDisk] } };
+  // Once per run, at --storage-companies (the smallest size's turn).
+  const storageCompanies = Number(values['storage-companies']);
+  const storage = companies === sizes[0] ? storageFigures(storageCompanies, work) : undefined;
+  return { companies, stages, history, forms, storage, tree: { files: tree.files!, bytes: tree.bytes!, media: inMemory ? [onDisk, inMemory] : [onDisk] } };
+}
+
+/** History's storage after 6, 12 and 24 published snapshots (stage.ts history-storage). */
+function storageFigures(companies: number, work: string): StorageFigures {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/stage.ts', 'history-storage', work, String(companies), '6,12,24'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const r = JSON.parse(out.trim().split('\n').pop()!) as { storage: StorageFigures['points'] };
+  log(`${companies}: history storage ${r.storage.map((p) => `${p.snapshots}: ${(p.bytes / 1e6).toFixed(1)} MB`).join(', ')}`);
+  return { companies, points: r.storage };
 }
 
 /**
@@ -282,6 +296,8 @@ async function serveFigures(companies: number, work: string, port: number): Prom
     log(`${companies}: 50-company packs at ${PACK_RATE}/s for ${packSeconds} s: p50 ${packsAtRate.p50} ms, p99 ${packsAtRate.p99} ms, ${packsAtRate.non2xx} not 2xx`);
     const frontFigures = typeof nginx !== 'string' && typeof front !== 'string' ? await measureFront(companies, nginx, front, shim, requests, withKey, throughput) : null;
     const logging = await measureLogging(companies, shim, logged, logFile, requests, withKey);
+    const tail = await measureTail(companies, shim, requests, withKey);
+    const changes = await measureChanges(companies, work, port + 7, keysDb, withKey);
     return {
       companies,
       throughput,
@@ -293,6 +309,8 @@ async function serveFigures(companies: number, work: string, port: number): Prom
       nginxNote: typeof nginx === 'string' ? nginx : null,
       front: frontFigures,
       logging,
+      tail,
+      changes,
       frontNote: typeof nginx === 'string' ? nginx : typeof front === 'string' ? front : null,
       serverPeakRssMb: peakRssMb(shim.pid),
     };
@@ -379,6 +397,62 @@ async function measureLogging(
     if (parsed.message === 'request') lines++;
   }
   figures.at(-1)!.lines = lines;
+  return figures;
+}
+
+/**
+ * Filtered `/changes` (issue 25) on a month that moved nearly every company, published whole by
+ * the `changes-month` stage: a metered shim started as `npm start` starts it, paced at the fixed
+ * rate over causes, industries, |score_delta| bounds and pages, and its peak RSS.
+ */
+async function measureChanges(companies: number, work: string, port: number, keysDb: string, withKey: (reqs: LoadRequest[]) => LoadRequest[]): Promise<ChangesFigures> {
+  const { moved } = stage('changes-month', work, companies);
+  const published = join(work, 'published-changes');
+  const store = SnapshotStore.open(join(published, 'current'));
+  const industries = [...new Set([...store.companies()].slice(0, 5000).map((c) => c.industry))];
+  store.close();
+  const pages = Math.max(1, Math.floor(moved! / 50));
+  const requests: LoadRequest[] = Array.from({ length: 400 }, (_, i) => {
+    const q = new URLSearchParams();
+    if (i % 2 === 0) q.set('cause', CAUSE_KINDS[i % CAUSE_KINDS.length]!);
+    if (i % 3 === 0) q.set('industry', industries[i % industries.length]!);
+    if (i % 5 === 0) q.set('min_abs_delta', String(i % 7));
+    q.set('limit', '50');
+    q.set('page', String(1 + ((i * 7919) % pages))); // deep pages too, past the end now and then
+    return { path: `/api/v1/changes?${q}` };
+  });
+  const shim = await startShim(published, port, { KEYS_DB: keysDb });
+  try {
+    const keyed = withKey(requests);
+    await paced(shim.base, keyed, { rate: 100, seconds: 2 });
+    const result = await medianOf(runs, () => paced(shim.base, keyed, { rate: FIXED_RATE, seconds: Math.max(seconds, 5) }));
+    const peak = peakRssMb(shim.pid);
+    log(`${companies}: filtered /changes, ${moved} moved, at ${FIXED_RATE} req/s: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms; peak RSS ${peak} MB`);
+    return { moved: moved!, rate: FIXED_RATE, result, peakRssMb: peak };
+  } finally {
+    await shim.stop();
+  }
+}
+
+/** The fixed rate of the latency figures. */
+const FIXED_RATE = 500;
+
+/**
+ * The tail under many connections (issue 25): every dynamic endpoint at saturation with 50
+ * connections, then paced at two thirds of the rate it reached, over at most 50 connections.
+ */
+async function measureTail(companies: number, shim: Running, requests: Record<string, LoadRequest[]>, withKey: (reqs: LoadRequest[]) => LoadRequest[]): Promise<TailFigures[]> {
+  const figures: TailFigures[] = [];
+  for (const [name, reqs] of Object.entries(requests)) {
+    if (name === 'static') continue;
+    const keyed = withKey(reqs);
+    await load(shim.base, keyed, { seconds: 1, connections: 50 });
+    const saturation = await load(shim.base, keyed, { seconds: Math.max(seconds, 5), connections: 50 });
+    const rate = Math.max(1, Math.round((saturation.rps * 2) / 3));
+    const result = await paced(shim.base, keyed, { rate, seconds: Math.max(seconds, 5), connections: 50 });
+    figures.push({ name, saturation, paced: { ...result, rate } });
+    log(`${companies}: ${name}, 50 connections: saturation ${saturation.rps.toFixed(0)} req/s p50 ${saturation.p50} p99 ${saturation.p99} ms; paced ${rate} req/s p50 ${result.p50.toFixed(1)} p99 ${result.p99.toFixed(1)} ms`);
+  }
   return figures;
 }
 
