@@ -14,6 +14,7 @@ import { demoPublishTime } from '../build-scripts/cli/defaults.js';
 import { HISTORY_DB, memberAt } from '../src/snapshot/history-store.js';
 import { DOWNLOADS_DIR, outsideTreeArchive } from '../src/site/static-paths.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
+import { ChangesStore } from '../src/snapshot/changes-store.js';
 import { snapshotsView } from '../src/views/snapshots.js';
 import { buildAndPublish } from '../build-scripts/build.js';
 import { refresh } from '../build-scripts/refresh.js';
@@ -181,6 +182,24 @@ switch (stage) {
     facts.storage = storage;
     rmSync(snapshotsDir, { recursive: true, force: true });
     rmSync(join(work, 'series-storage'), { recursive: true, force: true });
+    break;
+  }
+  case 'changes-month': {
+    // A month that moves nearly every company (the evolving demo's second month: its as-of date
+    // passes the reporting deadline, so the expected reporting year moves), both months published
+    // whole into <work>/published-changes, for the filtered /changes load (issue 25).
+    const months = await generateDemoSeries({ outDir: join(work, 'series-changes'), companies: Number(companies), months: 2 });
+    const snapshotsDir = join(work, 'published-changes');
+    rmSync(snapshotsDir, { recursive: true, force: true });
+    for (const m of months) {
+      await buildAndPublish({ sourcesDir: m.dir, snapshotsDir, kind: 'demo', now: demoPublishTime(m.asof), assertScale: BENCH_ASSERT_SCALE, serviceHost: 'bench.example', progress: silentProgress });
+    }
+    rmSync(join(work, 'series-changes'), { recursive: true, force: true });
+    const current = SnapshotStore.open(join(snapshotsDir, 'current'));
+    const changes = ChangesStore.open(current.dir);
+    facts.moved = changes.page({}, 0, 1).total;
+    changes.close();
+    current.close();
     break;
   }
   case 'placed-forms': {
