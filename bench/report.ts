@@ -133,7 +133,7 @@ export interface ServeFigures {
   logging?: LoggingFigures[];
   /** Dynamic endpoints under 50 connections (issue 25); absent in runs before it. */
   tail?: TailFigures[];
-  /** Filtered /changes in a year-boundary month (issue 25); absent in runs before it. */
+  /** Filtered /changes in the month that passes the reporting deadline (issue 25); absent in runs before it. */
   changes?: ChangesFigures | null;
   serverPeakRssMb: number | null;
 }
@@ -334,7 +334,7 @@ export function renderMarkdown(r: BenchResults): string {
     }
     if (s.changes) {
       const c = s.changes;
-      out.push('', `Filtered \`/changes\` (metered) on a month whose as-of date crosses a year boundary, ${n(c.moved)} companies moved: causes, industries, |score_delta| bounds and deep pages, paced at ${n(c.rate)} req/s: p50 ${n(c.result.p50, 1)} ms, p99 **${n(c.result.p99, 1)} ms**, ${c.result.errors} errors / ${c.result.non2xx} non-2xx; the shim's peak RSS ${c.peakRssMb ?? '?'} MB.`);
+      out.push('', `Filtered \`/changes\` (metered) on the evolving demo's second month (its as-of date passes the reporting deadline, so the expected reporting year moves), ${n(c.moved)} companies moved: causes, industries, |score_delta| bounds and deep pages, paced at ${n(c.rate)} req/s: p50 ${n(c.result.p50, 1)} ms, p99 **${n(c.result.p99, 1)} ms**, ${c.result.errors} errors / ${c.result.non2xx} non-2xx; the shim's peak RSS ${c.peakRssMb ?? '?'} MB.`);
     }
     if (s.logging?.length) {
       const runs = (xs: number[]) => xs.map((x) => n(x)).join(', ');
