@@ -256,13 +256,7 @@ async function serveFigures(companies: number, work: string, port: number): Prom
       // as it was then), over seven rounds at least, as it is a small difference between noisy figures.
       const cpu = modes.map((): number[] => []);
       const perMode = await inRounds(
-        modes.map((m, i) => async () => {
-          const before = cpuMs(m.server.pid);
-          const r = await load(m.base, m.reqs, { seconds, connections: 10 });
-          const after = cpuMs(m.server.pid);
-          if (before !== null && after !== null && r.rps > 0) cpu[i]!.push((1000 * (after - before)) / (r.rps * seconds));
-          return r;
-        }),
+        modes.map((m, i) => () => loadWithCpu(m.server, m.reqs, cpu[i]!)),
         Math.max(runs, 7),
       );
       const results = perMode.map(medians);
@@ -356,6 +350,18 @@ async function measureFront(
 }
 
 /**
+ * One throughput run (10 connections), pushing the server's own CPU time per request (µs, from
+ * /proc) onto `cpu`: steadier than req/s on a machine the load generator shares.
+ */
+async function loadWithCpu(server: Running, reqs: LoadRequest[], cpu: number[]): Promise<LoadResult> {
+  const before = cpuMs(server.pid);
+  const r = await load(server.base, reqs, { seconds, connections: 10 });
+  const after = cpuMs(server.pid);
+  if (before !== null && after !== null && r.rps > 0) cpu.push((1000 * (after - before)) / (r.rps * seconds));
+  return r;
+}
+
+/**
  * Request logs (issue 24): the metered shim with request lines off against the same shim writing a
  * line per request to a file, on the company-file fast path and two endpoints through Express; in
  * rounds, with the shims' CPU per request. Then every line the logged shim wrote is parsed.
@@ -376,15 +382,8 @@ async function measureLogging(
   ];
   for (const [name, reqs] of cases) {
     const cpu: [number[], number[]] = [[], []];
-    const run = (server: Running, k: 0 | 1) => async () => {
-      const before = cpuMs(server.pid);
-      const r = await load(server.base, reqs, { seconds, connections: 10 });
-      const after = cpuMs(server.pid);
-      if (before !== null && after !== null && r.rps > 0) cpu[k].push((1000 * (after - before)) / (r.rps * seconds));
-      return r;
-    };
     for (const server of [quiet, logged]) await load(server.base, reqs, { seconds: 1, connections: 4 });
-    const [off = [], on = []] = await inRounds([run(quiet, 0), run(logged, 1)], Math.max(runs, 7));
+    const [off = [], on = []] = await inRounds([() => loadWithCpu(quiet, reqs, cpu[0]), () => loadWithCpu(logged, reqs, cpu[1])], Math.max(runs, 7));
     const us = (xs: number[]) => (xs.length > 0 ? median(xs) : null);
     figures.push({ name, quiet: off.map((r) => r.rps), logged: on.map((r) => r.rps), cpuUs: { quiet: us(cpu[0]), logged: us(cpu[1]) } });
     log(`${companies}: ${name}: lines off ${medians(off).rps.toFixed(0)} req/s, a line per request ${medians(on).rps.toFixed(0)} req/s; CPU ${us(cpu[0])?.toFixed(0)} / ${us(cpu[1])?.toFixed(0)} µs`);

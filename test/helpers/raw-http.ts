@@ -33,3 +33,19 @@ export function expectEnvelope(r: { status: number; headers: Record<string, unkn
   return body;
 }
 
+/**
+ * Sends bytes exactly as written on a fresh connection, all of them before reading, and returns what
+ * arrived, even if the server resets the connection afterwards (the answer is already in).
+ */
+export async function rawBytes(base: string, bytes: string | Buffer): Promise<string> {
+  const { Socket } = await import('node:net');
+  const { port } = new URL(base);
+  return new Promise<string>((resolve, reject) => {
+    const socket = new Socket();
+    let out = '';
+    socket.on('data', (c) => (out += c.toString('latin1')));
+    socket.on('close', () => resolve(out));
+    socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' && out !== '' ? resolve(out) : reject(e)));
+    socket.connect(Number(port), '127.0.0.1', () => socket.end(bytes));
+  });
+}

@@ -6,7 +6,7 @@ import { errorBodySchema } from '../../src/contract/common.js';
 import { currentSnapshotDir, currentSnapshotId } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import type { SnapshotSource } from '../../server/snapshot-source.js';
-import { expectEnvelope, raw } from '../helpers/raw-http.js';
+import { expectEnvelope, raw, rawBytes } from '../helpers/raw-http.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 
 let server: RunningServer;
@@ -150,22 +150,6 @@ describe('a snapshot that cannot be read', () => {
   });
 });
 
-/**
- * Sends bytes exactly as written on a fresh connection, all of them before reading, and returns what
- * arrived, even if the server resets the connection afterwards (the answer is already in).
- */
-async function rawBytes(base: string, bytes: string | Buffer): Promise<string> {
-  const { Socket } = await import('node:net');
-  const { port } = new URL(base);
-  return new Promise<string>((resolve, reject) => {
-    const socket = new Socket();
-    let out = '';
-    socket.on('data', (c) => (out += c.toString('latin1')));
-    socket.on('close', () => resolve(out));
-    socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' && out !== '' ? resolve(out) : reject(e)));
-    socket.connect(Number(port), '127.0.0.1', () => socket.end(bytes));
-  });
-}
 function envelopeOf(text: string) {
   return errorBodySchema.parse(JSON.parse(Buffer.from(text.slice(text.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8')));
 }

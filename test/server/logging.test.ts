@@ -7,6 +7,7 @@ import { jsonLogger } from '../../server/logger.js';
 import { routePattern } from '../../server/observe.js';
 import { startMetered, type Metered } from './access/harness.js';
 import { startShimProcess } from './access/processes.js';
+import { rawBytes } from '../helpers/raw-http.js';
 import { startServer } from '../helpers/server.js';
 
 /**
@@ -109,16 +110,7 @@ describe('request lines', () => {
   });
 
   it('requests the HTTP parser refuses (unknown method, oversized headers, not HTTP) get a line too, with their request id', async () => {
-    const { connect } = await import('node:net');
-    const raw = (bytes: string) =>
-      new Promise<string>((resolve, reject) => {
-        const socket = connect(Number(new URL(m.base).port), '127.0.0.1');
-        let answer = '';
-        socket.on('data', (c) => (answer += c.toString('latin1')));
-        socket.on('close', () => resolve(answer));
-        socket.on('error', reject);
-        socket.write(bytes);
-      });
+    const raw = (bytes: string) => rawBytes(m.base, bytes);
     const refused = (l: Line) => l.message === 'request refused';
     const before = parse(m.logs).filter(refused).length;
     const answers = [

@@ -10,6 +10,7 @@ import { Meter } from '../../server/access/meter.js';
 import { createMetrics, metricsAddress, startMetricsServer, type Metrics } from '../../server/metrics.js';
 import { publishedSnapshotSource } from '../../server/snapshot-source.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
+import { rawBytes } from '../helpers/raw-http.js';
 import { freePort, startRedis, startShimProcess, type RedisServer, type ShimProcess } from './access/processes.js';
 
 /**
@@ -118,15 +119,7 @@ describe('metrics in process', () => {
     for (let i = 0; i < 6; i++) ranking.push(await get('/api/v1/ranking?limit=1'));
     expect(ranking).toEqual([200, 200, 200, 200, 200, 429]);
     // Two requests the HTTP parser refuses before there is a request (an unknown method): counted too.
-    const { connect } = await import('node:net');
-    for (let i = 0; i < 2; i++) {
-      await new Promise<void>((resolve) => {
-        const socket = connect(Number(new URL(server.base).port), '127.0.0.1');
-        socket.on('data', () => {});
-        socket.on('close', () => resolve());
-        socket.write('FOO / HTTP/1.1\r\nHost: x\r\n\r\n');
-      });
-    }
+    for (let i = 0; i < 2; i++) await rawBytes(server.base, 'FOO / HTTP/1.1\r\nHost: x\r\n\r\n');
     await new Promise((r) => setTimeout(r, 20)); // the last response's 'close'
 
     const after = await scrape(url);
