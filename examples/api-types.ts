@@ -1318,7 +1318,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A company’s entry in every published snapshot that held it, newest first (pruned snapshots included) */
+        /** A company’s entry in every published snapshot that held it, newest first: by data_asof, then publish time (pruned snapshots included) */
         get: {
             parameters: {
                 query?: never;
@@ -2723,7 +2723,7 @@ export interface components {
             data_asof: string;
             /** @description Ticker or fund code, upper case */
             ticker: string;
-            /** @description One entry per published snapshot that held the company, newest first (pruned snapshots included) */
+            /** @description One entry per published snapshot that held the company, newest first: by data_asof, then publish time (pruned snapshots included) */
             data: components["schemas"]["HistoryEntry"][];
         };
         HistoryEntry: {

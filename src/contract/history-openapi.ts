@@ -23,7 +23,7 @@ const ok = (schema: z.ZodType) => ({ '200': { description: 'OK (Cache-Control: p
 export const historyPaths: ZodOpenApiPathsObject = {
   '/api/v1/company/{ticker}/history': {
     get: {
-      summary: 'A company’s entry in every published snapshot that held it, newest first (pruned snapshots included)',
+      summary: 'A company’s entry in every published snapshot that held it, newest first: by data_asof, then publish time (pruned snapshots included)',
       requestParams: { path: tickerPathSchema },
       responses: { ...ok(historyResponseSchema), ...common },
     },

@@ -22,7 +22,7 @@ export const ENDPOINTS: readonly EndpointDoc[] = [
   { method: 'GET', path: '/api/v1/etf/{code}', description: 'An ETF’s holdings scored' },
   { method: 'GET', path: '/api/v1/sources/registry', description: 'Every data source behind the facts; ?gov_only, ?owner_org filter (computed)' },
   { method: 'GET', path: '/api/v1/methodology', description: 'Methodology as data' },
-  { method: 'GET', path: '/api/v1/snapshots', description: 'Published snapshots and their download files' },
+  { method: 'GET', path: '/api/v1/snapshots', description: 'Published snapshots, newest first (by data_asof, then publish time), and their download files' },
   { method: 'GET', path: '/api/v1/snapshots/{id}/{path}', description: 'Pinned read: any static path as snapshot <id> served it, byte for byte (410 once pruned)' },
   { method: 'GET', path: '/api/v1/changes', description: 'What changed since the previous snapshot, cause by cause; ?cause, ?industry, ?min_abs_delta filter (computed)' },
   { method: 'GET', path: '/api/v1/changes/page/{page}', description: 'Page N of the changes (static alias of /changes?page=N)' },
