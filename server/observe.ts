@@ -112,8 +112,6 @@ export interface ObserveOptions {
  */
 export type Observe = (req: IncomingMessage, res: ServerResponse, route?: string, snapshot?: string) => void;
 
-const observers = new WeakMap<Express, Observe>();
-
 /**
  * A request Node's parser refused before there was a request object (a stalled or oversized
  * request, bytes that are not HTTP: 408, 414, 431, 400, 405), answered by server/app.ts
@@ -122,16 +120,16 @@ const observers = new WeakMap<Express, Observe>();
  */
 export type ObserveRejected = (o: { status: number; requestId: string; socket: Socket; bytes: number }) => void;
 
-const rejectedObservers = new WeakMap<Express, ObserveRejected>();
-
-/** The observer createApp made for its app; none when nothing is watched. */
-export function observerOf(app: Express): Observe | undefined {
-  return observers.get(app);
+/** What the HTTP server calls for an app's requests, answered and refused. */
+export interface Observers {
+  request: Observe;
+  refused: ObserveRejected;
 }
+const observers = new WeakMap<Express, Observers>();
 
-/** The observer of the app's refused requests; none when nothing is watched. */
-export function rejectedObserverOf(app: Express): ObserveRejected | undefined {
-  return rejectedObservers.get(app);
+/** The observers createApp made for its app; none when nothing is watched. */
+export function observersOf(app: Express): Observers | undefined {
+  return observers.get(app);
 }
 
 /**
@@ -188,7 +186,7 @@ export function observeRequests(o: ObserveOptions): void {
     metrics?.request(watch.route, status, ms / 1000);
   }
 
-  observers.set(o.app, (req, res, route, snapshot) => {
+  const request: Observe = (req, res, route, snapshot) => {
     (res as Watched)[WATCH] = {
       req,
       start: performance.now(),
@@ -198,9 +196,9 @@ export function observeRequests(o: ObserveOptions): void {
       client: writeLine ? (clientAddress(req) ?? null) : null,
     };
     res.on('close', onClose);
-  });
+  };
 
-  rejectedObservers.set(o.app, ({ status, requestId, socket, bytes }) => {
+  const refused: ObserveRejected = ({ status, requestId, socket, bytes }) => {
     if (writeLine) {
       writeLine(
         {
@@ -220,5 +218,6 @@ export function observeRequests(o: ObserveOptions): void {
       );
     }
     metrics?.request('unknown', status, 0);
-  });
+  };
+  observers.set(o.app, { request, refused });
 }

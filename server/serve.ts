@@ -5,7 +5,7 @@ import { requestTooLarge } from './request-path.js';
 import { API_BASE } from '../src/site/static-paths.js';
 import { answerClientErrors } from './app.js';
 import { sendBody, setCommonHeaders } from './http.js';
-import { observerOf, rejectedObserverOf, type Observe } from './observe.js';
+import { observersOf, type Observe } from './observe.js';
 import { readTreeFile } from './routes/tree.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
@@ -50,7 +50,8 @@ export const REQUEST_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, keepAliv
 export function createHttpServer(app: Express, snapshots: SnapshotSource, timeouts = REQUEST_TIMEOUTS): Server {
   // The parser's own bound sits well above the contract's limits, so requests over those limits are
   // read whole and answered 414/431 by the app (request-path.ts), not cut off mid-request.
-  const observe = observerOf(app);
+  const observers = observersOf(app);
+  const observe = observers?.request;
   const server = createServer({
     maxHeaderSize: 4 * (LIMITS.urlBytes + LIMITS.headerBytes),
     headersTimeout: timeouts.headersMs,
@@ -63,6 +64,6 @@ export function createHttpServer(app: Express, snapshots: SnapshotSource, timeou
     observe?.(req, res); // a line and metrics for every request the app answers
     app(req, res);
   });
-  answerClientErrors(server, snapshots, rejectedObserverOf(app));
+  answerClientErrors(server, snapshots, observers?.refused);
   return server;
 }
