@@ -1,4 +1,8 @@
 import autocannon from 'autocannon';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface LoadRequest {
   method?: 'GET' | 'POST';
@@ -69,4 +73,45 @@ export function medians(all: LoadResult[]): LoadResult {
     errors: all.reduce((a, r) => a + r.errors, 0),
     non2xx: all.reduce((a, r) => a + r.non2xx, 0),
   };
+}
+
+/**
+ * The same fixed-time throughput run with wrk (Debian's, written in C), GET only, cycling through
+ * `paths` from a Lua script; null when wrk is not installed. For comparisons of two servers that
+ * send different header bytes: autocannon parses every response in JavaScript on the same two
+ * cores, so its own cost per byte shows in the servers' req/s, where wrk's hardly does.
+ */
+export function wrkLoad(base: string, paths: string[], o: { seconds: number; connections: number }): LoadResult | null {
+  const wrk = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find(existsSync);
+  if (!wrk) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'esg-wrk-'));
+  try {
+    const script = join(dir, 'paths.lua');
+    writeFileSync(script, `local paths = ${luaList(paths)}\nlocal n = 0\nrequest = function()\n  n = n % #paths + 1\n  return wrk.format("GET", paths[n])\nend\n`);
+    const out = execFileSync(wrk, ['-t1', `-c${o.connections}`, `-d${o.seconds}s`, '--latency', '-s', script, base], { encoding: 'utf8', timeout: (o.seconds + 30) * 1000 });
+    const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
+    const ms = (label: string) => {
+      const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(out);
+      if (!m) return NaN;
+      return Number(m[1]) * ({ us: 0.001, ms: 1, s: 1000 } as const)[m[2] as 'us' | 'ms' | 's'];
+    };
+    const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+    const rps = num(/Requests\/sec:\s+([\d.]+)/);
+    if (!(rps > 0)) throw new Error(`wrk printed no rate:\n${out}`);
+    return {
+      rps,
+      p50: ms('50'),
+      p99: ms('99'),
+      errors: socket ? socket.slice(1).reduce((a, x) => a + Number(x), 0) : 0,
+      non2xx: num(/Non-2xx or 3xx responses:\s+(\d+)/),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A Lua list of strings (paths hold no quote or backslash; refused if one does). */
+function luaList(items: string[]): string {
+  for (const s of items) if (/["\\\n]/.test(s)) throw new Error(`not a plain path: ${s}`);
+  return `{ ${items.map((s) => `"${s}"`).join(', ')} }`;
 }

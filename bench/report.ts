@@ -74,7 +74,17 @@ export interface MeteringFigures {
 
 /** The shipped nginx front: req/s per round, static through it against bare nginx, dynamic through it against the shim alone. */
 export interface FrontFigures {
-  static: { bare: number[]; shipped: number[] };
+  static: {
+    /** The load generator of `bare` and `shipped` (wrk where installed; absent in runs before it: autocannon). */
+    generator?: 'wrk' | 'autocannon';
+    bare: number[];
+    shipped: number[];
+    /** The same comparison with autocannon (the other rows' generator), req/s per round. */
+    autocannon?: { bare: number[]; shipped: number[] };
+    /** Each nginx worker's CPU per request (µs, median of the rounds), from /proc. */
+    cpuUs?: { bare: number | null; shipped: number | null };
+    errors?: number;
+  };
   dynamic: { name: string; direct: number[]; viaNginx: number[]; errors: number }[];
 }
 
@@ -239,7 +249,7 @@ export function renderMarkdown(r: BenchResults): string {
       continue;
     }
     const st = frontStaticRatio(s.front);
-    out.push(`| static company file through the shipped nginx config ≥ ${TARGETS.frontStatic}× bare nginx (${where}) | ${n(st, 2)}× | ${met(st >= TARGETS.frontStatic)} |`);
+    out.push(`| static company file through the shipped nginx config ≥ ${TARGETS.frontStatic}× bare nginx (${where}; ${s.front.static.generator ?? 'autocannon'}) | ${n(st, 2)}× | ${met(st >= TARGETS.frontStatic && (s.front.static.errors ?? 0) === 0)} |`);
     for (const d of s.front.dynamic) {
       const ratio = frontDynamicRatio(d);
       out.push(`| ${d.name} through nginx ≥ ${TARGETS.frontDynamic}× the shim alone (${where}) | ${n(ratio, 2)}× | ${met(ratio >= TARGETS.frontDynamic && d.errors === 0)} |`);
@@ -324,8 +334,11 @@ export function renderMarkdown(r: BenchResults): string {
     if (s.packs) out.push('', `Evidence packs (POST /packs, 50 companies each, a different set every time, metered, in memory) at a fixed ${s.packs.rate} packs/s: p50 ${n(s.packs.p50, 1)} ms, p99 **${n(s.packs.p99, 1)} ms**, ${s.packs.errors} errors / ${s.packs.non2xx} non-2xx.`);
     if (s.front) {
       const runs = (xs: number[]) => xs.map((x) => n(x)).join(', ');
-      out.push('', 'The nginx front as shipped (`npm run deploy:nginx`: its maps, headers and JSON access log; one worker): a static company file through it against bare nginx serving the same file, and each dynamic endpoint through it against the same metered shim alone (nginx adds a hop over a kept-alive upstream connection); in rounds of one run each, back to back, order reversed every other round; the ratio is the median of the ratios within each round.', '', '| endpoint | alone req/s (runs) | through the shipped config req/s (runs) | ratio |', '|---|---|---|---:|');
-      out.push(`| static company file (alone: bare nginx) | ${runs(s.front.static.bare)} | ${runs(s.front.static.shipped)} | **${n(frontStaticRatio(s.front), 2)}×** |`);
+      out.push('', 'The nginx front as shipped (`npm run deploy:nginx`: its maps, headers and JSON access log; one worker): a static company file through it against bare nginx serving the same file, and each dynamic endpoint through it against the same metered shim alone (nginx adds a hop over a kept-alive upstream connection); in rounds of one run each, back to back, order reversed every other round; the ratio is the median of the ratios within each round. The static file is compared with wrk where it is installed: the shipped config sends the contract\'s headers, about 340 bytes a file more than bare nginx, which autocannon parses in JavaScript on the same two cores, so its own cost shows in the servers\' req/s; its figures and each nginx worker\'s CPU per request are kept beside.', '', '| endpoint | alone req/s (runs) | through the shipped config req/s (runs) | ratio |', '|---|---|---|---:|');
+      const fs = s.front.static;
+      out.push(`| static company file (alone: bare nginx; ${fs.generator ?? 'autocannon'}) | ${runs(fs.bare)} | ${runs(fs.shipped)} | **${n(frontStaticRatio(s.front), 2)}×** |`);
+      if (fs.generator === 'wrk' && fs.autocannon) out.push(`| static company file, the same with autocannon | ${runs(fs.autocannon.bare)} | ${runs(fs.autocannon.shipped)} | ${n(medianRatio(fs.autocannon.shipped, fs.autocannon.bare), 2)}× |`);
+      if (fs.cpuUs?.bare != null && fs.cpuUs.shipped != null) out.push(`| static company file: the nginx worker's CPU per request (µs; ratio bare ÷ shipped) | ${n(fs.cpuUs.bare, 1)} | ${n(fs.cpuUs.shipped, 1)} | ${n(fs.cpuUs.bare / fs.cpuUs.shipped, 2)}× |`);
       for (const d of s.front.dynamic) out.push(`| ${d.name} (alone: the shim) | ${runs(d.direct)} | ${runs(d.viaNginx)} | **${n(frontDynamicRatio(d), 2)}×** |`);
     }
     if (s.tail?.length) {

@@ -6,11 +6,11 @@ import { parseArgs } from 'node:util';
 import { KeyStore } from '../server/access/key-store.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { CAUSE_KINDS } from '../src/contract/vocabulary.js';
-import { load, median, medianOf, medianRatio, medians, type LoadRequest, type LoadResult } from './load.js';
+import { load, median, medianOf, medianRatio, medians, wrkLoad, type LoadRequest, type LoadResult } from './load.js';
 import { paced } from './paced.js';
 import { startPublisherReplay } from './publisher-replay.js';
 import { renderMarkdown, type BenchResults, type BuildFigures, type FormsFigures, type FrontFigures, type HistoryRuns, type LoggingFigures, type TailFigures, type ChangesFigures, type StorageFigures, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
-import { cpuMs, peakRssMb, startNginx, startRedis, startShim, startShippedNginx, type Running } from './servers.js';
+import { cpuMs, ensureWrk, firstChildPid, peakRssMb, startNginx, startRedis, startShim, startShippedNginx, type Running } from './servers.js';
 
 /**
  * npm run bench [-- --companies 100000] [--runs 3] [--seconds 3] [--port 18600]
@@ -320,7 +320,11 @@ async function serveFigures(companies: number, work: string, port: number): Prom
  * The shipped nginx front (issue 24): a static company file through the generated config against
  * bare nginx on the same file (the config's maps, headers and access log are its whole cost), and
  * every dynamic endpoint through it against the same shim alone (the proxy hop); in rounds, the
- * ratio the median of the rounds' own ratios, as everywhere here.
+ * ratio the median of the rounds' own ratios, as everywhere here. The static files are compared
+ * with wrk when it is installed: the config sends the contract's headers (about 340 bytes more per
+ * file than bare nginx), and autocannon, parsing them in JavaScript on the same two cores, makes
+ * its own cost per byte part of the servers' figures. Its run is kept beside, with each nginx
+ * worker's CPU per request, so the three can be read together.
  */
 async function measureFront(
   companies: number,
@@ -332,10 +336,34 @@ async function measureFront(
   throughput: ServeFigures['throughput'],
 ): Promise<FrontFigures> {
   const run = (base: string, reqs: LoadRequest[]) => () => load(base, reqs, { seconds, connections: 10 });
+  const paths = requests.static!.map((r) => r.path);
+  const useWrk = ensureWrk();
+  const workers = [bare, front].map((n) => firstChildPid(n.pid));
+  const cpu: [number[], number[]] = [[], []];
+  const staticRun = (i: 0 | 1) => async () => {
+    const server = i === 0 ? bare : front;
+    const worker = workers[i] ?? null;
+    const before = worker === null ? null : cpuMs(worker);
+    const r = useWrk ? wrkLoad(server.base, paths, { seconds, connections: 10 })! : await load(server.base, requests.static!, { seconds, connections: 10 });
+    const after = worker === null ? null : cpuMs(worker);
+    if (before !== null && after !== null && r.rps > 0) cpu[i].push((1000 * (after - before)) / (r.rps * seconds));
+    return r;
+  };
   await load(front.base, requests.static!, { seconds: 1, connections: 4 });
-  const [bareRuns = [], shippedRuns = []] = await inRounds([run(bare.base, requests.static!), run(front.base, requests.static!)], Math.max(runs, 5));
-  throughput.push({ name: 'static company file, nginx with the shipped config (1 worker)', ...medians(shippedRuns) });
-  const figures: FrontFigures = { static: { bare: bareRuns.map((r) => r.rps), shipped: shippedRuns.map((r) => r.rps) }, dynamic: [] };
+  const [bareRuns = [], shippedRuns = []] = await inRounds([staticRun(0), staticRun(1)], Math.max(runs, 5));
+  const [bareAc = [], shippedAc = []] = useWrk ? await inRounds([run(bare.base, requests.static!), run(front.base, requests.static!)], Math.max(runs, 5)) : [bareRuns, shippedRuns];
+  throughput.push({ name: `static company file, nginx with the shipped config (1 worker${useWrk ? ', wrk' : ''})`, ...medians(shippedRuns) });
+  const figures: FrontFigures = {
+    static: {
+      generator: useWrk ? 'wrk' : 'autocannon',
+      bare: bareRuns.map((r) => r.rps),
+      shipped: shippedRuns.map((r) => r.rps),
+      autocannon: { bare: bareAc.map((r) => r.rps), shipped: shippedAc.map((r) => r.rps) },
+      cpuUs: { bare: cpu[0].length ? median(cpu[0]) : null, shipped: cpu[1].length ? median(cpu[1]) : null },
+      errors: [...bareRuns, ...shippedRuns].reduce((a, r) => a + r.errors + r.non2xx, 0),
+    },
+    dynamic: [],
+  };
   log(`${companies}: static via the shipped nginx config ${medians(shippedRuns).rps.toFixed(0)} req/s (bare ${medians(bareRuns).rps.toFixed(0)})`);
   for (const [name, reqs] of Object.entries(requests)) {
     if (name === 'static') continue;

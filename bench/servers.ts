@@ -91,6 +91,25 @@ function nginxBinary(): string | null {
   return nginx ?? null;
 }
 
+/** Installs Debian's wrk when missing and this runs as root (bench/load.ts `wrkLoad` finds it); false when it is not there. */
+export function ensureWrk(): boolean {
+  const found = () => ['/usr/bin/wrk', '/usr/local/bin/wrk'].some(existsSync);
+  if (!found() && process.getuid?.() === 0) {
+    spawnSync('sh', ['-c', 'DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk)'], { stdio: 'ignore' });
+  }
+  return found();
+}
+
+/** The first child of a process (an nginx master's worker), from /proc; null where there is none. */
+export function firstChildPid(pid: number): number | null {
+  try {
+    const first = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0];
+    return first ? Number(first) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** nginx, if installed (as root, installed from Debian when missing), serving the same tree. */
 export async function startNginx(treeDir: string, port: number, workDir: string): Promise<Running | string> {
   const nginx = nginxBinary();
