@@ -17,6 +17,8 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** How many answers had each status other than 2xx (the paced load counts them), so a failing load says why. */
+  statuses?: Record<string, number>;
 }
 
 /**
