@@ -191,3 +191,63 @@ export function cpuMs(pid: number): number | null {
 }
 /** USER_HZ: 100 on Linux for every architecture the kernel exports to /proc. */
 const CLOCK_TICKS = 100;
+
+/**
+ * Sets CPU affinity with taskset (util-linux): `cores` as taskset reads them ("0", "1", "0,1").
+ * `allThreads` sets every thread the process has now (children started later inherit it); without
+ * it, only the main thread (a shim's V8 helper threads stay free to run on either core). False when
+ * taskset is missing or refuses.
+ */
+export function pinThreads(pid: number, cores: string, allThreads = false): boolean {
+  const r = spawnSync('taskset', [...(allThreads ? ['-a'] : []), '-p', '-c', cores, String(pid)], { stdio: 'ignore' });
+  return r.status === 0;
+}
+
+/** The shim's own view of a load (its /metrics on METRICS_PORT): GC pauses and the event loop's worst delay. */
+export interface ShimProfile {
+  gcPauses: number;
+  gcPauseMs: number;
+  /** Pauses of the mark-compact kinds (major, incremental), which are the long ones. */
+  majorPauses: number;
+  majorPauseMs: number;
+  loopLagMaxMs: number;
+}
+
+/**
+ * Reads a shim's /metrics before and after `work`: prom-client's GC histogram (by kind) and the
+ * event-loop delay monitor, which it resets on every scrape, so the maximum after is the work's own.
+ */
+export async function profiled<T>(metricsBase: string, work: () => Promise<T>): Promise<{ result: T; profile: ShimProfile }> {
+  const scrape = async () => (await fetch(`${metricsBase}/metrics`)).text();
+  const gc = (text: string) => {
+    const out = { pauses: 0, ms: 0, majorPauses: 0, majorMs: 0 };
+    for (const m of text.matchAll(/^nodejs_gc_duration_seconds_(sum|count)\{kind="(\w+)"\} ([\d.e+-]+)$/gm)) {
+      const major = m[2] === 'major' || m[2] === 'incremental';
+      const v = Number(m[3]);
+      if (m[1] === 'count') {
+        out.pauses += v;
+        if (major) out.majorPauses += v;
+      } else {
+        out.ms += v * 1000;
+        if (major) out.majorMs += v * 1000;
+      }
+    }
+    return out;
+  };
+  const before = gc(await scrape());
+  const result = await work();
+  const text = await scrape();
+  const after = gc(text);
+  const lag = /^nodejs_eventloop_lag_max_seconds ([\d.e+-]+)$/m.exec(text);
+  const round = (x: number) => Math.round(x * 10) / 10;
+  return {
+    result,
+    profile: {
+      gcPauses: after.pauses - before.pauses,
+      gcPauseMs: round(after.ms - before.ms),
+      majorPauses: after.majorPauses - before.majorPauses,
+      majorPauseMs: round(after.majorMs - before.majorMs),
+      loopLagMaxMs: lag ? round(Number(lag[1]) * 1000) : NaN,
+    },
+  };
+}
