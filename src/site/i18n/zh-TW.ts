@@ -135,7 +135,7 @@ export const zhTW: Messages = {
       `需要出示資料來源時，可將最多 ${max} 家公司打包成一個 zip 檔：每家公司的摘要、附來源的事實與歷史紀錄（JSON）、摘要的 CSV、所引用每個來源的登錄項目與檔案檢查碼、評分方法、引用格式及 <code>SHA256SUMS</code>。下載證據包需要開發者或商業方案的 API 金鑰。`,
     tickers: '公司：以空格或逗號分隔的代號',
     key: 'API 金鑰',
-    keyNote: '只保存在此分頁的 session storage，且只隨證據包請求傳送至本網站。',
+    keyNote: '只保存在此分頁的工作階段儲存空間，且只隨證據包請求傳送至本網站。',
     submit: '下載證據包',
     curl: '使用 curl：',
   },
@@ -370,13 +370,13 @@ export const zhTW: Messages = {
     term: 'English', termZh: '中文',
     texts: {
       definitions: () => ({
-        D: '資料快照的 data_asof 日期',
-        E: `E(D)，應申報的${zhTerm('reporting year')}：${zhTerm('sustainability report')}及其中的${zhTerm('greenhouse gas (GHG)')}數字須於次年 ${md(REPORT_DUE_BY)} 前申報，因此 D 在當年 ${md(REPORT_DEADLINE)}（含）之後時 E(D) = year(D) − 1，否則為 year(D) − 2；期限未過之前，公司不會被視為逾期`,
+        D: '資料快照的資料日期（data_asof）',
+        E: `E(D)，應申報的${zhTerm('reporting year')}：${zhTerm('sustainability report')}及其中的${zhTerm('greenhouse gas (GHG)')}數字須於次年 ${md(REPORT_DUE_BY)} 前申報，因此 D 在當年 ${md(REPORT_DEADLINE)}（含）之後時，E(D) 為 D 的前一年，否則為 D 的前兩年；期限未過之前，公司不會被視為逾期`,
         last_n_months: `${zhTerm('penalty')}日期落在 (D − N 個月, D] 之間；D − N 個月保留 D 的日，若該月沒有這一天則取該月最後一天`,
         disclosed: '數字不為空值即視為已揭露；一份揭露可能缺少三個數字中的任何一個',
         latest_reporting_year: `公司碳排放揭露的年度（其證券交易所公布的最新年度）`,
         assurance: `公司最近一份經會計師或第三方${zhTerm('assurance')}的${zhTerm('sustainability report')}；等級依意見類型判定`,
-        registry_total: `政府${zhTerm('GHG registry')}中，公司各登錄場址在揭露年度的直接排放＋能源間接排放合計；完整檢視以 carbon_disclosure.registry（year、total_tco2e、source_id）提供，因此只用 API 即可重算 GF-V01：當 |scope1 + scope2 − total_tco2e| / total_tco2e 大於容許差異時標示`,
+        registry_total: `政府${zhTerm('GHG registry')}中，公司各登錄場址在揭露年度的直接排放＋能源間接排放合計；完整檢視以 carbon_disclosure.registry 提供（年度、total_tco2e、source_id），因此只用 API 即可重算 GF-V01：當 |範疇一 + 範疇二 − 登錄總量| ÷ 登錄總量大於容許差異時標示`,
       }),
       rules: () => ({
         disclosure: [
@@ -402,7 +402,7 @@ export const zhTW: Messages = {
         ],
       }),
       rank: () => '1 為全體資料快照中最佳；同分者名次相同（競賽排名法：1, 2, 2, 4）',
-      percentile: () => 'round(100 × 分數嚴格較低的公司數 / 資料快照中的公司數, 1)',
+      percentile: () => '100 × 分數嚴格較低的公司數 ÷ 資料快照中的公司數，四捨五入至小數一位',
       feeRule: () =>
         `公司統一編號下的場址，在最新一年的${zhTerm('GHG registry')}中為電力或燃氣供應業（行業別 35），或為製造業（行業別 08–34）且直接排放＋電力間接排放 ≥ ${n(CARBON_FEE_THRESHOLD_TCO2E)} 公噸二氧化碳當量時，須繳納${zhTerm('carbon fee')}。GF-V01 容許揭露的範疇一＋範疇二與登錄總量相差 ${REGISTRY_TOLERANCE * 100}%。`,
       legalBasis: () => `氣候變遷因應法（2023 年）；${zhTerm('carbon fee')}相關規定自 2025 年 1 月 1 日施行`,
@@ -421,7 +421,7 @@ const OPERATIONS: Record<string, string> = {
   'GET /api/v1/changes': '與前一個資料快照相比的變動，逐一列出原因',
   'GET /api/v1/changes/page/{page}': '變動清單的第 N 頁（/changes?page=N 的靜態別名）',
   'GET /api/v1/feed.atom': 'Atom 1.0 訊息來源：最近 12 個資料快照各一則，含最大的變動與其原因',
-  'GET /api/v1/snapshots/{id}/{path}': '固定快照讀取：資料快照 {id} 當時提供的靜態路徑，逐位元組相同（path 可含斜線，例如 company/D1101/canonical）',
+  'GET /api/v1/snapshots/{id}/{path}': '固定快照讀取：指定資料快照當時提供的靜態路徑，逐位元組相同（路徑可含斜線）',
   'GET /api/v1/usage': '你的額度：方案，以及每個額度桶的上限、已用、剩餘與重設時間（本呼叫不計入）',
   'GET /api/v1/ranking': '市場排名',
   'GET /api/v1/ranking/page/{page}': '預設排名的第 N 頁（/ranking?page=N 的靜態別名）',
@@ -431,7 +431,7 @@ const OPERATIONS: Record<string, string> = {
   'GET /api/v1/sources/registry': '資料來源登錄',
   'GET /api/v1/methodology': '評分方法（資料形式）',
   'GET /api/v1/snapshots': '已發布的資料快照與下載',
-  'GET /api/v1/downloads/{id}/{file}': '資料快照下載資料夾中的檔案；/snapshots 列出其大小與 sha256',
+  'GET /api/v1/downloads/{id}/{file}': '資料快照下載資料夾中的檔案；/snapshots 列出其大小與 SHA-256',
   'GET /api/v1/openapi.json': '本文件',
   'POST /api/v1/batch': '1–100 個代號的摘要',
   'POST /api/v1/packs': '證據包：1–50 家公司附來源、評分方法與檢查碼的 zip 檔',
