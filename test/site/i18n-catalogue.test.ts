@@ -43,8 +43,9 @@ describe('the catalogues', () => {
     const zh = CATALOGUES['zh-TW'];
     for (const [path, item] of Object.entries(openApiDocument(METHODOLOGY_VERSION).paths ?? {})) {
       for (const method of ['get', 'post'] as const) {
-        if (!item?.[method]) continue;
-        const text = zh.docs.operation(method.toUpperCase(), path, item[method].summary ?? '');
+        const op = item?.[method];
+        if (!op) continue;
+        const text = zh.docs.operation(method.toUpperCase(), path, op.summary ?? '');
         expect(englishWords(text), `${method} ${path}: ${text}`).toEqual([]);
       }
     }
