@@ -10,7 +10,8 @@ import type { ScoreComponent } from '../../contract/vocabulary.js';
 import { DOMESTIC_EQUITY_FUND_TYPES, ESG_ETF_KEYWORDS } from '../../methodology/esg-etfs.js';
 import { REPORT_DUE_BY } from '../../methodology/reporting-year.js';
 import {
-  ASSURANCE, CARBON_FEE_THRESHOLD_TCO2E, COMPLIANCE, CONSISTENCY, DISCLOSURE, REGISTRY_TOLERANCE, REPORT_DEADLINE, type FlagId,
+  ASSURANCE, CARBON_FEE_THRESHOLD_TCO2E, COMPLIANCE, CONSISTENCY, DISCLOSURE, RECENT_PENALTY_MONTHS, REGISTRY_TOLERANCE, REPEAT_PENALTY_COUNT, REPORT_DEADLINE,
+  type FlagId,
 } from '../../methodology/rules.js';
 import type { ScoreReason } from '../../methodology/score.js';
 import type { Messages } from './en.js';
@@ -22,9 +23,9 @@ const ASSURED = { limited: zhTerm('limited assurance'), reasonable: zhTerm('reas
 
 const flag: Record<FlagId, { label: string; raisedWhen: string; sourceOf: string }> = {
   'GF-F01': { label: '須繳碳費但無近期排放揭露', raisedWhen: `須繳納${zhTerm('carbon fee')}，且沒有${zhTerm('reporting year')}不早於 E(D) 的排放揭露`, sourceOf: '碳費事實' },
-  'GF-P02': { label: '多次或情節重大之環保裁處', raisedWhen: `近 ${COMPLIANCE.windowMonths} 個月內有 3 件以上${zhTerm('penalty')}，或有一件情節重大`, sourceOf: `近 ${COMPLIANCE.windowMonths} 個月內最新的一件${zhTerm('penalty')}` },
+  'GF-P02': { label: '多次或情節重大之環保裁處', raisedWhen: `近 ${COMPLIANCE.windowMonths} 個月內有 ${REPEAT_PENALTY_COUNT} 件以上${zhTerm('penalty')}，或有一件情節重大`, sourceOf: `近 ${COMPLIANCE.windowMonths} 個月內最新的一件${zhTerm('penalty')}` },
   'GF-A01': { label: `揭露排放量但未經外部${zhTerm('assurance')}`, raisedWhen: `有至少一項數字的排放揭露，而公司沒有任何${zhTerm('assurance')}`, sourceOf: '該揭露' },
-  'GF-P01': { label: `近 12 個月內有${zhTerm('environmental penalty')}`, raisedWhen: `近 12 個月內有一件${zhTerm('penalty')}`, sourceOf: `該件${zhTerm('penalty')}` },
+  'GF-P01': { label: `近 ${RECENT_PENALTY_MONTHS} 個月內有${zhTerm('environmental penalty')}`, raisedWhen: `近 ${RECENT_PENALTY_MONTHS} 個月內有一件${zhTerm('penalty')}`, sourceOf: `該件${zhTerm('penalty')}` },
   'GF-D01': { label: '排放揭露已過時', raisedWhen: `有排放揭露，但其${zhTerm('reporting year')}早於 E(D)`, sourceOf: '該揭露' },
   'GF-C01': { label: '受 CBAM 影響但未揭露範疇一', raisedWhen: '受 CBAM 影響，卻沒有範疇一排放數字', sourceOf: '公司基本資料來源' },
   'GF-V01': { label: `揭露排放量與政府${zhTerm('GHG registry')}不符`, raisedWhen: `揭露的範疇一＋範疇二，與同年度政府${zhTerm('GHG registry')}總量相差超過 ${REGISTRY_TOLERANCE * 100}%`, sourceOf: '登錄資料事實' },
@@ -61,7 +62,7 @@ function reason(r: ScoreReason): string {
 }
 
 export const zhTW: Messages = {
-  languageName: '中文',
+  languageName: '繁體中文',
   switchLabel: '以繁體中文閱讀本頁',
   site: {
     name: 'ESG 揭露可信度（台灣）',
