@@ -15,7 +15,7 @@ import type { Messages } from '../../src/site/i18n/index.js';
 /** Names, acronyms and formats that read the same in Chinese text. */
 const ALLOWED = new Set([
   'ESG', 'API', 'JSON', 'CSV', 'SQLite', 'ETF', 'CBAM', 'OpenAPI', 'CORS', 'Data', 'Package', 'DuckDB', 'pandas', 'Datasette', 'Python', 'readr',
-  'jsonlite', 'Debian', 'Ubuntu', 'zip', 'SHA', 'Atom', 'GET', 'POST', 'English', 'KB', 'Ctrl', 'wget', 'curl',
+  'jsonlite', 'Debian', 'Ubuntu', 'JavaScript', 'zip', 'SHA', 'Atom', 'GET', 'POST', 'English', 'KB', 'Ctrl', 'wget', 'curl',
 ]);
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
@@ -44,7 +44,7 @@ export function readableTexts(html: string): string[] {
 }
 
 /** A text without its URLs and paths (`https://…`, `/api/v1/…`). */
-const withoutLinks = (t: string) => t.replace(/https?:\/\/\S+/g, ' ').replace(/(?:^|[\s(（])\/[\w\-./{}?=&%]*/g, ' ');
+const withoutLinks = (t: string) => t.replace(/https?:\/\/\S+/g, ' ').replace(/(?<!\w)\/[\w\-./{}?=&%]+/g, ' ');
 
 /** English words in a text: letter runs of three or more that are not identifiers or ALLOWED. */
 export function englishWords(text: string): string[] {
@@ -62,11 +62,12 @@ export function catalogueStrings(m: unknown): string[] {
 /** The English UI a page shows: catalogue strings found in its text, then English words. Empty when there is none. */
 export function englishUi(html: string, english: Messages): string[] {
   const texts = readableTexts(html);
-  const joined = `\n${texts.join('\n')}\n`;
+  const joined = `\n${texts.map(withoutLinks).join('\n')}\n`;
   const phrases = catalogueStrings(english)
     .map((s) => s.replace(/<[^>]+>/g, '').trim())
     .filter((s) => englishWords(s).length > 0)
-    .filter((s) => new RegExp(`(^|[^A-Za-z])${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^A-Za-z]|$)`).test(joined));
+    // Whole words only: `disclosure` inside the field name `carbon_disclosure.registry` is an identifier.
+    .filter((s) => new RegExp(`(^|[^A-Za-z0-9_.])${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^A-Za-z0-9_]|$)`).test(joined));
   const words = texts.flatMap((t) => englishWords(t).map((w) => `${w} (in “${t.slice(0, 80)}”)`));
   return [...phrases.map((p) => `catalogue: ${p}`), ...words];
 }
