@@ -53,7 +53,7 @@ const PAGE_TYPES: [string, string][] = [
 describe('every page type', () => {
   it('has no serious or critical accessibility violation, and is photographed at desktop and phone width', async () => {
     await walkPageTypes(session, PAGE_TYPES, '');
-  }, 240_000);
+  }, 360_000);
 });
 
 describe('search', () => {

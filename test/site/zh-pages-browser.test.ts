@@ -56,7 +56,7 @@ describe('every Chinese page type', () => {
       });
       expect(englishUi(dom, CATALOGUES.en), path).toEqual([]);
     });
-  }, 300_000);
+  }, 600_000);
 });
 
 describe('the language switch', () => {

@@ -1,7 +1,8 @@
 // Search by name or by code, in the browser: the snapshot's compact index ([code, name] pairs, a
 // static file) is loaded once, on first use; no API call is made. Names match whichever way they
 // are typed: full-width letters and digits as half-width, 臺 as 台, Latin letters in any case. A
-// result links the company's page in the page's own language (the input's data-company prefix);
+// result links the company's page in the page's own language (the input's data-company, a URL
+// with `{code}` in it);
 // the texts come from /assets/messages.js (window.esgText), in the page's language.
 (() => {
   const input = document.querySelector('[data-search-input]');
@@ -11,7 +12,7 @@
   if (!input || !list || !status) return;
   const t = (key, values) => window.esgText('search', key, values);
   const LIMIT = 20;
-  const prefix = input.dataset.company ?? '/company/';
+  const pageOf = (code) => (input.dataset.company ?? '/company/{code}/').replace('{code}', code);
   const fold = (s) => s.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/臺/g, '台').replace(/\s+/g, '').toUpperCase();
   let index = null;
   let loading = null;
@@ -32,7 +33,7 @@
     for (const [code, name] of found.slice(0, LIMIT)) {
       const li = document.createElement('li');
       const a = document.createElement('a');
-      a.href = `${prefix}${code}/`;
+      a.href = pageOf(code);
       a.textContent = `${code} ${name}`;
       a.lang = 'zh-Hant';
       li.append(a);
