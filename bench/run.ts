@@ -9,7 +9,7 @@ import { CAUSE_KINDS } from '../src/contract/vocabulary.js';
 import { load, median, medianOf, medianRatio, medians, wrkLoad, type LoadRequest, type LoadResult } from './load.js';
 import { paced } from './paced.js';
 import { startPublisherReplay } from './publisher-replay.js';
-import { renderMarkdown, type BenchResults, type BuildFigures, type FormsFigures, type FrontFigures, type HistoryRuns, type LoggingFigures, type TailFigures, type ChangesFigures, type StorageFigures, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
+import { PAGES_ALL_LANGUAGES, PAGES_ONE_LANGUAGE, renderMarkdown, type BenchResults, type BuildFigures, type FormsFigures, type FrontFigures, type HistoryRuns, type LoggingFigures, type TailFigures, type ChangesFigures, type StorageFigures, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
 import { cpuMs, ensureWrk, firstChildPid, peakRssMb, pinThreads, profiled, startNginx, startRedis, startShim, startShippedNginx, type Running } from './servers.js';
 
 /**
@@ -88,7 +88,9 @@ async function buildFigures(companies: number, work: string): Promise<BuildFigur
   // tree afresh, API files only, and the serving figures need the whole tree (packs read downloads).
   const medium = workBase === MEMORY_DIR ? 'memory (tmpfs)' : 'disk';
   const onDisk = await alternateTreeRuns(companies, work, medium);
-  timed('pages', 'pages (Astro)');
+  // English only first, then every language (what a build writes, and what the later stages find).
+  timed('pages-en', PAGES_ONE_LANGUAGE);
+  timed('pages', PAGES_ALL_LANGUAGES);
   timed('downloads', 'downloads');
   const forms = await formsFigures(companies, work);
   timed('evolve', 'next month: evolve, adapters + snapshot (setup)');

@@ -6,6 +6,7 @@ import { generateDemo } from '../build-scripts/demo/generate.js';
 import { buildSnapshotDb } from '../build-scripts/snapshot/build-snapshot-db.js';
 import { silentProgress } from '../build-scripts/snapshot/progress.js';
 import { writePages } from '../build-scripts/pages/write-pages.js';
+import { LOCALES } from '../src/site/i18n/locales.js';
 import { writeTree } from '../build-scripts/tree/write-tree.js';
 import { generateDemoSeries } from '../build-scripts/demo/series.js';
 import { writeChangeStages } from '../build-scripts/history/stages.js';
@@ -104,15 +105,17 @@ switch (stage) {
     rmSync(out, { recursive: true, force: true });
     break;
   }
-  case 'pages': {
-    // Pages beside the JSON tree (which must exist); every run starts from no pages.
+  case 'pages':
+  case 'pages-en': {
+    // Pages beside the JSON tree (which must exist); every run starts from no pages. `pages` writes
+    // every language, `pages-en` English only (the one-language figure the two languages compare with).
     for (const entry of readdirSync(tree)) if (entry !== 'api') rmSync(join(tree, entry), { recursive: true, force: true });
     execFileSync('sync');
     const store = SnapshotStore.open(dbDir);
     const counts = { companies: store.companyCount(), penalties: store.penaltyCount(), etfs: store.etfs().length, sources: store.sources().length };
     const self = { dataset_snapshot_id: store.meta.dataset_snapshot_id, data_asof: store.meta.data_asof, methodology_version: store.meta.methodology_version, kind: store.meta.kind, published_at: store.meta.published_at, counts, files: [] };
     const t0 = performance.now();
-    const stats = await writePages(store, tree, snapshotsView(store.meta, [self]));
+    const stats = await writePages(store, tree, snapshotsView(store.meta, [self]), { locales: stage === 'pages-en' ? ['en'] : LOCALES });
     measuredMs = performance.now() - t0;
     store.close();
     Object.assign(facts, stats);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express, Request } from 'express';
+import { LOCALE_PREFIX, localeOfPath } from '../src/site/i18n/locales.js';
 import { API_BASE } from '../src/site/static-paths.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -45,6 +46,16 @@ export function routePattern(url: string): string {
   const query = url.indexOf('?');
   const path = query < 0 ? url : url.slice(0, query);
   if (path === API_BASE || path.startsWith(`${API_BASE}/`)) return apiPattern(path.slice(API_BASE.length + 1));
+  // Another language's page is its English page's pattern under the language's prefix.
+  const prefix = LOCALE_PREFIX[localeOfPath(path)];
+  if (prefix !== '') {
+    const english = pagePattern(path.slice(prefix.length) || '/');
+    return english === 'page' ? english : `${prefix}${english}`;
+  }
+  return pagePattern(path);
+}
+
+function pagePattern(path: string): string {
   if (PAGE_WORDS.has(path)) return path;
   if (/^\/company\/[^/]+\/?$/.test(path)) return '/company/{ticker}/';
   if (/^\/etf\/[^/]+\/?$/.test(path)) return '/etf/{code}/';

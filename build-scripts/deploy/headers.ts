@@ -6,7 +6,7 @@
  */
 import { CACHE_PUBLIC, CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS } from '../../server/http.js';
 import { DOCS_PAGE_CSP, PAGE_CSP, SECURITY_HEADERS } from '../../server/security.js';
-import { PAGE_CONTENT_TYPES, pageUrls } from '../../src/site/paths.js';
+import { DOCS_PAGES, PAGE_CONTENT_TYPES } from '../../src/site/paths.js';
 import { ATOM_TYPE } from '../../src/views/feed.js';
 
 export { CACHE_PUBLIC, JSON_TYPE, NO_STORE };
@@ -20,8 +20,8 @@ export const SECURITY_WITHOUT_CSP: Readonly<Record<string, string>> = Object.fro
 export const API_CSP = SECURITY_HEADERS[CSP] ?? "default-src 'none'";
 export { DOCS_PAGE_CSP, PAGE_CSP };
 
-/** The page whose policy allows inline styles (Scalar injects them), as server/routes/pages.ts decides. */
-export const DOCS_PAGE_URL = pageUrls.docs;
+/** The pages whose policy allows inline styles (Scalar injects them), one per language, as server/routes/pages.ts decides. */
+export const DOCS_PAGE_URLS: readonly string[] = DOCS_PAGES;
 
 /** Headers of every static 200 (and its 304): open CORS, public caching for an hour, the security headers. */
 export const STATIC_HEADERS: Readonly<Record<string, string>> = { ...CORS_HEADERS, 'Cache-Control': CACHE_PUBLIC, ...SECURITY_WITHOUT_CSP };

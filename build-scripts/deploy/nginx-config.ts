@@ -23,7 +23,7 @@
 import { LIMITS, SNAPSHOT_ID_PATTERN } from '../../src/contract/vocabulary.js';
 import { API_BASE, DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/site/static-paths.js';
 import { fileForPageUrl } from '../../src/site/paths.js';
-import { API_CSP, DOCS_PAGE_CSP, DOCS_PAGE_URL, ERROR_HEADERS, JSON_TYPE, PAGE_CSP, PREFLIGHT_RESPONSE_HEADERS, STATIC_HEADERS, TREE_CONTENT_TYPES } from './headers.js';
+import { API_CSP, DOCS_PAGE_CSP, DOCS_PAGE_URLS, ERROR_HEADERS, JSON_TYPE, PAGE_CSP, PREFLIGHT_RESPONSE_HEADERS, STATIC_HEADERS, TREE_CONTENT_TYPES } from './headers.js';
 
 export interface NginxOptions {
   /** SNAPSHOTS_DIR, absolute: the `<id>/` folders and the `current` symlink. */
@@ -123,15 +123,15 @@ function fileMap(): string {
 }
 
 /**
- * `$esg_csp`: the page policy for pages (the API reference's for its own file), the API's for
- * everything else, decided by the file as server/routes/pages.ts decides it. Keyed on the file
- * alone, the reference's page is an exact (hashed) key and the rest one regex.
+ * `$esg_csp`: the page policy for pages (the API reference's for its own file in each language),
+ * the API's for everything else, decided by the file as server/routes/pages.ts decides it. Keyed
+ * on the file alone, the reference's pages are exact (hashed) keys and the rest one regex.
  */
 function cspMap(): string {
   return [
     'map $esg_file $esg_csp {',
     `    default ${literal(API_CSP)};`,
-    `    ${q(`/current/tree/${fileForPageUrl(DOCS_PAGE_URL)}`)} ${literal(DOCS_PAGE_CSP)};`,
+    ...DOCS_PAGE_URLS.map((docs) => `    ${q(`/current/tree/${fileForPageUrl(docs)}`)} ${literal(DOCS_PAGE_CSP)};`),
     `    ${q('~\\.html$')} ${literal(PAGE_CSP)};`,
     '}',
   ].join('\n');

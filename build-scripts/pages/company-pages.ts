@@ -1,10 +1,13 @@
+import { scoreReasons } from '../../src/methodology/score.js';
+import type { Locale } from '../../src/site/i18n/locales.js';
 import CompanyPage from '../../src/site/pages/Company.astro';
-import { pageUrls } from '../../src/site/paths.js';
+import { pageUrlsFor } from '../../src/site/paths.js';
 import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 import type { CompanyFacts, SnapshotStore } from '../../src/snapshot/store.js';
 import { canonicalView, type SourceNames } from '../../src/views/canonical.js';
 import { companyView } from '../../src/views/company.js';
 import { sourceNamesOf } from '../../src/views/source-names.js';
+import { inputOf } from '../history/explain.js';
 import type { PageFiles } from './page-files.js';
 import type { Render } from './render.js';
 import { readHistory, type ChangesByTicker } from './tree-bodies.js';
@@ -28,15 +31,19 @@ export function companyPageProps(meta: SnapshotMeta, facts: CompanyFacts, source
     history: readHistory(bodies.treeDir, ticker),
     changes: { fromSnapshotId: bodies.changes.fromSnapshotId, latest: bodies.changes.byTicker.get(ticker) ?? null },
     industrySlug,
+    reasons: scoreReasons(inputOf(facts, meta.data_asof)),
+    feeYear: facts.carbonFee.registry_year,
   };
 }
 
-/** The company pages of one chunk. */
-export async function writeCompanyPages(store: SnapshotStore, companies: CompanyFacts[], render: Render, files: PageFiles, bodies: CompanyTreeBodies, industrySlug: (name: string) => string): Promise<void> {
+/** The company pages of one chunk, in every language: the props are made once and rendered in each. */
+export async function writeCompanyPages(
+  store: SnapshotStore, companies: CompanyFacts[], render: Render, files: PageFiles, bodies: CompanyTreeBodies, industrySlug: (name: string) => string, locales: readonly Locale[],
+): Promise<void> {
   const meta = store.meta;
   const sourceName = sourceNamesOf(store.sources());
   for (const facts of companies) {
-    const html = await render(CompanyPage, companyPageProps(meta, facts, sourceName, bodies, industrySlug(facts.company.industry)));
-    files.write(pageUrls.company(facts.company.ticker), html);
+    const props = companyPageProps(meta, facts, sourceName, bodies, industrySlug(facts.company.industry));
+    for (const locale of locales) files.write(pageUrlsFor(locale).company(facts.company.ticker), await render(CompanyPage, { ...props, locale }));
   }
 }

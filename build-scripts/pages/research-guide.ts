@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CATALOGUES, type Locale } from '../../src/site/i18n/index.js';
 
 /**
  * The researchers' guide (`docs/research.md`, the file a clone has) as the body of /research/,
@@ -10,6 +11,8 @@ import { fileURLToPath } from 'node:url';
  * guide uses is marked so the button's script shows the host the page was opened on.
  */
 export const RESEARCH_GUIDE = join(dirname(fileURLToPath(import.meta.url)), '../../docs/research.md');
+/** The guide in each language: English is the one the tests run; the others follow its sections. */
+export const RESEARCH_GUIDES: Readonly<Record<Locale, string>> = { en: RESEARCH_GUIDE, 'zh-TW': join(dirname(RESEARCH_GUIDE), 'research.zh-TW.md') };
 
 /** The address the guide's commands use for a service started on the reader's own machine. */
 export const GUIDE_LOCAL_ORIGIN = 'http://localhost:8080';
@@ -25,7 +28,7 @@ interface HastNode {
 const el = (tagName: string, properties: Record<string, unknown>, children: HastNode[]): HastNode => ({ type: 'element', tagName, properties, children });
 
 /** Code blocks in the API reference's copyable frame; wide tables in a scrolling wrapper. */
-function framePreAndTables() {
+function framePreAndTables(o: { copy: string }) {
   const visit = (node: HastNode): void => {
     const children = node.children;
     if (!children) return;
@@ -36,7 +39,7 @@ function framePreAndTables() {
         child.properties = { ...child.properties, tabIndex: 0 };
         const code = child.children?.find((c) => c.tagName === 'code');
         if (code) code.properties = { ...code.properties, dataOrigin: GUIDE_LOCAL_ORIGIN };
-        const copy = el('button', { type: 'button', className: ['copy'], dataCopy: '', hidden: true }, [{ type: 'text', value: 'Copy' }]);
+        const copy = el('button', { type: 'button', className: ['copy'], dataCopy: '', hidden: true }, [{ type: 'text', value: o.copy }]);
         children[i] = el('div', { className: ['curl'] }, [child, copy]);
       } else if (child.type === 'element' && child.tagName === 'table') {
         children[i] = el('div', { className: ['table-wrap'] }, [child]);
@@ -54,17 +57,19 @@ export interface RenderedGuide {
   title: string;
 }
 
-/** Renders the guide's Markdown (by default the repository's `docs/research.md`) to HTML. */
-export async function renderResearchGuide(markdown = readFileSync(RESEARCH_GUIDE, 'utf8')): Promise<RenderedGuide> {
+/** Renders the guide's Markdown (a language's guide of the repository, or the Markdown given) to HTML. */
+export async function renderResearchGuide(source: Locale | string = 'en'): Promise<RenderedGuide> {
+  const locale: Locale = source in RESEARCH_GUIDES ? (source as Locale) : 'en';
+  const markdown = source in RESEARCH_GUIDES ? readFileSync(RESEARCH_GUIDES[locale], 'utf8') : source;
   // Loaded here, not at the top: only the worker that writes the shared pages needs it (~0.3 s).
   const { createMarkdownProcessor } = await import('@astrojs/markdown-remark');
   const processor = await createMarkdownProcessor({
     syntaxHighlight: false,
     smartypants: false,
-    rehypePlugins: [framePreAndTables as never],
+    rehypePlugins: [[framePreAndTables, { copy: CATALOGUES[locale].script.copy.copy }] as never],
   });
   const { code, metadata } = await processor.render(markdown);
   const first = metadata.headings.find((h) => h.depth === 1);
-  if (!first) throw new Error(`${RESEARCH_GUIDE} has no top-level heading`);
+  if (!first) throw new Error('the researchers’ guide has no top-level heading');
   return { html: code, title: first.text };
 }

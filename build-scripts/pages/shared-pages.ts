@@ -2,7 +2,8 @@ import type { SnapshotsResponse } from '../../src/contract/snapshots.js';
 import { LIMITS, VERDICTS } from '../../src/contract/vocabulary.js';
 import { FLAG_CATALOGUE } from '../../src/methodology/rules.js';
 import { scoreHistogram } from '../../src/site/format.js';
-import { FILTER_PARAM, pageUrls, SCALAR_ASSET, type RankingFilter } from '../../src/site/paths.js';
+import { l10n, type Locale } from '../../src/site/i18n/index.js';
+import { FILTER_PARAM, pageUrls, pageUrlsFor, SCALAR_ASSET, type RankingFilter } from '../../src/site/paths.js';
 import { urls } from '../../src/site/static-paths.js';
 import type { IndexedCompany, SnapshotStore } from '../../src/snapshot/store.js';
 import { companySummary } from '../../src/views/company.js';
@@ -21,12 +22,13 @@ import NotFoundPage from '../../src/site/pages/NotFound.astro';
 import RankingPage from '../../src/site/pages/Ranking.astro';
 import ResearchPage from '../../src/site/pages/Research.astro';
 import SourcesPage from '../../src/site/pages/Sources.astro';
-import { ASSURANCE_TEXT, MARKET_TEXT } from '../../src/site/format.js';
 import { datasetJsonLd } from './dataset-json-ld.js';
 import { docsOperations } from './docs-operations.js';
 import type { PageFiles } from './page-files.js';
 import type { Render } from './render.js';
 import { renderResearchGuide } from './research-guide.js';
+import { inputOf } from '../history/explain.js';
+import { scoreReasons } from '../../src/methodology/score.js';
 
 /** How many companies the home page shows at each end of the ranking. */
 const ENDS = 10;
@@ -40,24 +42,28 @@ function apiRankingUrl(filter: RankingFilter | undefined, page: number): string 
   return s ? `${urls.ranking}?${s}` : urls.ranking;
 }
 
-function headingOf(f: RankingFilter): string {
-  switch (f.kind) {
+function headingOf(f: RankingFilter | undefined, locale: Locale): string {
+  const t = l10n(locale).t;
+  switch (f?.kind) {
+    case undefined:
+      return t.ranking.all;
     case 'industry':
-      return `Ranking: ${f.value}`;
+      return t.ranking.industry(f.value);
     case 'market':
-      return `Ranking: ${MARKET_TEXT[f.value]}`;
+      return t.ranking.market(t.market[f.value]);
     case 'assurance':
-      return `Ranking: ${ASSURANCE_TEXT[f.value]}`;
+      return t.ranking.assurance(t.assurance[f.value]);
     case 'flag':
-      return `Ranking: companies flagged ${f.value}`;
+      return t.ranking.flag(f.value);
   }
 }
 
 /**
- * Every page that is not a company's own, and the search index. Rankings come from one ordered pass
- * (the default order) split by filter, each page through the same ranking view as the JSON.
+ * Every page that is not a company's own, in every language, and the search index. Rankings come
+ * from one ordered pass (the default order) split by filter, each page through the same ranking view
+ * as the JSON; each body is made once and rendered in each language.
  */
-export async function writeSharedPages(store: SnapshotStore, render: Render, files: PageFiles, snapshots: SnapshotsResponse): Promise<void> {
+export async function writeSharedPages(store: SnapshotStore, render: Render, files: PageFiles, snapshots: SnapshotsResponse, locales: readonly Locale[]): Promise<void> {
   const meta = store.meta;
   const ranked: IndexedCompany[] = [...store.rankedCompaniesWithFlags()];
   const industries = store.industries();
@@ -65,7 +71,7 @@ export async function writeSharedPages(store: SnapshotStore, render: Render, fil
   // The search index: [code, name] pairs, compact enough to load whole (about 2 MB at 100k companies).
   files.write(pageUrls.searchIndex, JSON.stringify({ dataset_snapshot_id: meta.dataset_snapshot_id, companies: ranked.map((c) => [c.ticker, c.company_name]) }));
 
-  const lists: { filter?: RankingFilter; heading: string; rows: IndexedCompany[] }[] = [{ heading: 'Ranking', rows: ranked }];
+  const lists: { filter?: RankingFilter; rows: IndexedCompany[] }[] = [{ rows: ranked }];
   const filters: RankingFilter[] = [
     ...industries.map((i): RankingFilter => ({ kind: 'industry', value: i.name, slug: i.code })),
     { kind: 'market', value: 'listed' },
@@ -77,47 +83,63 @@ export async function writeSharedPages(store: SnapshotStore, render: Render, fil
   ];
   const matches = (f: RankingFilter, c: IndexedCompany) =>
     f.kind === 'industry' ? c.industry === f.value : f.kind === 'market' ? c.market_type === f.value : f.kind === 'assurance' ? c.assurance_level === f.value : c.flag_ids.includes(f.value);
-  for (const filter of filters) lists.push({ filter, heading: headingOf(filter), rows: ranked.filter((c) => matches(filter, c)) });
+  for (const filter of filters) lists.push({ filter, rows: ranked.filter((c) => matches(filter, c)) });
 
-  for (const { filter, heading, rows } of lists) {
+  /** Writes one page in every language: `url` names it in a language, `props` are shared. */
+  const writeAll = async (url: (u: ReturnType<typeof pageUrlsFor>) => string, page: Parameters<Render>[0], props: Record<string, unknown>, perLocale: (l: Locale) => Record<string, unknown> = () => ({})) => {
+    for (const locale of locales) files.write(url(pageUrlsFor(locale)), await render(page, { ...props, ...perLocale(locale), locale }));
+  };
+
+  for (const { filter, rows } of lists) {
     const pageCount = Math.max(1, Math.ceil(rows.length / LIMITS.perPageDefault));
     for (let page = 1; page <= pageCount; page++) {
       const body = rankingView(meta, { rows: rows.slice((page - 1) * LIMITS.perPageDefault, page * LIMITS.perPageDefault), total: rows.length, page, perPage: LIMITS.perPageDefault, mode: 'compact' });
-      files.write(pageUrls.ranking(page, filter), await render(RankingPage, { meta, body, heading, filter, apiUrl: apiRankingUrl(filter, page), industries }));
+      await writeAll((u) => u.ranking(page, filter), RankingPage, { meta, body, filter, apiUrl: apiRankingUrl(filter, page), industries }, (l) => ({ heading: headingOf(filter, l) }));
     }
   }
 
   const ends = (rows: IndexedCompany[]) => rankingView(meta, { rows, total: ranked.length, page: 1, perPage: rows.length || 1, mode: 'compact' }).data;
   const counts = { companies: ranked.length, penalties: store.penaltyCount(), etfs: store.etfs().length, sources: store.sources().length };
-  files.write(pageUrls.home, await render(HomePage, {
+  await writeAll((u) => u.home, HomePage, {
     meta, counts, industries,
     top: ends(ranked.slice(0, ENDS)),
     bottom: ends(ranked.slice(-ENDS).reverse()),
     histogram: scoreHistogram(ranked.map((c) => c.credibility_score)),
-  }));
+  });
 
   const etfs = store.etfs();
-  files.write(pageUrls.etfList, await render(EtfListPage, { meta, list: etfListView(meta, etfs) }));
+  await writeAll((u) => u.etfList, EtfListPage, { meta, list: etfListView(meta, etfs) });
   for (const e of etfs) {
     const found = store.etf(e.etf_code)!;
-    files.write(pageUrls.etf(e.etf_code), await render(EtfPage, { meta, etf: etfView(meta, found.etf, found.holdings, (t) => store.company(t)) }));
+    await writeAll((u) => u.etf(e.etf_code), EtfPage, { meta, etf: etfView(meta, found.etf, found.holdings, (t) => store.company(t)) });
   }
 
   const registry = registryView(meta, store.sources());
-  files.write(pageUrls.sources, await render(SourcesPage, { meta, registry }));
+  await writeAll((u) => u.sources, SourcesPage, { meta, registry });
 
   const examples = VERDICTS.flatMap((v) => {
     const best = ranked.find((c) => c.verdict === v);
-    return best ? [companySummary(meta, store.company(best.ticker)!)] : [];
+    const facts = best && store.facts(best.ticker);
+    return facts ? [{ summary: companySummary(meta, facts.company), reasons: scoreReasons(inputOf(facts, meta.data_asof)) }] : [];
   });
-  files.write(pageUrls.methodology, await render(MethodologyPage, { meta, methodology: methodologyView(meta, store.cbamProducts()), examples }));
-  // This snapshot's own download folder gets its page here, once: a later build never rewrites it.
+  await writeAll((u) => u.methodology, MethodologyPage, { meta, methodology: methodologyView(meta, store.cbamProducts()), examples });
+  // The Dataset's JSON-LD is on the English pages only: one description per dataset.
   const self = snapshots.data.find((e) => e.dataset_snapshot_id === meta.dataset_snapshot_id);
   if (!self) throw new Error(`the snapshot list has no entry for ${meta.dataset_snapshot_id}`);
-  files.write(pageUrls.downloads, await render(DownloadsPage, { meta, snapshots, jsonLd: datasetJsonLd(meta, self, registry, pageUrls.downloads) }));
-  const folder = pageUrls.downloadFolder(meta.dataset_snapshot_id);
-  files.write(folder, await render(DownloadFolderPage, { meta, entry: self, jsonLd: datasetJsonLd(meta, self, registry, folder) }));
-  files.write(pageUrls.research, await render(ResearchPage, { meta, ...(await renderResearchGuide()) }));
-  files.write(pageUrls.docs, await render(DocsPage, { meta, operations: docsOperations(meta, store.firstTickers(2), etfs[0]?.etf_code), scalarBundle: pageUrls.asset(SCALAR_ASSET) }));
-  files.write(pageUrls.notFound, await render(NotFoundPage, { meta }));
+  const englishOnly = (l: Locale, jsonLd: unknown) => (l === 'en' ? { jsonLd } : {});
+  await writeAll((u) => u.downloads, DownloadsPage, { meta, snapshots }, (l) => englishOnly(l, datasetJsonLd(meta, self, registry, pageUrls.downloads)));
+  // This snapshot's own download folder gets its English page here, once: a later build never
+  // rewrites it. Other languages' folder pages are pages of the site, written for every snapshot listed.
+  for (const entry of snapshots.data) {
+    const id = entry.dataset_snapshot_id;
+    const own = id === meta.dataset_snapshot_id;
+    for (const locale of locales) {
+      if (locale === 'en' && !own) continue;
+      const folder = pageUrlsFor(locale).downloadFolder(id);
+      files.write(folder, await render(DownloadFolderPage, { meta, entry, locale, ...englishOnly(locale, datasetJsonLd(meta, entry, registry, folder)) }));
+    }
+  }
+  for (const locale of locales) files.write(pageUrlsFor(locale).research, await render(ResearchPage, { meta, locale, ...(await renderResearchGuide(locale)) }));
+  await writeAll((u) => u.docs, DocsPage, { meta, operations: docsOperations(meta, store.firstTickers(2), etfs[0]?.etf_code), scalarBundle: pageUrls.asset(SCALAR_ASSET) });
+  await writeAll((u) => u.notFound, NotFoundPage, { meta });
 }

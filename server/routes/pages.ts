@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { fileForPageUrl, PAGE_CONTENT_TYPES, pageUrls } from '../../src/site/paths.js';
+import { LOCALE_PREFIX, LOCALES, localeOfPath } from '../../src/site/i18n/locales.js';
+import { DOCS_PAGES, fileForPageUrl, PAGE_CONTENT_TYPES, pageUrlsFor } from '../../src/site/paths.js';
 import { CACHE_PUBLIC, NO_STORE, sendBody } from '../http.js';
 import { DOCS_PAGE_CSP, PAGE_CSP } from '../security.js';
 import { readSnapshotFile } from './tree.js';
@@ -10,14 +11,16 @@ const readPage = (snapshotDir: string, url: string) => readSnapshotFile(snapshot
 
 /** Path segments the pages use: letters, digits, `.`, `_`, `-`, never starting with a dot (no `..`). */
 const PAGE_PATH = /^\/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/?)*$/;
-/** A company or ETF page, its code in any case, with or without the final slash. */
-const CODE_PAGE = /^\/(company|etf)\/([0-9A-Za-z]{1,12})\/?$/;
+/** A company or ETF page in any language, its code in any case, with or without the final slash. */
+const CODE_PAGE = new RegExp(`^((?:${LOCALES.map((l) => LOCALE_PREFIX[l]).filter(Boolean).join('|')})?)/(company|etf)/([0-9A-Za-z]{1,12})/?$`);
+
+const DOCS_FILES = new Set(DOCS_PAGES.map(fileForPageUrl));
 
 /** An HTML page's Content-Security-Policy (the API reference's allows the inline styles Scalar injects); other files keep the API's. */
 function cspFor(url: string): Record<string, string> {
   const file = fileForPageUrl(url);
   if (!file.endsWith('.html')) return {};
-  return { 'Content-Security-Policy': file === fileForPageUrl(pageUrls.docs) ? DOCS_PAGE_CSP : PAGE_CSP };
+  return { 'Content-Security-Policy': DOCS_FILES.has(file) ? DOCS_PAGE_CSP : PAGE_CSP };
 }
 
 function contentTypeOf(url: string): string {
@@ -29,7 +32,8 @@ function contentTypeOf(url: string): string {
  * The pages for people (contract section 8) from the current snapshot's tree, outside /api/v1:
  * `/company/D1101/` is `tree/company/D1101/index.html`. Same caching as the JSON (public for an
  * hour, strong ETag, 304). A folder URL without its slash is redirected to it; anything else
- * unknown gets the snapshot's HTML 404 page. Paths under /api stay with the API and its envelope.
+ * unknown gets the snapshot's HTML 404 page, in the language of the path's prefix (`/zh-TW/…`).
+ * Paths under /api stay with the API and its envelope.
  */
 export function pagesRoute(snapshots: SnapshotSource): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -44,14 +48,14 @@ export function pagesRoute(snapshots: SnapshotSource): RequestHandler {
         // A folder URL without its slash, or a code in lower case (the API takes both): redirect.
         const lastSegment = path.slice(path.lastIndexOf('/') + 1);
         const code = CODE_PAGE.exec(path);
-        const canonical = code ? `/${code[1]}/${code[2]!.toUpperCase()}/` : `${path}/`;
+        const canonical = code ? `${code[1]}/${code[2]}/${code[3]!.toUpperCase()}/` : `${path}/`;
         if (canonical !== path && (code || !lastSegment.includes('.')) && readPage(dir, canonical)) {
           const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
           res.setHeader('Cache-Control', CACHE_PUBLIC);
           return res.redirect(301, `${canonical}${query}`);
         }
       }
-      const notFound = readPage(dir, pageUrls.notFound);
+      const notFound = readPage(dir, pageUrlsFor(localeOfPath(path)).notFound) ?? readPage(dir, pageUrlsFor('en').notFound);
       if (!notFound) return next();
       res.status(404);
       res.setHeader('Content-Type', PAGE_CONTENT_TYPES.html!);

@@ -3,8 +3,7 @@
  * keep their exact JSON value in a `value` attribute (see Num.astro), so the page and the API can be
  * compared mechanically; only the visible text is formatted.
  */
-import type { AssuranceKind, CauseKind } from '../contract/vocabulary.js';
-import { FLAG_CATALOGUE } from '../methodology/rules.js';
+import type { Locale } from './i18n/locales.js';
 
 /**
  * Thousands separated by commas, at most two decimals (four below 1, so a weight of 0.004 % does not
@@ -28,50 +27,43 @@ export function formatMoney(twd: number): string {
 }
 
 /** 2026-10-31T00:00:00Z → 2026-10-31 (the pages show dates, the JSON keeps timestamps). */
-/** A clause from the data (`no site of this company …`) as a sentence of its own: capital first letter, full stop. */
-export function sentence(clause: string): string {
-  const s = clause.trim();
-  return s === '' ? '' : `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}`;
-}
-
 export function formatDate(iso: string): string {
   return iso.slice(0, 10);
 }
 
-export const VERDICT_TEXT: Record<string, string> = {
-  credible: 'Credible',
-  decent: 'Decent',
-  questionable: 'Questionable',
-  poor: 'Poor',
-};
+/** How a language writes numbers, amounts and dates. */
+export interface Formats {
+  number(n: number): string;
+  percent(fraction: number): string;
+  money(twd: number): string;
+  /** A date (or the date of a timestamp), `YYYY-MM-DD…`. */
+  date(iso: string): string;
+}
 
-export const MARKET_TEXT: Record<string, string> = { listed: 'Listed (TWSE)', otc: 'OTC (TPEx)' };
-export const ASSURANCE_TEXT: Record<string, string> = { none: 'No assurance', limited: 'Limited assurance', reasonable: 'Reasonable assurance' };
-/** Contract 3.2's assurance kinds in words: a CPA firm's assurance, or a verifier's statement only. */
-export const ASSURANCE_KIND_TEXT: Record<AssuranceKind, string> = { cpa: 'CPA assurance', third_party: 'Third-party verification' };
-/** Contract 10's cause kinds in words (the JSON keeps the kind). */
-export const CAUSE_TEXT: Record<CauseKind, string> = {
-  penalty_new: 'New penalty',
-  penalty_aged_out: 'Penalty left its window',
-  disclosure_new: 'New emissions disclosure',
-  disclosure_changed: 'Emissions disclosure changed',
-  assurance_changed: 'Assurance changed',
-  carbon_fee_changed: 'Carbon-fee obligation changed',
-  timeliness: 'Disclosure aged past the reporting deadline',
-  flag_raised: 'Flag raised',
-  flag_cleared: 'Flag cleared',
-  methodology_changed: 'Methodology changed',
-  company_added: 'Entered the universe',
-  company_removed: 'Left the universe',
-};
-export const SEVERITY_TEXT: Record<string, string> = { critical: 'Critical', warning: 'Warning', info: 'Info' };
+const EN: Formats = { number: formatNumber, percent: formatPercent, money: formatMoney, date: formatDate };
 
-const flagInfo = new Map<string, (typeof FLAG_CATALOGUE)[number]>(FLAG_CATALOGUE.map((f) => [f.id, f]));
+/**
+ * Traditional Chinese through Intl, one formatter each, made once (a formatter costs about 50 µs to
+ * make and under a microsecond to use): 1,234.5, 32.82%, 新臺幣 1,200,000 元, 2026年10月31日.
+ * The same rounding as English: at most two decimals, four below 1.
+ */
+function intlFormats(locale: string, money: (n: string) => string): Formats {
+  const whole = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
+  const small = new Intl.NumberFormat(locale, { maximumFractionDigits: 4 });
+  const number = (n: number) => (Math.abs(n) < 1 ? small : whole).format(n);
+  const day = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  return {
+    number,
+    percent: (fraction) => `${number(fraction * 100)}%`,
+    money: (twd) => money(number(twd)),
+    date: (iso) => day.format(new Date(`${iso.slice(0, 10)}T00:00:00Z`)),
+  };
+}
 
-/** What a flag means in plain words: the catalogue's condition for raising it. */
-export function flagMeaning(id: string): string {
-  const f = flagInfo.get(id);
-  return f ? `Raised when ${f.raised_when}.` : '';
+const BY_LOCALE: Record<Locale, Formats> = { en: EN, 'zh-TW': intlFormats('zh-TW', (n) => `新臺幣 ${n} 元`) };
+
+export function formatsFor(locale: Locale): Formats {
+  return BY_LOCALE[locale];
 }
 
 /** Score buckets of the histogram: 0–9, 10–19, …, 90–100 (100 joins the last bucket). */

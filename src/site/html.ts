@@ -2,9 +2,10 @@
  * The smallest pieces of the pages as HTML strings, for `<Fragment set:html={…} />`. A company page
  * has some thirty numbers and links; as Astro components each costs about 20 µs of render overhead
  * (over half the page at 100k companies), as a function next to nothing. Every value is escaped.
+ * Each takes the page's language (English when none is given).
  */
-import { formatMoney, formatNumber, formatPercent, VERDICT_TEXT } from './format.js';
-import { pageUrls } from './paths.js';
+import type { FlagId } from '../methodology/rules.js';
+import { l10n, type Locale } from './i18n/index.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export function escapeHtml(s: string): string {
@@ -16,20 +17,29 @@ export function escapeHtml(s: string): string {
  * attributes: `<data value="1200000" data-json="penalties.0.fine">NT$1,200,000</data>`. The tests
  * compare every such number with the API's body.
  */
-export function num(value: number, field: string, o: { money?: boolean; suffix?: string; signed?: boolean; year?: boolean; fraction?: boolean } = {}): string {
+export function num(value: number, field: string, o: { money?: boolean; suffix?: string; signed?: boolean; year?: boolean; fraction?: boolean } = {}, locale: Locale = 'en'): string {
   // `signed`: a change reads +5 as well as -5. `year`: 2025, never "2,025". `fraction`: a share
   // (0.3282) reads as a percentage, 32.82 %, while `value` keeps the JSON's fraction.
-  if (o.fraction) return `<data value="${value}" data-json="${escapeHtml(field)}">${formatPercent(value)}</data>`;
-  const text = o.year ? String(value) : o.money ? formatMoney(value) : `${o.signed && value > 0 ? '+' : ''}${formatNumber(value)}`;
+  const f = l10n(locale).f;
+  if (o.fraction) return `<data value="${value}" data-json="${escapeHtml(field)}">${f.percent(value)}</data>`;
+  const text = o.year ? String(value) : o.money ? f.money(value) : `${o.signed && value > 0 ? '+' : ''}${f.number(value)}`;
   return `<data value="${value}" data-json="${escapeHtml(field)}">${text}${escapeHtml(o.suffix ?? '')}</data>`;
 }
 
-export function verdictBadge(verdict: string): string {
-  return `<span class="verdict v-${escapeHtml(verdict)}">${escapeHtml(VERDICT_TEXT[verdict] ?? verdict)}</span>`;
+export function verdictBadge(verdict: string, locale: Locale = 'en'): string {
+  const text = (l10n(locale).t.verdict as Record<string, string>)[verdict] ?? verdict;
+  return `<span class="verdict v-${escapeHtml(verdict)}">${escapeHtml(text)}</span>`;
 }
 
 /** Names a fact's source and links both the original record and the source's registry entry. */
-export function sourceLink(id: string, name: string, href?: string): string {
-  const named = href ? `<a href="${escapeHtml(href)}" rel="noopener">${escapeHtml(name)}</a>` : escapeHtml(name);
-  return `<span class="source">Source: ${named} (<a href="${escapeHtml(pageUrls.source(id))}"><code>${escapeHtml(id)}</code></a>)</span>`;
+export function sourceLink(id: string, name: string, href?: string, locale: Locale = 'en'): string {
+  const { t, u } = l10n(locale);
+  const shown = escapeHtml(t.dataName(name));
+  const named = href ? `<a href="${escapeHtml(href)}" rel="noopener">${shown}</a>` : shown;
+  return `<span class="source">${t.sourceHtml(named, `<a href="${escapeHtml(u.source(id))}"><code>${escapeHtml(id)}</code></a>`)}</span>`;
+}
+
+/** A flag's name in the page's language (the API's `label` is English). */
+export function flagLabel(id: string, fallback: string, locale: Locale = 'en'): string {
+  return l10n(locale).t.flag[id as FlagId]?.label ?? fallback;
 }

@@ -5,6 +5,7 @@
  */
 import type { AssuranceLevel, MarketType } from '../contract/vocabulary.js';
 import { urls } from './static-paths.js';
+import { LOCALE_PREFIX, LOCALES, type Locale } from './i18n/locales.js';
 
 /** A filter with its own static ranking pages: one value of one ranking parameter. */
 export type RankingFilter =
@@ -23,29 +24,57 @@ function filterBase(f: RankingFilter): string {
 /** Tree folder of the pages' static files: stylesheet, scripts, Scalar's bundle. */
 export const ASSETS_DIR = 'assets';
 
-export const pageUrls = {
-  home: '/',
-  company: (t: string) => `/company/${t}/`,
-  ranking: (page = 1, filter?: RankingFilter) => {
-    const base = filter ? filterBase(filter) : '/ranking/';
-    return page === 1 ? base : `${base}page/${page}/`;
-  },
-  etfList: '/etf/',
-  etf: (code: string) => `/etf/${code}/`,
-  sources: '/sources/',
-  source: (id: string) => `/sources/#${id}`,
-  methodology: '/methodology/',
-  flag: (id: string) => `/methodology/#${id}`,
-  downloads: '/downloads/',
-  /** A snapshot's download folder as a page (its `index.html`, beside the files it lists). */
-  downloadFolder: (id: string) => `${urls.downloads(id)}/`,
-  research: '/research/',
-  docs: '/docs/',
-  notFound: '/404.html',
-  favicon: '/favicon.ico',
-  searchIndex: '/search/index.json',
-  asset: (name: string) => `/${ASSETS_DIR}/${name}`,
-};
+/**
+ * The page URLs of one language: English at the site's root (the URLs it always had), every other
+ * language under its prefix (`/zh-TW/…`, i18n/locales.ts). Assets, the icon and the search index
+ * are shared by every language. A download folder's own page lives in that folder for English
+ * (written once, with the folder's files); another language's is a page of its own under the
+ * prefix, rewritten by every build for each snapshot the downloads list.
+ */
+function urlsOf(locale: Locale) {
+  const p = LOCALE_PREFIX[locale];
+  return {
+    locale,
+    home: `${p}/`,
+    company: (t: string) => `${p}/company/${t}/`,
+    ranking: (page = 1, filter?: RankingFilter) => {
+      const base = `${p}${filter ? filterBase(filter) : '/ranking/'}`;
+      return page === 1 ? base : `${base}page/${page}/`;
+    },
+    etfList: `${p}/etf/`,
+    etf: (code: string) => `${p}/etf/${code}/`,
+    sources: `${p}/sources/`,
+    source: (id: string) => `${p}/sources/#${id}`,
+    methodology: `${p}/methodology/`,
+    flag: (id: string) => `${p}/methodology/#${id}`,
+    downloads: `${p}/downloads/`,
+    /** A snapshot's download folder as a page (English: its `index.html`, beside the files it lists). */
+    downloadFolder: (id: string) => (p === '' ? `${urls.downloads(id)}/` : `${p}/downloads/${id}/`),
+    research: `${p}/research/`,
+    docs: `${p}/docs/`,
+    notFound: `${p}/404.html`,
+    favicon: '/favicon.ico',
+    searchIndex: '/search/index.json',
+    asset: (name: string) => `/${ASSETS_DIR}/${name}`,
+  };
+}
+export type PageUrls = ReturnType<typeof urlsOf>;
+
+const URLS_BY_LOCALE = Object.fromEntries(LOCALES.map((l) => [l, urlsOf(l)])) as Record<Locale, PageUrls>;
+
+/** The page URLs of a language (one object per language, made once). */
+export function pageUrlsFor(locale: Locale): PageUrls {
+  return URLS_BY_LOCALE[locale];
+}
+
+/** The English pages' URLs: what the site always had. */
+export const pageUrls = URLS_BY_LOCALE.en;
+
+/** The API reference's page in every language (its Content-Security-Policy lets Scalar inject styles). */
+export const DOCS_PAGES: readonly string[] = LOCALES.map((l) => URLS_BY_LOCALE[l].docs);
+
+/** Every language's texts for the scripts (generated from the catalogues), under the assets folder. */
+export const SCRIPT_MESSAGES = 'messages.js';
 
 /** Scalar's browser bundle (the API reference on /docs/), copied under the assets folder. */
 export const SCALAR_ASSET = 'scalar/standalone.js';

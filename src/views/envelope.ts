@@ -24,7 +24,7 @@ export function withEnvelope<T extends object>(meta: SnapshotMeta, body: T): Ret
   return Object.assign(successEnvelope(meta), body);
 }
 
-export function disclaimerFor(meta: SnapshotMeta): string {
+export function disclaimerFor(meta: Pick<SnapshotMeta, 'kind'>): string {
   return meta.kind === 'demo'
     ? 'DEMO DATA: every company, figure and record in this snapshot is fictional, generated to exercise the service. Nothing here describes a real company.'
     : 'Aggregated from public government, exchange and industry-association datasets (each fact names its source_id; see /api/v1/sources/registry). Provided as is; check the original record before relying on a fact.';

@@ -110,7 +110,10 @@ describe('static files through nginx', () => {
       // The shim computes these (metered, private); nginx serves the page file, as a CDN would.
       { url: '/api/v1/ranking?page=2', file: 'api/v1/ranking/page/2.json', asShim: false },
       { url: '/api/v1/changes?page=1', file: 'api/v1/changes/page/1.json', asShim: false },
-      ...['/', '/company/D1101/', '/ranking/', '/docs/', '/research/', '/methodology/', '/404.html', '/favicon.ico', '/search/index.json', '/assets/site.css', '/assets/search.js'].map((url) => ({ url, file: fileForPageUrl(url) })),
+      ...['/', '/company/D1101/', '/ranking/', '/docs/', '/research/', '/methodology/', '/404.html', '/favicon.ico', '/search/index.json', '/assets/site.css', '/assets/search.js', '/assets/messages.js']
+        .map((url) => ({ url, file: fileForPageUrl(url) })),
+      // The Traditional Chinese pages (issue 26) are files of the tree like the English ones.
+      ...['/zh-TW/', '/zh-TW/company/D1101/', '/zh-TW/ranking/', '/zh-TW/docs/', '/zh-TW/methodology/', '/zh-TW/404.html'].map((url) => ({ url, file: fileForPageUrl(url) })),
       { url: '/ranking/?sort=x', file: 'ranking/index.html' },
     ];
     for (const r of rows) {
@@ -143,8 +146,10 @@ describe('what needs computing reaches a shim, and its answer passes unchanged',
       ['/api/v1/snapshots/current/company/D1101', 400, 'application/json; charset=utf-8'],
       [`/api/v1/downloads/${store.meta.dataset_snapshot_id}/SHA256SUMS`, 200, 'text/plain; charset=utf-8'],
       ['/nope/', 404, 'text/html; charset=utf-8'],
+      ['/zh-TW/nope/', 404, 'text/html; charset=utf-8'],
       ['/company/D1101', 301, ''],
       ['/company/d1101/', 301, ''],
+      ['/zh-TW/company/d1101/', 301, ''],
     ];
     for (const [url, status, type] of expectations) {
       const [viaNginx, viaShim] = await Promise.all([nginx(url, keyed), shim(0, url, keyed)]);

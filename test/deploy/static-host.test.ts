@@ -92,7 +92,7 @@ describe('_redirects', () => {
     }
     expect(resolve('netlify', rules, '/api/v1/ranking?page=2')).toBe('api/v1/ranking/page/2.json');
     expect(resolve('netlify', rules, '/api/v1/changes?page=1')).toBe('api/v1/changes/page/1.json');
-    for (const page of ['/', '/company/D1101/', '/ranking/', '/docs/', '/assets/site.css', '/favicon.ico']) {
+    for (const page of ['/', '/company/D1101/', '/ranking/', '/docs/', '/assets/site.css', '/favicon.ico', '/zh-TW/', '/zh-TW/company/D1101/', '/zh-TW/docs/', '/zh-TW/404.html']) {
       for (const host of ['cloudflare', 'netlify'] as const) expect(resolve(host, rules, page), `${host} ${page}`).toBe(fileForPageUrl(page));
     }
   });
@@ -126,6 +126,10 @@ describe('_headers', () => {
       ['/', PAGE_CSP], ['/company/D1101/', PAGE_CSP], ['/ranking/page/2/', PAGE_CSP], ['/etf/', PAGE_CSP], ['/methodology/', PAGE_CSP], ['/404.html', PAGE_CSP],
       ['/research/', PAGE_CSP], ['/downloads/', PAGE_CSP], [`/api/v1/downloads/${store.meta.dataset_snapshot_id}/`, PAGE_CSP],
       ['/docs/', DOCS_PAGE_CSP],
+      // The Traditional Chinese pages (issue 26): the same policies under /zh-TW/.
+      ['/zh-TW/', PAGE_CSP], ['/zh-TW/company/D1101/', PAGE_CSP], ['/zh-TW/ranking/page/2/', PAGE_CSP], ['/zh-TW/etf/', PAGE_CSP], ['/zh-TW/methodology/', PAGE_CSP],
+      ['/zh-TW/404.html', PAGE_CSP], ['/zh-TW/research/', PAGE_CSP], ['/zh-TW/downloads/', PAGE_CSP], [`/zh-TW/downloads/${store.meta.dataset_snapshot_id}/`, PAGE_CSP],
+      ['/zh-TW/sources/', PAGE_CSP], ['/zh-TW/docs/', DOCS_PAGE_CSP],
       ['/assets/site.css', API_CSP], ['/search/index.json', API_CSP], ['/favicon.ico', API_CSP],
     ];
     for (const [path, csp] of expected) {

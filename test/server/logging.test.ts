@@ -222,6 +222,12 @@ describe('route patterns', () => {
       ['/assets/site.css', '/assets/{file}'],
       ['/healthz', '/healthz'],
       ['/wp-admin/setup.php', 'page'],
+      // The Traditional Chinese pages: the English page's pattern under the language's prefix.
+      ['/zh-TW/', '/zh-TW/'],
+      ['/zh-TW/company/D1101/', '/zh-TW/company/{ticker}/'],
+      ['/zh-TW/ranking/industry/01/page/2/', '/zh-TW/ranking/industry/{value}/page/{page}/'],
+      ['/zh-TW/404.html', '/zh-TW/404.html'],
+      ['/zh-TW/wp-admin/setup.php', 'page'],
     ];
     for (const [url, route] of cases) expect(routePattern(url), url).toBe(route);
   });

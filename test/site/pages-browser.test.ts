@@ -1,12 +1,11 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openApiDocument } from '../../src/contract/openapi.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+import { browserSession, SCREENSHOTS, WIDTHS, walkPageTypes, type BrowserSession } from './browser-session.js';
 
 /**
  * The pages in a real browser (Debian's chromium through playwright-core): search, the docs page,
@@ -14,23 +13,19 @@ import { getJson, startServer, type RunningServer } from '../helpers/server.js';
  * test/site/screenshots/, ignored by git), no console error, and no request leaving the host. On the
  * evolving demo (what `npm start` publishes), so company pages have a history and latest changes.
  */
-const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
-const WIDTHS = { desktop: 1280, phone: 390 };
 const NOT_FOUND = '/missing/';
 
 let server: RunningServer;
 let store: SnapshotStore;
+let session: BrowserSession;
 let browser: Browser;
-/** Every request any page made, and every console error or page error, across the whole file. */
-const requests: string[] = [];
-const consoleErrors: string[] = [];
 
 beforeAll(async () => {
   const snapshotsDir = inject('demoSeriesSnapshotsDir');
   server = await startServer(snapshotsDir);
   store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-  mkdirSync(SCREENSHOTS, { recursive: true });
+  session = await browserSession(server, [NOT_FOUND]);
+  browser = session.browser;
 });
 afterAll(async () => {
   await browser?.close();
@@ -38,25 +33,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function open(path: string, width: number): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  // Requests to anywhere but the shim are recorded and refused, so a page cannot pass by reaching out.
-  await page.route('**/*', (route) => {
-    const url = route.request().url();
-    requests.push(url);
-    return url.startsWith(`${server.base}/`) ? route.continue() : route.abort();
-  });
-  page.on('console', (m) => {
-    // The 404 page is itself answered with 404, which the browser logs; any other error counts.
-    const ownStatus = path === NOT_FOUND && m.location().url === server.base + path && m.text().includes('404');
-    if (m.type() === 'error' && !ownStatus) consoleErrors.push(`${path}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => consoleErrors.push(`${path}: ${e.message}`));
-  const res = await page.goto(server.base + path, { waitUntil: 'networkidle' });
-  expect(res?.status(), path).toBe(path === NOT_FOUND ? 404 : 200);
-  return page;
-}
+const open = (path: string, width: number) => session.open(path, width);
 
 const PAGE_TYPES: [string, string][] = [
   ['home', '/'],
@@ -75,32 +52,14 @@ const PAGE_TYPES: [string, string][] = [
 
 describe('every page type', () => {
   it('has no serious or critical accessibility violation, and is photographed at desktop and phone width', async () => {
-    for (const [name, path] of PAGE_TYPES) {
-      for (const [label, width] of Object.entries(WIDTHS)) {
-        const page = await open(path, width);
-        await page.screenshot({ path: join(SCREENSHOTS, `${name}-${label}.png`), fullPage: true });
-        if (label === 'desktop') {
-          // Scalar's widget (a third-party bundle) is left out: it has violations of its own that this
-          // project cannot fix (unnamed icon buttons, contrast of its sidebar); the rest of /docs/ is scanned.
-          const scan = await new AxeBuilder({ page }).exclude('#reference').analyze();
-          const bad = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-          expect(bad.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), path).toEqual([]);
-        }
-        // Nothing is wider than the phone's screen except inside the scrolling table wrappers.
-        if (label === 'phone') {
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-          expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(0);
-        }
-        await page.context().close();
-      }
-    }
-  }, 240_000);
+    await walkPageTypes(session, PAGE_TYPES, '');
+  }, 360_000);
 });
 
 describe('search', () => {
   it('finds a company by its Chinese name and by its code, without calling the API', async () => {
     const company = store.company('D1139')!;
-    const before = requests.length;
+    const before = session.requests.length;
     const page = await open('/', WIDTHS.desktop);
     await page.fill('#q', company.company_name);
     await expect.poll(() => page.locator('[data-search-results] a').first().textContent()).toContain(company.company_name);
@@ -110,7 +69,7 @@ describe('search', () => {
     await page.waitForURL(`${server.base}/company/D1139/`);
     expect(await page.locator('h1').textContent()).toContain(company.company_name);
     await page.context().close();
-    const made = requests.slice(before);
+    const made = session.requests.slice(before);
     expect(made).toContain(`${server.base}/search/index.json`);
     expect(made.filter((u) => u.includes('/api/'))).toEqual([]);
   });
@@ -192,8 +151,8 @@ describe('the icon', () => {
 
 describe('the whole browsing session', () => {
   it('logged no console error and sent no request off the host', () => {
-    expect(requests.length).toBeGreaterThan(0);
-    expect(requests.filter((u) => !u.startsWith(`${server.base}/`))).toEqual([]);
-    expect(consoleErrors).toEqual([]);
+    expect(session.requests.length).toBeGreaterThan(0);
+    expect(session.requests.filter((u) => !u.startsWith(`${server.base}/`))).toEqual([]);
+    expect(session.consoleErrors).toEqual([]);
   });
 });

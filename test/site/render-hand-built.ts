@@ -4,7 +4,9 @@
  * ETF pages and the company pages of the tickers given with the project's renderer, and prints
  * them as one JSON object { "etf/HE001": html, "company/H0001": html, … }.
  */
+import { inputOf } from '../../build-scripts/history/explain.js';
 import { createRenderer } from '../../build-scripts/pages/render.js';
+import { scoreReasons } from '../../src/methodology/score.js';
 import CompanyPage from '../../src/site/pages/Company.astro';
 import EtfPage from '../../src/site/pages/Etf.astro';
 import { SnapshotStore } from '../../src/snapshot/store.js';
@@ -21,7 +23,7 @@ const names = sourceNamesOf(store.sources());
 const out: Record<string, string> = {};
 for (const e of store.etfs()) {
   const found = store.etf(e.etf_code)!;
-  out[`etf/${e.etf_code}`] = await render(EtfPage, { meta, etf: etfView(meta, found.etf, found.holdings, (t) => store.company(t)) });
+  out[`etf/${e.etf_code}`] = await render(EtfPage, { meta, locale: 'en', etf: etfView(meta, found.etf, found.holdings, (t) => store.company(t)) });
 }
 for (const ticker of process.argv.slice(3)) {
   const facts = store.facts(ticker)!;
@@ -36,7 +38,8 @@ for (const ticker of process.argv.slice(3)) {
     }],
   };
   out[`company/${ticker}`] = await render(CompanyPage, {
-    meta, summary, canonical: canonicalView(meta, facts, names), history, changes: { fromSnapshotId: null, latest: null }, industrySlug: '24',
+    meta, locale: 'en', summary, canonical: canonicalView(meta, facts, names), history, changes: { fromSnapshotId: null, latest: null }, industrySlug: '24',
+    reasons: scoreReasons(inputOf(facts, meta.data_asof)), feeYear: facts.carbonFee.registry_year,
   });
 }
 store.close();

@@ -1,5 +1,7 @@
 // Copy buttons for the curl examples, and the examples' host set to the one this page came from.
+// Texts in the page's language, from /assets/messages.js.
 (() => {
+  const msg = (key) => window.esgText('copy', key);
   for (const code of document.querySelectorAll('code[data-origin]')) {
     code.textContent = code.textContent.split(code.dataset.origin).join(location.origin);
   }
@@ -9,12 +11,12 @@
     button.addEventListener('click', async () => {
       try {
         await navigator.clipboard.writeText(code.textContent);
-        button.textContent = 'Copied';
+        button.textContent = msg('copied');
       } catch {
         getSelection().selectAllChildren(code);
-        button.textContent = 'Selected: press Ctrl+C';
+        button.textContent = msg('selected');
       }
-      setTimeout(() => (button.textContent = 'Copy'), 2000);
+      setTimeout(() => (button.textContent = msg('copy')), 2000);
     });
   }
 })();

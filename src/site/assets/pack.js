@@ -9,6 +9,8 @@
   const status = form.querySelector('[data-pack-status]');
   const count = form.querySelector('[data-pack-count]');
   const MAX = 50;
+  // Texts in the page's language, from /assets/messages.js.
+  const msg = (key, values) => window.esgText('pack', key, values);
   const SELECTION = 'esg-pack-tickers';
   const KEY = 'esg-api-key';
   const store = {
@@ -25,7 +27,7 @@
   const boxes = new Map();
   function sync() {
     const codes = parse(field.value);
-    count.textContent = codes.length === 0 ? 'None chosen yet.' : `${codes.length} chosen${codes.length > MAX ? `: the most is ${MAX}` : ''}.`;
+    count.textContent = codes.length === 0 ? msg('noneChosen') : msg(codes.length > MAX ? 'chosenTooMany' : 'chosen', { n: codes.length, max: MAX });
     for (const [ticker, box] of boxes) box.checked = codes.includes(ticker);
     if (!section.dataset.preset) store.set(SELECTION, codes.join(' '));
   }
@@ -35,13 +37,13 @@
     for (const table of document.querySelectorAll('table.ranking')) {
       const th = document.createElement('th');
       th.scope = 'col';
-      th.textContent = 'Pack';
+      th.textContent = msg('column');
       table.tHead.rows[0].append(th);
       for (const tr of table.tBodies[0].rows) {
         const ticker = tr.dataset.ticker;
         const box = document.createElement('input');
         box.type = 'checkbox';
-        box.setAttribute('aria-label', `Add ${ticker} to the evidence pack`);
+        box.setAttribute('aria-label', msg('add', { ticker }));
         box.addEventListener('change', () => {
           const codes = parse(field.value).filter((t) => t !== ticker);
           if (box.checked) codes.push(ticker);
@@ -62,19 +64,19 @@
     event.preventDefault();
     const tickers = parse(field.value);
     const key = keyField.value.trim();
-    if (tickers.length === 0) return say('Choose at least one company.');
-    if (tickers.length > MAX) return say(`A pack holds at most ${MAX} companies; ${tickers.length} are chosen.`);
+    if (tickers.length === 0) return say(msg('chooseOne'));
+    if (tickers.length > MAX) return say(msg('tooMany', { max: MAX, n: tickers.length }));
     if (!key) {
       keyField.focus();
-      return say('Give your API key: packs need a developer or commercial key.');
+      return say(msg('noKey'));
     }
     store.set(KEY, key);
-    say('Preparing the pack…');
+    say(msg('preparing'));
     try {
       const res = await fetch('/api/v1/packs', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': key }, body: JSON.stringify({ tickers }) });
       if (!res.ok) {
         const body = await res.json().catch(() => null);
-        return say(body?.error ? `${body.error.message} (${res.status} ${body.error.code})` : `The pack failed (${res.status}).`);
+        return say(body?.error ? msg('refused', { message: body.error.message, status: res.status, code: body.error.code }) : msg('failed', { status: res.status }));
       }
       const name = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') ?? '')?.[1] ?? 'evidence-pack.zip';
       const blob = await res.blob();
@@ -85,9 +87,9 @@
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
-      say(`Downloaded ${name}: ${tickers.length} ${tickers.length === 1 ? 'company' : 'companies'}, ${Math.ceil(blob.size / 1024)} KB.`);
+      say(msg(tickers.length === 1 ? 'downloadedOne' : 'downloaded', { name, n: tickers.length, kb: Math.ceil(blob.size / 1024) }));
     } catch {
-      say('The pack could not be fetched: the network failed.');
+      say(msg('network'));
     }
   });
 

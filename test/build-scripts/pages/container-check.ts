@@ -8,6 +8,7 @@ import { experimental_AstroContainer } from 'astro/container';
 import { companyPageProps } from '../../../build-scripts/pages/company-pages.js';
 import { createRenderer } from '../../../build-scripts/pages/render.js';
 import { readChanges, treeOf } from '../../../build-scripts/pages/tree-bodies.js';
+import { LOCALES } from '../../../src/site/i18n/locales.js';
 import CompanyPage from '../../../src/site/pages/Company.astro';
 import { SnapshotStore } from '../../../src/snapshot/store.js';
 import { sourceNamesOf } from '../../../src/views/source-names.js';
@@ -20,10 +21,12 @@ const bodies = { treeDir: treeOf(store.dir), changes: readChanges(treeOf(store.d
 const results: { ticker: string; same: boolean; bytes: number }[] = [];
 for (const ticker of process.argv.slice(3)) {
   const facts = store.facts(ticker)!;
-  const props = companyPageProps(store.meta, facts, names, bodies, 'x');
-  const ours = await render(CompanyPage, props);
-  const theirs = await container.renderToString(CompanyPage, { props, partial: false });
-  results.push({ ticker, same: ours === theirs, bytes: ours.length });
+  for (const locale of LOCALES) {
+    const props = { ...companyPageProps(store.meta, facts, names, bodies, 'x'), locale };
+    const ours = await render(CompanyPage, props);
+    const theirs = await container.renderToString(CompanyPage, { props, partial: false });
+    results.push({ ticker: `${locale} ${ticker}`, same: ours === theirs, bytes: ours.length });
+  }
 }
 store.close();
 console.log(JSON.stringify(results));

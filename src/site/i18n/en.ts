@@ -1,0 +1,353 @@
+/**
+ * Every English string of the pages for people, keyed by the contract's ids where a text stands for
+ * one (verdicts, components, flags, cause kinds, …), so a new id without its text fails the type
+ * check. The other catalogues are typed `Messages` (this catalogue's shape): a key missing from one,
+ * or one too many, fails too, and test/site/i18n-catalogue.test.ts compares the keys at run time.
+ *
+ * Plain strings are text (Astro escapes them). Functions named `…Html` take pieces that are already
+ * HTML (numbers from html.ts `num`, links) and return HTML; the caller escapes any text it passes.
+ */
+import type {
+  AssuranceKind, AssuranceLevel, AssuredLevel, Boundary, CauseKind, MarketType, ScoreComponent, Severity, SnapshotKind, UpdateFrequency, Verdict,
+} from '../../contract/vocabulary.js';
+import type { FlagId } from '../../methodology/rules.js';
+import { FLAG_CATALOGUE, SCORE_NAME } from '../../methodology/rules.js';
+import { reasonDetail, type ScoreReason } from '../../methodology/score.js';
+import { disclaimerFor } from '../../views/envelope.js';
+import type { Cause } from '../../contract/changes.js';
+import type { MethodologyResponse } from '../../contract/methodology.js';
+
+const flagTexts = Object.fromEntries(FLAG_CATALOGUE.map((f) => [f.id, { label: f.label, raisedWhen: f.raised_when, sourceOf: f.source_of }])) as Record<
+  FlagId,
+  { label: string; raisedWhen: string; sourceOf: string }
+>;
+
+export const en = {
+  /** The language's own name, as the language switch shows it to a reader of the other language. */
+  languageName: 'English',
+  switchLabel: 'Read this page in English',
+  site: {
+    name: 'ESG disclosure credibility (Taiwan)',
+    brandHtml: 'ESG disclosure credibility <span lang="zh-Hant">台灣</span>',
+    demoPrefix: '[DEMO]',
+    skip: 'Skip to content',
+    demoBanner: 'Demo snapshot.',
+    disclaimer: { demo: disclaimerFor({ kind: 'demo' }), production: disclaimerFor({ kind: 'production' }) } satisfies Record<SnapshotKind, string>,
+    navLabel: 'Site',
+    nav: {
+      home: 'Home', ranking: 'Ranking', etf: 'ETFs', methodology: 'Methodology', sources: 'Sources', downloads: 'Downloads', research: 'For researchers', docs: 'API docs',
+    },
+    footerHtml: (id: string, asof: string, version: string) => `Snapshot <code>${id}</code>, data as of ${asof}, methodology ${version}.`,
+    footerSources: 'Sources and licences',
+    footerApi: 'API',
+    footerDownloads: 'Downloads',
+  },
+  verdict: { credible: 'Credible', decent: 'Decent', questionable: 'Questionable', poor: 'Poor' } satisfies Record<Verdict, string>,
+  market: { listed: 'Listed (TWSE)', otc: 'OTC (TPEx)' } satisfies Record<MarketType, string>,
+  assurance: { none: 'No assurance', limited: 'Limited assurance', reasonable: 'Reasonable assurance' } satisfies Record<AssuranceLevel, string>,
+  /** A level as an adjective inside a sentence ("limited assurance of 2024"). */
+  assuredLevel: { limited: 'limited', reasonable: 'reasonable' } satisfies Record<AssuredLevel, string>,
+  assuranceKind: { cpa: 'CPA assurance', third_party: 'Third-party verification' } satisfies Record<AssuranceKind, string>,
+  assuranceKindLong: { cpa: 'A CPA firm’s assurance under the FSC rules', third_party: 'A verifier’s statement only: no CPA assurance' } satisfies Record<AssuranceKind, string>,
+  severity: { critical: 'Critical', warning: 'Warning', info: 'Info' } satisfies Record<Severity, string>,
+  component: { disclosure: 'disclosure', assurance: 'assurance', compliance: 'compliance', consistency: 'consistency' } satisfies Record<ScoreComponent, string>,
+  boundary: { parent: 'parent company only', consolidated: 'consolidated' } satisfies Record<Boundary, string>,
+  frequency: { daily: 'daily', weekly: 'weekly', monthly: 'monthly', quarterly: 'quarterly', annual: 'annual', irregular: 'irregular' } satisfies Record<UpdateFrequency, string>,
+  cause: {
+    penalty_new: 'New penalty',
+    penalty_aged_out: 'Penalty left its window',
+    disclosure_new: 'New emissions disclosure',
+    disclosure_changed: 'Emissions disclosure changed',
+    assurance_changed: 'Assurance changed',
+    carbon_fee_changed: 'Carbon-fee obligation changed',
+    timeliness: 'Disclosure aged past the reporting deadline',
+    flag_raised: 'Flag raised',
+    flag_cleared: 'Flag cleared',
+    methodology_changed: 'Methodology changed',
+    company_added: 'Entered the universe',
+    company_removed: 'Left the universe',
+  } satisfies Record<CauseKind, string>,
+  /** A cause in words: English pages show the API's own detail. */
+  causeDetail: (c: Cause) => c.detail,
+  flag: flagTexts satisfies Record<FlagId, { label: string; raisedWhen: string; sourceOf: string }>,
+  flagMeaning: (id: FlagId) => `Raised when ${flagTexts[id].raisedWhen}.`,
+  /** Why a component scored what it did: English pages show the API's own detail. */
+  reason: (r: ScoreReason) => reasonDetail(r),
+  /** The carbon-fee basis: English pages show the API's own sentence. */
+  feeBasis: (fee: { basis: string; obligated: boolean; year: number | null }) => sentence(fee.basis),
+  source: 'Source:',
+  sourceHtml: (named: string, idLink: string) => `Source: ${named} (${idLink})`,
+  breadcrumb: 'Breadcrumb',
+  /**
+   * A registry name as the page shows it. The registry writes each name in Chinese with an English
+   * gloss in parentheses (`環境部 (Ministry of Environment)`): English pages show both.
+   */
+  dataName: (name: string) => name,
+  /** A source's licence by its id; English pages show the registry's name. */
+  licenceName: (_id: string, name: string) => name,
+  /** A quarter as the data writes it (`2025Q3`). */
+  quarter: (period: string) => period,
+  tCO2e: 't CO2e',
+  none: '—',
+  pack: {
+    heading: 'Evidence pack',
+    introHtml: (max: number) =>
+      `One zip for up to ${max} companies, for when you must show your sources: each company's summary, its facts with their sources and its history as JSON, a CSV of the summaries, the registry entries and file checksums of every source cited, the methodology, a citation and <code>SHA256SUMS</code>. Packs need an API key of the developer or commercial tier.`,
+    tickers: 'Companies: codes separated by spaces or commas',
+    key: 'API key',
+    keyNote: 'Kept only in this tab’s session storage, and sent only with the pack request to this site.',
+    submit: 'Download pack',
+    curl: 'With curl:',
+  },
+  /**
+   * What the scripts under /assets/ write into a page, as templates with `{name}` placeholders:
+   * the build writes every language's into /assets/messages.js, and a script picks the page's.
+   */
+  script: {
+    search: {
+      empty: 'Type a name or a code.',
+      loading: 'Loading the index…',
+      none: 'No company matches.',
+      many: '{n} matches; the first {limit}:',
+      one: '1 match:',
+      some: '{n} matches:',
+    },
+    pack: {
+      noneChosen: 'None chosen yet.',
+      chosen: '{n} chosen.',
+      chosenTooMany: '{n} chosen: the most is {max}.',
+      column: 'Pack',
+      add: 'Add {ticker} to the evidence pack',
+      chooseOne: 'Choose at least one company.',
+      tooMany: 'A pack holds at most {max} companies; {n} are chosen.',
+      noKey: 'Give your API key: packs need a developer or commercial key.',
+      preparing: 'Preparing the pack…',
+      refused: '{message} ({status} {code})',
+      failed: 'The pack failed ({status}).',
+      downloadedOne: 'Downloaded {name}: 1 company, {kb} KB.',
+      downloaded: 'Downloaded {name}: {n} companies, {kb} KB.',
+      network: 'The pack could not be fetched: the network failed.',
+    },
+    copy: { copy: 'Copy', copied: 'Copied', selected: 'Selected: press Ctrl+C' },
+  },
+  pager: { label: 'Pages', previous: '← Previous', next: 'Next →', page: (n: number) => `Page ${n}` },
+  ranking: {
+    all: 'Ranking',
+    rank: 'Rank', code: 'Code', company: 'Company', score: 'Score', verdict: 'Verdict',
+    industry: (name: string) => `Ranking: ${name}`,
+    market: (text: string) => `Ranking: ${text}`,
+    assurance: (text: string) => `Ranking: ${text}`,
+    flag: (id: string) => `Ranking: companies flagged ${id}`,
+    paged: (heading: string, page: number) => `${heading}, page ${page}`,
+    noMatch: 'No company matches this filter.',
+    rangeHtml: (first: string, last: string, total: string) => `Companies ${first}–${last} of ${total}, best score first (equal scores by code).`,
+    sameAsJson: 'Same list as JSON:',
+    caption: (heading: string, first: number, last: number) => `${heading}: ranks ${first}–${last}`,
+  },
+  filters: {
+    summary: 'Filter the ranking',
+    byIndustry: 'By industry', industry: 'Industry',
+    byMarket: 'By market', market: 'Market',
+    byAssurance: 'By assurance level', assurance: 'Assurance',
+    byFlag: 'By flag', flag: 'Flag',
+  },
+  histogram: {
+    summary: (total: string, buckets: string) => `Histogram of ${total} scores: ${buckets}`,
+    table: (total: string) => `Scores of all ${total} companies, by 10-point bucket (table)`,
+    score: 'Score', companies: 'Companies',
+  },
+  home: {
+    title: 'Home',
+    description: 'How credible are the ESG and carbon disclosures of Taiwan-listed companies? Scores, flags and sources.',
+    heading: 'How credible are Taiwan-listed companies’ ESG disclosures?',
+    lede: 'Every listed and OTC company scored 0–100 on its carbon disclosure, the assurance of its sustainability report, its environmental penalties and the consistency of what it says with government records. Every fact links to the government or exchange dataset it came from.',
+    searchHeading: 'Find a company',
+    searchLabel: 'Company name (Chinese) or code',
+    searchPlaceholder: 'e.g. 台灣水泥 or 1101',
+    searchHint: 'Type a name or a code. Without JavaScript, browse the industries below.',
+    factsHeading: 'This snapshot',
+    snapshot: 'Snapshot', kind: { demo: 'demo', production: 'production' } satisfies Record<SnapshotKind, string>,
+    asof: 'Data as of', methodology: 'Methodology', companies: 'Companies', penalties: 'Penalty records', etfs: 'ETFs', sources: 'Sources',
+    download: 'Download the whole snapshot', downloadFormats: '(CSV, SQLite, Data Package)', useApi: 'Use the API', apiIndex: 'API index (JSON)',
+    spreadHeading: 'How scores spread',
+    topHeading: 'Highest scores', topCaption: 'The top of the ranking', whole: 'Whole ranking',
+    bottomHeading: 'Lowest scores', bottomCaption: 'The bottom of the ranking',
+    browseHeading: 'Browse every company',
+    browse: 'Each industry, market, assurance level and flag has its own ranking pages.',
+  },
+  company: {
+    description: (name: string, ticker: string, score: number, verdict: string) => `${name} ${ticker}: credibility score ${score}, ${verdict}.`,
+    feeTag: 'Owes the carbon fee',
+    cbamTag: 'CBAM-exposed',
+    scoreHeading: 'Credibility score',
+    outOf: '/ 100',
+    rankHtml: (rank: string, percentile: string) => `Rank ${rank} in this snapshot; higher than ${percentile} of companies.`,
+    percentSuffix: ' %',
+    howComputed: 'How the score is computed',
+    breakdownSummary: (score: number, parts: string) => `Score ${score} of 100: ${parts}`,
+    breakdownPart: (component: string, points: number, max: number) => `${component} ${points} of ${max}`,
+    breakdownItemHtml: (points: string, max: string) => `${points} of ${max} points.`,
+    historyHeading: 'History',
+    firstSnapshot: (ticker: string) => `This is the first snapshot that holds ${ticker}: its history starts here.`,
+    historyIntro: (shown: number, total: number, from: string) =>
+      `Its score in ${shown === total ? `the ${total}` : `the latest ${shown} of the ${total}`} published snapshots that held it, from ${from} to this one.`,
+    historyJsonHtml: (href: string) => `The whole history as JSON: <a href="${href}">history</a>, one entry per snapshot with its score breakdown and flags.`,
+    flagsHeading: (n: number) => `Flags (${n})`,
+    noFlags: 'No greenwashing-risk flag is raised.',
+    penaltiesHeading: (n: number) => `Environmental penalties (${n})`,
+    noPenalties: 'No penalty on record.',
+    penaltiesCaption: 'Penalties, newest first; each links to the original government record',
+    date: 'Date', agency: 'Agency', fine: 'Fine', what: 'What', record: 'Record', serious: 'serious',
+    carbonHeading: 'Carbon disclosure',
+    noDisclosure: 'No emissions disclosure on record.',
+    reportingYear: 'Reporting year', scope: (n: 1 | 2 | 3) => `Scope ${n}`, notDisclosed: 'not disclosed', verified: ' (verified)', boundary: 'Boundary', published: 'Published',
+    feeHeading: 'Carbon fee',
+    obligated: 'Obligated to pay the carbon fee.',
+    notObligated: 'Not obligated to pay the carbon fee.',
+    thresholdHtml: (n: string) => `Threshold: ${n} t CO2e a year.`,
+    assuranceHeading: 'Assurance of the sustainability report',
+    noAssurance: 'No assured sustainability report on record.',
+    assuredByHtml: (kind: string, provider: string, year: string) => `${kind} by ${provider} of the report for ${year}.`,
+    kind: 'Kind', level: 'Level', standard: 'Standard', alsoVerified: 'Also verified by',
+    thirdPartyLevel: ' (a verifier’s statement counts as limited unless its standard states a high or reasonable level)',
+    noStandard: 'not stated in the filing',
+    jsonHeading: 'Data and citation',
+    jsonHtml: (summary: string, canonical: string, history: string) =>
+      `The same facts as JSON: <a href="${summary}">summary</a> · <a href="${canonical}">canonical view with sources</a> · <a href="${history}">history</a>.`,
+    citeAs: 'Cite as:',
+  },
+  history: {
+    summary: (n: number, entries: string) => `Credibility score in ${n === 1 ? 'one snapshot' : `${n} snapshots, oldest first`}: ${entries}`,
+    tableSummary: (n: number, total: number) => `The history as a table (${n === 1 ? 'one snapshot' : n === total ? `${n} snapshots` : `the latest ${n} of ${total} snapshots`})`,
+    caption: 'Score, verdict and rank in each snapshot, oldest first',
+    snapshot: 'Snapshot', score: 'Score', verdict: 'Verdict', rank: 'Rank',
+    dataAsOf: 'data as of',
+  },
+  changes: {
+    heading: 'Latest changes',
+    first: 'This is the first published snapshot: there is no earlier one to compare with.',
+    none: (from: string) => `No change since snapshot ${from}: the same score, verdict, flags and facts (only the rank can move, as other companies do).`,
+    newHtml: (from: string, ticker: string, scored: string | null) => `New since snapshot ${from}, which did not hold ${ticker}${scored === null ? '' : `: scored ${scored} now`}.`,
+    moveHtml: (from: string, before: string, after: string, delta: string, verdicts: [string, string] | null) =>
+      `Since snapshot ${from}: score ${before} → ${after} (${delta} points)${verdicts ? `, verdict ${verdicts[0]} → ${verdicts[1]}` : ''}.`,
+    noPoints: 'no points',
+    asJsonHtml: (changes: string, from: string | null, ticker: string, page: { href: string; n: number } | null) =>
+      `As JSON: ${from === null ? `<a href="${changes}">the changes</a> (none yet)` : `<a href="${changes}">the changes since ${from}</a>`}${page ? `, ${ticker} on <a href="${page.href}">page ${page.n}</a>` : ''}.`,
+  },
+  etfList: {
+    title: 'ESG ETFs',
+    intro: 'Each ETF rated by the scores of its holdings. As JSON:',
+    holdings: (n: number) => `(${n} holdings)`,
+  },
+  etf: {
+    holdings: 'Holdings',
+    holdingsListedHtml: (n: string, period: string, asof: string) => `${n} listed for ${period} (as of ${asof})`,
+    listedWeight: 'Listed weight', ofNetAssetsHtml: (w: string) => `${w} of net assets`,
+    covered: 'Covered by this snapshot', average: 'Average score of covered holdings', lowest: 'Lowest score', assured: 'Assured holdings',
+    cutOffHtml: (min: string, total: number, listed: string) =>
+      `Only holdings of ${min} of net assets or more are published, so the ${total === 1 ? 'holding below covers' : 'holdings below cover'} ${listed} of the fund, and the scores above describe that part only.`,
+    everyHolding: (listed: string) => `Every holding is published; the listed weights add up to ${listed} of net assets.`,
+    holdingsFrom: 'Holdings from',
+    asJson: 'As JSON:',
+    caption: (period: string) => `Holdings for ${period}, as published (weight: share of net assets)`,
+    code: 'Code', name: 'Name', weight: 'Weight', score: 'Score', verdict: 'Verdict', notCovered: 'not covered',
+    notCompanies: (n: string, count: number) => `${n} of the holdings ${count === 1 ? 'is not a company' : 'are not companies'} of this snapshot.`,
+  },
+  sources: {
+    title: 'Sources',
+    intro: 'Every fact on this site names one of these datasets. As JSON:',
+    government: 'government', nonGovernment: 'non-government', updated: (f: string) => `updated ${f}`,
+    owner: 'Owner', licence: 'Licence', homepage: 'Homepage', records: 'Records in this snapshot', retrieved: 'Retrieved',
+  },
+  downloads: {
+    title: 'Downloads',
+    introHtml: (json: string) =>
+      `Each snapshot as files: one CSV per table, a Data Package (<code>datapackage.json</code>), the SQLite database, a citation file, an archive of the JSON tree and <code>SHA256SUMS</code>. Published snapshots never change. As JSON: ${json}`,
+    foldersHtml: (guide: string) =>
+      `Each snapshot's folder has a page of its own listing its files, from which one <code>wget</code> command fetches the whole folder. How to verify the files and open them in <code>sqlite3</code>, Datasette, DuckDB, pandas or R, follow a company across snapshots and cite a score: the <a href="${guide}">researchers’ guide</a>.`,
+    snapshot: (id: string) => `Snapshot ${id}`,
+    current: ' (current)',
+    kind: { demo: 'Demo (fictional) data', production: 'Production data' } satisfies Record<SnapshotKind, string>,
+    facts: (asof: string, published: string, version: string, companies: string, penalties: string) =>
+      `, as of ${asof}, published ${published}, methodology ${version}: ${companies} companies, ${penalties} penalties.`,
+    folder: 'Folder:',
+    filesCaption: (id: string) => `Files of snapshot ${id}`,
+    file: 'File', type: 'Type', bytes: 'Bytes', sha256: 'SHA-256',
+  },
+  folder: {
+    title: (id: string) => `Snapshot ${id}: download folder`,
+    never: 'The files of a published snapshot never change.',
+    fetchHeading: 'Fetch the whole folder',
+    fetchHtml: (id: string) => `One command downloads every file below into a folder named <code>${id}</code>; the second checks each against <code>SHA256SUMS</code>.`,
+    guideHtml: (guide: string, downloads: string, json: string) =>
+      `What each file holds, and how to open it in <code>sqlite3</code>, DuckDB, pandas or R: the <a href="${guide}">researchers’ guide</a>. Every snapshot: <a href="${downloads}">Downloads</a>; as JSON: ${json}.`,
+    filesHeading: 'Files',
+  },
+  docs: {
+    title: 'API reference',
+    introHtml: (openapi: string) =>
+      `A read-only JSON API, open to everyone (CORS), versioned under <code>/api/v1</code>. The machine-readable description: ${openapi} (OpenAPI 3.1). Every body names its snapshot and methodology.`,
+    opsHeading: 'Operations and examples',
+    /** An operation's summary: English pages show the OpenAPI document's own. */
+    operation: (_method: string, _path: string, summary: string) => summary,
+    copy: 'Copy',
+    refHeading: 'Interactive reference',
+    noScriptHtml: (openapi: string) => `The interactive reference needs JavaScript; the list above and <a href="${openapi}">the OpenAPI document</a> say the same.`,
+    refNote: '',
+  },
+  research: {
+    description: 'How to list, download, verify, open, follow and cite the snapshots: sqlite3, Datasette, DuckDB, pandas, R.',
+  },
+  notFound: {
+    title: 'Page not found',
+    textHtml: (home: string, ranking: string) => `There is no page at this address. <a href="${home}">Search for a company</a> or browse <a href="${ranking}">the ranking</a>.`,
+  },
+  methodology: {
+    title: 'Methodology',
+    heading: (name: string, version: string) => `${name}, methodology ${version}`,
+    scoreName: SCORE_NAME,
+    intro: 'A score from 0 to 100, the sum of four components. As JSON:',
+    deadlineHeading: 'Reporting deadline',
+    deadline: (e: string) => `${e}. Timeliness, GF-F01 and GF-D01 compare the latest reporting year with E(D).`,
+    componentsHeading: 'Components',
+    componentHeading: (name: string, max: number) => `${name} (up to ${max} points)`,
+    verdictsHeading: 'Verdicts', verdictsCaption: 'Verdict by score', from: 'From', to: 'To',
+    rankLine: (rank: string, percentile: string) => `Rank: ${rank}. Percentile: ${percentile}.`,
+    flagsHeading: 'Flags',
+    flagLine: (raisedWhen: string, sourceOf: string) => `Raised when ${raisedWhen}. Its source is ${sourceOf}.`,
+    flagCompanies: 'Companies with this flag',
+    definitionsHeading: 'Definitions',
+    feeHeading: 'Carbon fee',
+    etfHeading: 'Which ETFs are rated',
+    examplesHeading: 'Worked examples from this snapshot',
+    examplesIntro: 'The best-ranked company of each verdict, and how its score adds up.',
+    examplePoints: (score: number) => `: ${score} points, `,
+    exampleCaption: (ticker: string) => `Score of ${ticker} by component`,
+    component: 'Component', points: 'Points', why: 'Why', total: 'Total',
+    citeAs: 'Cite as:',
+    glossaryHeading: 'Terms in English and Chinese',
+    glossaryIntro: 'The words the pages use, as the publishers of the data use them (the Chinese pages use the right-hand column).',
+    glossaryCaption: 'Glossary',
+    term: 'English', termZh: '中文',
+    /** The methodology's paragraphs: English pages show the /methodology body's own. */
+    texts: {
+      definitions: (m: MethodologyResponse): MethodologyResponse['definitions'] => m.definitions,
+      rules: (m: MethodologyResponse): Record<ScoreComponent, string[]> =>
+        Object.fromEntries(m.components.map((c) => [c.component, c.rules])) as Record<ScoreComponent, string[]>,
+      rank: (m: MethodologyResponse) => m.ranking.rank,
+      percentile: (m: MethodologyResponse) => m.ranking.percentile,
+      feeRule: (m: MethodologyResponse) => `A company is ${m.carbon_fee.rule}.`,
+      legalBasis: (m: MethodologyResponse) => m.carbon_fee.legal_basis,
+      etfRule: (m: MethodologyResponse) => m.esg_etfs.rule,
+    },
+  },
+};
+
+/** A clause from the data (`no site of this company …`) as a sentence of its own: capital first letter, full stop. */
+export function sentence(clause: string): string {
+  const s = clause.trim();
+  return s === '' ? '' : `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}`;
+}
+
+/** The shape every language's catalogue has. */
+export type Messages = typeof en;
