@@ -1,0 +1,91 @@
+import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { parseQuery, RequestRuleError } from '../../src/contract/parse-request.js';
+import { truncate } from '../../src/contract/params.js';
+import { errorBody, toApiError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { SnapshotSource } from '../snapshot-source.js';
+import { TOOLS, type Tool } from './tools.js';
+
+/** JSON-RPC error codes the endpoint answers with (JSON-RPC 2.0, and MCP's for a missing resource). */
+export const RPC = { parseError: -32700, invalidRequest: -32600, invalidParams: -32602, internalError: -32603, serverError: -32000, resourceNotFound: -32002 } as const;
+
+/**
+ * An error the SDK sends as a JSON-RPC error with exactly this code, message and data (its
+ * McpError would prefix "MCP error -32602:" to the message).
+ */
+export class JsonRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'JsonRpcError';
+  }
+}
+
+/**
+ * A tool's arguments as the API's query string: a scalar as a URL writes it, a list of strings
+ * comma-separated (as `tickers` and `fields` are written). Anything else is not an argument of any tool.
+ */
+function argumentsQuery(args: Record<string, unknown>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(args)) {
+    if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) query.append(name, String(value));
+    else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) query.append(name, value.join(','));
+    else throw new RequestRuleError(`Argument "${truncate(name)}" must be a string, a number, true or false, or a list of strings.`);
+  }
+  return query.toString();
+}
+
+/** The arguments checked and converted by the tool's contract schema, with the API's 400 messages. */
+export function parseArguments(tool: Tool, args: Record<string, unknown> | undefined): Record<string, unknown> {
+  return parseQuery(tool.input, argumentsQuery(args ?? {}), tool.name) as Record<string, unknown>;
+}
+
+export function toolResult(body: object): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as Record<string, unknown> };
+}
+
+export interface FailureContext {
+  snapshots: SnapshotSource;
+  requestId: string;
+  logger: Logger;
+}
+
+/**
+ * A call that failed, as the API would have answered it: arguments that break the API's rules are
+ * the JSON-RPC error "invalid params" (the API's 400), carrying the API's error envelope as data;
+ * anything else (unknown ticker, spent quota, unreadable snapshot) is the tool's own error result,
+ * whose text is that envelope, so a model reads the reason. A bug is logged and answered generically.
+ */
+export function toolFailure(e: unknown, o: FailureContext): CallToolResult {
+  const { error, unexpected } = toApiError(e);
+  if (unexpected) o.logger.error('unhandled error', { request_id: o.requestId, path: '/mcp', error: e instanceof Error ? e.stack : String(e) });
+  const body = errorBody(o.snapshots, error.code, error.message, o.requestId);
+  if (error.code === 'BAD_REQUEST') throw new JsonRpcError(RPC.invalidParams, error.message, body);
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
+}
+
+/** MCP tool annotations: every tool only reads a published snapshot. */
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
+  z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as { type: 'object'; [k: string]: unknown };
+
+/** tools/list, made once: the schemas are converted from zod on the first listing, never per request. */
+let listed: ListToolsResult | undefined;
+export function toolList(): ListToolsResult {
+  listed ??= {
+    tools: TOOLS.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: jsonSchema(t.input, 'input'),
+      outputSchema: jsonSchema(t.output, 'output'),
+      annotations: { title: t.title, ...READ_ONLY },
+    })),
+  };
+  return listed;
+}
