@@ -71,8 +71,21 @@ export function toolFailure(e: unknown, o: FailureContext): CallToolResult {
 /** MCP tool annotations: every tool only reads a published snapshot. */
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
+/**
+ * A parameter's `override` meta (src/contract/params.ts), as the OpenAPI generator applies it: an
+ * object merged into its JSON Schema, or a function that edits it (digits on the wire, documented as
+ * an integer). zod's own converter would copy the meta key as it is.
+ */
+function applyOverride(ctx: { jsonSchema: Record<string, unknown> }): void {
+  const override = ctx.jsonSchema.override as Record<string, unknown> | ((o: { jsonSchema: Record<string, unknown> }) => void) | undefined;
+  if (override === undefined) return;
+  delete ctx.jsonSchema.override;
+  if (typeof override === 'function') override({ jsonSchema: ctx.jsonSchema });
+  else Object.assign(ctx.jsonSchema, override);
+}
+
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
-  z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as { type: 'object'; [k: string]: unknown };
+  z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', override: (ctx) => applyOverride(ctx as { jsonSchema: Record<string, unknown> }) }) as { type: 'object'; [k: string]: unknown };
 
 /** tools/list, made once: the schemas are converted from zod on the first listing, never per request. */
 let listed: ListToolsResult | undefined;

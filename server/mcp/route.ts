@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { API_KEY_HEADER, LIMITS, type ErrorCode } from '../../src/contract/vocabulary.js';
@@ -6,6 +6,7 @@ import type { Access } from '../access/index.js';
 import { ApiError, errorBody, toApiError } from '../errors.js';
 import { NO_STORE } from '../http.js';
 import type { Logger } from '../logger.js';
+import { MCP_PATH } from '../observe.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 import { RPC } from './call.js';
 import { createMcpServer } from './server.js';
@@ -48,7 +49,8 @@ function rpcError(res: Response, o: McpRouteOptions, status: number, rpcCode: nu
  */
 export function mcpRoute(o: McpRouteOptions): RequestHandler {
   const parseJson = express.json({ limit: LIMITS.bodyBytes, strict: false, type: () => true });
-  return async (req: Request, res: Response) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    if (req.path !== MCP_PATH) return next(); // exactly /mcp: `/mcp/` is no endpoint (Express alone would take it)
     res.setHeader('Cache-Control', NO_STORE);
     if (req.method !== 'POST') {
       const message = `${req.method} is not allowed on /mcp: this server is stateless (no session, no server-sent event stream); send each JSON-RPC message with POST.`;
