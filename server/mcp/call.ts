@@ -84,8 +84,21 @@ function applyOverride(ctx: { jsonSchema: Record<string, unknown> }): void {
   else Object.assign(ctx.jsonSchema, override);
 }
 
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
-  z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', override: (ctx) => applyOverride(ctx as { jsonSchema: Record<string, unknown> }) }) as { type: 'object'; [k: string]: unknown };
+type JsonSchema = { type: 'object'; [k: string]: unknown };
+
+/**
+ * A zod schema as JSON Schema 2020-12. A response schema with an id (`CompanyResponse`) comes out as
+ * a `$ref` to its own `$defs` entry; MCP wants the object itself at the root, so it is moved there
+ * (and its entry dropped unless something else refers to it).
+ */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const js = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', override: (ctx) => applyOverride(ctx as unknown as { jsonSchema: Record<string, unknown> }) }) as Record<string, unknown>;
+  const { $ref, $defs, ...rest } = js as { $ref?: string; $defs?: Record<string, unknown> };
+  if (typeof $ref !== 'string' || !$ref.startsWith('#/$defs/') || !$defs) return js as JsonSchema;
+  const { [$ref.slice('#/$defs/'.length)]: root, ...others } = $defs;
+  const defs = JSON.stringify(others).includes(`"${$ref}"`) ? $defs : others;
+  return { ...rest, ...(root as object), ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}) } as JsonSchema;
+}
 
 /** tools/list, made once: the schemas are converted from zod on the first listing, never per request. */
 let listed: ListToolsResult | undefined;

@@ -3,7 +3,7 @@ import express from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { API_KEY_HEADER, LIMITS, type ErrorCode } from '../../src/contract/vocabulary.js';
 import type { Access } from '../access/index.js';
-import { ApiError, errorBody, toApiError } from '../errors.js';
+import { errorBody, toApiError } from '../errors.js';
 import { NO_STORE } from '../http.js';
 import type { Logger } from '../logger.js';
 import { MCP_PATH } from '../observe.js';
@@ -88,7 +88,7 @@ export function mcpRoute(o: McpRouteOptions): RequestHandler {
     } catch (e) {
       o.logger.error('unhandled error', { request_id: res.locals.requestId as string, path: '/mcp', error: e instanceof Error ? e.stack : String(e) });
       if (res.headersSent) res.destroy();
-      else rpcError(res, o, 500, RPC.internalError, 'INTERNAL', new ApiError('INTERNAL', 'Internal error. The request id identifies it in our logs.').message, idOf(body));
+      else rpcError(res, o, 500, RPC.internalError, 'INTERNAL', 'Internal error. The request id identifies it in our logs.', idOf(body));
     }
   };
 }

@@ -68,7 +68,7 @@ async function callTool(r: McpRequest, name: string, args: Record<string, unknow
  * parses a request with this schema before any handler runs, and answers a failed parse "internal
  * error" with the parser's text; its own check of tools/call (invalid params) runs after it.
  */
-const method = <M extends string>(name: M) => z.object({ method: z.literal(name), params: z.unknown() });
+const method = <M extends string>(name: M) => z.object({ method: z.literal(name), params: z.unknown().optional() });
 
 /** A resource read; a snapshot that cannot be read is a JSON-RPC error carrying the API's envelope. */
 function readResourceOf(r: McpRequest, uri: string) {

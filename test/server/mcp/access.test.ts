@@ -58,7 +58,7 @@ describe('quotas', () => {
 
   it('a key in X-API-Key or as a Bearer token: its tier, its bucket, its log line (with the tool)', async () => {
     const key = m.newKey('developer');
-    for (const headers of [{ 'X-API-Key': key }, { Authorization: `Bearer ${key}` }]) {
+    for (const headers of [{ 'X-API-Key': key }, { Authorization: `Bearer ${key}` }] as Record<string, string>[]) {
       const client = await connectClient(m.base, headers);
       const r = await client.callTool({ name: 'get_methodology', arguments: {} });
       expect(r.isError).toBeFalsy();
@@ -77,7 +77,7 @@ describe('quotas', () => {
     const init = { jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
     const revoked = m.newKey('academic');
     m.keys.revoke(revoked.slice(4, 14));
-    for (const headers of [{ 'X-API-Key': 'esg_0123456789_nope' }, { Authorization: 'Bearer nope' }, { Authorization: 'Basic abc' }, { 'X-API-Key': revoked }]) {
+    for (const headers of [{ 'X-API-Key': 'esg_0123456789_nope' }, { Authorization: 'Bearer nope' }, { Authorization: 'Basic abc' }, { 'X-API-Key': revoked }] as Record<string, string>[]) {
       const res = await rpc(m.base, init, headers);
       expect(res.status, JSON.stringify(headers)).toBe(401);
       expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32000, data: { ok: false, error: { code: 'UNAUTHORIZED' } } } });
