@@ -69,6 +69,14 @@ async function callTool(r: McpRequest, name: string, args: Record<string, unknow
  * error" with the parser's text; its own check of tools/call (invalid params) runs after it.
  */
 const method = <M extends string>(name: M) => z.object({ method: z.literal(name), params: z.unknown().optional() });
+/** Made once: zod compiles a schema's parser on its first use, which a schema per request would pay every time. */
+const REQUESTS = {
+  listTools: method('tools/list'),
+  callTool: method('tools/call'),
+  listResources: method('resources/list'),
+  listResourceTemplates: method('resources/templates/list'),
+  readResource: method('resources/read'),
+};
 
 /** A resource read; a snapshot that cannot be read is a JSON-RPC error carrying the API's envelope. */
 function readResourceOf(r: McpRequest, uri: string) {
@@ -90,15 +98,15 @@ function readResourceOf(r: McpRequest, uri: string) {
  */
 export function createMcpServer(r: McpRequest): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator });
-  server.setRequestHandler(method('tools/list'), () => toolList());
+  server.setRequestHandler(REQUESTS.listTools, () => toolList());
   // The SDK has checked the params against its CallToolRequest schema by now (-32602 otherwise).
-  server.setRequestHandler(method('tools/call'), (request) => {
+  server.setRequestHandler(REQUESTS.callTool, (request) => {
     const params = request.params as CallToolRequest['params'];
     return callTool(r, params.name, params.arguments);
   });
-  server.setRequestHandler(method('resources/list'), () => resourceList());
-  server.setRequestHandler(method('resources/templates/list'), () => ({ resourceTemplates: [] }));
-  server.setRequestHandler(method('resources/read'), (request) => {
+  server.setRequestHandler(REQUESTS.listResources, () => resourceList());
+  server.setRequestHandler(REQUESTS.listResourceTemplates, () => ({ resourceTemplates: [] }));
+  server.setRequestHandler(REQUESTS.readResource, (request) => {
     const uri = (request.params as { uri?: unknown } | undefined)?.uri;
     if (typeof uri !== 'string') throw new JsonRpcError(RPC.invalidParams, 'resources/read takes params.uri, a string.');
     return readResourceOf(r, uri);
