@@ -2,7 +2,8 @@ import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/
 import { z } from 'zod';
 import { parseQuery, RequestRuleError } from '../../src/contract/parse-request.js';
 import { truncate } from '../../src/contract/params.js';
-import { errorBody, toApiError } from '../errors.js';
+import type { ErrorBody } from '../../src/contract/common.js';
+import { errorBody, toApiError, type ApiError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 import { TOOLS, type Tool } from './tools.js';
@@ -54,16 +55,21 @@ export interface FailureContext {
   logger: Logger;
 }
 
+/** A failure as the API answers it: its error and error envelope; a bug is logged and answered generically. */
+export function apiFailure(e: unknown, o: FailureContext): { error: ApiError; body: ErrorBody } {
+  const { error, unexpected } = toApiError(e);
+  if (unexpected) o.logger.error('unhandled error', { request_id: o.requestId, path: '/mcp', error: e instanceof Error ? e.stack : String(e) });
+  return { error, body: errorBody(o.snapshots, error.code, error.message, o.requestId) };
+}
+
 /**
  * A call that failed, as the API would have answered it: arguments that break the API's rules are
  * the JSON-RPC error "invalid params" (the API's 400), carrying the API's error envelope as data;
  * anything else (unknown ticker, spent quota, unreadable snapshot) is the tool's own error result,
- * whose text is that envelope, so a model reads the reason. A bug is logged and answered generically.
+ * whose text is that envelope, so a model reads the reason.
  */
 export function toolFailure(e: unknown, o: FailureContext): CallToolResult {
-  const { error, unexpected } = toApiError(e);
-  if (unexpected) o.logger.error('unhandled error', { request_id: o.requestId, path: '/mcp', error: e instanceof Error ? e.stack : String(e) });
-  const body = errorBody(o.snapshots, error.code, error.message, o.requestId);
+  const { error, body } = apiFailure(e, o);
   if (error.code === 'BAD_REQUEST') throw new JsonRpcError(RPC.invalidParams, error.message, body);
   return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
 }

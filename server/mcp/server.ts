@@ -7,11 +7,10 @@ import { z } from 'zod';
 import { truncate } from '../../src/contract/params.js';
 import type { QuotaBucket } from '../../src/contract/vocabulary.js';
 import type { Access } from '../access/index.js';
-import { errorBody, toApiError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { noteTool } from '../observe.js';
 import type { SnapshotSource } from '../snapshot-source.js';
-import { JsonRpcError, parseArguments, RPC, toolFailure, toolList, toolResult } from './call.js';
+import { apiFailure, JsonRpcError, parseArguments, RPC, toolFailure, toolList, toolResult, type FailureContext } from './call.js';
 import { readResource, resourceList } from './resources.js';
 import { TOOLS, TOOLS_BY_NAME } from './tools.js';
 
@@ -40,12 +39,14 @@ export interface McpRequest {
   logger: Logger;
 }
 
+const failureContext = (r: McpRequest): FailureContext => ({ snapshots: r.snapshots, requestId: r.res.locals.requestId as string, logger: r.logger });
+
 /**
  * A tool call, metered first (a call that then fails validation still counts, as on the API; a spent
  * quota is the tool's error result naming the reset time, never a transport failure).
  */
 async function callTool(r: McpRequest, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
-  const failure = { snapshots: r.snapshots, requestId: r.res.locals.requestId as string, logger: r.logger };
+  const failure = failureContext(r);
   try {
     await r.access?.meter(r.req, r.res, TOOL_CALL_BUCKETS, { bearer: true });
   } catch (e) {
@@ -84,10 +85,8 @@ function readResourceOf(r: McpRequest, uri: string) {
     return readResource(r.snapshots.current(), uri);
   } catch (e) {
     if (e instanceof JsonRpcError) throw e;
-    const { error, unexpected } = toApiError(e);
-    const requestId = r.res.locals.requestId as string;
-    if (unexpected) r.logger.error('unhandled error', { request_id: requestId, path: '/mcp', error: e instanceof Error ? e.stack : String(e) });
-    throw new JsonRpcError(RPC.internalError, error.message, errorBody(r.snapshots, error.code, error.message, requestId));
+    const { error, body } = apiFailure(e, failureContext(r));
+    throw new JsonRpcError(RPC.internalError, error.message, body);
   }
 }
 
