@@ -154,6 +154,8 @@ export interface ServeFigures {
   tail?: TailFigures[];
   /** Filtered /changes in the month that passes the reporting deadline (issue 25); absent in runs before it. */
   changes?: ChangesFigures | null;
+  /** An MCP company lookup (POST /mcp, tools/call get_company), metered, paced (issue 26); absent in runs before it. */
+  mcp?: { rate: number } & LoadResult;
   serverPeakRssMb: number | null;
 }
 
@@ -185,6 +187,8 @@ const TARGETS = {
   rate: 500,
   /** A 50-company evidence pack: p99 at a paced 10 packs/s (issue 23). */
   packP99Ms: 300,
+  /** Issue 26: an MCP company lookup, p99 under p99Ms at this many calls a second. */
+  mcpRate: 200,
   serverRssMb: 200,
   pagesToTreeDemo: 2,
   pagesToTreeLarge: 3,
@@ -309,6 +313,10 @@ export function renderMarkdown(r: BenchResults): string {
     for (const a of big.atRate) {
       out.push(`| ${a.name}: p99 < ${TARGETS.p99Ms} ms at ${TARGETS.rate} req/s (${n(big.companies)} companies) | ${n(a.p99, 1)} ms | ${met(a.p99 < TARGETS.p99Ms && a.errors === 0)} |`);
     }
+    if (big.mcp) {
+      const c = big.mcp;
+      out.push(`| MCP company lookup (tools/call get_company): p99 < ${TARGETS.p99Ms} ms at ${TARGETS.mcpRate} calls/s (${n(big.companies)} companies) | ${n(c.p99, 1)} ms | ${met(c.rate >= TARGETS.mcpRate && c.p99 < TARGETS.p99Ms && c.errors === 0 && c.non2xx === 0)} |`);
+    }
     if (big.packs) {
       const p = big.packs;
       out.push(`| 50-company evidence pack: p99 < ${TARGETS.packP99Ms} ms at ${p.rate} packs/s (${n(big.companies)} companies) | ${n(p.p99, 1)} ms (${n(p.p99 / TARGETS.packP99Ms, 2)}× the bound) | ${met(p.p99 < TARGETS.packP99Ms && p.errors === 0 && p.non2xx === 0)} |`);
@@ -355,6 +363,7 @@ export function renderMarkdown(r: BenchResults): string {
     }
     out.push('', `At a fixed ${r.settings.fixedRate} req/s:`, '', '| endpoint | p50 ms | p99 ms | errors / non-2xx |', '|---|---:|---:|---:|');
     for (const a of s.atRate) out.push(`| ${a.name} | ${n(a.p50, 1)} | ${n(a.p99, 1)} | ${a.errors} / ${a.non2xx} |`);
+    if (s.mcp) out.push('', `MCP company lookup (POST /mcp: one stateless JSON-RPC tools/call of get_company a request, a different company each, metered, in memory) at a fixed ${n(s.mcp.rate)} calls/s: p50 ${n(s.mcp.p50, 1)} ms, p99 **${n(s.mcp.p99, 1)} ms**, ${s.mcp.errors} errors / ${s.mcp.non2xx} non-2xx.`);
     if (s.packs) out.push('', `Evidence packs (POST /packs, 50 companies each, a different set every time, metered, in memory) at a fixed ${s.packs.rate} packs/s: p50 ${n(s.packs.p50, 1)} ms, p99 **${n(s.packs.p99, 1)} ms**, ${s.packs.errors} errors / ${s.packs.non2xx} non-2xx.`);
     if (s.front) {
       const runs = (xs: number[]) => xs.map((x) => n(x)).join(', ');

@@ -292,6 +292,7 @@ async function serveFigures(companies: number, work: string, port: number): Prom
     await paced(shim.base, packLoad.slice(0, 10), { seconds: 1, rate: 10 });
     const packsAtRate = await paced(shim.base, packLoad.slice(10), { seconds: packSeconds, rate: PACK_RATE });
     log(`${companies}: 50-company packs at ${PACK_RATE}/s for ${packSeconds} s: p50 ${packsAtRate.p50} ms, p99 ${packsAtRate.p99} ms, ${packsAtRate.non2xx} not 2xx${packsAtRate.statuses ? ` (${JSON.stringify(packsAtRate.statuses)})` : ''}`);
+    const mcp = await measureMcp(companies, shim, requests.static!, withKey);
     const frontFigures = typeof nginx !== 'string' && typeof front !== 'string' ? await measureFront(companies, nginx, front, shim, requests, withKey, throughput) : null;
     const logging = await measureLogging(companies, shim, logged, logFile, requests, withKey);
     const tail = await measureTail(companies, published, keysDb, port + 8, requests, withKey);
@@ -301,6 +302,7 @@ async function serveFigures(companies: number, work: string, port: number): Prom
       throughput,
       atRate,
       packs: { rate: PACK_RATE, ...packsAtRate },
+      mcp,
       metering,
       meteringNote: typeof redis === 'string' ? redis : null,
       shimToNginx: nginxStatic ? shimStatic.rps / nginxStatic.rps : null,
@@ -463,6 +465,31 @@ async function measureChanges(companies: number, work: string, port: number, key
   } finally {
     await shim.stop();
   }
+}
+
+/** MCP tool calls a second in the lookup load (issue 26). */
+const MCP_RATE = 200;
+
+/**
+ * An MCP company lookup (issue 26): POST /mcp with one tools/call of get_company, as an MCP client
+ * sends it after initialize (stateless: no session to set up), a different company each, metered
+ * as `npm start` meters it, paced at MCP_RATE calls a second.
+ */
+function mcpLookups(companyRequests: LoadRequest[]): LoadRequest[] {
+  return companyRequests.map((r, i) => ({
+    method: 'POST',
+    path: '/mcp',
+    headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'get_company', arguments: { ticker: r.path.split('/').pop() } } }),
+  }));
+}
+
+async function measureMcp(companies: number, shim: Running, companyRequests: LoadRequest[], withKey: (reqs: LoadRequest[]) => LoadRequest[]): Promise<ServeFigures['mcp']> {
+  const keyed = withKey(mcpLookups(companyRequests));
+  await paced(shim.base, keyed, { rate: 100, seconds: 2 });
+  const result = await medianOf(runs, () => paced(shim.base, keyed, { rate: MCP_RATE, seconds: Math.max(seconds, 5) }));
+  log(`${companies}: MCP company lookup at ${MCP_RATE} calls/s: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.non2xx} not 2xx`);
+  return { rate: MCP_RATE, ...result };
 }
 
 /** The fixed rate of the latency figures. */

@@ -11,7 +11,8 @@ import { ApiError, badRequest, errorBody, toApiError } from './errors.js';
 import { CACHE_PRIVATE, CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS, setCommonHeaders } from './http.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
-import { observeRequests, type ObserveRejected } from './observe.js';
+import { MCP_PREFLIGHT_HEADERS, mcpRoute } from './mcp/route.js';
+import { MCP_PATH, observeRequests, type ObserveRejected } from './observe.js';
 import { apiSegments, requestTooLarge } from './request-path.js';
 import { resolveRoute, unknownPath } from './router.js';
 import { pagesRoute } from './routes/pages.js';
@@ -51,7 +52,7 @@ export function createApp(o: AppOptions): express.Express {
     const tooLarge = requestTooLarge(req.originalUrl, req.rawHeaders);
     if (tooLarge) return next(tooLarge);
     if (req.method === 'OPTIONS') {
-      res.set(PREFLIGHT_HEADERS).status(204).end();
+      res.set(req.path === MCP_PATH ? MCP_PREFLIGHT_HEADERS : PREFLIGHT_HEADERS).status(204).end();
       return;
     }
     next();
@@ -81,6 +82,9 @@ export function createApp(o: AppOptions): express.Express {
     }
     res.json(body);
   });
+
+  // The Model Context Protocol (README "MCP endpoint"): tools over the same bodies as the API.
+  app.all(MCP_PATH, mcpRoute({ snapshots: o.snapshots, access: o.access, logger }));
 
   const jsonBody = express.json({ limit: MAX_BODY, strict: false, type: () => true });
 

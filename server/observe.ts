@@ -20,6 +20,8 @@ interface Watch {
   client: string | null;
   tier?: string;
   keyId?: string | null;
+  /** An MCP request's tool, once the MCP route knows it (server/mcp/route.ts). */
+  tool?: string;
 }
 const WATCH = Symbol('observe');
 type Watched = ServerResponse & { [WATCH]?: Watch };
@@ -32,6 +34,15 @@ export function noteCaller(res: ServerResponse, tier: string, keyId: string | nu
     watch.keyId = keyId;
   }
 }
+
+/** An MCP request's tool (a known tool's name, never what a client sent), for its log line. */
+export function noteTool(res: ServerResponse, tool: string): void {
+  const watch = (res as Watched)[WATCH];
+  if (watch) watch.tool = tool;
+}
+
+/** The MCP endpoint (server/mcp/route.ts). */
+export const MCP_PATH = '/mcp';
 
 const API_WORDS = new Set(['etf', 'ranking', 'methodology', 'snapshots', 'openapi', 'feed.atom', 'changes', 'compare', 'batch', 'packs', 'usage']);
 const PAGE_WORDS = new Set(['/', '/etf/', '/ranking/', '/sources/', '/methodology/', '/downloads/', '/research/', '/docs/', '/favicon.ico', '/search/index.json', '/404.html', '/healthz', '/readyz']);
@@ -46,6 +57,7 @@ export function routePattern(url: string): string {
   const query = url.indexOf('?');
   const path = query < 0 ? url : url.slice(0, query);
   if (path === API_BASE || path.startsWith(`${API_BASE}/`)) return apiPattern(path.slice(API_BASE.length + 1));
+  if (path === MCP_PATH) return path;
   // Another language's page is its English page's pattern under the language's prefix.
   const prefix = LOCALE_PREFIX[localeOfPath(path)];
   if (prefix !== '') {
@@ -190,6 +202,7 @@ export function observeRequests(o: ObserveOptions): void {
           key_id: watch.keyId ?? null,
           client: watch.client,
           snapshot: watch.snapshot,
+          tool: watch.tool,
         },
         this.writableFinished ? 'request' : 'request aborted',
       );

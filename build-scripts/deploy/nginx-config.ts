@@ -21,6 +21,7 @@
  * about those, so nginx never answers them differently.
  */
 import { LIMITS, SNAPSHOT_ID_PATTERN } from '../../src/contract/vocabulary.js';
+import { MCP_PATH } from '../../server/observe.js';
 import { API_BASE, DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/site/static-paths.js';
 import { fileForPageUrl } from '../../src/site/paths.js';
 import { API_CSP, DOCS_PAGE_CSP, DOCS_PAGE_URLS, ERROR_HEADERS, JSON_TYPE, PAGE_CSP, PREFLIGHT_RESPONSE_HEADERS, STATIC_HEADERS, TREE_CONTENT_TYPES } from './headers.js';
@@ -195,6 +196,34 @@ function listenDirective(listen: string): string {
   return `listen ${listen};`;
 }
 
+/** How a request goes to the shims: their headers pass through unchanged, nothing is cached, a dead shim is skipped. */
+function proxyToShims(o: NginxOptions): string[] {
+  return [
+    'proxy_pass http://esg_shims;',
+    'proxy_http_version 1.1;',
+    'proxy_set_header Connection "";',
+    'proxy_set_header Host $host;',
+    // Set, never appended: a client's own X-Forwarded-For must not reach the shim (TRUST_PROXY believes this one hop).
+    'proxy_set_header X-Forwarded-For $remote_addr;',
+    'proxy_set_header X-Forwarded-Proto $scheme;',
+    'proxy_redirect off;',
+    // A refused or reset connection is retried on the next shim (POST only when it was never sent).
+    'proxy_next_upstream error timeout;',
+    `proxy_next_upstream_tries ${o.upstreams.length};`,
+    'proxy_next_upstream_timeout 10s;',
+    'proxy_connect_timeout 2s;',
+    'proxy_send_timeout 60s;',
+    'proxy_read_timeout 60s;',
+    // Room in memory for a whole computed answer (a 100-company batch is about 100 KB): with the
+    // default 8 × 4 KB, nginx spooled every larger answer to a temporary file and read it back,
+    // and a batch through nginx made 0.78× the shim's req/s (bench). Buffers are taken as an
+    // answer needs them; past these, answers still spool to disk rather than grow memory.
+    'proxy_buffer_size 16k;',
+    'proxy_buffers 32 8k;',
+    'proxy_busy_buffers_size 64k;',
+  ];
+}
+
 /** The http-level part: types, log format, maps, the upstream and the server. */
 export function nginxHttpBlock(o: NginxOptions): string {
   if (!o.snapshotsDir.startsWith('/')) throw new Error(`the snapshots folder must be an absolute path, got "${o.snapshotsDir}"`);
@@ -258,29 +287,14 @@ export function nginxHttpBlock(o: NginxOptions): string {
       ...indent([
         'error_page 419 = @esg_preflight;',
         'if ($request_method = OPTIONS) { return 419; }',
-        'proxy_pass http://esg_shims;',
-        'proxy_http_version 1.1;',
-        'proxy_set_header Connection "";',
-        'proxy_set_header Host $host;',
-        // Set, never appended: a client's own X-Forwarded-For must not reach the shim (TRUST_PROXY believes this one hop).
-        'proxy_set_header X-Forwarded-For $remote_addr;',
-        'proxy_set_header X-Forwarded-Proto $scheme;',
-        'proxy_redirect off;',
-        // A refused or reset connection is retried on the next shim (POST only when it was never sent).
-        'proxy_next_upstream error timeout;',
-        `proxy_next_upstream_tries ${o.upstreams.length};`,
-        'proxy_next_upstream_timeout 10s;',
-        'proxy_connect_timeout 2s;',
-        'proxy_send_timeout 60s;',
-        'proxy_read_timeout 60s;',
-        // Room in memory for a whole computed answer (a 100-company batch is about 100 KB): with the
-        // default 8 × 4 KB, nginx spooled every larger answer to a temporary file and read it back,
-        // and a batch through nginx made 0.78× the shim's req/s (bench). Buffers are taken as an
-        // answer needs them; past these, answers still spool to disk rather than grow memory.
-        'proxy_buffer_size 16k;',
-        'proxy_buffers 32 8k;',
-        'proxy_busy_buffers_size 64k;',
+        ...proxyToShims(o),
       ]),
+      '}',
+      '',
+      '# The MCP endpoint (README "MCP endpoint"): every method to a shim (its preflight allows the MCP headers, its',
+      '# GET and DELETE are 405), answers passed on as they come (an event stream must not wait in a buffer).',
+      `location = ${MCP_PATH} {`,
+      ...indent([...proxyToShims(o), 'proxy_buffering off;']),
       '}',
       '',
       '# Contract 1: a preflight is 204 with the allowed methods and headers, answered here even with every shim down.',

@@ -20,16 +20,38 @@ const HEADER = API_KEY_HEADER.toLowerCase();
 /** A key's caller, made once per key record (the key store makes new records when it reloads). */
 const keyCallers = new WeakMap<object, Caller>();
 
-/**
- * The caller of a request: the live key in `X-API-Key`, else the client IP for the free tier. The
- * IP is Express's `req.ip`, which believes `X-Forwarded-For` only as far as `trust proxy` (TRUST_PROXY)
- * says. A header that is not a live key is 401, never a silent fall back to the free tier.
- */
-export function callerOf(req: Request, keys: KeyStore): Caller {
+/** Where a request may present its key: always `X-API-Key`; with `bearer` also `Authorization: Bearer`. */
+export interface KeyHeaders {
+  /** Take `Authorization: Bearer <key>` when there is no X-API-Key (MCP clients send keys that way). */
+  bearer?: boolean;
+}
+
+const BEARER = /^Bearer[ \t]+(\S+)\s*$/i;
+
+/** The key a request presents, if any: X-API-Key first, then (when allowed) an `Authorization: Bearer` token. */
+function presentedKey(req: Request, o: KeyHeaders): string | string[] | undefined {
   const presented = req.headers[HEADER];
+  if (presented !== undefined || !o.bearer) return presented;
+  const auth = req.headers.authorization;
+  if (auth === undefined) return undefined;
+  return BEARER.exec(auth)?.[1] ?? '';
+}
+
+/**
+ * The caller of a request: the live key in `X-API-Key` (or, where allowed, a Bearer token), else the
+ * client IP for the free tier. The IP is Express's `req.ip`, which believes `X-Forwarded-For` only as
+ * far as `trust proxy` (TRUST_PROXY) says. A key that is not live is 401, never a silent fall back to
+ * the free tier.
+ */
+export function callerOf(req: Request, keys: KeyStore, o: KeyHeaders = {}): Caller {
+  const presented = presentedKey(req, o);
   if (presented !== undefined) {
     const record = typeof presented === 'string' ? keys.verify(presented.trim()) : null;
-    if (!record) throw new ApiError('UNAUTHORIZED', `The ${API_KEY_HEADER} header is not a live key (unknown or revoked). Send a live key, or no ${API_KEY_HEADER} header for the free tier.`);
+    if (!record) {
+      const where = o.bearer ? `${API_KEY_HEADER} header (or Authorization: Bearer token)` : `${API_KEY_HEADER} header`;
+      const none = o.bearer ? 'neither header' : `no ${API_KEY_HEADER} header`;
+      throw new ApiError('UNAUTHORIZED', `The ${where} is not a live key (unknown or revoked). Send a live key, or ${none} for the free tier.`);
+    }
     let caller = keyCallers.get(record);
     if (!caller) {
       caller = {

@@ -7,7 +7,7 @@ import type { Metrics } from '../metrics.js';
 import { noteCaller } from '../observe.js';
 import type { Counters } from './counters.js';
 import { nearestToRunningOut, secondsUntil, setRateLimitHeaders, type CountedBucket } from './headers.js';
-import { callerOf, type Caller } from './identity.js';
+import { callerOf, type Caller, type KeyHeaders } from './identity.js';
 import type { KeyStore } from './key-store.js';
 import { counterLifetimeMs, tiersIncluding, windowOf, type Window } from './tiers.js';
 
@@ -72,10 +72,9 @@ export class Meter {
    * Counts a metered call toward `buckets`, sets the RateLimit headers, and throws the call's
    * 401 (not a live key), 429 (a bucket is spent) or 403 (the tier lacks the feature).
    */
-  async meter(req: Request, res: Response, buckets: readonly QuotaBucket[]): Promise<void> {
+  async meter(req: Request, res: Response, buckets: readonly QuotaBucket[], keyHeaders: KeyHeaders = {}): Promise<void> {
     if (buckets.length === 0) return;
-    const caller = callerOf(req, this.o.keys);
-    noteCaller(res, caller.tier, caller.keyId);
+    const caller = this.identify(req, res, keyHeaders);
     const nowMs = this.clock();
     const counted = buckets.filter((b) => caller.quotas[b] !== 0);
     const results = await Promise.all(counted.map((bucket) => this.count(bucket, caller, nowMs)));
@@ -104,6 +103,13 @@ export class Meter {
     if (forbidden) {
       throw new ApiError('FORBIDDEN', `The ${caller.tier} tier does not include ${FEATURE[forbidden] ?? forbidden}; the tiers that do: ${tiersIncluding(forbidden).join(', ')}.`);
     }
+  }
+
+  /** The caller of a request, noted for its log line; throws the 401 of a key that is not live. Counts nothing. */
+  identify(req: Request, res: Response, keyHeaders: KeyHeaders = {}): Caller {
+    const caller = callerOf(req, this.o.keys, keyHeaders);
+    noteCaller(res, caller.tier, caller.keyId);
+    return caller;
   }
 
   /** The caller of a request and every bucket's state for them (GET /usage); counts nothing. */

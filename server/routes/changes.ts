@@ -1,4 +1,4 @@
-import { changesQuerySchema } from '../../src/contract/changes.js';
+import { changesQuerySchema, type ChangesQuery, type ChangesResponse } from '../../src/contract/changes.js';
 import { parseQuery } from '../../src/contract/parse-request.js';
 import { ChangesUnavailable } from '../../src/snapshot/changes-file.js';
 import { openSnapshotChanges, type ChangesPage, type SnapshotChanges } from '../../src/snapshot/changes-store.js';
@@ -29,15 +29,22 @@ function changesOf(store: SnapshotStore): SnapshotChanges {
   return changes;
 }
 
-/** GET /changes?cause=…&industry=…&min_abs_delta=N&limit=…&page=… (contract 10, metered): one page read from the indexes. */
-export function filteredChanges(ctx: RouteContext): void {
-  const q = parseQuery(changesQuerySchema, ctx.rawQuery, '/changes');
-  const changes = changesOf(ctx.store);
+/**
+ * One page of the snapshot's changes matching a filter: the body of GET /changes with a query and of
+ * the MCP `get_changes` tool (which may also name one company: `ticker`).
+ */
+export function changesBody(store: SnapshotStore, q: ChangesQuery & { ticker?: string }): ChangesResponse {
+  const changes = changesOf(store);
   let page: ChangesPage;
   try {
-    page = changes.page({ cause: q.cause, industry: q.industry, minAbsDelta: q.min_abs_delta }, (q.page - 1) * q.limit, q.limit);
+    page = changes.page({ cause: q.cause, industry: q.industry, minAbsDelta: q.min_abs_delta, ticker: q.ticker }, (q.page - 1) * q.limit, q.limit);
   } catch (e) {
     throw unreadable(e);
   }
-  sendJson(ctx.req, ctx.res, changesView(ctx.store.meta, changes.fromSnapshotId, page.items, { total: page.total, page: q.page, perPage: q.limit }));
+  return changesView(store.meta, changes.fromSnapshotId, page.items, { total: page.total, page: q.page, perPage: q.limit });
+}
+
+/** GET /changes?cause=…&industry=…&min_abs_delta=N&limit=…&page=… (contract 10, metered): one page read from the indexes. */
+export function filteredChanges(ctx: RouteContext): void {
+  sendJson(ctx.req, ctx.res, changesBody(ctx.store, parseQuery(changesQuerySchema, ctx.rawQuery, '/changes')));
 }

@@ -1,15 +1,23 @@
+import type { CompareResponse } from '../../src/contract/compare.js';
 import { parseQuery } from '../../src/contract/parse-request.js';
 import { compareQuerySchema } from '../../src/contract/queries.js';
+import type { CanonicalSection } from '../../src/contract/vocabulary.js';
+import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { compareView } from '../../src/views/compare.js';
 import { sourceNames, type RouteContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { sendJson } from '../http.js';
 
+/** The comparison of 2–5 companies: the body of the route below and of the MCP tool. */
+export function compareBody(store: SnapshotStore, tickers: readonly string[], fields?: ReadonlySet<CanonicalSection>): CompareResponse {
+  const facts = tickers.map((t) => store.facts(t));
+  const unknown = tickers.filter((_, i) => !facts[i]);
+  if (unknown.length > 0) throw notFound(`Unknown ticker${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+  return compareView(store.meta, facts.map((f) => f!), sourceNames(store), fields);
+}
+
 /** GET /compare?tickers=…[&fields=…] (contract 4.4). */
 export function compare(ctx: RouteContext): void {
   const { tickers, fields } = parseQuery(compareQuerySchema, ctx.rawQuery, '/compare');
-  const facts = tickers.map((t) => ctx.store.facts(t));
-  const unknown = tickers.filter((_, i) => !facts[i]);
-  if (unknown.length > 0) throw notFound(`Unknown ticker${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
-  sendJson(ctx.req, ctx.res, compareView(ctx.store.meta, facts.map((f) => f!), sourceNames(ctx.store), fields));
+  sendJson(ctx.req, ctx.res, compareBody(ctx.store, tickers, fields));
 }

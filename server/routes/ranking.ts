@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import { parseQuery } from '../../src/contract/parse-request.js';
 import { rankingQuerySchema, type RankingQuery } from '../../src/contract/queries.js';
+import type { RankingResponse } from '../../src/contract/ranking.js';
 import type { RankingFilter } from '../../src/snapshot/ranking-index.js';
+import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { rankingCsvFilename, rankingCsvHeader, rankingCsvLine } from '../../src/views/ranking-csv.js';
 import { rankingView } from '../../src/views/ranking.js';
 import { rankingIndex, type RouteContext } from '../context.js';
 import { cacheControlFor, matches, sendJson } from '../http.js';
 
-const filterOf = (q: RankingQuery): RankingFilter => ({
+const filterOf = (q: Omit<RankingQuery, 'format'>): RankingFilter => ({
   industry: q.industry,
   assuranceLevel: q.assurance_level,
   marketType: q.market_type,
@@ -15,19 +17,21 @@ const filterOf = (q: RankingQuery): RankingFilter => ({
   q: q.q,
 });
 
+/** One page of a filtered ranking as JSON (the CSV export aside): the body of the route below and of the MCP tool. */
+export function rankingBody(store: SnapshotStore, query: Omit<RankingQuery, 'format'>): RankingResponse {
+  const { limit, page, mode } = query;
+  const { rows, total } = rankingIndex(store).page(filterOf(query), query.sort, limit, (page - 1) * limit);
+  const meta = store.meta;
+  return mode === 'full'
+    ? rankingView(meta, { mode, rows: rows.map((r) => store.company(r.ticker)!), total, page, perPage: limit })
+    : rankingView(meta, { mode, rows, total, page, perPage: limit });
+}
+
 /** GET /ranking with a query (contract 4.2): filters, paging, modes, CSV. */
 export async function rankingQuery(ctx: RouteContext): Promise<void> {
   const query = parseQuery(rankingQuerySchema, ctx.rawQuery, '/ranking');
-  const filter = filterOf(query);
-  if (query.format === 'csv') return rankingCsv(ctx, filter, query);
-  const { limit, page, mode } = query;
-  const { rows, total } = rankingIndex(ctx.store).page(filter, query.sort, limit, (page - 1) * limit);
-  const meta = ctx.store.meta;
-  const body =
-    mode === 'full'
-      ? rankingView(meta, { mode, rows: rows.map((r) => ctx.store.company(r.ticker)!), total, page, perPage: limit })
-      : rankingView(meta, { mode, rows, total, page, perPage: limit });
-  sendJson(ctx.req, ctx.res, body);
+  if (query.format === 'csv') return rankingCsv(ctx, filterOf(query), query);
+  sendJson(ctx.req, ctx.res, rankingBody(ctx.store, query));
 }
 
 /**

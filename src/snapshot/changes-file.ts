@@ -39,8 +39,10 @@ export class ChangesUnavailable extends Error {
   override name = 'ChangesUnavailable';
 }
 
-function matchesFilter(c: IndexedChange, f: ChangesFilter): boolean {
+/** Whether a change passes a filter (the legacy file's whole filtering, and the changes database's for one ticker). */
+export function matchesFilter(c: IndexedChange, f: ChangesFilter): boolean {
   return (
+    (f.ticker === undefined || c.item.ticker === f.ticker) &&
     (f.cause === undefined || c.item.causes.some((x) => x.kind === f.cause)) &&
     (f.industry === undefined || c.industry === f.industry) &&
     (f.minAbsDelta === undefined || Math.abs(c.item.score_delta) >= f.minAbsDelta)

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeItem } from '../contract/changes.js';
 import type { CauseKind } from '../contract/vocabulary.js';
-import { CHANGES_FILE, type IndexedChange, LegacyChanges } from './changes-file.js';
+import { CHANGES_FILE, type IndexedChange, LegacyChanges, matchesFilter } from './changes-file.js';
 
 /**
  * Every change of a snapshot since the previous one (contract 10), in a database of its own beside
@@ -40,18 +40,22 @@ export const CHANGES_TABLES = `
  * Indexes, made once the rows are in. Each filter reads one index in `ord` order and never the
  * items: industry alone, cause alone (change_causes' key), cause and industry (the industry copied
  * into change_causes so it needs no lookup of the item's row), and |score_delta| in the contract's
- * direction, whose first entry below N is the min_abs_delta bound.
+ * direction, whose first entry below N is the min_abs_delta bound; and one company's item by its
+ * ticker (a snapshot built before that index reads its table through, once per such question).
  */
 export const CHANGES_INDEXES = `
   CREATE INDEX changes_by_industry ON changes (industry, ord);
   CREATE INDEX changes_by_abs_delta ON changes (abs_delta DESC, ord);
   CREATE INDEX change_causes_by_industry ON change_causes (kind, industry, ord);
+  CREATE INDEX changes_by_ticker ON changes (ticker);
 `;
 
 export interface ChangesFilter {
   cause?: CauseKind;
   industry?: string;
   minAbsDelta?: number;
+  /** One company's item only: the MCP `get_changes` tool's filter (GET /changes has no such parameter). */
+  ticker?: string;
 }
 
 /** One page of the items matching a filter, and how many match in all. */
@@ -79,6 +83,7 @@ export const CHANGES_SQL = {
   firstBelow: 'SELECT ord FROM changes WHERE abs_delta < ? ORDER BY abs_delta DESC, ord LIMIT 1',
   range: 'SELECT item FROM changes WHERE ord >= ? AND ord < ? ORDER BY ord',
   all: 'SELECT industry, item FROM changes ORDER BY ord',
+  ofTicker: 'SELECT industry, item FROM changes WHERE ticker = ?',
 };
 
 /**
@@ -126,6 +131,7 @@ export class ChangesStore implements SnapshotChanges {
       firstBelow: db.prepare(CHANGES_SQL.firstBelow).pluck(),
       range: db.prepare(CHANGES_SQL.range).pluck(),
       all: db.prepare(CHANGES_SQL.all).raw(),
+      ofTicker: db.prepare(CHANGES_SQL.ofTicker).raw(),
     };
   }
 
@@ -144,6 +150,12 @@ export class ChangesStore implements SnapshotChanges {
   }
 
   page(f: ChangesFilter, offset: number, limit: number): ChangesPage {
+    if (f.ticker !== undefined) {
+      // At most one item: the other filters are checked on it as the legacy file checks them.
+      const row = this.stmt.ofTicker.get(f.ticker) as [string, string] | undefined;
+      const matching = row ? [{ industry: row[0], item: parseItem(row[1]) }].filter((c) => matchesFilter(c, f)) : [];
+      return { total: matching.length, items: matching.slice(offset, offset + limit).map((c) => c.item) };
+    }
     const bound = f.minAbsDelta === undefined ? this.total : ((this.stmt.firstBelow.get(f.minAbsDelta) as number | undefined) ?? this.total);
     const sql = filterSql(f);
     // A page past the end is asked nothing (its offset may be beyond what SQLite takes as an integer).

@@ -12,6 +12,7 @@ import { fileForPageUrl } from '../../src/site/paths.js';
 import { staticCases } from '../server/cases/static-cases.js';
 import { startFront, type AccessLogEntry, type Front } from './front.js';
 import { paced, type Outcome } from './load.js';
+import { connectClient } from '../server/mcp/harness.js';
 
 /**
  * The production shape of deploy/README.md, with the real parts on loopback: Debian's nginx with the
@@ -185,6 +186,38 @@ describe('what needs computing reaches a shim, and its answer passes unchanged',
     expect(viaNginx.status).toBe(204);
     expect(stable(viaNginx.headers)).toEqual(stable(viaShim.headers));
     expect(viaNginx.headers.get('x-request-id')).toMatch(UUID_V4);
+  });
+});
+
+describe('the MCP endpoint through nginx', () => {
+  const headers = () => ({ ...keyed.headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' });
+  const call = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_company', arguments: { ticker: 'D1101' } } });
+
+  it('POST /mcp reaches a shim and its answer passes unchanged; GET is the shim’s 405; a preflight allows the MCP headers', async () => {
+    const [viaNginx, viaShim] = await Promise.all([nginx('/mcp', { method: 'POST', headers: headers(), body: call(1) }), shim(0, '/mcp', { method: 'POST', headers: headers(), body: call(1) })]);
+    expect(viaNginx.status, viaNginx.text).toBe(200);
+    expect(viaNginx.text).toBe(viaShim.text);
+    expect({ ...stable(viaNginx.headers), ratelimit: null }).toEqual({ ...stable(viaShim.headers), ratelimit: null });
+    expect(JSON.parse(viaNginx.text).result.structuredContent).toEqual(JSON.parse((await nginx('/api/v1/company/D1101')).text));
+    const get = await nginx('/mcp', { headers: { Accept: 'text/event-stream' } });
+    expect([get.status, JSON.parse(get.text).error.code]).toEqual([405, -32000]);
+    const preflight = await nginx('/mcp', { method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, mcp-protocol-version' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization.*Mcp-Protocol-Version/);
+    const logged = await accessLog();
+    expect(logged('/mcp').length).toBeGreaterThanOrEqual(3);
+    for (const e of logged('/mcp')) expect(e.upstream, 'every /mcp request went to a shim').toMatch(/^127\.0\.0\.1:\d+$/);
+  });
+
+  it('an SDK client through nginx lists the tools and calls one, with a Bearer key', async () => {
+    const client = await connectClient(front.nginx.base, { Authorization: `Bearer ${key}` });
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('get_changes');
+      const result = await client.callTool({ name: 'find_company', arguments: { q: 'D1101' } });
+      expect((result.structuredContent as { data: { ticker: string }[] }).data.map((d) => d.ticker)).toContain('D1101');
+    } finally {
+      await client.close();
+    }
   });
 });
 

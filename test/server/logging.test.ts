@@ -221,6 +221,9 @@ describe('route patterns', () => {
       ['/ranking/flag/GF-D01/page/2/', '/ranking/flag/{value}/page/{page}/'],
       ['/assets/site.css', '/assets/{file}'],
       ['/healthz', '/healthz'],
+      ['/mcp', '/mcp'],
+      ['/mcp?x=1', '/mcp'],
+      ['/mcp/', 'page'],
       ['/wp-admin/setup.php', 'page'],
       // The Traditional Chinese pages: the English page's pattern under the language's prefix.
       ['/zh-TW/', '/zh-TW/'],

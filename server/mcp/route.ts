@@ -1,0 +1,94 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import express from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { API_KEY_HEADER, LIMITS, type ErrorCode } from '../../src/contract/vocabulary.js';
+import type { Access } from '../access/index.js';
+import { errorBody, toApiError } from '../errors.js';
+import { NO_STORE } from '../http.js';
+import type { Logger } from '../logger.js';
+import { MCP_PATH } from '../observe.js';
+import type { SnapshotSource } from '../snapshot-source.js';
+import { RPC } from './call.js';
+import { createMcpServer } from './server.js';
+
+/** A preflight to /mcp: MCP clients in a browser also send their key as a Bearer token and name the protocol version. */
+export const MCP_PREFLIGHT_HEADERS: Record<string, string> = {
+  'Access-Control-Allow-Methods': 'POST, OPTIONS',
+  'Access-Control-Allow-Headers': `Content-Type, Accept, ${API_KEY_HEADER}, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID`,
+  'Access-Control-Max-Age': '86400',
+};
+
+export interface McpRouteOptions {
+  snapshots: SnapshotSource;
+  access?: Access;
+  logger: Logger;
+}
+
+const isJson = (type: string | undefined) => /^application\/json\s*(;|$)/i.test(type ?? '');
+const idOf = (body: unknown): string | number | null => {
+  const id = (body as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+};
+
+/**
+ * A JSON-RPC error answered by the endpoint itself, before any MCP server sees the request: its
+ * `data` is the API's error envelope (contract 2: code, message, request id, snapshot fields).
+ */
+function rpcError(res: Response, o: McpRouteOptions, status: number, rpcCode: number, apiCode: ErrorCode, message: string, id: string | number | null = null, headers: Record<string, string> = {}): void {
+  const requestId = res.locals.requestId as string;
+  res.status(status).set(headers).json({ jsonrpc: '2.0', id, error: { code: rpcCode, message, data: errorBody(o.snapshots, apiCode, message, requestId) } });
+}
+
+/**
+ * POST /mcp: the Model Context Protocol over Streamable HTTP, stateless (no session, no SSE stream:
+ * a new server and transport per request, JSON answers), so any shim behind the front answers any
+ * request. The endpoint checks what it can before the SDK: the method, the body's type and size
+ * (64 KiB, as the API's POST bodies), one message per request (no JSON-RPC batch), and the key: one
+ * that is not live is HTTP 401 on every message, as the API answers it, so a misconfigured client
+ * learns it at `initialize`. Quotas are counted per tool call (server.ts); nothing else spends any.
+ */
+export function mcpRoute(o: McpRouteOptions): RequestHandler {
+  const parseJson = express.json({ limit: LIMITS.bodyBytes, strict: false, type: () => true });
+  return async (req: Request, res: Response, next: NextFunction) => {
+    if (req.path !== MCP_PATH) return next(); // exactly /mcp: `/mcp/` is no endpoint (Express alone would take it)
+    res.setHeader('Cache-Control', NO_STORE);
+    if (req.method !== 'POST') {
+      const message = `${req.method} is not allowed on /mcp: this server is stateless (no session, no server-sent event stream); send each JSON-RPC message with POST.`;
+      return rpcError(res, o, 405, RPC.serverError, 'METHOD_NOT_ALLOWED', message, null, { Allow: 'POST, OPTIONS' });
+    }
+    if (!isJson(req.headers['content-type'])) {
+      return rpcError(res, o, 415, RPC.serverError, 'BAD_REQUEST', 'Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.');
+    }
+    try {
+      await new Promise<void>((resolve, reject) => parseJson(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+    } catch (e) {
+      const { error } = toApiError(e);
+      if (error.code === 'PAYLOAD_TOO_LARGE') return rpcError(res, o, 413, RPC.invalidRequest, error.code, `The message is over ${LIMITS.bodyBytes / 1024} KiB.`);
+      return rpcError(res, o, 400, RPC.parseError, 'BAD_REQUEST', `Parse error: ${error.message}`);
+    }
+    const body: unknown = req.body;
+    if (Array.isArray(body)) {
+      return rpcError(res, o, 400, RPC.invalidRequest, 'BAD_REQUEST', 'JSON-RPC batches are not accepted: send one message per request (MCP 2025-06-18 dropped batching).');
+    }
+    try {
+      o.access?.identify(req, res, { bearer: true });
+    } catch (e) {
+      const { error } = toApiError(e);
+      return rpcError(res, o, error.status, RPC.serverError, error.code, error.message, idOf(body));
+    }
+    const server = createMcpServer({ req, res, snapshots: o.snapshots, access: o.access, logger: o.logger });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } catch (e) {
+      o.logger.error('unhandled error', { request_id: res.locals.requestId as string, path: '/mcp', error: e instanceof Error ? e.stack : String(e) });
+      if (res.headersSent) res.destroy();
+      else rpcError(res, o, 500, RPC.internalError, 'INTERNAL', 'Internal error. The request id identifies it in our logs.', idOf(body));
+    }
+  };
+}

@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { changesQuerySchema, changesResponseSchema } from '../../src/contract/changes.js';
+import { compareResponseSchema } from '../../src/contract/compare.js';
+import { companyResponseSchema } from '../../src/contract/company.js';
+import { canonicalViewSchema } from '../../src/contract/canonical.js';
+import { etfListResponseSchema, etfResponseSchema } from '../../src/contract/etf.js';
+import { historyResponseSchema } from '../../src/contract/history.js';
+import { methodologyResponseSchema } from '../../src/contract/methodology.js';
+import { codeSchema } from '../../src/contract/params.js';
+import { RequestRuleError } from '../../src/contract/parse-request.js';
+import { canonicalQuerySchema, compareQuerySchema, fundPathSchema, noQuerySchema, rankingQuerySchema, tickerPathSchema } from '../../src/contract/queries.js';
+import { rankingResponseSchema } from '../../src/contract/ranking.js';
+import { urls } from '../../src/site/static-paths.js';
+import type { SnapshotStore } from '../../src/snapshot/store.js';
+import { companyView } from '../../src/views/company.js';
+import { etfListView, etfView } from '../../src/views/etf.js';
+import { methodologyView } from '../../src/views/methodology.js';
+import { notFound } from '../errors.js';
+import { canonicalBody } from '../routes/canonical.js';
+import { changesBody } from '../routes/changes.js';
+import { compareBody } from '../routes/compare.js';
+import { rankingBody } from '../routes/ranking.js';
+import { readTreeFile } from '../routes/tree.js';
+import { storedHistoryFile } from '../routes/pinned-history.js';
+import type { SnapshotSource } from '../snapshot-source.js';
+
+/**
+ * The MCP tools (README "MCP endpoint"): each is one API request. Its arguments are that request's
+ * parameters, checked by the contract's own schema (src/contract/queries.ts) with the API's rules
+ * and messages, and its answer is the API's body for it, built by the same function the route
+ * calls (server/routes/*, src/views/*). So a tool cannot answer what the API would not.
+ */
+export interface Tool {
+  name: string;
+  title: string;
+  /** What a model reads to choose the tool and fill its arguments. */
+  description: string;
+  /** The API request it stands for, with `<arg>` placeholders (docs and tests). */
+  api: string;
+  /** Arguments: a strict contract schema over the API's path and query parameters. */
+  input: z.ZodObject;
+  /** The API's response schema for the request. */
+  output: z.ZodType;
+  /** The API's body for the parsed arguments; throws the API's error (ApiError) otherwise. */
+  run(store: SnapshotStore, source: SnapshotSource, args: Record<string, unknown>): object;
+}
+
+const TICKER = 'ticker: a TWSE/TPEx stock code such as 2330 (use find_company to get it from a name)';
+const SOURCED = 'Every fact carries its source_id (resolve it with the esg://sources/registry resource), and the answer names its dataset_snapshot_id and methodology_version: cite them.';
+
+/** The history file as the API serves it (a company history is static: no view runs in the shim). */
+function historyBody(store: SnapshotStore, source: SnapshotSource, ticker: string): object {
+  const url = urls.history(ticker);
+  const file = readTreeFile(store.dir, url) ?? storedHistoryFile(source.root, store.meta.dataset_snapshot_id, url);
+  if (!file) throw notFound(`Unknown ticker: ${ticker}`);
+  return JSON.parse(file.bytes.toString('utf8')) as object;
+}
+
+const findInput = z.strictObject({
+  q: rankingQuerySchema.shape.q.unwrap().meta({ description: 'Part of a company name (Chinese, e.g. 台積電, or its legal name) or of its code; case-insensitive, at most 100 characters' }),
+  limit: rankingQuerySchema.shape.limit,
+});
+
+/** The ranking's defaults (sort, mode, page), for a search that sets only `q` and `limit`. */
+const RANKING_DEFAULTS = rankingQuerySchema.parse({});
+
+const changesInput = changesQuerySchema.extend({
+  ticker: codeSchema('ticker').optional().meta({ description: 'Only this company’s change (the other filters still apply): why its score, verdict or flags moved' }),
+});
+
+export const TOOLS: readonly Tool[] = [
+  {
+    name: 'find_company',
+    title: 'Find a company',
+    description: 'Find Taiwan-listed companies by part of their name or code; returns matching tickers with name, credibility score (0–100), verdict and rank, best score first. Start here when the user names a company.',
+    api: 'GET /api/v1/ranking?q=<q>&limit=<limit>',
+    input: findInput,
+    output: rankingResponseSchema,
+    run(store, _source, a) {
+      if (a.q === undefined) throw new RequestRuleError('"q" is empty: give part of a company name or code.');
+      return rankingBody(store, { ...RANKING_DEFAULTS, q: a.q as string, limit: a.limit as number });
+    },
+  },
+  {
+    name: 'get_company',
+    title: 'Company analysis',
+    description: `A company’s ESG-disclosure credibility analysis: score 0–100 with its breakdown by methodology component (disclosure, assurance, compliance, consistency), verdict, rank and percentile, assurance level, top red flags, carbon-fee liability and EU CBAM exposure. ${TICKER}.`,
+    api: 'GET /api/v1/company/<ticker>',
+    input: z.strictObject(tickerPathSchema.shape),
+    output: companyResponseSchema,
+    run(store, _source, a) {
+      const company = store.company(a.ticker as string);
+      if (!company) throw notFound(`Unknown ticker: ${a.ticker as string}`);
+      return companyView(store.meta, company);
+    },
+  },
+  {
+    name: 'get_company_facts',
+    title: 'Company facts with sources',
+    description: `The facts behind a company’s score, each with its source: environmental penalties (date, fine, agency, link to the government record), greenhouse-gas disclosure (scope 1/2/3, verified or not, registry total), carbon-fee obligation, assurance of its sustainability report, and red flags. ${TICKER}. ${SOURCED}`,
+    api: 'GET /api/v1/company/<ticker>/canonical?fields=<fields>',
+    input: z.strictObject({ ...tickerPathSchema.shape, ...canonicalQuerySchema.shape }),
+    output: canonicalViewSchema,
+    run: (store, _source, a) => canonicalBody(store, a.ticker as string, a.fields as Parameters<typeof canonicalBody>[2]),
+  },
+  {
+    name: 'get_company_history',
+    title: 'Company score history',
+    description: `A company’s score, verdict, rank, flags and score breakdown in every published snapshot (monthly), newest first: how its score moved over time. ${TICKER}. For why it moved in the latest snapshot, use get_changes with the ticker.`,
+    api: 'GET /api/v1/company/<ticker>/history',
+    input: z.strictObject(tickerPathSchema.shape),
+    output: historyResponseSchema,
+    run: (store, source, a) => historyBody(store, source, a.ticker as string),
+  },
+  {
+    name: 'compare_companies',
+    title: 'Compare companies',
+    description: `Compare 2 to 5 companies side by side: each one’s summary (score, verdict, rank, breakdown) and its sourced facts. tickers: comma-separated codes, e.g. "2330,2303". ${SOURCED}`,
+    api: 'GET /api/v1/compare?tickers=<tickers>&fields=<fields>',
+    input: compareQuerySchema,
+    output: compareResponseSchema,
+    run: (store, _source, a) => compareBody(store, a.tickers as string[], a.fields as Parameters<typeof compareBody>[2]),
+  },
+  {
+    name: 'rank_companies',
+    title: 'Ranking',
+    description: 'The market ranking by credibility score, filtered and paged: by TWSE industry (Chinese name, e.g. 半導體業), assurance level, market (listed/otc), red-flag id (gf, e.g. GF-P01) or name/code substring (q); sort best or worst first; mode=full gives each company’s whole summary. Ranks are always over the whole market.',
+    api: 'GET /api/v1/ranking?<parameters>',
+    input: rankingQuerySchema.omit({ format: true }),
+    output: rankingResponseSchema,
+    run: (store, _source, a) => rankingBody(store, a as unknown as Parameters<typeof rankingBody>[1]),
+  },
+  {
+    name: 'list_etfs',
+    title: 'ESG ETFs covered',
+    description: 'The ESG-themed Taiwan ETFs this service rates, with their codes; use get_etf for one of them.',
+    api: 'GET /api/v1/etf',
+    input: noQuerySchema,
+    output: etfListResponseSchema,
+    run: (store) => etfListView(store.meta, store.etfs()),
+  },
+  {
+    name: 'get_etf',
+    title: 'ETF result',
+    description: 'An ESG ETF’s holdings scored: weighted average and lowest credibility score of the holdings, assurance coverage, and each holding with its weight and score. code: the fund code, e.g. 00850 (list_etfs gives them).',
+    api: 'GET /api/v1/etf/<code>',
+    input: z.strictObject(fundPathSchema.shape),
+    output: etfResponseSchema,
+    run(store, _source, a) {
+      const code = a.code as string;
+      const found = store.etf(code);
+      if (!found) throw notFound(`Unknown fund code: ${code}`);
+      return etfView(store.meta, found.etf, found.holdings, (t) => store.company(t));
+    },
+  },
+  {
+    name: 'get_changes',
+    title: 'What changed and why',
+    description: `What changed since the previous snapshot and why: for each company whose score, verdict or flags moved, the before and after, score_delta, and its causes (new or aged-out penalties, new or changed disclosures, assurance, carbon fee, timeliness, methodology), each with the points it moved, a readable detail and the source_id of the fact behind it. Give ticker to ask why one company’s score changed; filter by cause kind, industry or minimum |score_delta| otherwise. ${SOURCED}`,
+    api: 'GET /api/v1/changes?<parameters> (ticker: this tool’s own filter)',
+    input: changesInput,
+    output: changesResponseSchema,
+    run: (store, _source, a) => changesBody(store, a as unknown as Parameters<typeof changesBody>[1]),
+  },
+  {
+    name: 'get_methodology',
+    title: 'Methodology',
+    description: 'How the credibility score is computed (methodology as data): the four components and their point rules, verdict bands, every red flag (id, severity, when raised), the carbon-fee and CBAM rules, and the units. Use it to explain a score or a flag.',
+    api: 'GET /api/v1/methodology',
+    input: noQuerySchema,
+    output: methodologyResponseSchema,
+    run: (store) => methodologyView(store.meta, store.cbamProducts()),
+  },
+];
+
+export const TOOLS_BY_NAME: ReadonlyMap<string, Tool> = new Map(TOOLS.map((t) => [t.name, t]));
