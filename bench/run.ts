@@ -109,9 +109,9 @@ async function buildFigures(companies: number, work: string): Promise<BuildFigur
 /** History's storage after 6, 12 and 24 published snapshots (stage.ts history-storage). */
 function storageFigures(companies: number, work: string): StorageFigures {
   const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/stage.ts', 'history-storage', work, String(companies), '6,12,24'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const r = JSON.parse(out.trim().split('\n').pop()!) as { storage: StorageFigures['points'] };
+  const r = JSON.parse(out.trim().split('\n').pop()!) as { storage: StorageFigures['points']; pagesDropped: number };
   log(`${companies}: history storage ${r.storage.map((p) => `${p.snapshots}: ${(p.bytes / 1e6).toFixed(1)} MB`).join(', ')}`);
-  return { companies, points: r.storage };
+  return { companies, points: r.storage, pagesDropped: r.pagesDropped === 1 };
 }
 
 /**
