@@ -499,11 +499,11 @@ const FIXED_RATE = 500;
  * The tail under many connections (issue 25): every dynamic endpoint at saturation with 50
  * connections, then paced at two thirds of the rate it reached, over at most 50 connections; with
  * the shim's own GC pauses and event-loop delay over the paced run (its /metrics). Twice: with the
- * load generator and the shim sharing both cores, as every other figure here, and with the load
- * generator (this process and the paced client it starts) on core 1 and the shim's main thread on
- * core 0 (its V8 helper threads free), which is how a server meets its load: from elsewhere. On two
- * shared cores the generator spends about as much CPU per request as the shim, and the kernel lets
- * whichever is runnable wait a time slice, which is the tail's largest part (bench/results.md).
+ * load generator and the shim sharing both cores, as every other figure here (the targets read this
+ * one), and, as a diagnostic, with the load generator (this process and the paced client it starts)
+ * on core 1 and the shim's main thread on core 0 (its V8 helper threads free). On two shared cores
+ * the kernel lets whichever is runnable wait a time slice, the tail's largest part; on one core of
+ * its own the paced client falls behind above about 2,000 requests a second (bench/results.md).
  */
 async function measureTail(companies: number, published: string, keysDb: string, port: number, requests: Record<string, LoadRequest[]>, withKey: (reqs: LoadRequest[]) => LoadRequest[]): Promise<TailFigures[]> {
   const figures: TailFigures[] = [];
