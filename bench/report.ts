@@ -117,8 +117,6 @@ export const loggingRatio = (l: LoggingFigures) => medianRatio(l.logged, l.quiet
  */
 export interface TailFigures {
   name: string;
-  /** The load generator on a core of its own and the shim's main thread on the other (absent in runs before it: shared). */
-  pinned?: boolean;
   saturation: LoadResult;
   paced: LoadResult & { rate: number };
   /** The shim's GC pauses and worst event-loop delay over the paced run (absent in runs before it). */
@@ -294,15 +292,10 @@ export function renderMarkdown(r: BenchResults): string {
   }
   for (const s of r.serving) {
     const where = `${n(s.companies)} companies`;
-    // The targets read the shared-core run, as every other figure here. The run with the load
-    // generator on a core of its own is a diagnostic (in the table below): on one core the paced
-    // client itself falls behind above about 2,000 requests a second.
-    const judged = (s.tail ?? []).filter((t) => !t.pinned);
-    for (const t of judged) {
+    for (const t of s.tail ?? []) {
       const ratio = t.saturation.p99 / t.saturation.p50;
-      const gen = t.pinned ? ', load generator on its own core' : '';
-      out.push(`| ${t.name}, 50 connections${gen}: p99 ≤ ${TARGETS.tailRatio}× p50 at saturation (${where}) | ${n(ratio, 1)}× (p50 ${n(t.saturation.p50, 1)} ms, p99 ${n(t.saturation.p99, 1)} ms) | ${met(ratio <= TARGETS.tailRatio && t.saturation.errors === 0)} |`);
-      out.push(`| ${t.name}, 50 connections${gen} paced at ⅔ of saturation (${n(t.paced.rate)} req/s): p99 < ${TARGETS.p99Ms} ms (${where}) | ${n(t.paced.p99, 1)} ms | ${met(t.paced.p99 < TARGETS.p99Ms && t.paced.errors === 0 && t.paced.non2xx === 0)} |`);
+      out.push(`| ${t.name}, 50 connections: p99 ≤ ${TARGETS.tailRatio}× p50 at saturation (${where}) | ${n(ratio, 1)}× (p50 ${n(t.saturation.p50, 1)} ms, p99 ${n(t.saturation.p99, 1)} ms) | ${met(ratio <= TARGETS.tailRatio && t.saturation.errors === 0)} |`);
+      out.push(`| ${t.name}, 50 connections paced at ⅔ of saturation (${n(t.paced.rate)} req/s): p99 < ${TARGETS.p99Ms} ms (${where}) | ${n(t.paced.p99, 1)} ms | ${met(t.paced.p99 < TARGETS.p99Ms && t.paced.errors === 0 && t.paced.non2xx === 0)} |`);
     }
     const c = s.changes;
     if (c) {
@@ -377,10 +370,10 @@ export function renderMarkdown(r: BenchResults): string {
       for (const d of s.front.dynamic) out.push(`| ${d.name} (alone: the shim) | ${runs(d.direct)} | ${runs(d.viaNginx)} | **${n(frontDynamicRatio(d), 2)}×** |`);
     }
     if (s.tail?.length) {
-      out.push('', 'The tail under many connections: each dynamic endpoint (metered, in memory) with 50 connections as fast as they go (saturation), then paced at two thirds of that rate over at most 50 connections, latency counted from when each request was due; the paced client runs in its own process (prepared request bytes over raw sockets). Cores: "shared" as every other figure here, the load generator and the shim on both cores; "own" with the load generator on core 1 and the shim\'s main thread on core 0 (taskset; its V8 helper threads on either). Over the paced run, from the shim\'s /metrics: its GC pauses (all, and the mark-compact ones) and the event loop\'s worst delay:', '', '| endpoint | cores | saturation req/s | p50 ms | p99 ms | p99 ÷ p50 | paced req/s | p50 ms | p99 ms | errors / non-2xx | GC pauses (ms) | mark-compact (ms) | loop delay max ms |', '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+      out.push('', 'The tail under many connections: each dynamic endpoint (metered, in memory) with 50 connections as fast as they go (saturation), then paced at two thirds of that rate over at most 50 connections, latency counted from when each request was due; the paced client runs in its own process (prepared request bytes over raw sockets). Over the paced run, from the shim\'s /metrics: its GC pauses (all, and the mark-compact ones) and the event loop\'s worst delay:', '', '| endpoint | saturation req/s | p50 ms | p99 ms | p99 ÷ p50 | paced req/s | p50 ms | p99 ms | errors / non-2xx | GC pauses (ms) | mark-compact (ms) | loop delay max ms |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
       for (const t of s.tail) {
         const p = t.profile;
-        out.push(`| ${t.name} | ${t.pinned ? 'own' : 'shared'} | ${n(t.saturation.rps)} | ${n(t.saturation.p50, 1)} | ${n(t.saturation.p99, 1)} | ${n(t.saturation.p99 / t.saturation.p50, 1)}× | ${n(t.paced.rate)} | ${n(t.paced.p50, 1)} | ${n(t.paced.p99, 1)} | ${t.paced.errors} / ${t.paced.non2xx} | ${p ? `${p.gcPauses} (${n(p.gcPauseMs, 1)})` : ''} | ${p ? `${p.majorPauses} (${n(p.majorPauseMs, 1)})` : ''} | ${p ? n(p.loopLagMaxMs, 1) : ''} |`);
+        out.push(`| ${t.name} | ${n(t.saturation.rps)} | ${n(t.saturation.p50, 1)} | ${n(t.saturation.p99, 1)} | ${n(t.saturation.p99 / t.saturation.p50, 1)}× | ${n(t.paced.rate)} | ${n(t.paced.p50, 1)} | ${n(t.paced.p99, 1)} | ${t.paced.errors} / ${t.paced.non2xx} | ${p ? `${p.gcPauses} (${n(p.gcPauseMs, 1)})` : ''} | ${p ? `${p.majorPauses} (${n(p.majorPauseMs, 1)})` : ''} | ${p ? n(p.loopLagMaxMs, 1) : ''} |`);
       }
     }
     if (s.changes) {

@@ -10,7 +10,7 @@ import { load, median, medianOf, medianRatio, medians, wrkLoad, type LoadRequest
 import { paced } from './paced.js';
 import { startPublisherReplay } from './publisher-replay.js';
 import { PAGES_ALL_LANGUAGES, PAGES_ONE_LANGUAGE, renderMarkdown, type BenchResults, type BuildFigures, type FormsFigures, type FrontFigures, type HistoryRuns, type LoggingFigures, type TailFigures, type ChangesFigures, type StorageFigures, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
-import { cpuMs, ensureWrk, firstChildPid, peakRssMb, pinThreads, profiled, startNginx, startRedis, startShim, startShippedNginx, type Running } from './servers.js';
+import { cpuMs, ensureWrk, firstChildPid, peakRssMb, profiled, startNginx, startRedis, startShim, startShippedNginx, type Running } from './servers.js';
 
 /**
  * npm run bench [-- --companies 100000] [--runs 3] [--seconds 3] [--port 18600]
@@ -497,39 +497,23 @@ const FIXED_RATE = 500;
 
 /**
  * The tail under many connections (issue 25): every dynamic endpoint at saturation with 50
- * connections, then paced at two thirds of the rate it reached, over at most 50 connections; with
- * the shim's own GC pauses and event-loop delay over the paced run (its /metrics). Twice: with the
- * load generator and the shim sharing both cores, as every other figure here (the targets read this
- * one), and, as a diagnostic, with the load generator (this process and the paced client it starts)
- * on core 1 and the shim's main thread on core 0 (its V8 helper threads free). On two shared cores
- * the kernel lets whichever is runnable wait a time slice, the tail's largest part; on one core of
- * its own the paced client falls behind above about 2,000 requests a second (bench/results.md).
+ * connections, then paced at two thirds of the rate it reached, over at most 50 connections, on a
+ * shim of its own with /metrics: its GC pauses and worst event-loop delay over each paced run say
+ * how much of the tail is the shim's (bench/results.md has what they showed).
  */
 async function measureTail(companies: number, published: string, keysDb: string, port: number, requests: Record<string, LoadRequest[]>, withKey: (reqs: LoadRequest[]) => LoadRequest[]): Promise<TailFigures[]> {
   const figures: TailFigures[] = [];
   const shim = await startShim(published, port, { KEYS_DB: keysDb, METRICS_PORT: String(port + 1), METRICS_HOST: '127.0.0.1' });
-  const metricsBase = `http://127.0.0.1:${port + 1}`;
-  const allCores = `0-${cpus().length - 1}`;
   try {
-    for (const pinned of [false, true]) {
-      if (pinned && !(cpus().length >= 2 && pinThreads(shim.pid, '0') && pinThreads(process.pid, '1', true))) break;
-      try {
-        for (const [name, reqs] of Object.entries(requests)) {
-          if (name === 'static') continue;
-          const keyed = withKey(reqs);
-          await load(shim.base, keyed, { seconds: 1, connections: 50 });
-          const saturation = await load(shim.base, keyed, { seconds: Math.max(seconds, 5), connections: 50 });
-          const rate = Math.max(1, Math.round((saturation.rps * 2) / 3));
-          const { result, profile } = await profiled(metricsBase, () => paced(shim.base, keyed, { rate, seconds: Math.max(seconds, 5), connections: 50 }));
-          figures.push({ name, pinned, saturation, paced: { ...result, rate }, profile });
-          log(`${companies}: ${name}, 50 connections${pinned ? ', generator on its own core' : ''}: saturation ${saturation.rps.toFixed(0)} req/s p50 ${saturation.p50} p99 ${saturation.p99} ms; paced ${rate} req/s p50 ${result.p50.toFixed(1)} p99 ${result.p99.toFixed(1)} ms; shim GC ${profile.gcPauses} pauses ${profile.gcPauseMs} ms (mark-compact ${profile.majorPauses}, ${profile.majorPauseMs} ms), loop delay max ${profile.loopLagMaxMs} ms`);
-        }
-      } finally {
-        if (pinned) {
-          pinThreads(shim.pid, allCores);
-          pinThreads(process.pid, allCores, true);
-        }
-      }
+    for (const [name, reqs] of Object.entries(requests)) {
+      if (name === 'static') continue;
+      const keyed = withKey(reqs);
+      await load(shim.base, keyed, { seconds: 1, connections: 50 });
+      const saturation = await load(shim.base, keyed, { seconds: Math.max(seconds, 5), connections: 50 });
+      const rate = Math.max(1, Math.round((saturation.rps * 2) / 3));
+      const { result, profile } = await profiled(`http://127.0.0.1:${port + 1}`, () => paced(shim.base, keyed, { rate, seconds: Math.max(seconds, 5), connections: 50 }));
+      figures.push({ name, saturation, paced: { ...result, rate }, profile });
+      log(`${companies}: ${name}, 50 connections: saturation ${saturation.rps.toFixed(0)} req/s p50 ${saturation.p50} p99 ${saturation.p99} ms; paced ${rate} req/s p50 ${result.p50.toFixed(1)} p99 ${result.p99.toFixed(1)} ms; shim GC ${profile.gcPauses} pauses ${profile.gcPauseMs} ms (mark-compact ${profile.majorPauses}, ${profile.majorPauseMs} ms), loop delay max ${profile.loopLagMaxMs} ms`);
     }
   } finally {
     await shim.stop();

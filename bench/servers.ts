@@ -192,17 +192,6 @@ export function cpuMs(pid: number): number | null {
 /** USER_HZ: 100 on Linux for every architecture the kernel exports to /proc. */
 const CLOCK_TICKS = 100;
 
-/**
- * Sets CPU affinity with taskset (util-linux): `cores` as taskset reads them ("0", "1", "0,1").
- * `allThreads` sets every thread the process has now (children started later inherit it); without
- * it, only the main thread (a shim's V8 helper threads stay free to run on either core). False when
- * taskset is missing or refuses.
- */
-export function pinThreads(pid: number, cores: string, allThreads = false): boolean {
-  const r = spawnSync('taskset', [...(allThreads ? ['-a'] : []), '-p', '-c', cores, String(pid)], { stdio: 'ignore' });
-  return r.status === 0;
-}
-
 /** The shim's own view of a load (its /metrics on METRICS_PORT): GC pauses and the event loop's worst delay. */
 export interface ShimProfile {
   gcPauses: number;
