@@ -21,7 +21,7 @@ export interface BuildFigures {
 /** What company histories take on disk after k published snapshots of the evolving demo (stage.ts history-storage). */
 export interface StorageFigures {
   companies: number;
-  /** Each snapshot's pages were removed once published (large universes: 24 trees of pages outgrow the disk). */
+  /** Snapshots built without their pages (large universes: 24 trees of pages outgrow the disk). */
   pagesDropped?: boolean;
   points: { snapshots: number; storeBytes: number; treeFileBytes: number; bytes: number; folderDiskBytes: number }[];
 }
@@ -341,7 +341,7 @@ export function renderMarkdown(r: BenchResults): string {
     for (const h of b.history) out.push(`| ${h.medium} | ${secs(h.treeMs)} | ${secs(h.withHistoryMs)} | **${n(100 * historyAdded(h))} %** |`);
     if (b.storage) {
       const mb = (x: number) => n(x / 1e6, 1);
-      out.push('', `History's storage after k whole builds of the evolving demo at ${n(b.storage.companies)} companies, SNAPSHOTS_KEEP=24: the history store (each snapshot's own entries, written once), the current tree's history files (the only tree that keeps them), and the whole snapshots folder on disk${b.storage.pagesDropped ? ' (without the pages: at this size each snapshot\'s pages were removed once it was published, as 24 trees of pages in two languages would not fit the disk; history does not depend on them)' : ''}:`, '', '| snapshots | store MB | current tree\'s history files MB | history MB | whole folder on disk MB |', '|---:|---:|---:|---:|---:|');
+      out.push('', `History's storage after k whole builds of the evolving demo at ${n(b.storage.companies)} companies, SNAPSHOTS_KEEP=24: the history store (each snapshot's own entries, written once), the current tree's history files (the only tree that keeps them), and the whole snapshots folder on disk${b.storage.pagesDropped ? ' (without the pages: at this size each snapshot was built without its pages, as 24 trees of pages in two languages would not fit the disk; history does not depend on them)' : ''}:`, '', '| snapshots | store MB | current tree\'s history files MB | history MB | whole folder on disk MB |', '|---:|---:|---:|---:|---:|');
       for (const p of b.storage.points) out.push(`| ${p.snapshots} | ${mb(p.storeBytes)} | ${mb(p.treeFileBytes)} | ${mb(p.bytes)} | ${mb(p.folderDiskBytes)} |`);
     }
     out.push('');

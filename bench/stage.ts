@@ -23,7 +23,7 @@ import { writePlacedForms } from './placed-forms.js';
 
 /** The demo universe's sizes are not the real market's: the sources' absolute minima are scaled down. */
 const BENCH_ASSERT_SCALE = 0.001;
-/** history-storage keeps each snapshot's pages up to this many companies (beyond, 24 trees of pages outgrow the disk). */
+/** history-storage builds each snapshot's pages up to this many companies (beyond, 24 trees of pages outgrow the disk). */
 const PAGES_KEPT_UP_TO = 20_000;
 
 /**
@@ -182,15 +182,11 @@ switch (stage) {
     const folderDiskBytes = () => Number(execFileSync('du', ['-s', '-B1', snapshotsDir], { encoding: 'utf8' }).split('\t')[0]);
     // Whole builds carry their pages: at 100,000 companies over 4 GB a snapshot on disk in two
     // languages, so 24 kept snapshots would not fit this machine's disk. History's bytes do not depend
-    // on the pages: above PAGES_KEPT_UP_TO companies each snapshot's pages are removed once it is
-    // published (its tree keeps the API), and the folder's figure says so.
+    // on the pages: above PAGES_KEPT_UP_TO companies each snapshot is built without them (its tree
+    // keeps the API and downloads), and the folder's figure says so.
     const dropPages = Number(companies) > PAGES_KEPT_UP_TO;
     for (const [i, m] of months.entries()) {
-      const built = await buildAndPublish({ sourcesDir: m.dir, snapshotsDir, kind: 'demo', now: demoPublishTime(m.asof), assertScale: BENCH_ASSERT_SCALE, serviceHost: 'bench.example', progress: silentProgress, keep: 24 });
-      if (dropPages) {
-        const treeDir = join(built.dir, 'tree');
-        for (const entry of readdirSync(treeDir)) if (entry !== 'api') rmSync(join(treeDir, entry), { recursive: true, force: true });
-      }
+      await buildAndPublish({ sourcesDir: m.dir, snapshotsDir, kind: 'demo', now: demoPublishTime(m.asof), assertScale: BENCH_ASSERT_SCALE, serviceHost: 'bench.example', progress: silentProgress, keep: 24, pages: !dropPages });
       if (counts.includes(i + 1)) storage.push({ snapshots: i + 1, ...historyStorage(snapshotsDir), folderDiskBytes: folderDiskBytes() });
     }
     facts.storage = storage;

@@ -36,6 +36,12 @@ export interface BuildOptions {
   progress: Progress;
   /** How many published snapshots to keep, this one included (default SNAPSHOTS_KEEP, else 24). */
   keep?: number;
+  /**
+   * false builds the API tree and downloads without the pages for people: the bench's history storage
+   * publishes 24 whole snapshots at 100,000 companies, whose pages (over 4 GB each in two languages)
+   * would not fit the disk, and history does not depend on them. Default true.
+   */
+  pages?: boolean;
   /** Called between stages; tests use it to fail or kill a build midway. */
   onStage?: (stage: 'database' | 'tree' | 'downloads' | 'pages' | 'publish') => void;
 }
@@ -138,8 +144,11 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
 
       // Pages for people, beside the JSON and from the same views (downloads page: the body above).
       o.onStage?.('pages');
-      pages = await timed('pages', () => writePages(store, treeDir, body));
-      o.progress.step(`pages: ${pages.files} files, ${(pages.bytes / 1e6).toFixed(1)} MB`);
+      if (o.pages === false) pages = { files: 0, bytes: 0 };
+      else {
+        pages = await timed('pages', () => writePages(store, treeDir, body));
+        o.progress.step(`pages: ${pages.files} files, ${(pages.bytes / 1e6).toFixed(1)} MB`);
+      }
     } finally {
       store.close();
     }
