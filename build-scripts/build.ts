@@ -37,9 +37,10 @@ export interface BuildOptions {
   /** How many published snapshots to keep, this one included (default SNAPSHOTS_KEEP, else 24). */
   keep?: number;
   /**
-   * false builds the API tree and downloads without the pages for people: the bench's history storage
-   * publishes 24 whole snapshots at 100,000 companies, whose pages (over 4 GB each in two languages)
-   * would not fit the disk, and history does not depend on them. Default true.
+   * false builds the API tree and downloads without the pages for people. History does not depend on
+   * them: the bench's history storage publishes 24 snapshots at 100,000 companies, whose pages (over
+   * 4 GB each in two languages) would not fit the disk, and the tests of history and publishing
+   * skip their cost. Default true.
    */
   pages?: boolean;
   /** Called between stages; tests use it to fail or kill a build midway. */

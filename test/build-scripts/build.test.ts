@@ -173,7 +173,8 @@ describe('a build killed with SIGKILL', () => {
     sourcesDir = join(root, 'sources');
     snapshotsDir = join(root, 'snapshots');
     await generateDemo({ outDir: sourcesDir, companies: 12_000 });
-    await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: NOW, progress: silentProgress });
+    // The kills land before the pages stage; the snapshots around them need no pages.
+    await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: NOW, progress: silentProgress, pages: false });
   }, 300_000);
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -205,8 +206,11 @@ describe('a build killed with SIGKILL', () => {
   }, 180_000);
 
   it('the next build takes over the dead build’s lock, removes its leftovers and publishes', async () => {
-    const r = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: NOW, progress: silentProgress });
+    const r = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: NOW, progress: silentProgress, pages: false });
     expect(workDirs(snapshotsDir)).toEqual([]);
     assertReadable(snapshotsDir, r.id);
+    // Built without pages: the API and downloads alone.
+    expect(r.pages).toEqual({ files: 0, bytes: 0 });
+    expect(readdirSync(join(r.dir, 'tree'))).toEqual(['api']);
   }, 180_000);
 });

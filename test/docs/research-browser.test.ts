@@ -1,10 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { GUIDE_LOCAL_ORIGIN } from '../../build-scripts/pages/research-guide.js';
 import { pageUrls } from '../../src/site/paths.js';
 import { currentSnapshotId } from '../../src/snapshot/published.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
+import { seriousViolations } from '../site/browser-session.js';
 
 /**
  * The researchers' guide and a download folder page in Debian's chromium: no serious or critical
@@ -41,9 +41,7 @@ describe('the guide and a folder page in a browser', () => {
         const res = await page.goto(server.base + path, { waitUntil: 'networkidle' });
         expect(res?.status(), path).toBe(200);
         if (label === 'desktop') {
-          const scan = await new AxeBuilder({ page }).analyze();
-          const bad = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-          expect(bad.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), path).toEqual([]);
+          expect(await seriousViolations(page), path).toEqual([]);
         } else {
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(0);

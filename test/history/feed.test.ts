@@ -74,7 +74,7 @@ describe('GET /feed.atom', () => {
       const feeds: string[] = [];
       for (const snapshots of ['a', 'b']) {
         for (const m of months) {
-          const r = await buildAndPublish({ sourcesDir: m.dir, snapshotsDir: join(root, snapshots), kind: 'demo', now: demoPublishTime(m.asof), progress: silentProgress });
+          const r = await buildAndPublish({ sourcesDir: m.dir, snapshotsDir: join(root, snapshots), kind: 'demo', now: demoPublishTime(m.asof), progress: silentProgress, pages: false });
           feeds.push(readFileSync(join(r.dir, 'tree/api/v1/feed.atom'), 'utf8'));
         }
       }

@@ -93,7 +93,7 @@ describe('the store counts only published snapshots', () => {
     const sourcesDir = join(root, 'sources-orphan');
     const snapshotsDir = join(root, 'snapshots-orphan');
     await generateDemo({ outDir: sourcesDir, companies: 30 });
-    const first = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-11-01T00:00:00Z'), progress: silentProgress });
+    const first = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-11-01T00:00:00Z'), progress: silentProgress, pages: false });
     // As a build killed between storing its entries and renaming its folder leaves it: seq 2, id never published.
     const orphan = storeFile(snapshotsDir, '2026-11-15');
     createHistoryDb(orphan, { ...record, dataset_snapshot_id: '2026-11-15', seq: 2 });
@@ -101,7 +101,7 @@ describe('the store counts only published snapshots', () => {
     // And a torn one.
     writeFileSync(storeFile(snapshotsDir, '2026-11-16'), 'not a database');
     expect(storeRecords(snapshotsDir).map((r) => r.dataset_snapshot_id)).toEqual([first.id]);
-    const second = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-11-15T00:00:00Z'), progress: silentProgress });
+    const second = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-11-15T00:00:00Z'), progress: silentProgress, pages: false });
     // The orphan's id was free, so the next build took it, and its place.
     expect(second.id).toBe('2026-11-15');
     expect(storeRecords(snapshotsDir).map((r) => [r.dataset_snapshot_id, r.seq])).toEqual([[first.id, 1], [second.id, 2]]);
@@ -149,7 +149,7 @@ describe('a current snapshot from before the store', () => {
     const sourcesDir = join(root, `sources-${form}`);
     const snapshotsDir = join(root, `snapshots-${form}`);
     await generateDemo({ outDir: sourcesDir, companies: 40 });
-    const first = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-11-01T00:00:00Z'), progress: silentProgress });
+    const first = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-11-01T00:00:00Z'), progress: silentProgress, pages: false });
     // Back to the older layout: no store; the snapshot's folder holds every company's whole history.
     const own = rowsOf(storeFile(snapshotsDir, first.id));
     rmSync(join(snapshotsDir, HISTORY_STORE), { recursive: true });
@@ -157,8 +157,8 @@ describe('a current snapshot from before the store', () => {
     writeFileSync(join(snapshotsDir, PRUNED_FILE), JSON.stringify([OLD_ID]));
     const served = readFileSync(join(first.dir, 'tree/api/v1/company/D1101/history.json'));
 
-    const second = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-12-01T00:00:00Z'), progress: silentProgress });
-    const third = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2027-01-01T00:00:00Z'), progress: silentProgress });
+    const second = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-12-01T00:00:00Z'), progress: silentProgress, pages: false });
+    const third = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2027-01-01T00:00:00Z'), progress: silentProgress, pages: false });
     expect(readdirSync(join(snapshotsDir, HISTORY_STORE)).sort()).toEqual([OLD_ID, first.id, second.id, third.id].map((id) => `${id}.sqlite`));
     expect(storeRecords(snapshotsDir).map((r) => [r.dataset_snapshot_id, r.seq, r.head === null])).toEqual([[OLD_ID, 1, true], [first.id, 2, true], [second.id, 3, false], [third.id, 4, false]]);
     // The carried entries are the bytes the arrays held; the old snapshot's split out of them.
@@ -186,10 +186,10 @@ describe('a current snapshot from before the store', () => {
     const sourcesDir = join(root, 'sources-broken');
     const snapshotsDir = join(root, 'snapshots-broken');
     await generateDemo({ outDir: sourcesDir, companies: 20 });
-    const first = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-11-01T00:00:00Z'), progress: silentProgress });
+    const first = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-11-01T00:00:00Z'), progress: silentProgress, pages: false });
     rmSync(join(snapshotsDir, HISTORY_STORE), { recursive: true });
     writeFileSync(join(first.dir, 'history.jsonl'), '{"ticker":"D1101","data":[]}\nnot json\n');
-    await expect(buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-12-01T00:00:00Z'), progress: silentProgress })).rejects.toThrow(/history\.jsonl: malformed line not json/);
+    await expect(buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-12-01T00:00:00Z'), progress: silentProgress, pages: false })).rejects.toThrow(/history\.jsonl: malformed line not json/);
     // Nothing half-carried is counted, and no scratch is left.
     expect(storeRecords(snapshotsDir)).toEqual([]);
     expect(readdirSync(join(snapshotsDir, HISTORY_STORE))).toEqual([]);

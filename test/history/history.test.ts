@@ -26,7 +26,7 @@ describe('company history carried forward build by build', () => {
 
   async function publishAndRecord(now: string, companies: number) {
     await generateDemo({ outDir: sourcesDir, companies });
-    const r = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date(now), progress: silentProgress });
+    const r = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date(now), progress: silentProgress, pages: false });
     ids.push(r.id);
     if (!server) server = await startServer(snapshotsDir);
     await new Promise((res) => setTimeout(res, 1100));

@@ -30,7 +30,7 @@ describe('retention (SNAPSHOTS_KEEP) and pinned reads', () => {
   let ticker: string;
 
   async function publish(now: string) {
-    const r = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date(now), progress: silentProgress });
+    const r = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date(now), progress: silentProgress, pages: false });
     ids.push(r.id);
     await new Promise((res) => setTimeout(res, 1100)); // the shim looks at `current` once a second
     const bytes = new Map<string, string>();
@@ -51,7 +51,7 @@ describe('retention (SNAPSHOTS_KEEP) and pinned reads', () => {
     await generateDemo({ outDir: sourcesDir, companies: 120 });
     ticker = 'D1101';
     process.env.SNAPSHOTS_KEEP = '2';
-    await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-11-01T00:00:00Z'), progress: silentProgress }).then((r) => ids.push(r.id));
+    await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-11-01T00:00:00Z'), progress: silentProgress, pages: false }).then((r) => ids.push(r.id));
     server = await startServer(snapshotsDir);
     // Record what the first snapshot served while current.
     const first = new Map<string, string>();
@@ -160,7 +160,7 @@ describe('retention (SNAPSHOTS_KEEP) and pinned reads', () => {
     for (const id of prunedSnapshotIds(snapshotsDir)) expect((await getJson(`${server.base}${API}/snapshots/${id}/`)).status).toBe(410);
     if (step === 'renamed') {
       expect(readdirSync(snapshotsDir).some((n) => n.startsWith('.pruned-'))).toBe(true);
-      const r = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2027-02-01T00:00:00Z'), progress: silentProgress, keep: 2 });
+      const r = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2027-02-01T00:00:00Z'), progress: silentProgress, pages: false, keep: 2 });
       ids.push(r.id);
       expect(readdirSync(snapshotsDir).filter((n) => n.startsWith('.pruned-'))).toEqual([]);
       expect(publishedSnapshotIds(snapshotsDir)).toEqual([current, r.id]);

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startMetered, type Metered } from '../server/access/harness.js';
+import { seriousViolations } from './browser-session.js';
 
 /**
  * The evidence-pack download on the ranking and company pages, in Debian's chromium: pick
@@ -128,9 +128,7 @@ describe('the pack download', () => {
         const { context, page } = await newTab(width);
         await go(page, path);
         await expect.poll(() => page.locator('[data-pack-form]').isVisible()).toBe(true);
-        const scan = await new AxeBuilder({ page }).include('[data-pack]').include('table.ranking').analyze();
-        const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-        expect(serious.map((v) => `${v.id}: ${v.nodes[0]?.target}`), `${path} at ${width}px`).toEqual([]);
+        expect(await seriousViolations(page, (b) => b.include('[data-pack]').include('table.ranking')), `${path} at ${width}px`).toEqual([]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${path} at ${width}px overflows`).toBe(true);
         await context.close();
       }
