@@ -191,8 +191,7 @@ switch (stage) {
     }
     facts.storage = storage;
     facts.pagesDropped = dropPages ? 1 : 0;
-    rmSync(snapshotsDir, { recursive: true, force: true });
-    rmSync(join(work, 'series-storage'), { recursive: true, force: true });
+    // Left for the bench's own removal of its work folder, once the results are written.
     break;
   }
   case 'changes-month': {
