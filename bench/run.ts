@@ -13,7 +13,7 @@ import { PAGES_ALL_LANGUAGES, PAGES_ONE_LANGUAGE, renderMarkdown, type BenchResu
 import { cpuMs, ensureWrk, firstChildPid, peakRssMb, profiled, startNginx, startRedis, startShim, startShippedNginx, type Running } from './servers.js';
 
 /**
- * npm run bench [-- --companies 100000] [--runs 3] [--seconds 3] [--port 18600]
+ * npm run bench [-- --companies 100000] [--sizes 100000] [--storage-companies N|0] [--runs 3] [--seconds 3] [--port 18600]
  * Measures, in one run on this machine: each build stage at 1,800 companies (and at --companies N),
  * the tree writer against plain fs writes of the same bytes, and serving over loopback — a static
  * file through the shim and through nginx, and every dynamic endpoint — as throughput, latency and
@@ -27,13 +27,16 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'bench' },
     dir: { type: 'string' },
     port: { type: 'string', default: '18600' },
-    // History storage takes 24 whole builds: at 100,000 companies over an hour, so a smaller universe by default.
+    // History storage takes 24 whole builds: at 100,000 companies over an hour, so a smaller universe by default; 0 skips it.
     'storage-companies': { type: 'string', default: '1800' },
+    // Only these sizes (comma-separated), e.g. `--sizes 100000` to measure the large universe alone.
+    sizes: { type: 'string' },
   },
 });
 const runs = Number(values.runs);
 const seconds = Number(values.seconds);
-const sizes = [...new Set([1800, ...(values.companies ? [Number(values.companies)] : [])])];
+const sizes = values.sizes ? values.sizes.split(',').map(Number) : [...new Set([1800, ...(values.companies ? [Number(values.companies)] : [])])];
+if (sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error(`--sizes: whole numbers of companies, at least 100: ${values.sizes}`);
 // On disk by default, where snapshots are written (--dir /dev/shm measures in memory instead).
 const workBase = values.dir ?? tmpdir();
 const root = mkdtempSync(join(workBase, 'esg-bench-'));
@@ -555,9 +558,12 @@ try {
   }
   // Once per run, at --storage-companies, and last: it only counts bytes, and at 100,000 companies
   // its 24 published snapshots are some 7 million files, whose removal took over an hour here.
-  const storageWork = join(root, 'storage');
-  mkdirSync(storageWork, { recursive: true });
-  results.builds[0]!.storage = storageFigures(Number(values['storage-companies']), storageWork);
+  const storageCompanies = Number(values['storage-companies']);
+  if (storageCompanies > 0) {
+    const storageWork = join(root, 'storage');
+    mkdirSync(storageWork, { recursive: true });
+    results.builds[0]!.storage = storageFigures(storageCompanies, storageWork);
+  }
   results.durationSeconds = Math.round((Date.now() - started) / 1000);
   mkdirSync(values.out, { recursive: true });
   writeFileSync(join(values.out, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
