@@ -13,6 +13,13 @@
  * its `.json` spelling (Netlify ignores those as loops, and never shadows an existing file anyway);
  * Cloudflare appends the values of one header set by two matching rules, so no two rules that can
  * match one path set the same header.
+ *
+ * A miss under a language's prefix gets that language's 404 page, with status 404, on both hosts:
+ * Netlify by a `/zh-TW/* /zh-TW/404.html 404` rule (its 404 page is otherwise the root one; a rule
+ * that is not forced applies only where no file matches, so no page is shadowed); Cloudflare Pages
+ * by itself (it serves the nearest `404.html` up the path, and skips that line with a warning: its
+ * `_redirects` has no status 404). Cloudflare counts the skipped line as a dynamic rule, so it comes
+ * last, with the dynamic rules.
  */
 import { API_BASE, DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/site/static-paths.js';
 import { LOCALES } from '../../src/site/i18n/locales.js';
@@ -47,12 +54,17 @@ export function staticHostRedirects(): string {
     const file = `/${fileForUrlPath(url)}`;
     return [rewrite(file, file), rewrite(url, file)];
   });
+  const notFound = LOCALES.map(pageUrlsFor)
+    .filter((u) => u.home !== pageUrls.home)
+    .map((u) => `${u.home}* ${u.notFound} 404`);
   return [
     GENERATED,
     '# Extensionless API paths are their .json files (contract 1.1). Static rules before dynamic ones (Cloudflare Pages counts them apart).',
     ...paged,
     ...fixed,
     ...dynamic,
+    "# A miss under a language's prefix: its own 404 page (Netlify; Cloudflare Pages skips these lines and serves the nearest 404.html).",
+    ...notFound,
     '',
   ].join('\n');
 }

@@ -11,7 +11,10 @@ import { CATALOGUES, type Locale } from '../../src/site/i18n/index.js';
  * guide uses is marked so the button's script shows the host the page was opened on.
  */
 export const RESEARCH_GUIDE = join(dirname(fileURLToPath(import.meta.url)), '../../docs/research.md');
-/** The guide in each language: English is the one the tests run; the others follow its sections. */
+/**
+ * The guide in each language: the same sections in the same order, and the same runnable command
+ * blocks (comments aside), which test/docs/research.test.ts runs in every language and compares.
+ */
 export const RESEARCH_GUIDES: Readonly<Record<Locale, string>> = { en: RESEARCH_GUIDE, 'zh-TW': join(dirname(RESEARCH_GUIDE), 'research.zh-TW.md') };
 
 /** The address the guide's commands use for a service started on the reader's own machine. */

@@ -7,9 +7,10 @@ import { startServer, type RunningServer } from '../helpers/server.js';
 import { seriousViolations } from '../site/browser-session.js';
 
 /**
- * The researchers' guide and a download folder page in Debian's chromium: no serious or critical
- * axe violation, nothing wider than a phone's screen, no script error, and the commands showing the
- * host the page was opened on (the copy script swaps it in), ready to copy.
+ * The researchers' guide (in English and in Chinese) and a download folder page in Debian's
+ * chromium: no serious or critical axe violation, nothing wider than a phone's screen, no script
+ * error, and the commands showing the host the page was opened on (the copy script swaps it in),
+ * ready to copy.
  */
 const WIDTHS = { desktop: 1280, phone: 390 };
 
@@ -30,7 +31,7 @@ afterAll(async () => {
 
 describe('the guide and a folder page in a browser', () => {
   it('pass axe, fit a phone, and show copyable commands for the host they came from', { timeout: 120_000 }, async () => {
-    for (const path of [pageUrls.research, folder]) {
+    for (const path of [pageUrls.research, '/zh-TW/research/', folder]) {
       for (const [label, width] of Object.entries(WIDTHS)) {
         const context = await browser.newContext({ viewport: { width, height: 900 } });
         const page = await context.newPage();

@@ -1,15 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { GUIDE_LOCAL_ORIGIN, RESEARCH_GUIDE, renderResearchGuide } from '../../build-scripts/pages/research-guide.js';
-import { pageUrls } from '../../src/site/paths.js';
+import { GUIDE_LOCAL_ORIGIN, RESEARCH_GUIDES, renderResearchGuide } from '../../build-scripts/pages/research-guide.js';
+import { CATALOGUES } from '../../src/site/i18n/index.js';
+import { LOCALES } from '../../src/site/i18n/locales.js';
+import { pageUrls, pageUrlsFor } from '../../src/site/paths.js';
 import { hrefsOf } from '../site/html.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { guideBlocks } from './guide-blocks.js';
 
-/** docs/research.md is served with the site, at /research/, linked from every page's navigation and from /downloads/. */
-const markdown = readFileSync(RESEARCH_GUIDE, 'utf8');
-const prose = markdown.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '');
-const headings = [...prose.matchAll(/^(#{1,3}) (.+)$/gm)].map((m) => m[2]!.trim());
+/**
+ * docs/research.md is served with the site, at /research/, linked from every page's navigation and
+ * from /downloads/; each language's guide (docs/research.zh-TW.md) at that language's /research/.
+ */
+const headingsOf = (markdown: string) => [...markdown.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '').matchAll(/^(#{1,3}) (.+)$/gm)].map((m) => m[2]!.trim());
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -26,24 +30,30 @@ const decode = (s: string) =>
     .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
     .replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
-describe('/research/', () => {
-  it('is the guide as HTML, every heading and command block of it', async () => {
-    const res = await fetch(`${server.base}${pageUrls.research}`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
-    const page = await res.text();
-    expect(headings.length).toBeGreaterThan(8);
-    const pageHeadings = [...page.matchAll(/<h([1-3])[^>]*>([\s\S]*?)<\/h\1>/g)].map((m) => decode(m[2]!.replace(/<[^>]+>/g, '')));
-    for (const h of headings) expect(pageHeadings, h).toContain(h.replace(/`/g, ''));
-    expect(decode(/<title>([^<]*)<\/title>/.exec(page)![1]!)).toMatch(/^\[DEMO\] Researchers' guide · /);
-    // Every command block, as written, in a copyable frame showing the host the page is opened on.
-    const pres = [...page.matchAll(/<pre tabindex="0"><code class="language-\w+" data-origin="([^"]+)">([\s\S]*?)<\/code><\/pre><button type="button" class="copy" data-copy(?:="")? hidden>Copy<\/button>/g)];
-    const blocks = guideBlocks(markdown);
-    expect(pres.map((m) => decode(m[2]!))).toEqual(blocks.map((b) => b.code));
-    for (const m of pres) expect(m[1]).toBe(GUIDE_LOCAL_ORIGIN);
-    expect(page).toContain('<script src="/assets/copy.js" defer></script>');
-  });
+describe('/research/ in every language', () => {
+  for (const locale of LOCALES) {
+    const path = pageUrlsFor(locale).research;
+    it(`${path} is the guide as HTML, every heading and command block of it`, async () => {
+      const markdown = readFileSync(RESEARCH_GUIDES[locale], 'utf8');
+      const headings = headingsOf(markdown);
+      const t = CATALOGUES[locale];
+      const res = await fetch(`${server.base}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+      const page = await res.text();
+      expect(headings.length).toBeGreaterThan(8);
+      const pageHeadings = [...page.matchAll(/<h([1-3])[^>]*>([\s\S]*?)<\/h\1>/g)].map((m) => decode(m[2]!.replace(/<[^>]+>/g, '')));
+      for (const h of headings) expect(pageHeadings, h).toContain(h.replace(/`/g, ''));
+      expect(decode(/<title>([^<]*)<\/title>/.exec(page)![1]!)).toMatch(new RegExp(`^${escape(`${t.site.demoPrefix} ${headings[0]}`)} · `));
+      // Every command block, as written, in a copyable frame showing the host the page is opened on.
+      const pres = [...page.matchAll(new RegExp(`<pre tabindex="0"><code class="language-\\w+" data-origin="([^"]+)">([\\s\\S]*?)</code></pre><button type="button" class="copy" data-copy(?:="")? hidden>${escape(t.script.copy.copy)}</button>`, 'g'))];
+      const blocks = guideBlocks(markdown);
+      expect(pres.map((m) => decode(m[2]!))).toEqual(blocks.map((b) => b.code));
+      for (const m of pres) expect(m[1]).toBe(GUIDE_LOCAL_ORIGIN);
+      expect(page).toContain('<script src="/assets/copy.js" defer></script>');
+    });
+  }
 
   it('is linked from the navigation of every page and from /downloads/', async () => {
     for (const path of ['/', pageUrls.downloads, pageUrls.methodology, pageUrls.research]) {

@@ -15,7 +15,7 @@ import type { Messages } from '../../src/site/i18n/index.js';
 /** Names, acronyms and formats that read the same in Chinese text. */
 const ALLOWED = new Set([
   'ESG', 'API', 'JSON', 'CSV', 'SQLite', 'ETF', 'CBAM', 'OpenAPI', 'CORS', 'Data', 'Package', 'DuckDB', 'pandas', 'Datasette', 'Python', 'readr',
-  'jsonlite', 'Debian', 'Ubuntu', 'JavaScript', 'zip', 'SHA', 'Atom', 'GET', 'POST', 'English', 'KB', 'Ctrl', 'wget', 'curl',
+  'jsonlite', 'Debian', 'Ubuntu', 'Markdown', 'GitHub', 'JavaScript', 'zip', 'SHA', 'Atom', 'GET', 'POST', 'English', 'KB', 'Ctrl', 'wget', 'curl',
 ]);
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
