@@ -1,5 +1,4 @@
 import { connect, type Socket } from 'node:net';
-import { constants, setPriority } from 'node:os';
 import type { LoadRequest, LoadResult } from './load.js';
 
 /**
@@ -152,12 +151,7 @@ export async function runPaced(job: PacedJob): Promise<LoadResult> {
   return { rps: latencies.length / elapsed, p50: pct(50), p99: pct(99), errors, non2xx, ...(non2xx > 0 ? { statuses } : {}) };
 }
 
-// Started by paced.ts: one job in, one result out. At the lowest priority: the callers this load
-// stands for run on machines of their own, and here the client shares the server's two cores. Niced,
-// it takes the CPU the server leaves instead of preempting it (the shim's main thread was seen off the
-// CPU for 8-21 ms at a time in a profile, bench/results.md); its own delays still count, as every
-// latency runs from the request's due time.
-setPriority(constants.priority.PRIORITY_LOW);
+// Started by paced.ts: one job in, one result out.
 process.once('message', (job: PacedJob) => {
   runPaced(job).then(
     (result) => process.send!(result, () => process.exit(0)),

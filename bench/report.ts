@@ -213,7 +213,7 @@ export function renderMarkdown(r: BenchResults): string {
   out.push('# Benchmark results', '');
   out.push(`Measured ${r.measured_at} by \`npm run bench\` in one run of ${r.durationSeconds} s, on ${r.machine.cores} cores (${r.machine.cpu}), Node ${r.machine.node}, ${r.machine.platform}.`);
   out.push(`Load: autocannon on loopback, ${r.settings.connections} connections, ${r.settings.seconds} s per run, median of ${r.settings.runs} runs; requests cycle through 200 different URLs or bodies per endpoint.`);
-  out.push(`Latency at load: a fixed ${r.settings.fixedRate} requests/s, paced evenly, counted from when each request was due, by a client process of its own at the lowest CPU priority (nice 19: it stands for callers on other machines, and takes the CPU the server leaves; its own delays still count). The load generator shares the machine's cores with the server.`);
+  out.push(`Latency at load: a fixed ${r.settings.fixedRate} requests/s, paced evenly, counted from when each request was due. The load generator shares the machine's cores with the server.`);
   out.push(`Build stages work in \`${r.settings.workDir}\`${r.settings.workDir === '/dev/shm' ? ' (tmpfs: files in memory)' : ''}. The server runs exactly as \`npm start\` runs it.`, '');
 
   out.push('## Targets', '', '| target | figure | status |', '|---|---|---|');
