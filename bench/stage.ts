@@ -24,7 +24,7 @@ import { writePlacedForms } from './placed-forms.js';
 /** The demo universe's sizes are not the real market's: the sources' absolute minima are scaled down. */
 const BENCH_ASSERT_SCALE = 0.001;
 /** history-storage builds each snapshot's pages up to this many companies (beyond, 24 trees of pages outgrow the disk). */
-const PAGES_KEPT_UP_TO = 20_000;
+const PAGES_BUILT_UP_TO = 20_000;
 
 /**
  * One build stage in its own process, so its time and peak memory are its own. Prints one JSON
@@ -182,9 +182,9 @@ switch (stage) {
     const folderDiskBytes = () => Number(execFileSync('du', ['-s', '-B1', snapshotsDir], { encoding: 'utf8' }).split('\t')[0]);
     // Whole builds carry their pages: at 100,000 companies over 4 GB a snapshot on disk in two
     // languages, so 24 kept snapshots would not fit this machine's disk. History's bytes do not depend
-    // on the pages: above PAGES_KEPT_UP_TO companies each snapshot is built without them (its tree
+    // on the pages: above PAGES_BUILT_UP_TO companies each snapshot is built without them (its tree
     // keeps the API and downloads), and the folder's figure says so.
-    const dropPages = Number(companies) > PAGES_KEPT_UP_TO;
+    const dropPages = Number(companies) > PAGES_BUILT_UP_TO;
     for (const [i, m] of months.entries()) {
       await buildAndPublish({ sourcesDir: m.dir, snapshotsDir, kind: 'demo', now: demoPublishTime(m.asof), assertScale: BENCH_ASSERT_SCALE, serviceHost: 'bench.example', progress: silentProgress, keep: 24, pages: !dropPages });
       if (counts.includes(i + 1)) storage.push({ snapshots: i + 1, ...historyStorage(snapshotsDir), folderDiskBytes: folderDiskBytes() });
