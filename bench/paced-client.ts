@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import type { LoadRequest, LoadResult } from './load.js';
+import { requestBytes } from './request-bytes.js';
 
 /**
  * The paced load's own process (started by paced.ts, answered over IPC): an open-loop load at a fixed
@@ -19,14 +20,6 @@ export interface PacedJob {
 }
 
 const CRLF2 = Buffer.from('\r\n\r\n');
-
-function requestBytes(host: string, r: LoadRequest): Buffer {
-  const body = r.body ? Buffer.from(r.body) : null;
-  const headers: Record<string, string> = { host, connection: 'keep-alive', ...r.headers };
-  if (body) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(body.length) });
-  const head = `${r.method ?? 'GET'} ${r.path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
-  return body ? Buffer.concat([Buffer.from(head, 'latin1'), body]) : Buffer.from(head, 'latin1');
-}
 
 /**
  * Where the response that starts at `buf[0]` ends, or -1 while it is incomplete; its status. Handles

@@ -162,7 +162,7 @@ export interface ServeFigures {
 export interface BenchResults {
   measured_at: string;
   machine: { cores: number; cpu: string; node: string; platform: string };
-  settings: { runs: number; seconds: number; connections: number; fixedRate: number; workDir: string };
+  settings: { runs: number; seconds: number; connections: number; fixedRate: number; workDir: string; /** The paced load's generator (absent in runs before the C one: Node). */ pacedGenerator?: 'C' | 'Node' };
   builds: BuildFigures[];
   serving: ServeFigures[];
   durationSeconds: number;
@@ -213,7 +213,7 @@ export function renderMarkdown(r: BenchResults): string {
   out.push('# Benchmark results', '');
   out.push(`Measured ${r.measured_at} by \`npm run bench\` in one run of ${r.durationSeconds} s, on ${r.machine.cores} cores (${r.machine.cpu}), Node ${r.machine.node}, ${r.machine.platform}.`);
   out.push(`Load: autocannon on loopback, ${r.settings.connections} connections, ${r.settings.seconds} s per run, median of ${r.settings.runs} runs; requests cycle through 200 different URLs or bodies per endpoint.`);
-  out.push(`Latency at load: a fixed ${r.settings.fixedRate} requests/s, paced evenly, counted from when each request was due. The load generator shares the machine's cores with the server.`);
+  out.push(`Latency at load: a fixed ${r.settings.fixedRate} requests/s, paced evenly by ${r.settings.pacedGenerator === 'C' ? '`bench/paced-client.c` (epoll, one thread)' : '`bench/paced-client.ts` (Node)'}, counted from when each request was due. The load generator shares the machine's cores with the server.`);
   out.push(`Build stages work in \`${r.settings.workDir}\`${r.settings.workDir === '/dev/shm' ? ' (tmpfs: files in memory)' : ''}. The server runs exactly as \`npm start\` runs it.`, '');
 
   out.push('## Targets', '', '| target | figure | status |', '|---|---|---|');

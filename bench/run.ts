@@ -7,13 +7,13 @@ import { KeyStore } from '../server/access/key-store.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { CAUSE_KINDS } from '../src/contract/vocabulary.js';
 import { load, median, medianOf, medianRatio, medians, wrkLoad, type LoadRequest, type LoadResult } from './load.js';
-import { paced } from './paced.js';
+import { paced, pacedGenerator } from './paced.js';
 import { startPublisherReplay } from './publisher-replay.js';
 import { PAGES_ALL_LANGUAGES, PAGES_ONE_LANGUAGE, renderMarkdown, type BenchResults, type BuildFigures, type FormsFigures, type FrontFigures, type HistoryRuns, type LoggingFigures, type TailFigures, type ChangesFigures, type StorageFigures, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
 import { cpuMs, ensureWrk, firstChildPid, peakRssMb, profiled, startNginx, startRedis, startShim, startShippedNginx, type Running } from './servers.js';
 
 /**
- * npm run bench [-- --companies 100000] [--sizes 100000] [--storage-companies N|0] [--runs 3] [--seconds 3] [--port 18600]
+ * npm run bench [-- --companies 100000] [--sizes 100000] [--storage-companies N|0] [--runs 3] [--seconds 3] [--port 18600] [--only tail]
  * Measures, in one run on this machine: each build stage at 1,800 companies (and at --companies N),
  * the tree writer against plain fs writes of the same bytes, and serving over loopback — a static
  * file through the shim and through nginx, and every dynamic endpoint — as throughput, latency and
@@ -31,11 +31,14 @@ const { values } = parseArgs({
     'storage-companies': { type: 'string', default: '1800' },
     // Only these sizes (comma-separated), e.g. `--sizes 100000` to measure the large universe alone.
     sizes: { type: 'string' },
+    // `--only tail`: build each size's snapshot and tree, measure the tail under 50 connections, print it (no results files).
+    only: { type: 'string' },
   },
 });
 const runs = Number(values.runs);
 const seconds = Number(values.seconds);
 const sizes = values.sizes ? values.sizes.split(',').map(Number) : [...new Set([1800, ...(values.companies ? [Number(values.companies)] : [])])];
+if (values.only !== undefined && values.only !== 'tail') throw new Error(`--only: the one stage that runs alone is tail, not ${values.only}`);
 if (sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error(`--sizes: whole numbers of companies, at least 100: ${values.sizes}`);
 // On disk by default, where snapshots are written (--dir /dev/shm measures in memory instead).
 const workBase = values.dir ?? tmpdir();
@@ -201,7 +204,14 @@ function packRequests(store: SnapshotStore): LoadRequest[] {
 /** Evidence packs a second in the packs load (issue 23). */
 const PACK_RATE = 10;
 
-async function serveFigures(companies: number, work: string, port: number): Promise<ServeFigures> {
+/**
+ * What every serving measurement starts from: the built snapshot published as `current`, the sample
+ * requests, and keys. `npm start` meters every computed call; the load carries commercial keys whose
+ * quotas it never spends, so every call is counted (calls/day, calls/min, and batch/day or csv/day)
+ * and answered. batch/day is 10,000 per key whatever the key's own limits: the requests take turns
+ * among 20 keys.
+ */
+function servingSetup(work: string) {
   const published = join(work, 'published');
   mkdirSync(published, { recursive: true });
   symlinkSync('../snapshot', join(published, 'current'));
@@ -209,15 +219,16 @@ async function serveFigures(companies: number, work: string, port: number): Prom
   const requests = sampleRequests(store);
   const packs = packRequests(store);
   store.close();
-
-  // `npm start` meters every computed call; the load carries commercial keys whose quotas it never
-  // spends, so every call is counted (calls/day, calls/min, and batch/day or csv/day) and answered.
-  // batch/day is 10,000 per key whatever the key's own limits: the requests take turns among 20 keys.
   const keysDb = join(work, 'keys.sqlite');
   const keyStore = KeyStore.open(keysDb);
   const keys = Array.from({ length: 20 }, () => keyStore.create({ tier: 'commercial', owner: 'bench', daily: 1e12, perMinute: 1e12 }).key);
   keyStore.close();
   const withKey = (reqs: LoadRequest[]) => reqs.map((r, i) => ({ ...r, headers: { ...r.headers, 'X-API-Key': keys[i % keys.length]! } }));
+  return { published, requests, packs, keysDb, withKey };
+}
+
+async function serveFigures(companies: number, work: string, port: number): Promise<ServeFigures> {
+  const { published, requests, packs, keysDb, withKey } = servingSetup(work);
 
   const shim = await startShim(published, port, { KEYS_DB: keysDb });
   const nginx = await startNginx(join(work, 'snapshot', 'tree'), port + 1, work);
@@ -542,13 +553,27 @@ const started = Date.now();
 const results: BenchResults = {
   measured_at: new Date().toISOString(),
   machine: { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` },
-  settings: { runs, seconds, connections: 10, fixedRate: 500, workDir: workBase },
+  settings: { runs, seconds, connections: 10, fixedRate: 500, workDir: workBase, pacedGenerator: pacedGenerator() },
   builds: [],
   serving: [],
   durationSeconds: 0,
 };
 try {
   let port = Number(values.port);
+  if (values.only === 'tail') {
+    // The tail alone, on a snapshot and tree built for it: a quick check, not a results file.
+    for (const companies of sizes) {
+      const work = join(root, String(companies));
+      for (const name of ['generate', 'snapshot', 'tree']) stage(name, work, companies);
+      const { published, requests, keysDb, withKey } = servingSetup(work);
+      const tail = await measureTail(companies, published, keysDb, port, requests, withKey);
+      process.stdout.write(`${JSON.stringify({ companies, pacedGenerator: pacedGenerator(), tail }, null, 2)}\n`);
+      rmSync(work, { recursive: true, force: true });
+      port += 10;
+    }
+    rmSync(root, { recursive: true, force: true });
+    process.exit(0); // before the whole run's stages below
+  }
   for (const companies of sizes) {
     const work = join(root, String(companies));
     results.builds.push(await buildFigures(companies, work));
