@@ -126,6 +126,8 @@ export interface TailFigures {
 /** Filtered `/changes` in a month that moved nearly every company (issue 25): paced, and the shim's peak RSS. */
 export interface ChangesFigures {
   moved: number;
+  /** How many the demo month itself moved, before its changes were scaled to every company (absent in runs before: the month as it was). */
+  monthMoved?: number;
   rate: number;
   result: LoadResult;
   peakRssMb: number | null;
@@ -378,7 +380,7 @@ export function renderMarkdown(r: BenchResults): string {
     }
     if (s.changes) {
       const c = s.changes;
-      out.push('', `Filtered \`/changes\` (metered) on the evolving demo's second month (its as-of date passes the reporting deadline, so the expected reporting year moves), ${n(c.moved)} companies moved: causes, industries, |score_delta| bounds and deep pages, paced at ${n(c.rate)} req/s: p50 ${n(c.result.p50, 1)} ms, p99 **${n(c.result.p99, 1)} ms**, ${c.result.errors} errors / ${c.result.non2xx} non-2xx; the shim's peak RSS ${c.peakRssMb ?? '?'} MB.`);
+      out.push('', `Filtered \`/changes\` (metered) on the evolving demo's second month (its as-of date passes the reporting deadline, so the expected reporting year moves), ${c.monthMoved !== undefined ? `its changes (${n(c.monthMoved)} companies moved) copied until every company moved, ${n(c.moved)}` : `${n(c.moved)} companies moved`}: causes, industries, |score_delta| bounds and deep pages, paced at ${n(c.rate)} req/s: p50 ${n(c.result.p50, 1)} ms, p99 **${n(c.result.p99, 1)} ms**, ${c.result.errors} errors / ${c.result.non2xx} non-2xx; the shim's peak RSS ${c.peakRssMb ?? '?'} MB.`);
     }
     if (s.logging?.length) {
       const runs = (xs: number[]) => xs.map((x) => n(x)).join(', ');

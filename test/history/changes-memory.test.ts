@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { scaledChanges } from '../../build-scripts/history/scaled-changes.js';
 import { writeChangesStore } from '../../build-scripts/history/write-changes-store.js';
 import { KeyStore } from '../../server/access/key-store.js';
 import type { ChangesResponse } from '../../src/contract/changes.js';
@@ -37,26 +38,8 @@ let key: string;
 let template: ChangesResponse;
 let demo: IndexedChange[];
 
-/**
- * MOVED changes in the contract's order: the demo's items, each |score_delta| in turn (largest
- * first), copied under tickers S000000, S000001, … so that ties stay in ticker order.
- */
-function* synthesized(): Generator<IndexedChange> {
-  const copies = Math.ceil(MOVED / demo.length);
-  let n = 0;
-  for (let i = 0; i < demo.length; ) {
-    const abs = Math.abs(demo[i]!.item.score_delta);
-    let end = i;
-    while (end < demo.length && Math.abs(demo[end]!.item.score_delta) === abs) end++;
-    for (let k = 0; k < copies; k++) {
-      for (const { industry, item } of demo.slice(i, end)) {
-        if (n === MOVED) return;
-        yield { industry, item: { ...item, ticker: `S${String(n++).padStart(6, '0')}` } };
-      }
-    }
-    i = end;
-  }
-}
+/** MOVED changes in the contract's order, copies of the demo's items (scaledChanges). */
+const synthesized = () => scaledChanges(demo, MOVED);
 
 /** Resident memory of the shim now and at its peak, in MB (Linux). */
 function memoryMb(pid: number): { rss: number; peak: number } {
