@@ -550,6 +550,13 @@ async function inRounds<T>(fns: (() => T | Promise<T>)[], times = runs): Promise
 }
 
 const started = Date.now();
+
+function writeResults(): void {
+  results.durationSeconds = Math.round((Date.now() - started) / 1000);
+  mkdirSync(values.out, { recursive: true });
+  writeFileSync(join(values.out, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(values.out, 'results.md'), renderMarkdown(results));
+}
 const results: BenchResults = {
   measured_at: new Date().toISOString(),
   machine: { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` },
@@ -579,6 +586,10 @@ try {
     results.builds.push(await buildFigures(companies, work));
     results.serving.push(await serveFigures(companies, work, port));
     port += 10;
+    // Written as each size is done, before its folder's removal (at 100,000 companies some two
+    // million files, over 13 minutes here) and the storage stage (an hour): a stop in either
+    // cannot cost the figures. Written again with the storage figures at the end.
+    writeResults();
     rmSync(work, { recursive: true, force: true });
   }
   // Once per run, at --storage-companies, and last: it only counts bytes, and at 100,000 companies
@@ -589,10 +600,7 @@ try {
     mkdirSync(storageWork, { recursive: true });
     results.builds[0]!.storage = storageFigures(storageCompanies, storageWork);
   }
-  results.durationSeconds = Math.round((Date.now() - started) / 1000);
-  mkdirSync(values.out, { recursive: true });
-  writeFileSync(join(values.out, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(join(values.out, 'results.md'), renderMarkdown(results));
+  writeResults();
   log(`done in ${results.durationSeconds} s: ${join(values.out, 'results.md')}; removing the work folders`);
 } finally {
   rmSync(root, { recursive: true, force: true });
