@@ -1,9 +1,8 @@
-import { execFile, execFileSync, fork } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, fork } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { compileC } from './compile-c.js';
 import type { LoadRequest, LoadResult } from './load.js';
 import type { PacedJob } from './paced-client.js';
 import { requestBytes } from './request-bytes.js';
@@ -17,31 +16,13 @@ import { requestBytes } from './request-bytes.js';
  */
 export function paced(base: string, requests: LoadRequest[], o: { rate: number; seconds: number; connections?: number }): Promise<LoadResult> {
   const job: PacedJob = { base, requests, rate: o.rate, seconds: o.seconds, connections: o.connections ?? 256 };
-  const binary = cClient();
+  const binary = compileC('paced-client');
   return binary ? pacedInC(binary, job) : pacedInNode(job);
 }
 
 /** Which generator `paced` uses on this machine, for the results' header. */
 export function pacedGenerator(): 'C' | 'Node' {
-  return cClient() ? 'C' : 'Node';
-}
-
-let compiled: string | null | undefined;
-
-/** paced-client.c compiled once per source version into the temp folder; null without a compiler. */
-function cClient(): string | null {
-  if (compiled !== undefined) return compiled;
-  const source = new URL('./paced-client.c', import.meta.url);
-  const hash = createHash('sha256').update(readFileSync(source)).digest('hex').slice(0, 12);
-  const binary = join(tmpdir(), `esg-paced-client-${hash}`);
-  if (!existsSync(binary)) {
-    const cc = ['/usr/bin/cc', '/usr/bin/gcc', '/usr/bin/clang'].find(existsSync);
-    if (!cc) return (compiled = null);
-    const building = `${binary}.${process.pid}`;
-    execFileSync(cc, ['-O2', '-o', building, fileURLToPath(source)], { stdio: 'inherit' });
-    execFileSync('mv', [building, binary]);
-  }
-  return (compiled = binary);
+  return compileC('paced-client') ? 'C' : 'Node';
 }
 
 function pacedInC(binary: string, job: PacedJob): Promise<LoadResult> {

@@ -1,4 +1,5 @@
 import { medianRatio, type LoadResult } from './load.js';
+import type { StallFigures } from './stall-probe.js';
 import type { ShimProfile } from './servers.js';
 
 /** The pages stage's labels: English only (the one-language figure), and every language (what a build writes). */
@@ -154,6 +155,8 @@ export interface ServeFigures {
   logging?: LoggingFigures[];
   /** Dynamic endpoints under 50 connections (issue 25); absent in runs before it. */
   tail?: TailFigures[];
+  /** The machine's own stalls just before the tail (absent in runs before the probe, or without a C compiler). */
+  stalls?: StallFigures | null;
   /** Filtered /changes in the month that passes the reporting deadline (issue 25); absent in runs before it. */
   changes?: ChangesFigures | null;
   /** An MCP company lookup (POST /mcp, tools/call get_company), metered, paced (issue 26); absent in runs before it. */
@@ -376,6 +379,10 @@ export function renderMarkdown(r: BenchResults): string {
       for (const t of s.tail) {
         const p = t.profile;
         out.push(`| ${t.name} | ${n(t.saturation.rps)} | ${n(t.saturation.p50, 1)} | ${n(t.saturation.p99, 1)} | ${n(t.saturation.p99 / t.saturation.p50, 1)}× | ${n(t.paced.rate)} | ${n(t.paced.p50, 1)} | ${n(t.paced.p99, 1)} | ${t.paced.errors} / ${t.paced.non2xx} | ${p ? `${p.gcPauses} (${n(p.gcPauseMs, 1)})` : ''} | ${p ? `${p.majorPauses} (${n(p.majorPauseMs, 1)})` : ''} | ${p ? n(p.loopLagMaxMs, 1) : ''} |`);
+      }
+      if (s.stalls) {
+        const gaps = s.stalls.probes;
+        out.push('', `The machine's own stalls, measured just before (\`bench/stall-probe.c\`: one loop per core reading the monotonic clock for ${s.stalls.seconds} s, all at once, nothing else running): longest gap ${gaps.map((g) => `${n(g.maxGapMs, 1)} ms`).join(', ')}; gaps over 10 ms ${gaps.map((g) => g.over10ms).join(', ')}, over 5 ms ${gaps.map((g) => g.over5ms).join(', ')}. When every core is busy a thread loses its core for that long to the kernel's own work: the floor under the tail.`);
       }
     }
     if (s.changes) {

@@ -8,6 +8,7 @@ import { SnapshotStore } from '../src/snapshot/store.js';
 import { CAUSE_KINDS } from '../src/contract/vocabulary.js';
 import { load, median, medianOf, medianRatio, medians, wrkLoad, type LoadRequest, type LoadResult } from './load.js';
 import { paced, pacedGenerator } from './paced.js';
+import { stallProbe } from './stall-probe.js';
 import { startPublisherReplay } from './publisher-replay.js';
 import { PAGES_ALL_LANGUAGES, PAGES_ONE_LANGUAGE, renderMarkdown, type BenchResults, type BuildFigures, type FormsFigures, type FrontFigures, type HistoryRuns, type LoggingFigures, type TailFigures, type ChangesFigures, type StorageFigures, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
 import { cpuMs, ensureWrk, firstChildPid, peakRssMb, profiled, startNginx, startRedis, startShim, startShippedNginx, type Running } from './servers.js';
@@ -306,6 +307,8 @@ async function serveFigures(companies: number, work: string, port: number): Prom
     const mcp = await measureMcp(companies, shim, requests.static!, withKey);
     const frontFigures = typeof nginx !== 'string' && typeof front !== 'string' ? await measureFront(companies, nginx, front, shim, requests, withKey, throughput) : null;
     const logging = await measureLogging(companies, shim, logged, logFile, requests, withKey);
+    const stalls = await stallProbe();
+    if (stalls) log(`${companies}: the machine's own stalls, one loop per core: longest gaps ${stalls.probes.map((p) => p.maxGapMs).join(', ')} ms`);
     const tail = await measureTail(companies, published, keysDb, port + 8, requests, withKey);
     const changes = await measureChanges(companies, work, port + 7, keysDb, withKey);
     return {
@@ -321,6 +324,7 @@ async function serveFigures(companies: number, work: string, port: number): Prom
       front: frontFigures,
       logging,
       tail,
+      stalls,
       changes,
       frontNote: typeof nginx === 'string' ? nginx : typeof front === 'string' ? front : null,
       serverPeakRssMb: peakRssMb(shim.pid),
@@ -573,8 +577,9 @@ try {
       const work = join(root, String(companies));
       for (const name of ['generate', 'snapshot', 'tree']) stage(name, work, companies);
       const { published, requests, keysDb, withKey } = servingSetup(work);
+      const stalls = await stallProbe();
       const tail = await measureTail(companies, published, keysDb, port, requests, withKey);
-      process.stdout.write(`${JSON.stringify({ companies, pacedGenerator: pacedGenerator(), tail }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ companies, pacedGenerator: pacedGenerator(), stalls, tail }, null, 2)}\n`);
       rmSync(work, { recursive: true, force: true });
       port += 10;
     }
