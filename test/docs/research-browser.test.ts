@@ -4,7 +4,7 @@ import { GUIDE_LOCAL_ORIGIN } from '../../build-scripts/pages/research-guide.js'
 import { pageUrls } from '../../src/site/paths.js';
 import { currentSnapshotId } from '../../src/snapshot/published.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
-import { seriousViolations } from '../site/browser-session.js';
+import { horizontalOverflow, seriousViolations } from '../site/browser-session.js';
 
 /**
  * The researchers' guide (in English and in Chinese) and a download folder page in Debian's
@@ -44,8 +44,7 @@ describe('the guide and a folder page in a browser', () => {
         if (label === 'desktop') {
           expect(await seriousViolations(page), path).toEqual([]);
         } else {
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-          expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(0);
+          expect(await horizontalOverflow(page), `${path} at ${width} px`).toBeLessThanOrEqual(0);
         }
         const codes = await page.locator('.curl code').allTextContents();
         expect(codes.length, path).toBeGreaterThan(0);

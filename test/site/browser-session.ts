@@ -61,6 +61,11 @@ export async function seriousViolations(page: Page, scope: (b: AxeBuilder) => Ax
   return scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/** How many CSS pixels the page is wider than its viewport (0 or less: nothing overflows). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
 /** Full-page screenshots stop at this height: Scalar's reference on /docs/ runs to tens of thousands of pixels. */
 const SHOT_MAX_HEIGHT = 8000;
 
@@ -80,8 +85,7 @@ export async function walkPageTypes(session: BrowserSession, types: readonly [st
   for (const [name, path] of types) {
     const page = await session.open(path, WIDTHS.phone);
     await shoot(page, name, 'phone', WIDTHS.phone);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, `${path} at ${WIDTHS.phone} px`).toBeLessThanOrEqual(0);
+    expect(await horizontalOverflow(page), `${path} at ${WIDTHS.phone} px`).toBeLessThanOrEqual(0);
     await page.setViewportSize({ width: WIDTHS.desktop, height: 900 });
     await shoot(page, name, 'desktop', WIDTHS.desktop);
     expect(await seriousViolations(page, (b) => b.exclude('#reference')), path).toEqual([]);
