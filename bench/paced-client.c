@@ -1,6 +1,6 @@
 /*
- * The paced load in C (compiled and started by paced.ts when a C compiler is here): the same
- * open-loop load as paced-client.ts, at a fraction of its CPU per request. Request i is due at
+ * The bench's paced load (compiled and started by paced.ts): an open-loop load at a fixed rate, at a
+ * fraction of the CPU per request of the Node client it replaced. Request i is due at
  * start + i / rate and is written then, whatever earlier requests are doing; its latency counts from
  * when it was due (no coordinated omission). On two cores shared with the shim, the generator's own
  * CPU is taken from the server it measures: Node's loop, parser and GC cost about as much per

@@ -167,7 +167,7 @@ export interface ServeFigures {
 export interface BenchResults {
   measured_at: string;
   machine: { cores: number; cpu: string; node: string; platform: string };
-  settings: { runs: number; seconds: number; connections: number; fixedRate: number; workDir: string; /** The paced load's generator (absent in runs before the C one: Node). */ pacedGenerator?: 'C' | 'Node' };
+  settings: { runs: number; seconds: number; connections: number; fixedRate: number; workDir: string; /** The paced load's generator: C since it was written (absent in runs before: Node). */ pacedGenerator?: 'C' };
   builds: BuildFigures[];
   serving: ServeFigures[];
   durationSeconds: number;
@@ -218,7 +218,7 @@ export function renderMarkdown(r: BenchResults): string {
   out.push('# Benchmark results', '');
   out.push(`Measured ${r.measured_at} by \`npm run bench\` in one run of ${r.durationSeconds} s, on ${r.machine.cores} cores (${r.machine.cpu}), Node ${r.machine.node}, ${r.machine.platform}.`);
   out.push(`Load: autocannon on loopback, ${r.settings.connections} connections, ${r.settings.seconds} s per run, median of ${r.settings.runs} runs; requests cycle through 200 different URLs or bodies per endpoint.`);
-  out.push(`Latency at load: a fixed ${r.settings.fixedRate} requests/s, paced evenly by ${r.settings.pacedGenerator === 'C' ? '`bench/paced-client.c` (epoll, one thread)' : '`bench/paced-client.ts` (Node)'}, counted from when each request was due. The load generator shares the machine's cores with the server.`);
+  out.push(`Latency at load: a fixed ${r.settings.fixedRate} requests/s, paced evenly by ${r.settings.pacedGenerator === 'C' ? '`bench/paced-client.c` (epoll, one thread)' : 'a Node client (the one before `bench/paced-client.c`)'}, counted from when each request was due. The load generator shares the machine's cores with the server.`);
   out.push(`Build stages work in \`${r.settings.workDir}\`${r.settings.workDir === '/dev/shm' ? ' (tmpfs: files in memory)' : ''}. The server runs exactly as \`npm start\` runs it.`, '');
 
   out.push('## Targets', '', '| target | figure | status |', '|---|---|---|');
@@ -382,7 +382,7 @@ export function renderMarkdown(r: BenchResults): string {
       }
       if (s.stalls) {
         const gaps = s.stalls.probes;
-        out.push('', `The machine's own stalls, measured just before (\`bench/stall-probe.c\`: one loop per core reading the monotonic clock for ${s.stalls.seconds} s, all at once, nothing else running): longest gap ${gaps.map((g) => `${n(g.maxGapMs, 1)} ms`).join(', ')}; gaps over 10 ms ${gaps.map((g) => g.over10ms).join(', ')}, over 5 ms ${gaps.map((g) => g.over5ms).join(', ')}. When every core is busy a thread loses its core for that long to the kernel's own work: the floor under the tail.`);
+        out.push('', `The machine's own stalls, measured just before (\`bench/stall-probe.c\`: one loop per core reading the monotonic clock for ${s.stalls.seconds} s, all at once, nothing else running): longest gap ${gaps.map((g) => `${n(g.maxGapMs, 1)} ms`).join(', ')}; gaps over 10 ms ${gaps.map((g) => g.over10ms).join(', ')}, over 5 ms ${gaps.map((g) => g.over5ms).join(', ')}. When every core is busy a thread loses its core for that long to work not its own (interrupts, per-CPU kernel work, the hypervisor): the floor under the tail.`);
       }
     }
     if (s.changes) {
