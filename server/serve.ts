@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
 import type { Express } from 'express';
 import { LIMITS, UPPER_CODE_PATTERN } from '../src/contract/vocabulary.js';
 import { requestTooLarge } from './request-path.js';
@@ -46,6 +46,30 @@ function serveCompanyFile(req: IncomingMessage, res: ServerResponse, snapshots: 
  */
 export const REQUEST_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
 
+/**
+ * Request and response classes whose objects are born with the app's own prototypes. Express gives
+ * every request and response its prototypes (`app.request`, `app.response`) on arrival, with
+ * `Object.setPrototypeOf`; V8 then makes each of them a fresh hidden class, which lives in the old
+ * generation. At a few thousand requests a second that garbage alone brought a mark-compact every
+ * 250 ms and, with the collector's helper threads on two cores, the tail issue 25 measured (p99
+ * 20–60 ms at a third of capacity). Born with the right prototype, `setPrototypeOf` is a no-op (V8
+ * returns early on the same prototype): the mark-compacts under load go away. bench/results.md has
+ * the measurements.
+ */
+export function appClasses(app: Express): { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } {
+  // Node's own constructors are plain functions (`function IncomingMessage(socket)`), meant to be
+  // called on a subclass's `this` exactly like this.
+  function AppRequest(this: IncomingMessage, socket: ConstructorParameters<typeof IncomingMessage>[0]) {
+    IncomingMessage.call(this, socket);
+  }
+  AppRequest.prototype = app.request;
+  function AppResponse(this: ServerResponse, req: IncomingMessage, options?: unknown) {
+    (ServerResponse as unknown as (this: ServerResponse, req: IncomingMessage, options?: unknown) => void).call(this, req, options);
+  }
+  AppResponse.prototype = app.response;
+  return { IncomingMessage: AppRequest as unknown as typeof IncomingMessage, ServerResponse: AppResponse as unknown as typeof ServerResponse };
+}
+
 /** The HTTP server of the shim: the company-file fast path, then the Express app. */
 export function createHttpServer(app: Express, snapshots: SnapshotSource, timeouts = REQUEST_TIMEOUTS): Server {
   // The parser's own bound sits well above the contract's limits, so requests over those limits are
@@ -53,6 +77,7 @@ export function createHttpServer(app: Express, snapshots: SnapshotSource, timeou
   const observers = observersOf(app);
   const observe = observers?.request;
   const server = createServer({
+    ...appClasses(app),
     maxHeaderSize: 4 * (LIMITS.urlBytes + LIMITS.headerBytes),
     headersTimeout: timeouts.headersMs,
     requestTimeout: timeouts.requestMs,
