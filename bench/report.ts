@@ -167,7 +167,7 @@ export interface ServeFigures {
 export interface BenchResults {
   measured_at: string;
   machine: { cores: number; cpu: string; node: string; platform: string };
-  settings: { runs: number; seconds: number; connections: number; fixedRate: number; workDir: string; /** The paced load's generator: C since it was written (absent in runs before: Node). */ pacedGenerator?: 'C' };
+  settings: { runs: number; seconds: number; connections: number; fixedRate: number; workDir: string; /** The paced load's generator: C since it was written (absent in runs before: Node). */ pacedGenerator?: 'C'; /** Saturation runs per endpoint in the tail stage, their median (absent in runs before: one run). */ tailSaturationRuns?: number };
   builds: BuildFigures[];
   serving: ServeFigures[];
   durationSeconds: number;
@@ -375,7 +375,7 @@ export function renderMarkdown(r: BenchResults): string {
       for (const d of s.front.dynamic) out.push(`| ${d.name} (alone: the shim) | ${runs(d.direct)} | ${runs(d.viaNginx)} | **${n(frontDynamicRatio(d), 2)}×** |`);
     }
     if (s.tail?.length) {
-      out.push('', 'The tail under many connections: each dynamic endpoint (metered, in memory) with 50 connections as fast as they go (saturation), then paced at two thirds of that rate over at most 50 connections, latency counted from when each request was due; the paced client runs in its own process (prepared request bytes over raw sockets). Over the paced run, from the shim\'s /metrics: its GC pauses (all, and the mark-compact ones) and the event loop\'s worst delay:', '', '| endpoint | saturation req/s | p50 ms | p99 ms | p99 ÷ p50 | paced req/s | p50 ms | p99 ms | errors / non-2xx | GC pauses (ms) | mark-compact (ms) | loop delay max ms |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+      out.push('', 'The tail under many connections: each dynamic endpoint (metered, in memory) with 50 connections as fast as they go (saturation: ' + (r.settings.tailSaturationRuns ? `the median of ${r.settings.tailSaturationRuns} runs` : 'one run') + '), then paced at two thirds of that rate over at most 50 connections, latency counted from when each request was due; the paced client runs in its own process (prepared request bytes over raw sockets). Over the paced run, from the shim\'s /metrics: its GC pauses (all, and the mark-compact ones) and the event loop\'s worst delay:', '', '| endpoint | saturation req/s | p50 ms | p99 ms | p99 ÷ p50 | paced req/s | p50 ms | p99 ms | errors / non-2xx | GC pauses (ms) | mark-compact (ms) | loop delay max ms |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
       for (const t of s.tail) {
         const p = t.profile;
         out.push(`| ${t.name} | ${n(t.saturation.rps)} | ${n(t.saturation.p50, 1)} | ${n(t.saturation.p99, 1)} | ${n(t.saturation.p99 / t.saturation.p50, 1)}× | ${n(t.paced.rate)} | ${n(t.paced.p50, 1)} | ${n(t.paced.p99, 1)} | ${t.paced.errors} / ${t.paced.non2xx} | ${p ? `${p.gcPauses} (${n(p.gcPauseMs, 1)})` : ''} | ${p ? `${p.majorPauses} (${n(p.majorPauseMs, 1)})` : ''} | ${p ? n(p.loopLagMaxMs, 1) : ''} |`);
