@@ -8,7 +8,7 @@ import { SnapshotStore } from '../src/snapshot/store.js';
 import { CAUSE_KINDS } from '../src/contract/vocabulary.js';
 import { load, median, medianOf, medianRatio, medians, wrkLoad, type LoadRequest, type LoadResult } from './load.js';
 import { paced } from './paced.js';
-import { stallProbe } from './stall-probe.js';
+import { stallProbe, type StallFigures } from './stall-probe.js';
 import { startPublisherReplay } from './publisher-replay.js';
 import { PAGES_ALL_LANGUAGES, PAGES_ONE_LANGUAGE, renderMarkdown, type BenchResults, type BuildFigures, type FormsFigures, type FrontFigures, type HistoryRuns, type LoggingFigures, type TailFigures, type ChangesFigures, type StorageFigures, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
 import { cpuMs, ensureWrk, firstChildPid, peakRssMb, profiled, startNginx, startRedis, startShim, startShippedNginx, type Running } from './servers.js';
@@ -307,9 +307,7 @@ async function serveFigures(companies: number, work: string, port: number): Prom
     const mcp = await measureMcp(companies, shim, requests.static!, withKey);
     const frontFigures = typeof nginx !== 'string' && typeof front !== 'string' ? await measureFront(companies, nginx, front, shim, requests, withKey, throughput) : null;
     const logging = await measureLogging(companies, shim, logged, logFile, requests, withKey);
-    const stalls = await stallProbe();
-    if (stalls) log(`${companies}: the machine's own stalls, one loop per core: longest gaps ${stalls.probes.map((p) => p.maxGapMs).join(', ')} ms`);
-    const tail = await measureTail(companies, published, keysDb, port + 8, requests, withKey);
+    const { stalls, tail } = await measureTail(companies, published, keysDb, port + 8, requests, withKey);
     const changes = await measureChanges(companies, work, port + 7, keysDb, withKey);
     return {
       companies,
@@ -512,12 +510,15 @@ async function measureMcp(companies: number, shim: Running, companyRequests: Loa
 const FIXED_RATE = 500;
 
 /**
- * The tail under many connections (issue 25): every dynamic endpoint at saturation with 50
- * connections (the median of `runs` runs), then paced at two thirds of the rate it reached, over at most 50 connections, on a
- * shim of its own with /metrics: its GC pauses and worst event-loop delay over each paced run say
+ * The tail under many connections (issue 25): first the machine's own stalls (stall-probe.c, the
+ * floor under any p99), then every dynamic endpoint at saturation with 50 connections (the median
+ * of `runs` runs), then paced at two thirds of the rate it reached, over at most 50 connections, on
+ * a shim of its own with /metrics: its GC pauses and worst event-loop delay over each paced run say
  * how much of the tail is the shim's (bench/results.md has what they showed).
  */
-async function measureTail(companies: number, published: string, keysDb: string, port: number, requests: Record<string, LoadRequest[]>, withKey: (reqs: LoadRequest[]) => LoadRequest[]): Promise<TailFigures[]> {
+async function measureTail(companies: number, published: string, keysDb: string, port: number, requests: Record<string, LoadRequest[]>, withKey: (reqs: LoadRequest[]) => LoadRequest[]): Promise<{ stalls: StallFigures | null; tail: TailFigures[] }> {
+  const stalls = await stallProbe();
+  if (stalls) log(`${companies}: the machine's own stalls, one loop per core: longest gaps ${stalls.probes.map((p) => p.maxGapMs).join(', ')} ms`);
   const figures: TailFigures[] = [];
   const shim = await startShim(published, port, { KEYS_DB: keysDb, METRICS_PORT: String(port + 1), METRICS_HOST: '127.0.0.1' });
   try {
@@ -537,7 +538,7 @@ async function measureTail(companies: number, published: string, keysDb: string,
   } finally {
     await shim.stop();
   }
-  return figures;
+  return { stalls, tail: figures };
 }
 
 /**
@@ -583,8 +584,7 @@ try {
       const work = join(root, String(companies));
       for (const name of ['generate', 'snapshot', 'tree']) stage(name, work, companies);
       const { published, requests, keysDb, withKey } = servingSetup(work);
-      const stalls = await stallProbe();
-      const tail = await measureTail(companies, published, keysDb, port, requests, withKey);
+      const { stalls, tail } = await measureTail(companies, published, keysDb, port, requests, withKey);
       process.stdout.write(`${JSON.stringify({ companies, stalls, tail }, null, 2)}\n`);
       rmSync(work, { recursive: true, force: true });
       port += 10;

@@ -52,7 +52,7 @@ export const REQUEST_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, keepAliv
  * `Object.setPrototypeOf`; V8 then makes each of them a fresh hidden class, which lives in the old
  * generation. At a few thousand requests a second that garbage alone brought a mark-compact every
  * 250 ms and, with the collector's helper threads on two cores, the tail issue 25 measured (p99
- * 20–60 ms at a third of capacity). Born with the right prototype, `setPrototypeOf` is a no-op (V8
+ * 14–61 ms at a third of capacity). Born with the right prototype, `setPrototypeOf` is a no-op (V8
  * returns early on the same prototype): the mark-compacts under load go away. bench/results.md has
  * the measurements.
  */
