@@ -2,7 +2,7 @@ import type { CompareResponse } from '../contract/compare.js';
 import type { CanonicalSection } from '../contract/vocabulary.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
 import type { CompanyFacts } from '../snapshot/store.js';
-import { canonicalView, type SourceNames } from './canonical.js';
+import { canonicalFields, type SourceNames } from './canonical.js';
 import { companySummary } from './company.js';
 import { withEnvelope } from './envelope.js';
 
@@ -10,8 +10,10 @@ import { withEnvelope } from './envelope.js';
 export function compareView(meta: SnapshotMeta, facts: readonly CompanyFacts[], names: SourceNames, fields?: ReadonlySet<CanonicalSection>): CompareResponse {
   return withEnvelope(meta, {
     data: facts.map((f) => {
-      const { ok: _ok, generated_at: _g, methodology_version: _m, dataset_snapshot_id: _d, data_asof: _a, ...view } = canonicalView(meta, f, names, fields);
-      return { ...view, company: companySummary(meta, f.company) };
+      // Built up in place (canonicalFields says why: no rest pattern, no spread).
+      const item = canonicalFields({}, meta, f, names, fields) as CompareResponse['data'][number];
+      item.company = companySummary(meta, f.company);
+      return item;
     }),
   });
 }
