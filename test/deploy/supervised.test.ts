@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
  */
 const ENVIRONMENT = ['PORT', 'HOST', 'REDIS_URL', 'TRUST_PROXY', 'KEYS_DB', 'SNAPSHOTS_DIR', 'LOG_LEVEL', 'METRICS_PORT', 'SHUTDOWN_GRACE_MS'];
 const startScript = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
-/** The Node flags `npm start` runs the server with (heap bounds): a supervised shim runs with the same. */
-const startFlags = startScript.split(/\s+/).filter((t) => t.startsWith('--max-'));
+/** The Node flags `npm start` runs the server with (heap bounds, V8 settings): a supervised shim runs with the same. */
+const startFlags = startScript.split(/\s+/).filter((t) => t.startsWith('--') && t !== '--import');
 
 /** systemd's unit syntax: sections of Key=Value lines; a key may repeat (Environment=). */
 function parseUnit(text: string): Map<string, [string, string][]> {
