@@ -7,6 +7,11 @@
  * request as the shim's answer, and profiles of the shim under that load showed its main thread
  * waiting for a core (bench/results.md). One thread, epoll, a timerfd for the due times.
  *
+ * RATE 0 is a closed loop instead (saturation): every connection sends its next request as soon as
+ * its answer is in, for SECONDS, latency counted from the sending; the answers completed in that
+ * time make the req/s. autocannon, parsing every answer in JavaScript on the same two cores, was
+ * itself the limit for the larger answers (POST /batch), and its GC pauses were in its p99.
+ *
  * usage: paced-client HOST PORT RATE SECONDS CONNECTIONS REQUESTS_FILE
  * REQUESTS_FILE: each request's bytes as sent, preceded by their length in decimal and a newline.
  * prints one JSON object: {"rps","p50","p99","errors","non2xx","statuses"} (latencies in ms).
@@ -44,7 +49,9 @@ static request_t *requests; static size_t nrequests;
 static conn_t *conns; static int nconns;
 static struct sockaddr_in addr;
 static int ep;
-static double *latencies; static size_t nlat;
+static double *latencies; static size_t nlat, latcap;
+/* Closed loop (RATE 0): no due times; connections resend until end_ms; `counted` answers came by then. */
+static int closed_loop; static double end_ms; static long counted;
 static long total, sent, finished, errors, non2xx;
 static long statuses[600];
 /* Requests due while every connection is busy wait here, in order, their wait counted. */
@@ -114,12 +121,21 @@ static void open_conn(conn_t *c, long i, double due) {
 static void settle(int ok, int status, double due) {
   finished++;
   if (!ok) { errors++; return; }
-  latencies[nlat++] = now_ms() - due;
+  double now = now_ms();
+  if (nlat == latcap) latencies = realloc(latencies, (latcap *= 2) * sizeof *latencies);
+  latencies[nlat++] = now - due;
+  if (closed_loop && now <= end_ms) counted++;
   if (status < 200 || status >= 300) { non2xx++; if (status >= 0 && status < 600) statuses[status]++; }
 }
 
 /* A connection free again: the oldest waiting request goes out on it, or it idles. */
 static void release(conn_t *c) {
+  if (closed_loop) {
+    double now = now_ms();
+    if (now < end_ms) send_on(c, sent++, now);
+    else c->state = IDLE;
+    return;
+  }
   if (wq_head < wq_tail) { long i = waitq[wq_head++]; send_on(c, i, start_ms + i * interval_ms); }
   else c->state = IDLE;
 }
@@ -130,6 +146,7 @@ static void close_conn(conn_t *c) {
   epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
   close(c->fd);
   c->fd = -1; c->state = CLOSED;
+  if (closed_loop) return; /* the main loop opens it again (not from here: a refused connect would recurse) */
   if (wq_head < wq_tail) { long i = waitq[wq_head++]; open_conn(c, i, start_ms + i * interval_ms); }
 }
 
@@ -178,6 +195,44 @@ static void on_readable(conn_t *c) {
   if (c->state == BUSY && response_end(c, &status)) { settle(1, status, c->due); release(c); }
 }
 
+/*
+ * Every connection opened before the clock starts: the figures are those of a steady load over
+ * CONNECTIONS keep-alive connections. Opened as requests came due, the first 50 requests of a run
+ * waited on 50 TCP handshakes and the shim's set-up of each socket (up to 104 ms here), which is
+ * not what a server under steady load does. A connection that fails here opens again when needed.
+ */
+static void preconnect(void) {
+  double until = now_ms() + 5000;
+  int pending = 0;
+  for (int k = 0; k < nconns; k++) {
+    conn_t *c = &conns[k];
+    c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (c->fd < 0) die("socket");
+    int one = 1;
+    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (connect(c->fd, (struct sockaddr *)&addr, sizeof addr) == 0) { c->state = IDLE; watch(c, EPOLLIN, EPOLL_CTL_ADD); continue; }
+    if (errno != EINPROGRESS) { close(c->fd); c->fd = -1; continue; }
+    c->state = CONNECTING;
+    watch(c, EPOLLOUT, EPOLL_CTL_ADD);
+    pending++;
+  }
+  struct epoll_event events[256];
+  while (pending > 0 && now_ms() < until) {
+    int n = epoll_wait(ep, events, 256, 100);
+    for (int k = 0; k < n; k++) {
+      conn_t *c = events[k].data.ptr;
+      if (!c || c->state != CONNECTING) continue;
+      int err = 0; socklen_t l = sizeof err;
+      getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &l);
+      pending--;
+      if (err || (events[k].events & (EPOLLERR | EPOLLHUP))) { epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL); close(c->fd); c->fd = -1; c->state = CLOSED; continue; }
+      c->state = IDLE;
+      watch(c, EPOLLIN, EPOLL_CTL_MOD);
+    }
+  }
+  for (int k = 0; k < nconns; k++) if (conns[k].state == CONNECTING) { epoll_ctl(ep, EPOLL_CTL_DEL, conns[k].fd, NULL); close(conns[k].fd); conns[k].fd = -1; conns[k].state = CLOSED; }
+}
+
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -195,11 +250,13 @@ int main(int argc, char **argv) {
   if (inet_pton(AF_INET, argv[1], &addr.sin_addr) != 1) { fprintf(stderr, "paced-client: %s is not an IPv4 address\n", argv[1]); return 2; }
   double rate = atof(argv[3]), seconds = atof(argv[4]);
   nconns = atoi(argv[5]);
-  if (!(rate > 0) || !(seconds > 0) || nconns < 1) { fprintf(stderr, "paced-client: rate, seconds and connections must be positive\n"); return 2; }
+  if (!(rate >= 0) || !(seconds > 0) || nconns < 1) { fprintf(stderr, "paced-client: seconds and connections must be positive, rate positive or 0\n"); return 2; }
   load_requests(argv[6]);
-  total = (long)(rate * seconds + 0.5);
-  interval_ms = 1000.0 / rate;
-  latencies = malloc((total + 1) * sizeof *latencies);
+  closed_loop = rate == 0;
+  total = closed_loop ? 0 : (long)(rate * seconds + 0.5);
+  interval_ms = closed_loop ? 0 : 1000.0 / rate;
+  latcap = (size_t)total + 1024;
+  latencies = malloc(latcap * sizeof *latencies);
   waitq = malloc((total + 1) * sizeof *waitq);
   conns = calloc(nconns, sizeof *conns);
   for (int k = 0; k < nconns; k++) conns[k].fd = -1;
@@ -209,14 +266,20 @@ int main(int argc, char **argv) {
   struct epoll_event te = { .events = EPOLLIN, .data.ptr = NULL };
   if (epoll_ctl(ep, EPOLL_CTL_ADD, tfd, &te) < 0) die("epoll_ctl");
 
+  preconnect();
   start_ms = now_ms();
+  end_ms = start_ms + seconds * 1000;
   /* A server that stops answering must not hold the run: it ends 30 s after the last request was due. */
-  double deadline = start_ms + seconds * 1000 + 30000;
+  double deadline = end_ms + 30000;
   struct epoll_event events[256];
-  while (finished < total) {
+  while (closed_loop ? (now_ms() < end_ms || finished < sent) : finished < total) {
     double now = now_ms();
     if (now > deadline) break;
-    while (sent < total && start_ms + sent * interval_ms <= now) {
+    if (closed_loop && now < end_ms) for (int k = 0; k < nconns; k++) {
+      if (conns[k].state == CLOSED) open_conn(&conns[k], sent++, now);
+      else if (conns[k].state == IDLE) send_on(&conns[k], sent++, now);
+    }
+    while (!closed_loop && sent < total && start_ms + sent * interval_ms <= now) {
       double due = start_ms + sent * interval_ms;
       conn_t *idle = NULL, *closed = NULL;
       for (int k = 0; k < nconns && !idle; k++) {
@@ -228,7 +291,7 @@ int main(int argc, char **argv) {
       else waitq[wq_tail++] = sent;
       sent++;
     }
-    if (sent < total) {
+    if (!closed_loop && sent < total) {
       double next = start_ms + sent * interval_ms;
       struct itimerspec its = { 0 };
       its.it_value.tv_sec = (time_t)(next / 1000);
@@ -236,7 +299,7 @@ int main(int argc, char **argv) {
       if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0) its.it_value.tv_nsec = 1;
       timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
     }
-    int n = epoll_wait(ep, events, 256, sent < total ? -1 : 1000);
+    int n = epoll_wait(ep, events, 256, closed_loop ? 100 : sent < total ? -1 : 1000);
     if (n < 0 && errno != EINTR) die("epoll_wait");
     for (int k = 0; k < n; k++) {
       conn_t *c = events[k].data.ptr;
@@ -256,10 +319,11 @@ int main(int argc, char **argv) {
     }
   }
   double elapsed = (now_ms() - start_ms) / 1000;
+  if (closed_loop) total = sent;
   errors += total - finished; /* unanswered when the deadline came */
   qsort(latencies, nlat, sizeof *latencies, cmp_double);
   /* No answer at all: null latencies (JSON has no NaN). */
-  if (nlat) printf("{\"rps\":%.3f,\"p50\":%.3f,\"p99\":%.3f", nlat / elapsed, pct(50), pct(99));
+  if (nlat) printf("{\"rps\":%.3f,\"p50\":%.3f,\"p99\":%.3f", closed_loop ? counted / seconds : nlat / elapsed, pct(50), pct(99));
   else printf("{\"rps\":0,\"p50\":null,\"p99\":null");
   printf(",\"errors\":%ld,\"non2xx\":%ld", errors, non2xx);
   if (non2xx) {

@@ -113,13 +113,17 @@ export const loggingRatio = (l: LoggingFigures) => medianRatio(l.logged, l.quiet
 
 /**
  * The tail under many connections (issue 25): each dynamic endpoint at saturation with 50
- * connections (autocannon, as fast as they go), then paced at two thirds of that rate over at most
- * 50 connections, its latency counted from when each request was due.
+ * connections (as fast as they go: autocannon, then the C client in a closed loop), then paced at
+ * two thirds of that rate over at most 50 connections, its latency counted from when each request
+ * was due.
  */
 export interface TailFigures {
   name: string;
   saturation: LoadResult;
+  /** The paced run with the median p99 (of `pacedP99s`; one run in runs before). */
   paced: LoadResult & { rate: number };
+  /** Every paced run's p99, in the order run (absent in runs before: one run). */
+  pacedP99s?: number[];
   /** The shim's GC pauses and worst event-loop delay over the paced run (absent in runs before it). */
   profile?: ShimProfile;
 }
@@ -167,7 +171,7 @@ export interface ServeFigures {
 export interface BenchResults {
   measured_at: string;
   machine: { cores: number; cpu: string; node: string; platform: string };
-  settings: { runs: number; seconds: number; connections: number; fixedRate: number; workDir: string; /** The paced load's generator: C since it was written (absent in runs before: Node). */ pacedGenerator?: 'C'; /** Saturation runs per endpoint in the tail stage, their median (absent in runs before: one run). */ tailSaturationRuns?: number };
+  settings: { runs: number; seconds: number; connections: number; fixedRate: number; workDir: string; /** The paced load's generator: C since it was written (absent in runs before: Node). */ pacedGenerator?: 'C'; /** Saturation runs per endpoint in the tail stage, their median (absent in runs before: one run). */ tailSaturationRuns?: number; /** The tail's saturation load: the C client in a closed loop (absent in runs before: autocannon). */ tailGenerator?: 'C'; /** Paced runs per endpoint in the tail stage, the median p99's (absent in runs before: one run). */ tailPacedRuns?: number };
   builds: BuildFigures[];
   serving: ServeFigures[];
   durationSeconds: number;
@@ -375,10 +379,13 @@ export function renderMarkdown(r: BenchResults): string {
       for (const d of s.front.dynamic) out.push(`| ${d.name} (alone: the shim) | ${runs(d.direct)} | ${runs(d.viaNginx)} | **${n(frontDynamicRatio(d), 2)}×** |`);
     }
     if (s.tail?.length) {
-      out.push('', 'The tail under many connections: each dynamic endpoint (metered, in memory) with 50 connections as fast as they go (saturation: ' + (r.settings.tailSaturationRuns ? `the median of ${r.settings.tailSaturationRuns} runs` : 'one run') + '), then paced at two thirds of that rate over at most 50 connections, latency counted from when each request was due; the paced client runs in its own process (prepared request bytes over raw sockets). Over the paced run, from the shim\'s /metrics: its GC pauses (all, and the mark-compact ones) and the event loop\'s worst delay:', '', '| endpoint | saturation req/s | p50 ms | p99 ms | p99 ÷ p50 | paced req/s | p50 ms | p99 ms | errors / non-2xx | GC pauses (ms) | mark-compact (ms) | loop delay max ms |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+      const satRuns = r.settings.tailSaturationRuns ? `the median of ${r.settings.tailSaturationRuns} runs` : 'one run';
+      const satBy = r.settings.tailGenerator === 'C' ? '`bench/paced-client.c` in a closed loop, each connection sending its next request as soon as its answer is in' : 'autocannon';
+      const pacedRuns = r.settings.tailPacedRuns ? `${r.settings.tailPacedRuns} runs, the figures those of the run with the median p99 (every run's p99 in the last column)` : 'one run';
+      out.push('', `The tail under many connections: each dynamic endpoint (metered, in memory) with 50 connections as fast as they go (saturation: ${satBy}; ${satRuns}), then paced at two thirds of that rate over 50 connections opened before the clock starts, latency counted from when each request was due (${pacedRuns}); the paced client runs in its own process (prepared request bytes over raw sockets). Over the paced run, from the shim's /metrics: its GC pauses (all, and the mark-compact ones) and the event loop's worst delay:`, '', "| endpoint | saturation req/s | p50 ms | p99 ms | p99 ÷ p50 | paced req/s | p50 ms | p99 ms | errors / non-2xx | GC pauses (ms) | mark-compact (ms) | loop delay max ms | every paced run's p99 ms |", '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
       for (const t of s.tail) {
         const p = t.profile;
-        out.push(`| ${t.name} | ${n(t.saturation.rps)} | ${n(t.saturation.p50, 1)} | ${n(t.saturation.p99, 1)} | ${n(t.saturation.p99 / t.saturation.p50, 1)}× | ${n(t.paced.rate)} | ${n(t.paced.p50, 1)} | ${n(t.paced.p99, 1)} | ${t.paced.errors} / ${t.paced.non2xx} | ${p ? `${p.gcPauses} (${n(p.gcPauseMs, 1)})` : ''} | ${p ? `${p.majorPauses} (${n(p.majorPauseMs, 1)})` : ''} | ${p ? n(p.loopLagMaxMs, 1) : ''} |`);
+        out.push(`| ${t.name} | ${n(t.saturation.rps)} | ${n(t.saturation.p50, 1)} | ${n(t.saturation.p99, 1)} | ${n(t.saturation.p99 / t.saturation.p50, 1)}× | ${n(t.paced.rate)} | ${n(t.paced.p50, 1)} | ${n(t.paced.p99, 1)} | ${t.paced.errors} / ${t.paced.non2xx} | ${p ? `${p.gcPauses} (${n(p.gcPauseMs, 1)})` : ''} | ${p ? `${p.majorPauses} (${n(p.majorPauseMs, 1)})` : ''} | ${p ? n(p.loopLagMaxMs, 1) : ''} | ${(t.pacedP99s ?? []).map((x) => n(x, 1)).join(', ')} |`);
       }
       if (s.stalls) {
         const gaps = s.stalls.probes;
