@@ -127,6 +127,8 @@ function storageFigures(companies: number, work: string): StorageFigures {
  */
 async function historyRuns(companies: number, work: string, medium: string): Promise<HistoryRuns> {
   let changed = 0;
+  // Five rounds at least: on this disk the same tree took 15 to 28 s from one round to the next,
+  // and the ratio of one round's pair moved between 1.06 and 2.1 (bench/results.md).
   const [treeMs, withHistoryMs] = await inRounds([
     () => stage('next-tree', work, companies).ms,
     () => {
@@ -134,7 +136,7 @@ async function historyRuns(companies: number, work: string, medium: string): Pro
       changed = w.changed!;
       return w.ms;
     },
-  ]);
+  ], Math.max(runs, 5));
   log(`${companies}, ${medium}: next month's tree ${treeMs!.join(', ')} ms; with history and changes ${withHistoryMs!.join(', ')} ms`);
   return { medium, treeMs: treeMs!, withHistoryMs: withHistoryMs!, changed };
 }

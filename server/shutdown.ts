@@ -38,7 +38,10 @@ export function handleShutdown(o: ShutdownOptions): Shutdown {
   const exit = o.exit ?? ((code: number) => process.exit(code));
   const repeatWindowMs = o.repeatWindowMs ?? 500;
   const { server, logger } = o;
-  const inFlight = new Set<ServerResponse>();
+  // A count, not a set of the responses: adding and deleting one entry per request made the Set
+  // rebuild its table every few requests, half of what a static file left in the old generation
+  // under load. Cutting the requests in flight closes every connection instead (below).
+  let inFlight = 0;
   let signalled: { signal: NodeJS.Signals; at: number } | null = null;
   let finishing = false;
   let cutting = false;
@@ -49,17 +52,17 @@ export function handleShutdown(o: ShutdownOptions): Shutdown {
   // First among the server's 'request' listeners, so a response can still get `Connection: close`
   // before the app (or the company-file fast path) writes its headers.
   server.prependListener('request', (_req, res: ServerResponse) => {
-    inFlight.add(res);
+    inFlight++;
     if (signalled) res.setHeader('Connection', 'close');
     res.once('close', () => {
-      inFlight.delete(res);
+      inFlight--;
       if (!signalled || cutting) return;
       if (res.writableFinished) drained++;
       else abandoned++;
       // Its keep-alive connection is idle from now on: close it, then see whether anything is left.
       setImmediate(() => {
         server.closeIdleConnections();
-        if (inFlight.size === 0) void finish(0);
+        if (inFlight === 0) void finish(0);
       });
     });
   });
@@ -83,9 +86,9 @@ export function handleShutdown(o: ShutdownOptions): Shutdown {
   }
 
   function expire(): void {
-    const cut = inFlight.size;
+    const cut = inFlight;
     cutting = true;
-    for (const res of inFlight) res.destroy();
+    server.closeAllConnections(); // each request still in flight is on one of them
     void finish(cut);
   }
 
@@ -95,17 +98,17 @@ export function handleShutdown(o: ShutdownOptions): Shutdown {
     if (signalled) {
       if (signal === signalled.signal && now - signalled.at < repeatWindowMs) return;
       const code = 128 + (constants.signals[signal] ?? 15);
-      logger.warn(`shutdown: second signal (${signal}), exiting at once`, { signal, cut: inFlight.size, drained, exit_code: code });
+      logger.warn(`shutdown: second signal (${signal}), exiting at once`, { signal, cut: inFlight, drained, exit_code: code });
       cutting = true;
       void Promise.race([logger.flush?.(), new Promise((resolve) => setTimeout(resolve, 200).unref())]).finally(() => exit(code));
       return;
     }
     signalled = { signal, at: now };
     started = now;
-    logger.info('shutting down: no new connections; finishing the requests in flight', { signal, in_flight: inFlight.size, grace_ms: o.graceMs });
+    logger.info('shutting down: no new connections; finishing the requests in flight', { signal, in_flight: inFlight, grace_ms: o.graceMs });
     server.close();
     server.closeIdleConnections();
-    if (inFlight.size === 0) {
+    if (inFlight === 0) {
       void finish(0);
       return;
     }
@@ -116,7 +119,7 @@ export function handleShutdown(o: ShutdownOptions): Shutdown {
   return {
     begin,
     get inFlight() {
-      return inFlight.size;
+      return inFlight;
     },
   };
 }
