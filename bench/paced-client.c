@@ -107,15 +107,22 @@ static void send_on(conn_t *c, long i, double due) {
   if (flush(c) < 0) close_conn(c);
 }
 
-static void open_conn(conn_t *c, long i, double due) {
+/* A non-blocking socket without Nagle's delay, connecting to the server: 0 done, -1 under way (EINPROGRESS), -2 failed. */
+static int start_connect(conn_t *c) {
   c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (c->fd < 0) die("socket");
   int one = 1;
   setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  if (connect(c->fd, (struct sockaddr *)&addr, sizeof addr) == 0) return 0;
+  return errno == EINPROGRESS ? -1 : -2;
+}
+
+static void open_conn(conn_t *c, long i, double due) {
+  int r = start_connect(c);
   c->state = CONNECTING; c->due = due; c->req = i; c->written = 0; c->len = 0;
   watch(c, EPOLLOUT, EPOLL_CTL_ADD);
-  if (connect(c->fd, (struct sockaddr *)&addr, sizeof addr) == 0) { c->state = BUSY; if (flush(c) < 0) close_conn(c); }
-  else if (errno != EINPROGRESS) close_conn(c);
+  if (r == 0) { c->state = BUSY; if (flush(c) < 0) close_conn(c); }
+  else if (r == -2) close_conn(c);
 }
 
 static void settle(int ok, int status, double due) {
@@ -206,12 +213,9 @@ static void preconnect(void) {
   int pending = 0;
   for (int k = 0; k < nconns; k++) {
     conn_t *c = &conns[k];
-    c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (c->fd < 0) die("socket");
-    int one = 1;
-    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    if (connect(c->fd, (struct sockaddr *)&addr, sizeof addr) == 0) { c->state = IDLE; watch(c, EPOLLIN, EPOLL_CTL_ADD); continue; }
-    if (errno != EINPROGRESS) { close(c->fd); c->fd = -1; continue; }
+    int r = start_connect(c);
+    if (r == 0) { c->state = IDLE; watch(c, EPOLLIN, EPOLL_CTL_ADD); continue; }
+    if (r == -2) { close(c->fd); c->fd = -1; continue; }
     c->state = CONNECTING;
     watch(c, EPOLLOUT, EPOLL_CTL_ADD);
     pending++;

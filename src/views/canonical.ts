@@ -3,7 +3,7 @@ import { CANONICAL_SECTIONS, type CanonicalSection } from '../contract/vocabular
 import { CARBON_FEE_THRESHOLD_TCO2E } from '../methodology/rules.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
 import type { CompanyFacts } from '../snapshot/store.js';
-import { disclaimerFor, withEnvelope } from './envelope.js';
+import { disclaimerFor, successEnvelope } from './envelope.js';
 
 const ALL_SECTIONS: ReadonlySet<CanonicalSection> = new Set(CANONICAL_SECTIONS);
 
@@ -17,11 +17,11 @@ export function canonicalView(
   sourceName: SourceNames,
   sections: ReadonlySet<CanonicalSection> = ALL_SECTIONS,
 ): CanonicalView {
-  return canonicalFields(withEnvelope(meta, {}), meta, facts, sourceName, sections);
+  return canonicalFields(successEnvelope(meta), meta, facts, sourceName, sections);
 }
 
 /** A canonical view without its envelope: what /compare lists for each company. */
-export type CanonicalBody = Omit<CanonicalView, keyof ReturnType<typeof withEnvelope>>;
+export type CanonicalBody = Omit<CanonicalView, keyof ReturnType<typeof successEnvelope>>;
 
 /**
  * The canonical view's own fields (after the envelope's), added onto `target` in the view's order.
