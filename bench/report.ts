@@ -126,6 +126,12 @@ export interface TailFigures {
   pacedP99s?: number[];
   /** The shim's GC pauses and worst event-loop delay over the paced run (absent in runs before it). */
   profile?: ShimProfile;
+  /**
+   * The share of the wall time the shim's main thread ran on a core: over all the saturation runs,
+   * and over the reported paced run (absent in runs before, or without /proc). Paced one at a time, a
+   * request costs the thread more than in a saturated stream, so ⅔ of saturation is more than ⅔ of it.
+   */
+  busy?: { saturation: number; paced: number };
 }
 
 /** Filtered `/changes` in a month that moved nearly every company (issue 25): paced, and the shim's peak RSS. */
@@ -382,10 +388,10 @@ export function renderMarkdown(r: BenchResults): string {
       const satRuns = r.settings.tailSaturationRuns ? `the median of ${r.settings.tailSaturationRuns} runs` : 'one run';
       const satBy = r.settings.tailGenerator === 'C' ? '`bench/paced-client.c` in a closed loop, each connection sending its next request as soon as its answer is in' : 'autocannon';
       const pacedRuns = r.settings.tailPacedRuns ? `${r.settings.tailPacedRuns} runs, the figures those of the run with the median p99 (every run's p99 in the last column)` : 'one run';
-      out.push('', `The tail under many connections: each dynamic endpoint (metered, in memory) with 50 connections as fast as they go (saturation: ${satBy}; ${satRuns}), then paced at two thirds of that rate over 50 connections opened before the clock starts, latency counted from when each request was due (${pacedRuns}); the paced client runs in its own process (prepared request bytes over raw sockets). Over the paced run, from the shim's /metrics: its GC pauses (all, and the mark-compact ones) and the event loop's worst delay:`, '', "| endpoint | saturation req/s | p50 ms | p99 ms | p99 ÷ p50 | paced req/s | p50 ms | p99 ms | errors / non-2xx | GC pauses (ms) | mark-compact (ms) | loop delay max ms | every paced run's p99 ms |", '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+      out.push('', `The tail under many connections: each dynamic endpoint (metered, in memory) with 50 connections as fast as they go (saturation: ${satBy}; ${satRuns}), then paced at two thirds of that rate over 50 connections opened before the clock starts, latency counted from when each request was due (${pacedRuns}); the paced client runs in its own process (prepared request bytes over raw sockets). Over the paced run, from the shim's /metrics: its GC pauses (all, and the mark-compact ones) and the event loop's worst delay; and how busy the shim's thread was (the share of the wall time its main thread ran on a core, from the kernel's scheduler statistics), at saturation and paced:`, '', "| endpoint | saturation req/s | p50 ms | p99 ms | p99 ÷ p50 | paced req/s | p50 ms | p99 ms | errors / non-2xx | GC pauses (ms) | mark-compact (ms) | loop delay max ms | every paced run's p99 ms | shim thread busy, saturation / paced |", '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
       for (const t of s.tail) {
         const p = t.profile;
-        out.push(`| ${t.name} | ${n(t.saturation.rps)} | ${n(t.saturation.p50, 1)} | ${n(t.saturation.p99, 1)} | ${n(t.saturation.p99 / t.saturation.p50, 1)}× | ${n(t.paced.rate)} | ${n(t.paced.p50, 1)} | ${n(t.paced.p99, 1)} | ${t.paced.errors} / ${t.paced.non2xx} | ${p ? `${p.gcPauses} (${n(p.gcPauseMs, 1)})` : ''} | ${p ? `${p.majorPauses} (${n(p.majorPauseMs, 1)})` : ''} | ${p ? n(p.loopLagMaxMs, 1) : ''} | ${(t.pacedP99s ?? []).map((x) => n(x, 1)).join(', ')} |`);
+        out.push(`| ${t.name} | ${n(t.saturation.rps)} | ${n(t.saturation.p50, 1)} | ${n(t.saturation.p99, 1)} | ${n(t.saturation.p99 / t.saturation.p50, 1)}× | ${n(t.paced.rate)} | ${n(t.paced.p50, 1)} | ${n(t.paced.p99, 1)} | ${t.paced.errors} / ${t.paced.non2xx} | ${p ? `${p.gcPauses} (${n(p.gcPauseMs, 1)})` : ''} | ${p ? `${p.majorPauses} (${n(p.majorPauseMs, 1)})` : ''} | ${p ? n(p.loopLagMaxMs, 1) : ''} | ${(t.pacedP99s ?? []).map((x) => n(x, 1)).join(', ')} | ${t.busy ? `${n(t.busy.saturation * 100)} % / ${n(t.busy.paced * 100)} %` : ''} |`);
       }
       if (s.stalls) {
         const gaps = s.stalls.probes;

@@ -189,6 +189,18 @@ export function cpuMs(pid: number): number | null {
     return null;
   }
 }
+/**
+ * How long a process's main thread (the shim's event loop) has run on a core so far, in ms, from the
+ * scheduler's own account (/proc/PID/task/PID/schedstat, in ns); null where there is none. Over a
+ * load, its share of the wall time is how busy the loop was: GC helpers and other threads excluded.
+ */
+export function mainThreadRunMs(pid: number): number | null {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return null;
+  }
+}
 /** USER_HZ: 100 on Linux for every architecture the kernel exports to /proc. */
 const CLOCK_TICKS = 100;
 
