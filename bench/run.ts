@@ -11,7 +11,7 @@ import { paced, saturated } from './paced.js';
 import { stallProbe, type StallFigures } from './stall-probe.js';
 import { startPublisherReplay } from './publisher-replay.js';
 import { PAGES_ALL_LANGUAGES, PAGES_ONE_LANGUAGE, renderMarkdown, type BenchResults, type BuildFigures, type FormsFigures, type FrontFigures, type HistoryRuns, type LoggingFigures, type TailFigures, type ChangesFigures, type StorageFigures, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
-import { cpuMs, ensureWrk, firstChildPid, mainThreadRunMs, peakRssMb, profiled, startNginx, startRedis, startShim, startShippedNginx, type Running, type ShimProfile } from './servers.js';
+import { busyOver, cpuMs, ensureWrk, firstChildPid, peakRssMb, profiled, startNginx, startRedis, startShim, startShippedNginx, type Running, type ShimProfile } from './servers.js';
 
 /**
  * npm run bench [-- --companies 100000] [--sizes 100000] [--storage-companies N|0] [--runs 3] [--seconds 3] [--port 18600] [--only tail [--work DIR]]
@@ -511,16 +511,6 @@ async function measureMcp(companies: number, shim: Running, companyRequests: Loa
   return { rate: MCP_RATE, ...result };
 }
 
-/** From now, a function giving the share of the wall time a process's main thread has run since (null without /proc). */
-function busyOver(pid: number): () => number | null {
-  const ran = mainThreadRunMs(pid);
-  const t0 = performance.now();
-  return () => {
-    const now = mainThreadRunMs(pid);
-    return ran === null || now === null ? null : (now - ran) / (performance.now() - t0);
-  };
-}
-
 /** The fixed rate of the latency figures. */
 const FIXED_RATE = 500;
 
@@ -553,14 +543,14 @@ async function measureTail(companies: number, published: string, keysDb: string,
       // hiccup of the machine in 5 s, a 15 ms slice of a core taken, moved one run's p99 by tens of ms).
       const pacedRuns: { result: LoadResult; profile: ShimProfile; busy: number | null }[] = [];
       for (let i = 0; i < runs; i++) {
-        const pacedBusy = busyOver(shim.pid);
+        const runBusy = busyOver(shim.pid);
         const run = await profiled(`http://127.0.0.1:${port + 1}`, () => paced(shim.base, keyed, { rate, seconds: Math.max(seconds, 5), connections: 50 }));
-        pacedRuns.push({ ...run, busy: pacedBusy() });
+        pacedRuns.push({ ...run, busy: runBusy() });
       }
-      const { result, profile, busy } = [...pacedRuns].sort((a, b) => a.result.p99 - b.result.p99)[Math.floor(pacedRuns.length / 2)]!;
-      const busyFigures = saturationBusy !== null && busy !== null ? { busy: { saturation: saturationBusy, paced: busy } } : {};
-      figures.push({ name, saturation, paced: { ...result, rate }, pacedP99s: pacedRuns.map((r) => r.result.p99), profile, ...busyFigures });
-      log(`${companies}: ${name}, 50 connections: saturation ${saturation.rps.toFixed(0)} req/s p50 ${saturation.p50} p99 ${saturation.p99} ms; paced ${rate} req/s p50 ${result.p50.toFixed(1)} p99 ${result.p99.toFixed(1)} ms; shim GC ${profile.gcPauses} pauses ${profile.gcPauseMs} ms (mark-compact ${profile.majorPauses}, ${profile.majorPauseMs} ms), loop delay max ${profile.loopLagMaxMs} ms${busy !== null && saturationBusy !== null ? `; shim thread busy ${(saturationBusy * 100).toFixed(0)} % / ${(busy * 100).toFixed(0)} %` : ''}`);
+      const { result, profile, busy: pacedBusy } = [...pacedRuns].sort((a, b) => a.result.p99 - b.result.p99)[Math.floor(pacedRuns.length / 2)]!;
+      const busy = saturationBusy !== null && pacedBusy !== null ? { saturation: saturationBusy, paced: pacedBusy } : undefined;
+      figures.push({ name, saturation, paced: { ...result, rate }, pacedP99s: pacedRuns.map((r) => r.result.p99), profile, ...(busy && { busy }) });
+      log(`${companies}: ${name}, 50 connections: saturation ${saturation.rps.toFixed(0)} req/s p50 ${saturation.p50} p99 ${saturation.p99} ms; paced ${rate} req/s p50 ${result.p50.toFixed(1)} p99 ${result.p99.toFixed(1)} ms; shim GC ${profile.gcPauses} pauses ${profile.gcPauseMs} ms (mark-compact ${profile.majorPauses}, ${profile.majorPauseMs} ms), loop delay max ${profile.loopLagMaxMs} ms${busy ? `; shim thread busy ${(busy.saturation * 100).toFixed(0)} % / ${(busy.paced * 100).toFixed(0)} %` : ''}`);
     }
   } finally {
     await shim.stop();

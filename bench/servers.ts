@@ -190,16 +190,24 @@ export function cpuMs(pid: number): number | null {
   }
 }
 /**
- * How long a process's main thread (the shim's event loop) has run on a core so far, in ms, from the
- * scheduler's own account (/proc/PID/task/PID/schedstat, in ns); null where there is none. Over a
- * load, its share of the wall time is how busy the loop was: GC helpers and other threads excluded.
+ * From now, a function giving the share of the wall time a process's main thread (the shim's event
+ * loop) has run on a core since, from the scheduler's own account (/proc/PID/task/PID/schedstat, in
+ * ns): how busy the loop was, GC helpers and other threads excluded. null where there is no /proc.
  */
-export function mainThreadRunMs(pid: number): number | null {
-  try {
-    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
-  } catch {
-    return null;
-  }
+export function busyOver(pid: number): () => number | null {
+  const ranMs = () => {
+    try {
+      return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+    } catch {
+      return null;
+    }
+  };
+  const ran = ranMs();
+  const t0 = performance.now();
+  return () => {
+    const now = ranMs();
+    return ran === null || now === null ? null : (now - ran) / (performance.now() - t0);
+  };
 }
 /** USER_HZ: 100 on Linux for every architecture the kernel exports to /proc. */
 const CLOCK_TICKS = 100;
