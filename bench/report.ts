@@ -124,6 +124,8 @@ export interface TailFigures {
   paced: LoadResult & { rate: number };
   /** Every paced run's p99, in the order run (absent in runs before: one run). */
   pacedP99s?: number[];
+  /** Every paced run's rate, two thirds of the saturation run just before it (absent in runs before: one rate, from the median saturation). */
+  pacedRates?: number[];
   /** The shim's GC pauses and worst event-loop delay over the paced run (absent in runs before it). */
   profile?: ShimProfile;
   /**
@@ -177,7 +179,7 @@ export interface ServeFigures {
 export interface BenchResults {
   measured_at: string;
   machine: { cores: number; cpu: string; node: string; platform: string };
-  settings: { runs: number; seconds: number; connections: number; fixedRate: number; workDir: string; /** The paced load's generator: C since it was written (absent in runs before: Node). */ pacedGenerator?: 'C'; /** Saturation runs per endpoint in the tail stage, their median (absent in runs before: one run). */ tailSaturationRuns?: number; /** The tail's saturation load: the C client in a closed loop (absent in runs before: autocannon). */ tailGenerator?: 'C'; /** Paced runs per endpoint in the tail stage, the median p99's (absent in runs before: one run). */ tailPacedRuns?: number };
+  settings: { runs: number; seconds: number; connections: number; fixedRate: number; workDir: string; /** The paced load's generator: C since it was written (absent in runs before: Node). */ pacedGenerator?: 'C'; /** Saturation runs per endpoint in the tail stage, their median (absent in runs before: one run). */ tailSaturationRuns?: number; /** The tail's saturation load: the C client in a closed loop (absent in runs before: autocannon). */ tailGenerator?: 'C'; /** Paced runs per endpoint in the tail stage, the median p99's (absent in runs before: one run). */ tailPacedRuns?: number; /** Each paced run at ⅔ of the saturation run just before it (absent in runs before: every paced run at ⅔ of the median saturation). */ tailPaired?: boolean };
   builds: BuildFigures[];
   serving: ServeFigures[];
   durationSeconds: number;
@@ -387,11 +389,14 @@ export function renderMarkdown(r: BenchResults): string {
     if (s.tail?.length) {
       const satRuns = r.settings.tailSaturationRuns ? `the median of ${r.settings.tailSaturationRuns} runs` : 'one run';
       const satBy = r.settings.tailGenerator === 'C' ? '`bench/paced-client.c` in a closed loop, each connection sending its next request as soon as its answer is in' : 'autocannon';
-      const pacedRuns = r.settings.tailPacedRuns ? `${r.settings.tailPacedRuns} runs, the figures those of the run with the median p99 (every run's p99 in the last column)` : 'one run';
-      out.push('', `The tail under many connections: each dynamic endpoint (metered, in memory) with 50 connections as fast as they go (saturation: ${satBy}; ${satRuns}), then paced at two thirds of that rate over 50 connections opened before the clock starts, latency counted from when each request was due (${pacedRuns}); the paced client runs in its own process (prepared request bytes over raw sockets). Over the paced run, from the shim's /metrics: its GC pauses (all, and the mark-compact ones) and the event loop's worst delay; and how busy the shim's thread was (the share of the wall time its main thread ran on a core, from the kernel's scheduler statistics), at saturation and paced:`, '', "| endpoint | saturation req/s | p50 ms | p99 ms | p99 ÷ p50 | paced req/s | p50 ms | p99 ms | errors / non-2xx | GC pauses (ms) | mark-compact (ms) | loop delay max ms | every paced run's p99 ms | shim thread busy, saturation / paced |", '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
+      const pacedRuns = r.settings.tailPacedRuns ? `${r.settings.tailPacedRuns} runs, the figures those of the run with the median p99 (every run's p99 and rate in the last columns)` : 'one run';
+      const pacedAt = r.settings.tailPaired
+        ? 'then, right after each saturation run, paced at two thirds of that run\'s rate over 50 connections opened before the clock starts,'
+        : 'then paced at two thirds of that rate over 50 connections opened before the clock starts,';
+      out.push('', `The tail under many connections: each dynamic endpoint (metered, in memory) with 50 connections as fast as they go (saturation: ${satBy}; ${satRuns}), ${pacedAt} latency counted from when each request was due (${pacedRuns}); the paced client runs in its own process (prepared request bytes over raw sockets). Over the paced run, from the shim's /metrics: its GC pauses (all, and the mark-compact ones) and the event loop's worst delay; and how busy the shim's thread was (the share of the wall time its main thread ran on a core, from the kernel's scheduler statistics), at saturation and paced:`, '', "| endpoint | saturation req/s | p50 ms | p99 ms | p99 ÷ p50 | paced req/s | p50 ms | p99 ms | errors / non-2xx | GC pauses (ms) | mark-compact (ms) | loop delay max ms | every paced run's p99 ms | every paced run's req/s | shim thread busy, saturation / paced |", '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|');
       for (const t of s.tail) {
         const p = t.profile;
-        out.push(`| ${t.name} | ${n(t.saturation.rps)} | ${n(t.saturation.p50, 1)} | ${n(t.saturation.p99, 1)} | ${n(t.saturation.p99 / t.saturation.p50, 1)}× | ${n(t.paced.rate)} | ${n(t.paced.p50, 1)} | ${n(t.paced.p99, 1)} | ${t.paced.errors} / ${t.paced.non2xx} | ${p ? `${p.gcPauses} (${n(p.gcPauseMs, 1)})` : ''} | ${p ? `${p.majorPauses} (${n(p.majorPauseMs, 1)})` : ''} | ${p ? n(p.loopLagMaxMs, 1) : ''} | ${(t.pacedP99s ?? []).map((x) => n(x, 1)).join(', ')} | ${t.busy ? `${n(t.busy.saturation * 100)} % / ${n(t.busy.paced * 100)} %` : ''} |`);
+        out.push(`| ${t.name} | ${n(t.saturation.rps)} | ${n(t.saturation.p50, 1)} | ${n(t.saturation.p99, 1)} | ${n(t.saturation.p99 / t.saturation.p50, 1)}× | ${n(t.paced.rate)} | ${n(t.paced.p50, 1)} | ${n(t.paced.p99, 1)} | ${t.paced.errors} / ${t.paced.non2xx} | ${p ? `${p.gcPauses} (${n(p.gcPauseMs, 1)})` : ''} | ${p ? `${p.majorPauses} (${n(p.majorPauseMs, 1)})` : ''} | ${p ? n(p.loopLagMaxMs, 1) : ''} | ${(t.pacedP99s ?? []).map((x) => n(x, 1)).join(', ')} | ${(t.pacedRates ?? [t.paced.rate]).map((x) => n(x)).join(', ')} | ${t.busy ? `${n(t.busy.saturation * 100)} % / ${n(t.busy.paced * 100)} %` : ''} |`);
       }
       if (s.stalls) {
         const gaps = s.stalls.probes;
