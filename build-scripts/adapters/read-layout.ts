@@ -5,6 +5,7 @@ import { CsvFormatError, readCsv } from './csv-reader.js';
 import { JsonFormatError, readJsonRecords } from './json-records.js';
 import { sniffEncoding } from './decode.js';
 import type { FileLayout } from './layouts.js';
+import { cleanText } from './clean-text.js';
 
 /** One row an adapter refused, with where it is (a CSV line, or a JSON record's 1-based index) and why. */
 export interface Reject {
@@ -189,8 +190,9 @@ async function* jsonRows<K extends string>(path: string, file: string, layout: F
 
 /**
  * Streams the rows of one publisher file: finds the file (any of the layout's accepted names), reads
- * it as CSV or JSON by its extension, maps columns or keys by name (trimmed), validates each row
- * with `schema` and yields the parsed rows. A row that fails is recorded in `rejects` as
+ * it as CSV or JSON by its extension, maps columns or keys by name (trimmed), cleans every value
+ * (cleanText: HTML character references decoded, whitespace trimmed), validates each row with
+ * `schema` and yields the parsed rows. A row that fails is recorded in `rejects` as
  * `file:line: column: reason` (`file:record N: …` for JSON) and skipped. A missing optional file
  * yields nothing.
  */
@@ -234,7 +236,13 @@ export async function* readLayoutFile<K extends string, T>(
         rejects.add(file, item.at, item.problem, unit);
         continue;
       }
-      const garbled = (Object.keys(item.raw) as K[]).find((k) => item.raw[k].includes('\uFFFD'));
+      let garbled: K | undefined;
+      for (const k of Object.keys(item.raw) as K[]) {
+        const value = item.raw[k];
+        if (value.includes('\uFFFD')) garbled ??= k;
+        // Every value cleaned here, once, for every source: references decoded, spaces (U+3000 too) trimmed.
+        item.raw[k] = cleanText(value);
+      }
       if (garbled !== undefined) {
         rejects.add(file, item.at, `${labelOf(garbled)}: bytes that are neither UTF-8 nor Big5 (mixed encodings?)`, unit);
         continue;

@@ -97,8 +97,24 @@ export const code = z
   .transform((s) => s.trim().toUpperCase())
   .pipe(z.string().regex(UPPER_CODE_PATTERN, 'must be 1–12 letters or digits'));
 
-/** Taiwan business ID (統一編號): 8 digits. */
-export const uniformNo = z
+/**
+ * Taiwan business ID (統一編號): 8 digits. Seven digits, all digits, are the eight-digit ID that lost
+ * its leading zero on the way (GHG_P_01 serves 台電 as `3795904` in ROC 110 and `03795904` in 111):
+ * padded back, and `padded` says so, for the summary's count.
+ */
+export const businessId = z
   .string()
   .transform((s) => s.trim())
-  .pipe(z.string().regex(/^\d{8}$/, 'must be 8 digits'));
+  .pipe(z.string().regex(/^\d{7,8}$/, 'must be 8 digits (or 7, a lost leading zero)'))
+  .transform((s) => ({ id: s.padStart(8, '0'), padded: s.length === 7 }));
+
+/** A business ID that may be absent (a penalty on a vehicle or a person names none): empty is null. */
+export const optionalBusinessId = z.string().transform((s, ctx) => {
+  if (s.trim() === '') return null;
+  const parsed = businessId.safeParse(s);
+  if (!parsed.success) {
+    ctx.addIssue({ code: 'custom', message: parsed.error.issues[0]!.message });
+    return z.NEVER;
+  }
+  return parsed.data;
+});

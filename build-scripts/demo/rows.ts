@@ -90,7 +90,11 @@ export function* registryRows(u: Universe): Generator<RowOf<typeof registryLayou
             co2: formatTq(co2),
             ch4: formatTq(ch4),
             n2o: formatTq(Math.max(0, y.direct - co2 - ch4)),
-            direct: formatTq(y.direct),
+            hfcs: '0',
+            pfcs: '0',
+            sf6: '0',
+            nf3: '0',
+            // As MOENV serves it: tot is the site total, the gases (direct) plus tot2 (energy-indirect).
             indirect: formatTq(y.indirect),
             total: formatTq(total),
           };

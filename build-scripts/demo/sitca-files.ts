@@ -10,8 +10,11 @@
  * Beside the demo's ESG ETFs the files hold a few funds that exercise the rules: an active fund with
  * no ESG word (in the AL11 answer, left out by the rule), a liquidated ESG fund (in the list, absent
  * from the answers) and one ESG ETF whose full name SITCA writes with 臺, full-width letters and an
- * ideographic space where the list writes 台 and half-width (the join still matches it). Table
- * columns beyond those sources.md confirms (market, code, name, amount, weight) are the demo's own.
+ * ideographic space where the list writes 台 and half-width (the join still matches it). The table
+ * has the genuine answer's form (sources.md, "Genuine answers"): ten columns with 名次 and 標的種類,
+ * `合計` spanning nine, period options labelled `2026 年 09 月`, a high-dividend fund's name carrying
+ * the note `<br>(基金之配息來源可能為收益平準金)`, and some security names marked `*` (國巨*); the
+ * readers drop the note and the mark, so the demo's facts do not depend on them.
  */
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -43,7 +46,8 @@ const NON_ESG_ACTIVE: ExtraFund = { code: 'DE5901', name: '示範主動科技成
 const LIQUIDATED: ExtraFund = { code: 'DE5902', name: '示範低碳領航', type: INDEX_TYPE, index: '示範低碳領航指數', fundClass: null };
 
 interface Row {
-  market: string;
+  /** 標的種類. */
+  kind: string;
   code: string;
   name: string;
   /** Hundredths of a percent of net assets. */
@@ -52,6 +56,8 @@ interface Row {
 
 interface SitcaDemoFund {
   fullName: string;
+  /** SITCA's note after the name (`<br>`), if any. */
+  note?: string;
   /** Net assets in NT$, for the amount column. */
   nav: number;
   rows: Row[];
@@ -107,7 +113,7 @@ const CLASS_OPTIONS = [
 
 /** The whole page: the ASP.NET form with its state and filters, and the holdings table when given. */
 function page(s: HiddenState, periods: readonly string[], period: string, fundClass: SitcaClass, table: string): string {
-  const periodOptions = periods.map((p) => [p, p] as const);
+  const periodOptions = periods.map((p) => [p, `${p.slice(0, 4)} 年 ${p.slice(4)} 月`] as const);
   const company = [['A0001', 'A0001 示範投信']] as const;
   return `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">
 <html xmlns="http://www.w3.org/1999/xhtml">
@@ -149,7 +155,9 @@ ${table}
 `;
 }
 
-const HEADER = ['基金名稱', '標的種類', '標的代號', '標的名稱', '金額', '擔保機構', '次順位債券', '受益權單位數', '占基金淨資產價值之比例(%)'];
+const HEADER = ['基金名稱', '名次', '標的種類', '標的代號', '標的名稱', '金額', '擔保機構**', '次順位債券**', '受益權單位數***', '占基金淨資產價值之比例(%)'];
+/** The note SITCA writes under the name of a fund that may pay distributions from its equalisation reserve. */
+const DISTRIBUTION_NOTE = '(基金之配息來源可能為收益平準金)';
 
 function holdingsTable(funds: readonly SitcaDemoFund[]): string {
   const lines = ['<table class="DataTable" border="1" cellspacing="0" cellpadding="2">', `\t<tr>${HEADER.map((h) => `<td class="DTHeader">${esc(h)}</td>`).join('')}</tr>`];
@@ -157,13 +165,12 @@ function holdingsTable(funds: readonly SitcaDemoFund[]): string {
     f.rows.forEach((r, i) => {
       const cls = i % 2 === 0 ? 'DTeven' : 'DTodd';
       const amount = (f.nav * r.weight) / 10_000;
-      const cells = [r.market, r.code, r.name, thousands(amount), '', '', '0', pct(r.weight)].map((c, k) => `<td class="${cls}"${k >= 3 ? ' align="right"' : ''}>${esc(c)}</td>`);
-      const name = i === 0 ? `<td class="DTeven" rowspan="${f.rows.length}">${esc(f.fullName)}</td>` : '';
+      const cells = [String(i + 1), r.kind, r.code, r.name, thousands(amount), '', '', '0', pct(r.weight)].map((c, k) => `<td class="${cls}"${k === 0 || k >= 4 ? ' align="right"' : ''}>${esc(c)}</td>`);
+      const name = i === 0 ? `<td class="DTeven" rowspan="${f.rows.length}">${esc(f.fullName)}${f.note ? `<br>${esc(f.note)}` : ''}</td>` : '';
       lines.push(`\t<tr>${name}${cells.join('')}</tr>`);
     });
-    const sumAmount = f.rows.reduce((s, r) => s + Math.round((f.nav * r.weight) / 10_000), 0);
     const sumWeight = f.rows.reduce((s, r) => s + r.weight, 0);
-    lines.push(`\t<tr><td class="DTFooter" colspan="4">合計</td><td class="DTFooter" align="right">${thousands(sumAmount)}</td><td class="DTFooter"></td><td class="DTFooter"></td><td class="DTFooter"></td><td class="DTFooter" align="right">${pct(sumWeight)}</td></tr>`);
+    lines.push(`\t<tr><td class="DTFooter" colspan="9">合計</td><td class="DTFooter" align="right">${pct(sumWeight)}</td></tr>`);
   }
   lines.push('</table>');
   return lines.join('\n');
@@ -185,19 +192,24 @@ export async function writeSitcaDemoFiles(dir: string, u: Universe): Promise<Rec
     return c ? MARKET[c.market] : '國外';
   };
   const variant = Math.max(0, u.etfs.findIndex((e) => e.name.includes('臺')));
+  const noted = Math.max(0, u.etfs.findIndex((e) => e.name.includes('高股息')));
+  // Some securities carry SITCA's mark (國巨*), always the same ones.
+  const marked = (code: string, name: string) => ((byTicker.get(code)?.index ?? 1) % 9 === 0 ? `${name}*` : name);
+  const row = (kind: string, code: string, name: string, weight: number): Row => ({ kind, code, name: marked(code, name), weight });
 
   const index: SitcaDemoFund[] = u.etfs.map((e, i) => ({
     fullName: i === variant ? sitcaVariantName(e.name) : listFullName(e.name),
+    ...(i === noted ? { note: DISTRIBUTION_NOTE } : {}),
     nav: 2e9 * (i + 1) + 5e8,
     // Cash is not a security: SITCA lists securities only.
-    rows: e.holdings.filter((h) => h.weight >= MIN_HUNDREDTHS && h.code !== 'CASH').map((h) => ({ market: marketOf(h.code), code: h.code, name: h.name, weight: h.weight })),
+    rows: e.holdings.filter((h) => h.weight >= MIN_HUNDREDTHS && h.code !== 'CASH').map((h) => row(marketOf(h.code), h.code, h.name, h.weight)),
   }));
   const largest = [...u.companies].sort((a, b) => b.capital - a.capital || a.index - b.index).slice(0, 15);
   const active: SitcaDemoFund[] = [
     {
       fullName: listFullName(NON_ESG_ACTIVE.name),
       nav: 3.2e9,
-      rows: largest.map((c, i) => ({ market: MARKET[c.market], code: c.ticker, name: c.shortName, weight: 900 - 40 * i })),
+      rows: largest.map((c, i) => row(MARKET[c.market], c.ticker, c.shortName, 900 - 40 * i)),
     },
   ];
 

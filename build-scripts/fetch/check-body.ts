@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import iconv from 'iconv-lite';
 import { CsvFormatError, readCsv } from '../adapters/csv-reader.js';
 import { sniffEncoding } from '../adapters/decode.js';
 import { JsonFormatError, readJsonRecords } from '../adapters/json-records.js';
@@ -13,18 +14,31 @@ import { FetchFailure } from './http.js';
  * the number of records; throws FetchFailure.
  */
 
-async function head(path: string, n = 512): Promise<string> {
+async function headBytes(path: string, n: number): Promise<Buffer> {
   const handle = await open(path, 'r');
   try {
     const buf = Buffer.alloc(n);
     const { bytesRead } = await handle.read(buf, 0, n, 0);
-    return buf.subarray(0, bytesRead).toString('latin1');
+    return buf.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }
 }
 
+const head = async (path: string, n = 512) => (await headBytes(path, n)).toString('latin1');
+
 const looksHtml = (start: string, contentType: string) => /html/i.test(contentType) || /^<(!doctype|html|head|body|\?xml)/i.test(start);
+
+/**
+ * TWSE's security page (因為安全性考量，您所執行的頁面無法呈現, about 800 bytes, HTTP 200 text/html),
+ * served to a client it blocks: recognised by its text, in UTF-8 or Big5, so a refresh can carry the
+ * source's previous answers instead of failing on "an HTML page".
+ */
+const BLOCKED = ['因為安全性考量', '因为安全性考量'];
+async function isBlockedPage(path: string): Promise<boolean> {
+  const bytes = await headBytes(path, 8192);
+  return [bytes.toString('utf8'), iconv.decode(bytes, 'cp950')].some((text) => BLOCKED.some((t) => text.includes(t)));
+}
 
 export async function checkBody(path: string, expect: 'json' | 'csv' | 'html', contentType: string, count?: (path: string) => Promise<number>): Promise<number> {
   const start = (await head(path)).replace(/^\xef\xbb\xbf/, '').trimStart();
@@ -32,6 +46,7 @@ export async function checkBody(path: string, expect: 'json' | 'csv' | 'html', c
   if (expect === 'html') {
     if (!looksHtml(start, contentType)) throw new FetchFailure(`expected an HTML page, got ${contentType || 'no content type'}: ${JSON.stringify(start.slice(0, 80))}`, 200);
   } else if (looksHtml(start, contentType)) {
+    if (await isBlockedPage(path)) throw new FetchFailure('blocked by the publisher: its security page (因為安全性考量…) with status 200, not data', 200, 'blocked');
     throw new FetchFailure(`an HTML page with status 200, not data (an error or maintenance page?): ${JSON.stringify(start.slice(0, 80))}`, 200);
   }
   if (expect === 'json' && (await sniffEncoding(path)) !== 'utf8') throw new FetchFailure('JSON that is not UTF-8 (the bytes read as Big5/CP950)', 200);

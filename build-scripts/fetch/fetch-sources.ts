@@ -8,6 +8,7 @@ import { singleGetPlan } from '../sources/single-get.js';
 import type { FetchPlan, SourceModule } from '../sources/source.js';
 import { hashFile } from '../snapshot/source-files.js';
 import { readManifest, type ManifestFile, type SourcesManifest } from '../snapshot/sources-manifest.js';
+import { carryableReason, EMPTY_REASON, previousAnswers, refuseCarry, type CarriedForward } from './carry-forward.js';
 import { DEFAULT_HTTP, FetchFailure, redact, type HttpOptions } from './http.js';
 import { preflight } from './preflight.js';
 import { Session } from './session.js';
@@ -42,6 +43,8 @@ export interface FetchResult {
   missing: { sourceId: string; note: string }[];
   /** Assertion maxima exceeded. */
   warnings: string[];
+  /** Sources whose latest answer was empty, blocked or unavailable, kept from the previous fetch (contract section 9). */
+  carriedForward: Record<string, CarriedForward>;
   /** Records per source fetched now, and the previous fetch's. */
   counts: Record<string, { records: number; previous_records: number | null }>;
 }
@@ -115,19 +118,37 @@ export async function fetchSources(o: FetchOptions): Promise<FetchResult> {
     const missing: FetchResult['missing'] = [];
     const warnings: string[] = [];
     const counts: FetchResult['counts'] = {};
+    const carriedForward: FetchResult['carriedForward'] = {};
     for (const m of SOURCE_MODULES) {
       const id = m.info.source_id;
       const planned = plans.get(id);
       if (planned) {
         o.log(`${id}: fetching from ${redact(planned.url, [key])}`);
         const session = new Session(id, work, http, now, http.log);
+        let carry: string | null = null;
         try {
           await planned.plan.run(session, { url: planned.url, asof, moenvKey: key });
         } catch (err) {
           // Whatever went wrong (the network, an answer, the disk), the operator learns which source.
-          throw new SourceFetchError(id, redact(err instanceof FetchFailure ? err.message : String((err as Error).message ?? err), [key]));
+          const message = redact(err instanceof FetchFailure ? err.message : String((err as Error).message ?? err), [key]);
+          carry = carryableReason(err instanceof FetchFailure ? err.kind : null, message);
+          if (carry === null) throw new SourceFetchError(id, message);
         }
         const records = session.answers.reduce((s, a) => s + a.records, 0);
+        if (carry !== null || records === 0) {
+          const reason = carry ?? EMPTY_REASON;
+          const before = previousAnswers(previous, id);
+          const refused = refuseCarry(m.info.update_frequency, before, now());
+          if (refused !== null) throw new SourceFetchError(id, `${reason}; cannot carry forward: ${refused}`);
+          // This attempt's answers go; the previous good ones come back byte for byte, with their manifest entries.
+          for (const a of session.answers) rmSync(join(work, a.file), { force: true });
+          for (const f of before!.files) cpSync(join(outDir, f.file), join(work, f.file));
+          files.push(...before!.files);
+          carriedForward[id] = { attempted_at: isoSecond(now()), reason };
+          if (previous.sources?.[id]) counts[id] = previous.sources[id]!;
+          o.log(`${id}: ${reason}; carried forward the previous answers retrieved ${before!.retrievedAt}`);
+          continue;
+        }
         const before = previous.sources?.[id]?.records ?? sumRecords(previous, id);
         const outcome = checkFetched(m, records, before, scale);
         if (outcome.failures.length > 0) throw new SourceFetchError(id, outcome.failures.map((f) => f.replace(`${id}: `, '')).join('; '));
@@ -146,6 +167,8 @@ export async function fetchSources(o: FetchOptions): Promise<FetchResult> {
       if (kept.length > 0) {
         carried.push(id);
         if (previous.sources?.[id]) counts[id] = previous.sources[id]!;
+        // Not fetched now: what the previous folder said of it stands, a carried-forward state included.
+        if (previous.carried_forward?.[id]) carriedForward[id] = previous.carried_forward[id]!;
       } else if (selected(m) && m.plan === null) {
         missing.push({ sourceId: id, note: `placed by hand only: put ${m.files.placed.join(' or ')} into the folder, or set ${urlVariable(id)}` });
       }
@@ -158,11 +181,12 @@ export async function fetchSources(o: FetchOptions): Promise<FetchResult> {
       retrieved_at: Object.fromEntries(Object.entries(retrieved).sort()),
       files,
       sources: Object.fromEntries(Object.entries(counts).sort()),
+      ...(Object.keys(carriedForward).length > 0 ? { carried_forward: Object.fromEntries(Object.entries(carriedForward).sort()) } : {}),
     };
     writeFileSync(join(work, 'manifest.json.part'), `${JSON.stringify(manifest, null, 2)}\n`);
     renameSync(join(work, 'manifest.json.part'), join(work, 'manifest.json'));
     publish(work, outDir);
-    return { outDir, files, carried, missing, warnings, counts };
+    return { outDir, files, carried, missing, warnings, counts, carriedForward };
   } catch (e) {
     rmSync(work, { recursive: true, force: true });
     throw e;

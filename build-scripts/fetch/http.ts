@@ -56,12 +56,21 @@ export interface HttpRequest {
 /** The host's name does not resolve: no network, or a wrong URL. Another attempt will not cure it. */
 const UNRESOLVED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME']);
 
+/**
+ * Why a source could not be fetched, when a refresh may still use its previous good answers
+ * (contract section 9): the publisher blocked the client (TWSE's security page), or the source stayed
+ * unavailable through every retry (timeouts, resets, 5xx, 429). Null for what is never carried over:
+ * a changed form, a 4xx, a wrong key.
+ */
+export type FailureKind = 'blocked' | 'unavailable' | null;
+
 /** A failure that another attempt will not cure (or the last attempt's failure). */
 export class FetchFailure extends Error {
   override name = 'FetchFailure';
   constructor(
     message: string,
     readonly status: number | null = null,
+    readonly kind: FailureKind = null,
   ) {
     super(message);
   }
@@ -161,9 +170,9 @@ export async function download(r: HttpRequest, dest: string, o: HttpOptions): Pr
     try {
       return await attempt(r, dest, o);
     } catch (e) {
-      if (!(e instanceof Transient)) throw e instanceof FetchFailure ? new FetchFailure(redact(e.message, o.secrets), e.status) : e;
+      if (!(e instanceof Transient)) throw e instanceof FetchFailure ? new FetchFailure(redact(e.message, o.secrets), e.status, e.kind) : e;
       const message = redact(e.message, o.secrets);
-      if (n >= o.attempts) throw new FetchFailure(`${message}, still after ${n} attempts`);
+      if (n >= o.attempts) throw new FetchFailure(`${message}, still after ${n} attempts`, null, 'unavailable');
       const backoff = Math.min(o.retryMaxMs, e.retryAfterMs ?? o.retryBaseMs * 2 ** (n - 1) * (1 + Math.random() / 2));
       o.log(`${shown}: ${message}; retrying in ${(backoff / 1000).toFixed(1)} s (attempt ${n + 1} of ${o.attempts})`);
       await sleep(backoff);

@@ -56,7 +56,7 @@ export class Session implements FetchSession {
     } catch (e) {
       rmSync(part, { force: true });
       const message = redact((e as Error).message ?? String(e), this.http.secrets);
-      throw new FetchFailure(`${r.method} ${withoutKey(r.url)} (${r.file}): ${message}`, e instanceof FetchFailure ? e.status : null);
+      throw new FetchFailure(`${r.method} ${withoutKey(r.url)} (${r.file}): ${message}`, e instanceof FetchFailure ? e.status : null, e instanceof FetchFailure ? e.kind : null);
     }
   }
 }

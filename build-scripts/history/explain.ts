@@ -36,7 +36,8 @@ export function inputOf(f: CompanyFacts, asof: string): MethodologyInput {
   };
 }
 
-const penaltyKey = (p: PenaltyRecord) => `${p.record_id}\u0000${p.date}`;
+/** A decision's identity is its agency and number (each county numbers its own), with its date. */
+const penaltyKey = (p: PenaltyRecord) => `${p.agency_name}\u0000${p.record_id}\u0000${p.date}`;
 const sameDisclosure = (a: CompanyFacts['disclosure'], b: CompanyFacts['disclosure']) =>
   a === b ||
   (a !== null && b !== null && a.year === b.year && a.scope1 === b.scope1 && a.scope2 === b.scope2 && a.scope3 === b.scope3 &&

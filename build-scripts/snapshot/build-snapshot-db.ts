@@ -39,6 +39,8 @@ export interface SnapshotDbSummary {
   rejects: RejectLog;
   flagsById: Record<string, number>;
   verdicts: Record<string, number>;
+  /** Sources whose previous answers stood in for an empty, blocked or failed latest one (contract 9). */
+  carriedForward: { source_id: string; retrieved_at: string; attempted_at: string; reason: string }[];
 }
 
 export class BuildError extends Error {
@@ -73,6 +75,7 @@ export async function buildSnapshotDb(o: SnapshotDbOptions): Promise<SnapshotDbS
     etfs,
     data,
     retrievedAt: (id) => times.get(id)!,
+    carriedForward: (id) => manifest.carried_forward?.[id] ?? null,
     sourceFiles,
   });
   o.progress.step('snapshot database written');
@@ -92,6 +95,8 @@ export async function buildSnapshotDb(o: SnapshotDbOptions): Promise<SnapshotDbS
       rejects,
       flagsById: counts('SELECT flag_id, COUNT(*) FROM flags GROUP BY flag_id ORDER BY flag_id'),
       verdicts: counts('SELECT verdict, COUNT(*) FROM companies GROUP BY verdict ORDER BY verdict'),
+      carriedForward: (db.prepare('SELECT source_id, retrieved_at, carried_forward FROM sources WHERE carried_forward IS NOT NULL ORDER BY source_id').all() as { source_id: string; retrieved_at: string; carried_forward: string }[])
+        .map((r) => ({ source_id: r.source_id, retrieved_at: r.retrieved_at, ...(JSON.parse(r.carried_forward) as { attempted_at: string; reason: string }) })),
     };
   } finally {
     db.close();

@@ -58,7 +58,7 @@ export function computeCompanies(data: SourceData, asof: string): ComputedCompan
       const sites = data.registrySites.get(ticker) ?? [];
       // GF-V01 compares the disclosure with the registry total of the same year; the view shows it.
       const registryForYear = d ? sites.filter((s) => s.year === d.year) : [];
-      const registryTotal = registryForYear.length > 0 ? { total: registryForYear.reduce((s, x) => s + x.direct + x.indirect, 0), sourceId: REGISTRY_SOURCE } : null;
+      const registryTotal = registryForYear.length > 0 ? { total: registryForYear.reduce((s, x) => s + x.total, 0), sourceId: REGISTRY_SOURCE } : null;
       const disclosure = d ? { ...d, deepLink: factLink(d.sourceId, { ticker, year: d.year }), registryTotal, registryLink: factLink(REGISTRY_SOURCE, { year: d.year }) } : null;
       const fee = carbonFeeLiability(sites, data.latestRegistryYear);
       const carbonFee = {

@@ -101,7 +101,7 @@ export async function loadSources(dir: string, rejects: RejectLog, progress: Pro
   const companies = new Map<string, CompanyRow>();
   for (const read of [readTwseCompanies, readTpexCompanies]) {
     let once: FirstById | null = null;
-    for await (const c of read(dir, rejects)) {
+    for await (const c of read(dir, rejects, tally)) {
       once ??= new FirstById(tally.of(c.sourceId));
       if (!once.first(c.ticker, c)) continue;
       tally.record(c.sourceId, c.ticker, true);
@@ -139,7 +139,7 @@ export async function loadSources(dir: string, rejects: RejectLog, progress: Pro
 
   const registrySites = new Map<string, RegistrySiteRow[]>();
   let latestRegistryYear: number | null = null;
-  for await (const s of readRegistry(dir, rejects)) {
+  for await (const s of readRegistry(dir, rejects, tally)) {
     const ticker = byUniformNo.get(s.uniformNo);
     tally.record('SRC-MOENV-GHG_P_01', ticker ?? null);
     latestRegistryYear = Math.max(latestRegistryYear ?? s.year, s.year);
@@ -149,7 +149,8 @@ export async function loadSources(dir: string, rejects: RejectLog, progress: Pro
   const penalties = new Map<string, PenaltyRow[]>();
   let penaltyRows = 0;
   for await (const p of readPenalties(dir, rejects, tally)) {
-    const ticker = byUniformNo.get(p.uniformNo);
+    // A penalty with no business ID (a vehicle, a person) or an unknown one is counted and links to no company.
+    const ticker = p.uniformNo === null ? undefined : byUniformNo.get(p.uniformNo);
     tally.record('SRC-MOENV-EMS_P_46', ticker ?? null);
     if (++penaltyRows % 100_000 === 0) progress.step(`penalties read: ${penaltyRows}`);
     if (ticker) push(penalties, ticker, p);

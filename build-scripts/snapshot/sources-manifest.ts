@@ -50,6 +50,8 @@ export const manifestSchema = z.object({
   retrieved_at: z.record(z.string(), z.string().datetime()).optional(),
   files: z.array(manifestFileSchema).optional(),
   sources: z.record(z.string(), sourceCountSchema).optional(),
+  /** Sources whose latest answer was empty, blocked or unavailable, and whose previous good answers this folder keeps instead (contract section 9). */
+  carried_forward: z.record(z.string(), z.object({ attempted_at: z.string().datetime(), reason: z.string().min(1) })).optional(),
 });
 export type SourcesManifest = z.infer<typeof manifestSchema>;
 

@@ -15,6 +15,8 @@ export interface DbContent {
   etfs: EtfRecord[];
   data: SourceData;
   retrievedAt: (sourceId: string) => string;
+  /** The manifest's word that a source's previous answers stood in for an empty, blocked or failed one. */
+  carriedForward: (sourceId: string) => { attempted_at: string; reason: string } | null;
   sourceFiles: SourceFileRow[];
 }
 
@@ -33,7 +35,7 @@ export function writeSnapshotDb(path: string, content: DbContent): void {
   }
 }
 
-function insertAll(db: Database.Database, { meta, companies, etfs, data, retrievedAt, sourceFiles }: DbContent) {
+function insertAll(db: Database.Database, { meta, companies, etfs, data, retrievedAt, carriedForward, sourceFiles }: DbContent) {
   const metaRows: Record<string, string> = { ...meta, methodology_version: METHODOLOGY_VERSION };
   const insMeta = db.prepare('INSERT INTO meta VALUES (?, ?)');
   for (const [k, v] of Object.entries(metaRows).sort()) insMeta.run(k, v);
@@ -121,10 +123,11 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
     });
   }
 
-  const insSource = db.prepare('INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const insSource = db.prepare('INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   for (const s of SOURCES) {
+    const carried = carriedForward(s.source_id);
     insSource.run(s.source_id, s.name, s.owner_org, s.owner_org_name, b(s.is_government), s.licence.id, s.licence.name, s.licence.url,
-      s.update_frequency, s.homepage_url, s.description, stored.get(s.source_id) ?? 0, retrievedAt(s.source_id));
+      s.update_frequency, s.homepage_url, s.description, stored.get(s.source_id) ?? 0, retrievedAt(s.source_id), carried && JSON.stringify({ attempted_at: carried.attempted_at, reason: carried.reason }));
   }
 
   const insFile = db.prepare('INSERT INTO source_files VALUES (?, ?, ?, ?, ?, ?)');

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { INDUSTRY_NAMES } from '../../src/methodology/industries.js';
+import { industryName, INDUSTRY_NAMES } from '../../src/methodology/industries.js';
 import type { FileLayout } from '../adapters/layouts.js';
 import { readLayout, type RejectLog } from '../adapters/read-layout.js';
-import { code, optionalAmount, requiredText, text, uniformNo } from '../adapters/values.js';
+import { businessId, code, optionalAmount, requiredText, text } from '../adapters/values.js';
 import type { MarketType } from '../../src/contract/vocabulary.js';
+import type { SourceTally } from './tally.js';
 
 /** A company profile from either exchange (SRC-TWSE-COMPANY or SRC-TPEX-COMPANY): the two forms map to one row. */
 export interface CompanyRow {
@@ -22,12 +23,16 @@ export type ProfileKey = 'reportDate' | 'ticker' | 'legalName' | 'shortName' | '
 
 const CODE_OF_NAME = new Map(Object.entries(INDUSTRY_NAMES).map(([c, n]) => [n, c]));
 
-/** 產業別 as served: a two-digit code (`24`; `4` is padded) or, in some copies, the industry's name (`半導體業`). */
+/**
+ * 產業別 as served: a two-digit code (`24`; `4` is padded) or, in some copies, the industry's name
+ * (`半導體業`). A code the table does not know is kept as served (the reader warns); only a value that
+ * is neither a known name nor a code is refused.
+ */
 const industryCode = text.pipe(
   z
     .string()
-    .transform((s) => CODE_OF_NAME.get(s) ?? s.padStart(2, '0'))
-    .refine((s) => s in INDUSTRY_NAMES, 'not a TWSE industry code'),
+    .transform((s) => CODE_OF_NAME.get(s) ?? (/^\d$/.test(s) ? s.padStart(2, '0') : s))
+    .refine((s) => /^\d{2,3}$/.test(s), 'not a TWSE industry code (two digits) nor a known industry name'),
 );
 
 const profileSchema = z.object({
@@ -36,20 +41,22 @@ const profileSchema = z.object({
   legalName: requiredText,
   shortName: requiredText,
   industryCode,
-  uniformNo,
+  uniformNo: businessId,
   paidInCapital: optionalAmount,
 });
 
 export function profileReader(layout: FileLayout<ProfileKey>, marketType: MarketType) {
-  return async function* (dir: string, rejects: RejectLog): AsyncGenerator<CompanyRow> {
+  return async function* (dir: string, rejects: RejectLog, tally: SourceTally): AsyncGenerator<CompanyRow> {
     for await (const { row } of readLayout(dir, layout, profileSchema, rejects)) {
+      if (row.uniformNo.padded) tally.paddedId(layout.sourceId);
+      if (!(row.industryCode in INDUSTRY_NAMES)) tally.unknownValue(layout.sourceId, `industry code ${row.industryCode} (not in the industry table: kept, labelled ${industryName(row.industryCode)})`);
       yield {
         ticker: row.ticker,
         legalName: row.legalName,
         shortName: row.shortName,
         industryCode: row.industryCode,
-        industry: INDUSTRY_NAMES[row.industryCode]!,
-        uniformNo: row.uniformNo,
+        industry: industryName(row.industryCode),
+        uniformNo: row.uniformNo.id,
         paidInCapital: row.paidInCapital,
         marketType,
         sourceId: layout.sourceId,

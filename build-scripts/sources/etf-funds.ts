@@ -1,6 +1,7 @@
-import { isDomesticEquityEtf, isEsgEtf, toHalfWidth } from '../../src/methodology/esg-etfs.js';
+import { DOMESTIC_EQUITY_FUND_TYPES, isDomesticEquityEtf, isEsgEtf, toHalfWidth } from '../../src/methodology/esg-etfs.js';
 import type { EtfFund } from './facts.js';
 import type { SitcaFund } from './sitca-etf-holdings.js';
+import { withoutFundNote } from './sitca-table.js';
 import type { FundListRow } from './twse-etf-list.js';
 
 /**
@@ -10,9 +11,22 @@ import type { FundListRow } from './twse-etf-list.js';
  * (src/methodology/esg-etfs.ts) are kept.
  */
 
-/** A fund name as compared: 臺 as 台, full-width letters, digits and punctuation half-width, every space (ideographic too) removed. */
+/**
+ * A fund name as compared: 臺 as 台, full-width letters, digits and punctuation half-width, a trailing
+ * note such as `(基金之配息來源可能為收益平準金)` dropped, `證券投資信託` and every space (ideographic too)
+ * removed. SITCA's genuine answers name `元大台灣高股息基金` what the TWSE list calls
+ * `元大台灣高股息證券投資信託基金`.
+ */
 export function normaliseFundName(name: string): string {
-  return toHalfWidth(name).replace(/臺/g, '台').replace(/[\s\u00a0\u3000]+/g, '');
+  return withoutFundNote(toHalfWidth(name).replace(/臺/g, '台')).replace(/[\s\u00a0\u3000]+/g, '').replace(/證券投資信託/g, '');
+}
+
+/**
+ * The fund list's types no longer fit the ESG rule: funds have an ESG word, none a domestic equity
+ * type (the publisher renamed 基金類型?). The build fails rather than publish no ESG ETF.
+ */
+export class EtfFundTypeError extends Error {
+  override name = 'EtfFundTypeError';
 }
 
 /** `2025Q3` of a period `202509`. */
@@ -46,7 +60,8 @@ export const SITCA_MIN_WEIGHT = 0.01;
 /**
  * Gives each SITCA fund its code from the fund list and keeps the ESG ETFs. Only funds in SITCA's
  * answer come out (the list keeps liquidated funds); a fund that is not an ESG ETF is left out
- * without a report (the caller counts them).
+ * without a report (the caller counts them). Throws EtfFundTypeError when funds have an ESG word but
+ * none a domestic equity type: the rule no longer fits the list, and no ESG ETF would come out.
  */
 export function joinFunds(sitcaFunds: readonly SitcaFund[], fundList: readonly FundListRow[]): JoinedFunds {
   const byName = new Map<string, FundListRow[]>();
@@ -69,13 +84,15 @@ export function joinFunds(sitcaFunds: readonly SitcaFund[], fundList: readonly F
   const perCode = new Map<string, number>();
   for (const m of matched) perCode.set(m.row.code, (perCode.get(m.row.code) ?? 0) + 1);
   const funds: EtfFund[] = [];
+  const esgByWord: FundListRow[] = [];
   for (const { fund, row } of matched) {
     if ((perCode.get(row.code) ?? 0) > 1) {
       ambiguous.push(fund.name);
       continue;
     }
-    if (!isDomesticEquityEtf(row.fundType)) continue;
     if (!isEsgEtf(row.fullName, row.index) && !isEsgEtf(row.shortName, row.index)) continue;
+    esgByWord.push(row);
+    if (!isDomesticEquityEtf(row.fundType)) continue;
     const { year, quarter } = quarterOf(fund.period);
     funds.push({
       code: row.code,
@@ -87,5 +104,15 @@ export function joinFunds(sitcaFunds: readonly SitcaFund[], fundList: readonly F
       holdings: fund.holdings.map((h) => ({ code: h.code.toUpperCase(), name: h.name, weight: h.weight })),
     });
   }
+  if (funds.length === 0 && esgByWord.length > 0) throw typeRuleError(esgByWord);
   return { funds, unmatched, ambiguous };
+}
+
+function typeRuleError(rows: readonly FundListRow[]): EtfFundTypeError {
+  const seen = new Map<string, number>();
+  for (const r of rows) seen.set(r.fundType, (seen.get(r.fundType) ?? 0) + 1);
+  const types = [...seen].map(([t, n]) => `${JSON.stringify(t)} (${n})`).join(', ');
+  return new EtfFundTypeError(
+    `SRC-TWSE-ETF-LIST: ${rows.length} funds of SITCA's answer have an ESG word in their name or index, but none has a domestic equity fund type (基金類型 ${DOMESTIC_EQUITY_FUND_TYPES.join(' or ')}); their types: ${types}. Did the list rename its fund types? The ESG rule is in src/methodology/esg-etfs.ts.`,
+  );
 }

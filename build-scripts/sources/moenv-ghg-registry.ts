@@ -2,11 +2,12 @@ import { z } from 'zod';
 import type { FileLayout } from '../adapters/layouts.js';
 import { opt, req } from '../adapters/layouts.js';
 import { readLayoutFile, type RejectLog } from '../adapters/read-layout.js';
-import { amount, text, uniformNo, year } from '../adapters/values.js';
+import { amount, businessId, optionalAmount, text, year } from '../adapters/values.js';
 import { filesOf } from './files.js';
 import { moenvPageFiles, moenvPlan } from './moenv-v2.js';
 import { OGDL_TW, OWNERS } from './registry-info.js';
 import type { SourceModule } from './source.js';
+import type { SourceTally } from './tally.js';
 
 /** SRC-MOENV-GHG_P_01: the facility GHG registry (溫室氣體年排放量), MOENV open data v2: API keys, or the Chinese labels some copies use. */
 export const registryLayout = {
@@ -25,11 +26,17 @@ export const registryLayout = {
     co2: opt('co2'),
     ch4: opt('ch4'),
     n2o: opt('n2o'),
-    /** Direct (scope 1) emissions of the site, t CO2e. */
-    direct: req('直接排放', 'tot'),
+    hfcs: opt('hfcs'),
+    pfcs: opt('pfcs'),
+    sf6: opt('sf6'),
+    nf3: opt('nf3'),
     /** Energy-indirect (scope 2, electricity) emissions of the site, t CO2e. */
-    indirect: req('能源間接排放', 'tot2'),
-    total: opt('排放總量(公噸CO2e)'),
+    indirect: req('能源間接排放量', 'tot2'),
+    /**
+     * The site's total, t CO2e: the seven gases (direct) plus `tot2` (energy-indirect), as every one of
+     * 3,140 genuine rows shows (shared/spec/sources.md, "Genuine answers"). Direct = total − indirect.
+     */
+    total: req('合計排放量(公噸CO2e)', 'tot'),
   },
 } as const satisfies FileLayout;
 
@@ -55,26 +62,58 @@ export interface RegistrySiteRow {
   year: number;
   uniformNo: string;
   industryCode: string;
+  /** Direct (scope 1) emissions: the total less the energy-indirect. */
   direct: number;
   indirect: number;
+  /** The site's total as served (`tot`): direct + energy-indirect, the carbon-fee basis. */
+  total: number;
 }
 
-const schema = z.object({
-  year,
-  uniformNo,
-  industryCode: text.pipe(z.string().regex(/^[A-Z]?\d{2,6}$/, 'not an industry code')),
-  direct: amount,
-  indirect: amount,
-});
+export const GASES = ['co2', 'ch4', 'n2o', 'hfcs', 'pfcs', 'sf6', 'nf3'] as const;
+/** The publisher rounds each figure (to 0.0001 t, `tot` to 0.001 t): the sum of seven may drift by hundredths. */
+const GAS_TOLERANCE = (total: number) => 0.5 + total * 1e-6;
+
+const schema = z
+  .object({
+    year,
+    uniformNo: businessId,
+    industryCode: text.pipe(z.string().regex(/^[A-Z]?\d{2,6}$/, 'not an industry code')),
+    indirect: amount,
+    total: amount,
+    ...Object.fromEntries(GASES.map((g) => [g, optionalAmount])) as Record<(typeof GASES)[number], typeof optionalAmount>,
+  })
+  .superRefine((r, ctx) => {
+    if (r.total < r.indirect) {
+      ctx.addIssue({ code: 'custom', path: ['total'], message: `total ${r.total} is below the energy-indirect ${r.indirect}: is tot still the site total (gases + tot2)?` });
+      return;
+    }
+    // Where the gases are served, they must make up the direct part: a publisher that changed what
+    // `tot` means fails here, naming the row, instead of publishing doubled or halved totals.
+    const gases = GASES.map((g) => r[g]).filter((v): v is number => v !== null);
+    if (gases.length === 0) return;
+    const direct = gases.reduce((a, b) => a + b, 0);
+    if (Math.abs(direct + r.indirect - r.total) > GAS_TOLERANCE(r.total)) {
+      ctx.addIssue({ code: 'custom', path: ['total'], message: `tot ${r.total} is not the gases (${Math.round(direct * 1000) / 1000}) plus tot2 (${r.indirect}): has the publisher changed what tot means?` });
+    }
+  });
 
 /**
  * Every page in order. The registry has no record id (two sites of one company may state the same
- * figures), so no row is taken for a copy of another.
+ * figures), so no row is taken for a copy of another. Business IDs that lost their leading zero are
+ * padded back and counted.
  */
-export async function* readRegistry(dir: string, rejects: RejectLog): AsyncGenerator<RegistrySiteRow> {
+export async function* readRegistry(dir: string, rejects: RejectLog, tally: SourceTally): AsyncGenerator<RegistrySiteRow> {
   for (const file of filesOf(dir, moenvRegistryModule)) {
     for await (const { row } of readLayoutFile(dir, file, registryLayout, schema, rejects)) {
-      yield { ...row, industryCode: row.industryCode.replace(/^[A-Z]/, '') };
+      if (row.uniformNo.padded) tally.paddedId(registryLayout.sourceId);
+      yield {
+        year: row.year,
+        uniformNo: row.uniformNo.id,
+        industryCode: row.industryCode.replace(/^[A-Z]/, ''),
+        direct: row.total - row.indirect,
+        indirect: row.indirect,
+        total: row.total,
+      };
     }
   }
 }

@@ -3,12 +3,12 @@ import { agencyCode } from '../adapters/agencies.js';
 import type { FileLayout } from '../adapters/layouts.js';
 import { opt, req } from '../adapters/layouts.js';
 import { readLayoutFile, type RejectLog } from '../adapters/read-layout.js';
-import { amount, isoDate, requiredText, text, uniformNo, yesNo } from '../adapters/values.js';
+import { amount, isoDate, optionalBusinessId, requiredText, text, yesNo } from '../adapters/values.js';
 import { filesOf } from './files.js';
 import { moenvPageFiles, moenvPlan } from './moenv-v2.js';
 import { OGDL_TW, OWNERS } from './registry-info.js';
 import type { SourceModule } from './source.js';
-import { FirstById, type SourceTally } from './tally.js';
+import { ExactCopies, type SourceTally } from './tally.js';
 
 /**
  * SRC-MOENV-EMS_P_46: environmental penalty decisions (列管事業污染源裁處資料), MOENV open data v2.
@@ -69,10 +69,11 @@ export const moenvPenaltiesModule: SourceModule = {
   assertions: { minRecords: 100_000, maxRecords: 2_000_000, minOfPrevious: 0.9, minLinkedCompanies: 30 },
 };
 
-/** One penalty decision, linked to a company by 統一編號. */
+/** One penalty decision, linked to a company by 統一編號 (none for a vehicle or a person). */
 export interface PenaltyRow {
-  uniformNo: string;
+  uniformNo: string | null;
   recordId: string;
+  /** MOENV, `XXX-EPB`, or the agency's name as served when the table does not know it. */
   agency: string;
   agencyName: string;
   date: string;
@@ -81,46 +82,47 @@ export interface PenaltyRow {
   summary: string;
 }
 
-const schema = z
-  .object({
-    uniformNo,
-    documentNo: requiredText,
-    agencyName: requiredText,
-    penaltyDate: isoDate,
-    penaltyMoney: amount,
-    serious: yesNo,
-    facts: text,
-    subject: text,
-    transgressLaw: text,
-  })
-  .transform((r, ctx) => {
-    const agency = agencyCode(r.agencyName);
-    if (agency === null) {
-      ctx.addIssue({ code: 'custom', path: ['agencyName'], message: `unknown agency "${r.agencyName}"` });
-      return z.NEVER;
-    }
-    return { ...r, agency };
-  });
+const FIELDS = Object.keys(penaltyLayout.columns) as (keyof typeof penaltyLayout.columns)[];
+
+/** Every mapped field kept (as cleaned text) beside the parsed ones, so that a copy is a record equal in every field. */
+const schema = z.object({
+  ...(Object.fromEntries(FIELDS.map((k) => [k, text])) as Record<(typeof FIELDS)[number], typeof text>),
+  uniformNo: optionalBusinessId,
+  documentNo: requiredText,
+  agencyName: requiredText,
+  penaltyDate: isoDate,
+  penaltyMoney: amount,
+  serious: yesNo,
+  facts: text,
+  subject: text,
+  transgressLaw: text,
+});
 
 /**
- * Streams every page (the real source has ~400k rows) in order. A decision (裁處書字號) served twice,
- * on two pages say, is one decision: the copy is counted in the tally, not scored twice.
+ * Streams every page (the real source has ~400k rows) in order. A decision's identity is (裁處機關,
+ * 裁處書字號): each county numbers its own, so the number alone names decisions of several counties.
+ * Only a record equal in every field to an earlier one is a copy (a page served twice): counted, not
+ * scored twice. A record with no business ID is valid: it is read and counted, and links to no company.
  */
 export async function* readPenalties(dir: string, rejects: RejectLog, tally: SourceTally): AsyncGenerator<PenaltyRow> {
-  const once = new FirstById(tally.of(penaltyLayout.sourceId));
+  const sourceId = penaltyLayout.sourceId;
+  const copies = new ExactCopies(tally.of(sourceId));
   for (const file of filesOf(dir, moenvPenaltiesModule)) {
     for await (const { row } of readLayoutFile(dir, file, penaltyLayout, schema, rejects)) {
-      const penalty: PenaltyRow = {
-        uniformNo: row.uniformNo,
+      if (!copies.first(`${row.agencyName}\u0000${row.documentNo}`, FIELDS.map((k) => row[k]))) continue;
+      if (row.uniformNo?.padded) tally.paddedId(sourceId);
+      const known = agencyCode(row.agencyName);
+      if (known === null) tally.unknownValue(sourceId, `agency "${row.agencyName}" (not in the agency table: kept as named)`);
+      yield {
+        uniformNo: row.uniformNo?.id ?? null,
         recordId: row.documentNo,
-        agency: row.agency,
+        agency: known ?? row.agencyName,
         agencyName: row.agencyName,
         date: row.penaltyDate,
         fine: row.penaltyMoney,
         serious: row.serious,
         summary: row.facts || row.subject || row.transgressLaw || '(no summary in source)',
       };
-      if (once.first(penalty.recordId, penalty)) yield penalty;
     }
   }
 }

@@ -2,15 +2,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AssuredLevel } from '../../src/contract/vocabulary.js';
+import { cleanText } from '../adapters/clean-text.js';
 import { sniffEncoding } from '../adapters/decode.js';
 import { readLayout, SourceFileError, type RejectLog } from '../adapters/read-layout.js';
 import { opt, req, type FileLayout } from '../adapters/layouts.js';
 import { parseDate } from '../adapters/dates.js';
 import { code, optionalIsoDate, text, year } from '../adapters/values.js';
+import { FetchFailure } from '../fetch/http.js';
 import type { ReportFiling } from './facts.js';
 import { filesOf } from './files.js';
 import { OGDL_TW, OWNERS } from './registry-info.js';
-import type { SourceModule } from './source.js';
+import type { FetchSession, SourceModule } from './source.js';
 import { FirstById, type SourceTally } from './tally.js';
 
 /**
@@ -20,6 +22,13 @@ import { FirstById, type SourceTally } from './tally.js';
  * years up to 2022 at the same URL + `/old` (the old MOPS columns in odd case). Each answer is kept
  * as served: `esggenplus-<year>-<sii|otc>.json`. A MOPS CSV export placed by hand (`esg_report.csv`)
  * is still read.
+ *
+ * Before the POSTs the plan asks the site's ASP.NET Core antiforgery endpoint for a token
+ * (`GET …/api/api/Antiforgery/token`, sources.md "Genuine answers") and sends it as a
+ * `RequestVerificationToken` header with each POST; the session carries the antiforgery cookie that
+ * answer sets. That answer is kept too (`esggenplus-antiforgery-token.json`, 0 records: no facts come
+ * from it, the reader passes over it). Where the endpoint does not exist (HTTP 404) the POSTs go
+ * without the header.
  */
 
 const API = 'https://esggenplus.twse.com.tw/api/api/MopsSustainReport/data';
@@ -59,6 +68,10 @@ const MARKETS = [
 type MarketName = (typeof MARKETS)[number]['name'];
 
 const ANSWER = /^esggenplus-(\d{4})-(sii|otc)\.json$/;
+/** The antiforgery endpoint's answer, kept as served like every answer of a fetch; never read as filings. */
+export const TOKEN_FILE = 'esggenplus-antiforgery-token.json';
+/** The antiforgery endpoint, on the data API's origin. */
+const TOKEN_PATH = '/api/api/Antiforgery/token';
 
 /** Report years a fetch as of `asof` asks for: a year's reports are filed in the next year, so up to year(asof) − 1. */
 export function reportYears(asof: string): number[] {
@@ -77,10 +90,11 @@ export const mopsEsgReportModule: SourceModule = {
     description: 'Sustainability report filings with the CPA firm that assured them (its standard and opinion: limited or reasonable) and any third-party verifier, from TWSE ESG GenPlus (report years from 2023, and the older MOPS filings it serves). A CPA firm’s assurance is the one shown and scored; a verifier alone is shown as third-party verification. Each report links to its file where GenPlus has one (or to the old MOPS file), else to its GenPlus page for the company and year.',
     record_link: null,
   },
-  files: { answers: ANSWER, placed: ['esg_report.csv', 'esg_report.json'] },
+  files: { answers: /^esggenplus-(?:\d{4}-(?:sii|otc)|antiforgery-token)\.json$/, placed: ['esg_report.csv', 'esg_report.json'] },
   plan: {
     url: API,
     async run(session, ctx) {
+      const token = await antiforgeryToken(session, ctx.url);
       for (const y of reportYears(ctx.asof)) {
         for (const m of MARKETS) {
           const body = JSON.stringify({ year: y, marketType: m.type, industryNameList: [], companyCodeList: [] });
@@ -88,7 +102,12 @@ export const mopsEsgReportModule: SourceModule = {
             file: `esggenplus-${y}-${m.name}.json`,
             method: 'POST',
             url: y <= LAST_OLD_YEAR ? `${ctx.url}/old` : ctx.url,
-            headers: { 'content-type': 'application/json', origin: SITE, referer: `${SITE}/inquiry/report?market=${m.type}&year=${y}` },
+            headers: {
+              'content-type': 'application/json',
+              origin: SITE,
+              referer: `${SITE}/inquiry/report?market=${m.type}&year=${y}`,
+              ...(token !== null ? { RequestVerificationToken: token } : {}),
+            },
             body,
             expect: 'json',
             check: async (path) => genplusRecords(path, `esggenplus-${y}-${m.name}.json`).length,
@@ -101,10 +120,76 @@ export const mopsEsgReportModule: SourceModule = {
   assertions: { minRecords: 2_000, maxRecords: 60_000, minOfPrevious: 0.8, minLinkedShare: 0.5 },
 };
 
-/** GenPlus's answer envelope; anything else (an error page's JSON, `success: false`) refuses the answer. */
-const envelope = z.object({ success: z.literal(true), data: z.array(z.unknown()) }).loose();
+/**
+ * The antiforgery request token, from `GET <origin of the data URL>/api/api/Antiforgery/token` (the
+ * answer kept as TOKEN_FILE); null, with a line in the log, when the endpoint does not exist (404).
+ * Any other failure, or a 200 answer holding no token, fails the plan.
+ */
+async function antiforgeryToken(session: FetchSession, dataUrl: string): Promise<string | null> {
+  const url = new URL(TOKEN_PATH, dataUrl).toString();
+  const found: { token: string | null } = { token: null };
+  try {
+    await session.request({
+      file: TOKEN_FILE,
+      method: 'GET',
+      url,
+      headers: { referer: `${SITE}/inquiry/report` },
+      expect: 'json',
+      check: async (path) => {
+        found.token = antiforgeryTokenOf(readFileSync(path, 'utf8'), TOKEN_FILE);
+        return 0;
+      },
+    });
+  } catch (e) {
+    if (!(e instanceof FetchFailure && e.status === 404)) throw e;
+    session.log(`${mopsEsgReportModule.info.source_id}: no antiforgery token endpoint (HTTP 404 at ${url}); posting without a RequestVerificationToken header`);
+    return null;
+  }
+  return found.token;
+}
 
-/** The records of one GenPlus answer (UTF-8 JSON); throws naming the source and the file when it is not a successful answer. */
+/** What a request token looks like: one run of visible ASCII (a header value), 20 characters or more (ASP.NET Core's are ~150). */
+const TOKEN = /^[\x21-\x7e]{20,}$/;
+/** Where the token may stand in a JSON answer: GenPlus's envelope (`data`, as its callers read it), or ASP.NET Core's usual `{token}` / `{requestToken}`. */
+const TOKEN_KEYS = ['data', 'token', 'requestToken', 'RequestToken', 'Token'];
+
+function tokenIn(value: unknown, depth: number): string | null {
+  if (typeof value === 'string') return TOKEN.test(value.trim()) ? value.trim() : null;
+  if (depth === 0 || value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const o = value as Record<string, unknown>;
+  if ('success' in o && o.success !== true) return null;
+  for (const key of TOKEN_KEYS) {
+    const t = key in o ? tokenIn(o[key], depth - 1) : null;
+    if (t !== null) return t;
+  }
+  return null;
+}
+
+/**
+ * The request token in the antiforgery endpoint's answer: GenPlus's envelope `{success: true, data:
+ * "<token>"}` (how third-party callers read it), `{token}` or `{requestToken}` (at the top or under
+ * `data`), a JSON string, or the bare token as text. Any other form throws naming the source and the
+ * file: a changed form must fail, not post without the token.
+ */
+export function antiforgeryTokenOf(body: string, file: string): string {
+  const text = body.replace(/^\uFEFF/, '').trim();
+  let value: unknown = text;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // Not JSON: the bare token as text, or nothing we know.
+  }
+  const token = tokenIn(value, 2);
+  if (token === null) {
+    throw new SourceFileError(`${mopsEsgReportModule.info.source_id} ${file}: the antiforgery answer holds no token in a form we know ({success: true, data: "<token>"}, {token}, {requestToken} or the bare token): ${JSON.stringify(text.slice(0, 160))}`);
+  }
+  return token;
+}
+
+/** GenPlus's answer envelope; anything else (an error page's JSON, `success: false`) refuses the answer. `data: null` is a year with no reports. */
+const envelope = z.object({ success: z.literal(true), data: z.array(z.unknown()).nullable() }).loose();
+
+/** The records of one GenPlus answer (UTF-8 JSON; `data: null` is none); throws naming the source and the file when it is not a successful answer. */
 export function genplusRecords(path: string, file: string): unknown[] {
   const bytes = readFileSync(path);
   let value: unknown;
@@ -119,13 +204,22 @@ export function genplusRecords(path: string, file: string): unknown[] {
     const said = v && typeof v === 'object' && 'success' in v ? `success: ${JSON.stringify(v.success)}, code ${JSON.stringify(v.code)}, message ${JSON.stringify(v.message)}` : 'no {success, data} envelope';
     throw new SourceFileError(`SRC-MOPS-ESGREPORT ${file}: not a successful GenPlus answer (${said})`);
   }
-  return parsed.data.data;
+  return parsed.data.data ?? [];
 }
 
-/** A value GenPlus may send as null, the empty string or text: trimmed text, or null. The key itself must be there. */
-const maybe = z.union([z.string(), z.null()]).transform((s) => (s === null || s.trim() === '' ? null : s.trim()));
+/** A value GenPlus may send as null, the empty string or text (already through cleanText): the text, or null. The key itself must be there. */
+const maybe = z.union([z.string(), z.null()]).transform((s) => (s === null || s === '' ? null : s));
 
-/** The new form (report years from 2023). Keys as sources.md confirms them; unknown keys are ignored. */
+/** A record with every text value through cleanText (references decoded, U+3000 and other spaces trimmed), once; other values as served. */
+function cleaned(raw: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, typeof v === 'string' ? cleanText(v) : v]));
+}
+
+/**
+ * The new form (report years from 2023). Keys as sources.md confirms them; unknown keys (such as
+ * `twFirstReportDownloadUrl`, `twEditReportDownloadUrl`, `enFirstReportDownloadUrl`) are ignored: the
+ * link is built from the download ids, whose form is confirmed.
+ */
 const newRecord = z.object({
   code,
   name: maybe,
@@ -235,6 +329,7 @@ function mapOld(raw: unknown, year: number): Mapped {
 export async function* readReportFilings(dir: string, rejects: RejectLog, tally: SourceTally): AsyncGenerator<ReportFiling> {
   const once = new FirstById(tally.of(mopsEsgReportModule.info.source_id));
   for (const file of filesOf(dir, mopsEsgReportModule)) {
+    if (file === TOKEN_FILE) continue;
     const m = ANSWER.exec(file);
     if (!m) {
       for await (const filing of readPlacedCsv(dir, rejects)) if (once.first(`${filing.ticker}/${filing.year}`, filing)) yield filing;
@@ -250,7 +345,8 @@ export async function* readReportFilings(dir: string, rejects: RejectLog, tally:
         rejects.add(file, i + 1, 'not a JSON object', 'record');
         continue;
       }
-      const mapped = y <= LAST_OLD_YEAR ? mapOld(raw, y) : mapNew(raw, y, market);
+      const record = cleaned(raw);
+      const mapped = y <= LAST_OLD_YEAR ? mapOld(record, y) : mapNew(record, y, market);
       if (!mapped.ok) {
         rejects.add(file, i + 1, `${mapped.key}: ${mapped.reason}`, 'record');
         continue;

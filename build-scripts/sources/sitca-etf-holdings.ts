@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
-import { parse, type DefaultTreeAdapterTypes } from 'parse5';
+import { parse } from 'parse5';
+import { cleanText } from '../adapters/clean-text.js';
 import { detectEncoding } from '../adapters/decode.js';
 import { RejectLog, SourceFileError } from '../adapters/read-layout.js';
-import { percent } from '../adapters/values.js';
 import { filesOf } from './files.js';
 import { OWNERS, type Licence } from './registry-info.js';
+import { attr, elements, fundsOfTable, holdingsTable, SITCA_SOURCE_ID, textOf, type Element, type HoldingsTable, type SitcaTableFund } from './sitca-table.js';
 import type { FetchSession, PlanContext, SourceModule } from './source.js';
 
 /**
@@ -16,15 +17,16 @@ import type { FetchSession, PlanContext, SourceModule } from './source.js';
  * (`sitca-IN2630-form.html`), reads its hidden state and its periods, then POSTs the query for the
  * newest period, class AH11 (domestic index ETFs) and then AL11 (domestic active ETFs), each with
  * the hidden state of the answer before it; each answer is kept as served,
- * `sitca-IN2630-<YYYYMM>-<class>.html`. Every page is read with parse5, a real HTML parser: the
- * table's columns are found from its header row by their labels, never by position.
+ * `sitca-IN2630-<YYYYMM>-<class>.html`. Every page is read with parse5, a real HTML parser; the
+ * table's reading (columns found by their header labels, never by position) is in sitca-table.ts.
  *
  * SITCA names funds, not codes: the codes come from the TWSE fund list (twse-etf-list.ts), joined
  * on the full name in etf-funds.ts.
  */
 
 export const SITCA_URL = 'https://www.sitca.org.tw/ROC/Industry/IN2630.aspx?pid=IN22601_05';
-const SOURCE_ID = 'SRC-SITCA-ETF-HOLDINGS';
+const SOURCE_ID = SITCA_SOURCE_ID;
+export type { SitcaHolding } from './sitca-table.js';
 
 export const SITCA_CLASSES = ['AH11', 'AL11'] as const;
 export type SitcaClass = (typeof SITCA_CLASSES)[number];
@@ -132,55 +134,15 @@ export const sitcaEtfHoldingsModule: SourceModule = {
 // ---------------------------------------------------------------------------------------------
 // Reading a page
 
-type Node = DefaultTreeAdapterTypes.Node;
-type Element = DefaultTreeAdapterTypes.Element;
-
-const isElement = (n: Node): n is Element => 'tagName' in n;
-const attr = (e: Element, name: string): string | null => e.attrs.find((a) => a.name === name)?.value ?? null;
-
-function* elements(n: Node): Generator<Element> {
-  if (isElement(n)) yield n;
-  const children = 'childNodes' in n ? n.childNodes : [];
-  for (const c of children) yield* elements(c);
-  if (isElement(n) && n.tagName === 'template' && 'content' in n) yield* elements((n as DefaultTreeAdapterTypes.Template).content);
-}
-
-/** The text a person sees in a node: text nodes joined, `<br>` as a space, whitespace (and &nbsp;) collapsed. */
-function textOf(n: Node): string {
-  const parts: string[] = [];
-  const walk = (x: Node) => {
-    if (x.nodeName === '#text') parts.push((x as DefaultTreeAdapterTypes.TextNode).value);
-    else if (isElement(x) && x.tagName === 'br') parts.push(' ');
-    else if (isElement(x) && (x.tagName === 'script' || x.tagName === 'style')) return;
-    if ('childNodes' in x) for (const c of x.childNodes) walk(c);
-  };
-  walk(n);
-  return parts.join('').replace(/[\s\u00a0]+/g, ' ').trim();
-}
-
-/** The table's own rows (thead, tbody, tfoot in document order), not those of tables nested in its cells. */
-function ownRows(table: Element): Element[] {
-  const rows: Element[] = [];
-  for (const c of table.childNodes) {
-    if (!isElement(c)) continue;
-    if (c.tagName === 'tr') rows.push(c);
-    else if (c.tagName === 'thead' || c.tagName === 'tbody' || c.tagName === 'tfoot') {
-      for (const r of c.childNodes) if (isElement(r) && r.tagName === 'tr') rows.push(r);
-    }
-  }
-  return rows;
-}
-
-const cellsOf = (tr: Element) => tr.childNodes.filter((c): c is Element => isElement(c) && (c.tagName === 'td' || c.tagName === 'th'));
-
 interface Option {
   value: string;
+  label: string;
   selected: boolean;
 }
 interface Select {
   options: Option[];
   /** The option the page marks `selected` (the last, if several); null when none is marked. */
-  chosen: string | null;
+  chosen: Option | null;
 }
 
 /** What a SITCA page says of itself: its hidden state, its selects, its tables. */
@@ -202,9 +164,19 @@ function readSelect(sel: Element | undefined): Select | null {
   if (sel === undefined) return null;
   const options = [...elements(sel)]
     .filter((e) => e.tagName === 'option')
-    .map((o) => ({ value: (attr(o, 'value') ?? textOf(o)).trim(), selected: attr(o, 'selected') !== null }));
+    .map((o) => ({ value: cleanText(attr(o, 'value') ?? textOf(o)), label: textOf(o), selected: attr(o, 'selected') !== null }));
   const marked = options.filter((o) => o.selected);
-  return { options, chosen: marked[marked.length - 1]?.value ?? null };
+  return { options, chosen: marked[marked.length - 1] ?? null };
+}
+
+/**
+ * A period option as YYYYMM: its value when that is YYYYMM, else read from the label SITCA shows
+ * (`2026 年 08 月`, value `202608`); anything else as served, for the checks to refuse.
+ */
+function periodOf(o: Option): string {
+  if (/^\d{6}$/.test(o.value)) return o.value;
+  const m = /^(\d{4})\s*年\s*(\d{1,2})\s*月$/.exec(/年/.test(o.value) ? o.value : o.label);
+  return m ? `${m[1]}${m[2]!.padStart(2, '0')}` : o.value;
 }
 
 /** Parses one SITCA page (the form or an answer). */
@@ -224,9 +196,9 @@ export function readSitcaPage(html: string, file: string): SitcaPage {
     file,
     title: title ? textOf(title) : '',
     hidden,
-    periods: periods?.options.map((o) => o.value) ?? [],
-    period: periods?.chosen ?? null,
-    fundClass: classes?.chosen ?? null,
+    periods: periods?.options.map(periodOf) ?? [],
+    period: periods?.chosen ? periodOf(periods.chosen) : null,
+    fundClass: classes?.chosen?.value ?? null,
     selects: { period: periods !== null, fundClass: classes !== null },
     tables: all.filter((e) => e.tagName === 'table'),
   };
@@ -248,212 +220,25 @@ export async function decodeHtml(path: string): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 // The holdings table
 
-/** One holding as SITCA lists it: the weight a fraction of the fund's net assets. */
-export interface SitcaHolding {
-  /** 國內上市, 國內上櫃, 國外, … as served. */
-  market: string;
-  /** The security code, upper-cased (an ISIN for a foreign security). */
-  code: string;
-  name: string;
-  weight: number;
-}
-
-/** One fund of one answer, named as SITCA names it (the full name). */
-export interface SitcaFund {
-  name: string;
+/** One fund of one answer, named as SITCA names it (the full name, without a note). */
+export interface SitcaFund extends SitcaTableFund {
   /** YYYYMM, a quarter-end month. */
   period: string;
   fundClass: SitcaClass;
   file: string;
-  /** The line of the fund's first row. */
-  line: number;
-  holdings: SitcaHolding[];
-}
-
-interface Columns {
-  fund: number;
-  market: number;
-  code: number;
-  name: number;
-  weight: number;
-}
-
-/** Header labels, tried in this order, each column taken at most once. */
-const LABELS: readonly [keyof Columns, RegExp, string][] = [
-  ['weight', /比例|比率|權重|[占佔].*淨資產|[%％]/, '比例/權重/占…淨資產…%'],
-  ['fund', /基金/, '基金'],
-  ['code', /代號|代碼/, '代號'],
-  ['name', /名稱/, '名稱'],
-  ['market', /市場|類別|種類/, '市場/類別/種類'],
-];
-
-/** One logical cell of the table grid: a cell's text, at every column and row it spans. */
-interface GridCell {
-  text: string;
-  /** True at the cell's own row (false where a rowspan carries it down). */
-  own: boolean;
-}
-interface GridRow {
-  line: number;
-  cells: GridCell[];
-}
-
-/** The table as a grid, rowspans and colspans spread over the places they cover. */
-function grid(rows: readonly Element[]): GridRow[] {
-  const carried: ({ text: string; left: number } | undefined)[] = [];
-  const out: GridRow[] = [];
-  for (const tr of rows) {
-    const cells: GridCell[] = [];
-    let col = 0;
-    const fillCarried = () => {
-      for (let c = carried[col]; c !== undefined && c.left > 0; c = carried[col]) {
-        cells[col] = { text: c.text, own: false };
-        c.left--;
-        col++;
-      }
-    };
-    for (const td of cellsOf(tr)) {
-      fillCarried();
-      const text = textOf(td);
-      const colspan = Math.max(1, Math.min(1000, Number.parseInt(attr(td, 'colspan') ?? '1', 10) || 1));
-      const rs = Number.parseInt(attr(td, 'rowspan') ?? '1', 10);
-      const rowspan = rs === 0 ? Number.MAX_SAFE_INTEGER : Math.max(1, Number.isNaN(rs) ? 1 : rs);
-      for (let k = 0; k < colspan; k++, col++) {
-        cells[col] = { text, own: true };
-        carried[col] = rowspan > 1 ? { text, left: rowspan - 1 } : undefined;
-      }
-    }
-    // Cells carried into the row's end.
-    for (; col < carried.length; col++) {
-      const c = carried[col];
-      if (c !== undefined && c.left > 0) {
-        cells[col] = { text: c.text, own: false };
-        c.left--;
-      }
-    }
-    const dense = Array.from({ length: cells.length }, (_, i) => cells[i] ?? { text: '', own: false });
-    out.push({ line: tr.sourceCodeLocation?.startLine ?? 0, cells: dense });
-  }
-  return out;
-}
-
-const isNumber = (s: string) => /^-?[\d,]+(\.\d+)?\s*[%％]?$/.test(s);
-
-/** A header row: four cells or more, none a number, one of them naming a code column. */
-function headerIndex(rows: readonly GridRow[]): number {
-  return rows.findIndex((r) => r.cells.length >= 4 && r.cells.every((c) => !isNumber(c.text)) && r.cells.some((c) => /代號|代碼/.test(c.text)));
-}
-
-function identify(header: readonly string[]): { columns: Columns } | { problem: string } {
-  const taken = new Set<number>();
-  const found: Partial<Columns> = {};
-  for (const [key, re, what] of LABELS) {
-    const at = header.map((h, i) => (!taken.has(i) && re.test(h) ? i : -1)).filter((i) => i >= 0);
-    if (at.length !== 1) return { problem: at.length === 0 ? `no column labelled ${what}` : `${at.length} columns labelled ${what}` };
-    found[key] = at[0]!;
-    taken.add(at[0]!);
-  }
-  if (found.fund !== 0) return { problem: 'the fund-name column is not the first' };
-  return { columns: found as Columns };
-}
-
-interface Table {
-  rows: GridRow[];
-  headerAt: number;
-  columns: Columns;
-  width: number;
-}
-
-/** The page's holdings table: the one table whose header names its columns. Null when the page has no table with such a header. */
-function holdingsTable(page: SitcaPage): Table | null {
-  const candidates = page.tables
-    .map((t) => {
-      const rows = grid(ownRows(t));
-      const headerAt = headerIndex(rows);
-      return { rows, headerAt };
-    })
-    .filter((t) => t.headerAt >= 0);
-  if (candidates.length === 0) return null;
-  const identified = candidates.map((t) => ({ t, header: t.rows[t.headerAt]!.cells.map((c) => c.text), id: identify(t.rows[t.headerAt]!.cells.map((c) => c.text)) }));
-  const good = identified.filter((x) => 'columns' in x.id);
-  if (good.length === 0) {
-    const x = identified[0]!;
-    throw new SourceFileError(`${SOURCE_ID} ${page.file}: cannot tell the holdings columns from the table's header [${x.header.join(' | ')}]: ${(x.id as { problem: string }).problem} (the publisher changed the table?)`);
-  }
-  if (good.length > 1) throw new SourceFileError(`${SOURCE_ID} ${page.file}: ${good.length} tables with a holdings header; expected one`);
-  const { t, header, id } = good[0]!;
-  return { rows: t.rows, headerAt: t.headerAt, columns: (id as { columns: Columns }).columns, width: header.length };
-}
-
-const CLOSE = /^合計/;
-
-/**
- * The funds of one answer's table. A fund's first row starts with its full name (usually spanning
- * its rows); later rows hold one holding each (with or without the name cell); a `合計` row closes
- * the fund. A row that does not fit is a reject naming the file and line; a fund the table leaves
- * unclosed (a cut answer?) is a reject and left out.
- */
-function fundsOf(page: SitcaPage, table: Table, period: string, fundClass: SitcaClass, rejects: RejectLog): SitcaFund[] {
-  const { columns: col, width, rows } = table;
-  const label = (k: keyof Columns) => rows[table.headerAt]!.cells[col[k]]!.text;
-  const funds: SitcaFund[] = [];
-  let open = null as SitcaFund | null;
-  for (const row of rows.slice(table.headerAt + 1)) {
-    let cells = row.cells;
-    if (cells.every((c) => c.text === '')) continue;
-    // A later row written without the fund's cell (and no rowspan): its cells start at the market column.
-    if (cells.length === width - 1) cells = [{ text: '', own: false }, ...cells];
-    const firstOwn = cells.find((c) => c.own && c.text !== '');
-    if (firstOwn !== undefined && CLOSE.test(firstOwn.text)) {
-      if (open === null) rejects.add(page.file, row.line, '合計 with no fund before it');
-      else funds.push(open);
-      open = null;
-      continue;
-    }
-    if (cells.length !== width) {
-      rejects.add(page.file, row.line, `expected ${width} cells as the header has, found ${cells.length}`);
-      continue;
-    }
-    const fundCell = cells[col.fund]!;
-    if (fundCell.own && fundCell.text !== '' && fundCell.text !== open?.name) {
-      if (open !== null) rejects.add(page.file, open.line, `${open.name}: not closed by a 合計 row before the next fund (a cut table?); left out`);
-      open = { name: fundCell.text, period, fundClass, file: page.file, line: row.line, holdings: [] };
-    } else if (!fundCell.own && fundCell.text !== '' && open !== null && fundCell.text !== open.name) {
-      rejects.add(page.file, row.line, `the row belongs to ${fundCell.text}, which is not the open fund ${open.name}`);
-      continue;
-    }
-    if (open === null) {
-      rejects.add(page.file, row.line, 'a holding row before any fund name');
-      continue;
-    }
-    const code = cells[col.code]!.text.toUpperCase();
-    const weight = percent.safeParse(cells[col.weight]!.text);
-    let problem: string | null = null;
-    if (code === '') problem = `${label('code')}: must not be empty`;
-    else if (!/^\S{1,32}$/.test(code)) problem = `${label('code')}: not a security code: ${JSON.stringify(code)}`;
-    else if (!weight.success) problem = `${label('weight')}: ${weight.error.issues[0]?.message ?? 'not a number'}`;
-    else if (weight.data > 100) problem = `${label('weight')}: a weight above 100 %`;
-    if (problem !== null || !weight.success) {
-      rejects.add(page.file, row.line, problem ?? 'not a number');
-      continue;
-    }
-    open.holdings.push({ market: cells[col.market]!.text, code, name: cells[col.name]!.text, weight: Number((weight.data / 100).toFixed(8)) });
-  }
-  if (open !== null) rejects.add(page.file, open.line, `${open.name}: not closed by a 合計 row at the end of the table (a cut answer?); left out`);
-  return funds;
 }
 
 const shown = (value: string | null, present: boolean) => value ?? (present ? '(none selected)' : '(no such select)');
 
 /** Refuses an answer that is not the one asked for: another period or class, or no holdings table. */
-function confirm(page: SitcaPage, period: string, fundClass: SitcaClass): Table {
+function confirm(page: SitcaPage, period: string, fundClass: SitcaClass): HoldingsTable {
   const asked = `asked for period ${period}, class ${fundClass}`;
   if (page.period !== period || page.fundClass !== fundClass) {
     throw new SourceFileError(
       `${SOURCE_ID} ${page.file}: ${asked}; the answer shows period ${shown(page.period, page.selects.period)}, class ${shown(page.fundClass, page.selects.fundClass)} (the server answers other periods with another table; a lost session answers the bare form)`,
     );
   }
-  const table = holdingsTable(page);
+  const table = holdingsTable(page.tables, page.file);
   if (table === null) throw new SourceFileError(`${SOURCE_ID} ${page.file}: ${asked}; the answer has no holdings table (${page.tables.length} tables, none with a 代號 header; title ${JSON.stringify(page.title)})`);
   return table;
 }
@@ -465,7 +250,7 @@ function confirm(page: SitcaPage, period: string, fundClass: SitcaClass): Table 
  */
 export function parseSitcaAnswer(html: string, file: string, period: string, fundClass: SitcaClass, rejects: RejectLog): SitcaFund[] {
   const page = readSitcaPage(html, file);
-  return fundsOf(page, confirm(page, period, fundClass), period, fundClass, rejects);
+  return fundsOfTable(confirm(page, period, fundClass), file, rejects).map((f) => ({ ...f, period, fundClass, file }));
 }
 
 /** The fetch's check of one answer: the number of holding rows, or an Error refusing it. */

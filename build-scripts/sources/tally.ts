@@ -18,6 +18,12 @@ export interface SourceCounts {
   skipped: Map<string, number>;
   /** Names the build could not resolve (e.g. a fund name matching no code), listed in the summary. */
   unmatched: string[];
+  /** Records that share their identity with another record but differ in a field: not copies, all kept. */
+  sharedId: number;
+  /** Business IDs served with seven digits and padded back to eight (a lost leading zero). */
+  padded: number;
+  /** Values kept as served that the build's tables do not know (an industry code, an agency), by what, with counts: warnings in the summary. */
+  unknown: Map<string, number>;
 }
 
 export class SourceTally {
@@ -26,7 +32,7 @@ export class SourceTally {
   of(sourceId: string): SourceCounts {
     let c = this.bySource.get(sourceId);
     if (!c) {
-      c = { records: 0, linked: 0, companies: new Set(), filled: 0, duplicates: 0, conflicting: 0, skipped: new Map(), unmatched: [] };
+      c = { records: 0, linked: 0, companies: new Set(), filled: 0, duplicates: 0, conflicting: 0, skipped: new Map(), unmatched: [], sharedId: 0, padded: 0, unknown: new Map() };
       this.bySource.set(sourceId, c);
     }
     return c;
@@ -46,6 +52,17 @@ export class SourceTally {
   skip(sourceId: string, reason: string, n = 1): void {
     const c = this.of(sourceId);
     c.skipped.set(reason, (c.skipped.get(reason) ?? 0) + n);
+  }
+
+  /** A value kept as served that no table of the build knows (`industry code 99`): a warning, never a reject. */
+  unknownValue(sourceId: string, what: string): void {
+    const c = this.of(sourceId);
+    c.unknown.set(what, (c.unknown.get(what) ?? 0) + 1);
+  }
+
+  /** A business ID read with seven digits and padded to eight. */
+  paddedId(sourceId: string): void {
+    this.of(sourceId).padded++;
   }
 }
 
@@ -71,5 +88,34 @@ export class FirstById {
     this.counts.duplicates++;
     if (before !== content) this.counts.conflicting++;
     return false;
+  }
+}
+
+/**
+ * Keeps every record except exact copies. A copy is a record whose identity and every field equal
+ * an earlier record's (a page served twice); records that share an identity but differ in any field
+ * are distinct facts (MOENV numbers decisions per county, so one 裁處書字號 names decisions of several
+ * counties), all kept and counted as `sharedId`.
+ */
+export class ExactCopies {
+  /** Identity → digest of the one record seen with it, or of each when several differ. */
+  private readonly seen = new Map<string, string | string[]>();
+  constructor(private readonly counts: SourceCounts) {}
+  /** True when the record is not a copy of one already seen. */
+  first(id: string, row: unknown): boolean {
+    const content = createHash('sha1').update(JSON.stringify(row)).digest('base64');
+    const before = this.seen.get(id);
+    if (before === undefined) {
+      this.seen.set(id, content);
+      return true;
+    }
+    const list = typeof before === 'string' ? [before] : before;
+    if (list.includes(content)) {
+      this.counts.duplicates++;
+      return false;
+    }
+    this.seen.set(id, [...list, content]);
+    this.counts.sharedId++;
+    return true;
   }
 }

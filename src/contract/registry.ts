@@ -54,6 +54,16 @@ export const sourceEntrySchema = z
     description: z.string(),
     record_count: z.number().int().nonnegative(),
     retrieved_at: isoTimestamp,
+    carried_forward: z
+      .strictObject({
+        attempted_at: isoTimestamp.meta({ description: 'When the refresh asked the publisher and got no usable answer' }),
+        reason: z.string().min(1).meta({ description: 'Why: the publisher answered empty, blocked the client, or stayed unavailable through every retry' }),
+      })
+      .nullable()
+      .meta({
+        description:
+          'Null when this snapshot used the publisher’s latest answer. Otherwise the latest answer was empty, blocked or failed, and this snapshot used the previous good answers (retrieved at `retrieved_at`, within the source’s limit: 7 days for daily and weekly sources, 45 monthly, 120 quarterly, 400 annual)',
+      }),
     /** Added with real-source fetching: the files read, with URL, retrieval time and sha256. */
     files: z.array(sourceFileSchema),
   })

@@ -3,9 +3,12 @@ import { CARBON_FEE_THRESHOLD_TCO2E } from './rules.js';
 export interface RegistrySite {
   year: number;
   industryCode: string;
-  direct: number;
-  indirect: number;
+  /** The site's registered total (GHG_P_01 `tot`): direct + energy-indirect, t CO2e. */
+  total: number;
 }
+
+/** t CO2e as the basis prints them: whole tonnes with thousands separators (`1,903,579`), the same on every machine. */
+const tonnes = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 export interface CarbonFeeLiability {
   obligated: boolean;
@@ -25,7 +28,7 @@ const isManufacturer = (code: string) => {
 /**
  * Carbon-fee liability (Climate Change Response Act; fee rules effective 2025-01-01): a site of the
  * company, in the latest registry year, that supplies electricity or gas, or that manufactures and
- * emits (direct + electricity-indirect) ≥ 25,000 t CO2e in that year.
+ * emits (direct + electricity-indirect: the registry's site total) ≥ 25,000 t CO2e in that year.
  */
 export function carbonFeeLiability(sites: readonly RegistrySite[], latestRegistryYear: number | null): CarbonFeeLiability {
   if (latestRegistryYear === null) return { obligated: false, basis: 'no registry data in this snapshot', year: null };
@@ -39,17 +42,17 @@ export function carbonFeeLiability(sites: readonly RegistrySite[], latestRegistr
   }
   const big = current
     .filter((s) => isManufacturer(s.industryCode))
-    .reduce<RegistrySite | null>((a, s) => (!a || s.direct + s.indirect > a.direct + a.indirect ? s : a), null);
-  if (big && big.direct + big.indirect >= CARBON_FEE_THRESHOLD_TCO2E) {
+    .reduce<RegistrySite | null>((a, s) => (!a || s.total > a.total ? s : a), null);
+  if (big && big.total >= CARBON_FEE_THRESHOLD_TCO2E) {
     return {
       obligated: true,
-      basis: `a manufacturing site emitted ${Math.round(big.direct + big.indirect)} t CO2e (direct + electricity indirect) in ${latestRegistryYear}, at or above ${CARBON_FEE_THRESHOLD_TCO2E}`,
+      basis: `a manufacturing site emitted ${tonnes.format(big.total)} t CO2e (direct and energy-indirect) in ${latestRegistryYear}, at or above ${tonnes.format(CARBON_FEE_THRESHOLD_TCO2E)}`,
       year: latestRegistryYear,
     };
   }
   return {
     obligated: false,
-    basis: `no site of this company reached ${CARBON_FEE_THRESHOLD_TCO2E} t CO2e in the ${latestRegistryYear} GHG registry`,
+    basis: `no site of this company reached ${tonnes.format(CARBON_FEE_THRESHOLD_TCO2E)} t CO2e in the ${latestRegistryYear} GHG registry`,
     year: latestRegistryYear,
   };
 }

@@ -177,11 +177,15 @@ export interface SourceRecord {
   source_id: string; name: string; owner_org: string; owner_org_name: string; is_government: boolean;
   licence_id: string; licence_name: string; licence_url: string; update_frequency: UpdateFrequency;
   homepage_url: string; description: string; record_count: number; retrieved_at: string;
+  /** Set when the publisher's latest answer was empty, blocked or unavailable and this snapshot used the previous good answers (contract 3.3, 9). */
+  carried_forward: { attempted_at: string; reason: string } | null;
   /** The files this snapshot read for the source (from source_files). */
   files: SourceFileRecord[];
 }
 export const SOURCE_COLUMNS = `source_id, name, owner_org, owner_org_name, is_government, licence_id, licence_name, licence_url,
-  update_frequency, homepage_url, description, record_count, retrieved_at`;
+  update_frequency, homepage_url, description, record_count, retrieved_at, carried_forward`;
+/** A snapshot written before sources could be carried forward: none was. */
+export const LEGACY_SOURCE_COLUMNS = SOURCE_COLUMNS.replace('carried_forward', 'NULL AS carried_forward');
 export function sourceFromRow(r: Raw): SourceRecord {
   return {
     source_id: r[0] as string,
@@ -197,6 +201,7 @@ export function sourceFromRow(r: Raw): SourceRecord {
     description: r[10] as string,
     record_count: r[11] as number,
     retrieved_at: r[12] as string,
+    carried_forward: r[13] === null || r[13] === undefined ? null : (JSON.parse(r[13] as string) as SourceRecord['carried_forward']),
     files: [],
   };
 }

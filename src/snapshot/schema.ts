@@ -11,7 +11,9 @@ CREATE TABLE sources (
   source_id TEXT PRIMARY KEY, name TEXT NOT NULL, owner_org TEXT NOT NULL, owner_org_name TEXT NOT NULL,
   is_government INTEGER NOT NULL, licence_id TEXT NOT NULL, licence_name TEXT NOT NULL, licence_url TEXT NOT NULL,
   update_frequency TEXT NOT NULL, homepage_url TEXT NOT NULL, description TEXT NOT NULL,
-  record_count INTEGER NOT NULL, retrieved_at TEXT NOT NULL
+  record_count INTEGER NOT NULL, retrieved_at TEXT NOT NULL,
+  -- JSON {attempted_at, reason} when this snapshot used the source's previous good answers (contract 9); else NULL.
+  carried_forward TEXT
 ) WITHOUT ROWID;
 
 -- The exact files a snapshot was built from: where each was fetched (null when not fetched by

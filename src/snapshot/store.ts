@@ -4,7 +4,7 @@ import { Lru } from '../lru.js';
 import {
   ASSURANCE_COLUMNS, assuranceFromRow, CARBON_FEE_COLUMNS, carbonFeeFromRow, COMPANY_COLUMNS, companyFromRow, DISCLOSURE_COLUMNS,
   disclosureFromRow, ETF_COLUMNS, etfFromRow, FLAG_COLUMNS, flagFromRow, LEGACY_ASSURANCE_COLUMNS, LEGACY_ETF_COLUMNS, PENALTY_COLUMNS,
-  penaltyFromRow, RANKED_COLUMNS, rankedFromRow, SOURCE_COLUMNS,
+  LEGACY_SOURCE_COLUMNS, penaltyFromRow, RANKED_COLUMNS, rankedFromRow, SOURCE_COLUMNS,
   SOURCE_FILE_COLUMNS, sourceFileFromRow, sourceFromRow, type AssuranceRecord, type CarbonFeeRecord, type CompanyRecord, type DisclosureRecord, type EtfHoldingRecord,
   type EtfRecord, type FlagRecord, type PenaltyRecord, type RankedCompany, type Raw, type SourceRecord,
 } from './rows.js';
@@ -75,7 +75,7 @@ export class SnapshotStore {
       carbonFee: raw(`SELECT ${CARBON_FEE_COLUMNS} FROM carbon_fees WHERE ticker = ?`),
       assurance: raw(`SELECT ${assuranceColumns} FROM assurances WHERE ticker = ?`),
       flags: raw(`SELECT ${FLAG_COLUMNS} FROM flags WHERE ticker = ? ORDER BY position`),
-      sources: raw(`SELECT ${SOURCE_COLUMNS} FROM sources ORDER BY source_id`),
+      sources: raw(`SELECT ${columns('sources').has('carried_forward') ? SOURCE_COLUMNS : LEGACY_SOURCE_COLUMNS} FROM sources ORDER BY source_id`),
       // Snapshots published before source files were recorded have no such table.
       sourceFiles: this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'source_files'").get()
         ? raw(`SELECT ${SOURCE_FILE_COLUMNS} FROM source_files ORDER BY source_id, file`)

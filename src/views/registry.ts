@@ -21,6 +21,7 @@ function sourceEntry(s: SourceRecord): SourceEntry {
     description: s.description,
     record_count: s.record_count,
     retrieved_at: s.retrieved_at,
+    carried_forward: s.carried_forward,
     files: s.files.map((f) => ({ file: f.file, url: f.url, retrieved_at: f.retrieved_at, bytes: f.bytes, sha256: f.sha256 })),
   };
 }

@@ -107,6 +107,7 @@ export function writeHandBuiltSnapshot(dir: string, data: SourceData = handBuilt
     etfs,
     data,
     retrievedAt: () => '2026-11-01T00:00:00Z',
+    carriedForward: () => null,
     sourceFiles: [],
   });
   return dir;

@@ -258,6 +258,9 @@ export const en = {
     intro: 'Every fact on this site names one of these datasets. As JSON:',
     government: 'government', nonGovernment: 'non-government', updated: (f: string) => `updated ${f}`,
     owner: 'Owner', licence: 'Licence', homepage: 'Homepage', records: 'Records in this snapshot', retrieved: 'Retrieved',
+    carried: 'Carried forward',
+    carriedText: (attempted: string, reason: string, retrieved: string) =>
+      `The publisher’s latest answer (asked ${attempted}) gave nothing usable: ${reason}. This snapshot uses its previous good answers, retrieved ${retrieved}.`,
   },
   downloads: {
     title: 'Downloads',

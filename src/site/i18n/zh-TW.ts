@@ -294,6 +294,9 @@ export const zhTW: Messages = {
     intro: '本網站的每項事實都註明出自以下哪個資料集。JSON：',
     government: '政府資料', nonGovernment: '非政府資料', updated: (f: string) => `${f}更新`,
     owner: '提供機關', licence: '授權', homepage: '網站', records: '本資料快照中的筆數', retrieved: '擷取日期',
+    carried: '沿用前次資料',
+    carriedText: (attempted: string, reason: string, retrieved: string) =>
+      `發布機關最近一次的回應（${attempted} 擷取）${/^blocked/.test(reason) ? '拒絕了本服務的連線' : /^unavailable/.test(reason) ? '在多次重試後仍無法取得' : '是空的（兩次揭露期之間常見）'}，本資料快照沿用 ${retrieved} 擷取的前次資料。`,
   },
   downloads: {
     title: '下載',
@@ -407,7 +410,7 @@ export const zhTW: Messages = {
         `公司統一編號下的場址，在最新一年的${zhTerm('GHG registry')}中為電力或燃氣供應業（行業別 35），或為製造業（行業別 08–34）且直接排放＋電力間接排放 ≥ ${n(CARBON_FEE_THRESHOLD_TCO2E)} 公噸二氧化碳當量時，須繳納${zhTerm('carbon fee')}。GF-V01 容許揭露的範疇一＋範疇二與登錄總量相差 ${REGISTRY_TOLERANCE * 100}%。`,
       legalBasis: () => `氣候變遷因應法（2023 年）；${zhTerm('carbon fee')}相關規定自 2025 年 1 月 1 日施行`,
       etfRule: () =>
-        `ESG ETF 指國內成分股票型 ETF（臺灣證券交易所基金類型為 ${DOMESTIC_EQUITY_FUND_TYPES.join(' 或 ')}），且其名稱或追蹤指數（標的指數/追蹤指數名稱）含有 ${ESG_ETF_KEYWORDS.join('、')} 之一（比較前將全形字元轉為半形、臺轉為台）；其成分股以投信投顧公會公布者為準（占淨資產 1% 以上）。`,
+        `ESG ETF 指國內成分股票型 ETF（臺灣證券交易所基金類型為 ${DOMESTIC_EQUITY_FUND_TYPES.join(' 或 ')}；類型後的括號註記如「(股票)」不計，但註明債券、貨幣、期貨、商品、平衡或多重資產者不屬之），且其名稱或追蹤指數（標的指數/追蹤指數名稱）含有 ${ESG_ETF_KEYWORDS.join('、')} 之一（比較前將全形字元轉為半形、臺轉為台）；其成分股以投信投顧公會公布者為準（占淨資產 1% 以上）。`,
     },
   },
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { amount, code, isoDate, optionalAmount, optionalIsoDate, percent, requiredText, text, uniformNo, year, yesNo } from '../../../build-scripts/adapters/values.js';
+import { amount, code, isoDate, optionalAmount, optionalIsoDate, percent, requiredText, text, businessId, optionalBusinessId, year, yesNo } from '../../../build-scripts/adapters/values.js';
 
 const ok = <T>(schema: z.ZodType<T, string>, raw: string): T => {
   const r = schema.safeParse(raw);
@@ -81,9 +81,15 @@ describe('codes and 統一編號', () => {
     expect(fail(code, raw)).toBeTruthy();
   });
   it('統一編號 must be 8 digits (trimmed)', () => {
-    expect(ok(uniformNo, '12345678')).toBe('12345678');
-    expect(ok(uniformNo, ' 04541302 ')).toBe('04541302');
-    for (const bad of ['1234567', '123456789', '1234567a', '', '1234-5678']) expect(fail(uniformNo, bad)).toMatch(/8 digits/);
+    expect(ok(businessId, '12345678')).toEqual({ id: '12345678', padded: false });
+    expect(ok(businessId, ' 04541302 ')).toEqual({ id: '04541302', padded: false });
+    // Seven digits: the eight-digit ID that lost its leading zero (GHG_P_01 serves 台電 as 3795904).
+    expect(ok(businessId, '3795904')).toEqual({ id: '03795904', padded: true });
+    for (const bad of ['123456', '123456789', '1234567a', '', '1234-5678']) expect(fail(businessId, bad)).toMatch(/8 digits/);
+    expect(ok(optionalBusinessId, '')).toBeNull();
+    expect(ok(optionalBusinessId, '  ')).toBeNull();
+    expect(ok(optionalBusinessId, '3795904')).toEqual({ id: '03795904', padded: true });
+    expect(fail(optionalBusinessId, '12ab5678')).toMatch(/8 digits/);
   });
 });
 

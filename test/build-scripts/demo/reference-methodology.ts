@@ -132,7 +132,7 @@ export function evaluateDemo(dir: string): { asof: string; results: Map<string, 
       if (Number(s.year) + 1911 !== latestRegistryYear) return false;
       const code = s.industryCode as string;
       const div = Number(code.slice(0, 2));
-      return code.startsWith('35') || (div >= 8 && div <= 34 && Number(s.direct) + Number(s.indirect) >= 25_000);
+      return code.startsWith('35') || (div >= 8 && div <= 34 && Number(s.total) >= 25_000);
     });
     if (obligated) obligatedCount++;
     const cbam = ['01', '10', '23'].includes(c.industryCode as string) || cbamTickers.has(ticker);
@@ -199,7 +199,7 @@ export function evaluateDemo(dir: string): { asof: string; results: Map<string, 
       const regRows = sites.filter((s) => Number(s.year) + 1911 === disc.year);
       if (regRows.length > 0) {
         if (disc.s1 === null || disc.s2 === null) notes.push(`${ticker}: registry comparison with a missing scope`);
-        const reg = regRows.reduce((s, r) => s + Number(r.direct) + Number(r.indirect), 0);
+        const reg = regRows.reduce((s, r) => s + Number(r.total), 0);
         const own = (disc.s1 ?? 0) + (disc.s2 ?? 0);
         if (Math.abs(own - reg) > 0.1 * reg) flags.push('GF-V01');
       }

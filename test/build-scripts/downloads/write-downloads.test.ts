@@ -33,7 +33,7 @@ function makeDb(path: string): void {
   const file = db.prepare('INSERT INTO source_files VALUES (?, ?, ?, ?, ?, ?)');
   file.run('SRC-TWSE-COMPANY', 't187ap03_L.json', 'https://openapi.twse.com.tw/v1/opendata/t187ap03_L', '2025-02-28T06:00:00Z', 1234, 'a'.repeat(64));
   file.run('SRC-MOENV-EMS_P_46', 'EMS_P_46.csv', null, '2025-02-28T06:01:00Z', 99, 'b'.repeat(64));
-  const src = db.prepare('INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const src = db.prepare('INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)');
   src.run('SRC-TWSE-COMPANY', '上市公司基本資料', 'TWSE', '臺灣證券交易所', 0, 'OGDL-Taiwan-1.0', 'OGDL', 'https://data.gov.tw/license',
     'daily', 'https://openapi.twse.com.tw/v1/opendata/t187ap03_L', TRICKY, 3, '2025-02-28T00:00:00Z');
   src.run('SRC-MOENV-EMS_P_46', '列管事業污染源裁處資料', 'MOENV', '環境部', 1, 'OGDL-Taiwan-1.0', 'OGDL', 'https://data.gov.tw/license',

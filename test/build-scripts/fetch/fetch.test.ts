@@ -9,8 +9,8 @@ import { buildAndPublish } from '../../../build-scripts/build.js';
 import { fetchSources, SourceFetchError, type FetchOptions } from '../../../build-scripts/fetch/fetch-sources.js';
 import { silentProgress } from '../../../build-scripts/snapshot/progress.js';
 import { parseCsv } from '../../helpers/csv-parse.js';
-import { API_KEY, PAGE, PATHS, PENALTY_ROWS, publisherHandlers, replayEnv } from './publishers.js';
-import { startReplay, type Replay } from './replay-server.js';
+import { API_KEY, GENPLUS_COOKIE, GENPLUS_NULL_YEAR, genplusHandlers, PAGE, PATHS, PENALTY_ROWS, publisherHandlers, replayEnv } from './publishers.js';
+import { jsonReply, startReplay, type Replay } from './replay-server.js';
 
 const root = mkdtempSync(join(tmpdir(), 'fetch-replay-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -65,9 +65,9 @@ describe('npm run fetch against a replay of the publishers', () => {
     }
     const byFile = Object.fromEntries(manifest.files.map((f: { file: string }) => [f.file, f]));
     expect(byFile['t187ap03_L.json']).toMatchObject({ url: `${replay.base}${PATHS.twseCompany}`, method: 'GET', records: 2 });
-    // GenPlus: one POST per report year and market, old years at /old, the body as sent.
+    // GenPlus: the antiforgery token's GET, then one POST per report year and market, old years at /old, the body as sent.
     const genplus = manifest.files.filter((f: { source_id: string }) => f.source_id === 'SRC-MOPS-ESGREPORT');
-    expect(genplus).toHaveLength(2 * (2025 - 2014 + 1));
+    expect(genplus).toHaveLength(1 + 2 * (2025 - 2014 + 1));
     expect(byFile['esggenplus-2025-otc.json']).toMatchObject({ method: 'POST', url: `${replay.base}${PATHS.genplus}`, request_body: '{"year":2025,"marketType":1,"industryNameList":[],"companyCodeList":[]}', records: 1 });
     expect(byFile['esggenplus-2021-sii.json']).toMatchObject({ method: 'POST', url: `${replay.base}${PATHS.genplusOld}`, records: 1 });
     // SITCA: the form page, then one POST per class for the newest period, without the echoed state.
@@ -87,6 +87,24 @@ describe('npm run fetch against a replay of the publishers', () => {
     expect(forms).toHaveLength(2);
     expect(forms.map((f) => new URLSearchParams(f.body).get('__VIEWSTATE'))).toEqual(['vs-1', 'vs-2']);
     expect(forms.every((f) => /ASP\.NET_SessionId=sess\d/.test(String(f.headers.cookie)))).toBe(true);
+  });
+
+  it('GenPlus: GETs the antiforgery token first (kept, 0 records) and sends it, with its cookie, on every POST; `data: null` is a year of 0 records', () => {
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+    const byFile = Object.fromEntries(manifest.files.map((f: { file: string }) => [f.file, f]));
+    expect(byFile['esggenplus-antiforgery-token.json']).toMatchObject({ source_id: 'SRC-MOPS-ESGREPORT', method: 'GET', url: `${replay.base}${PATHS.genplusToken}`, http_status: 200, records: 0 });
+    const token = JSON.parse(readFileSync(join(out, 'esggenplus-antiforgery-token.json'), 'utf8')).data as string;
+    // The first fetch of this suite: its token GET came before its first POST, and each of its POSTs carried that token and its cookie.
+    const genplus = replay.received.filter((r) => r.url.pathname.startsWith('/api/api/'));
+    const first = genplus.findIndex((r) => r.url.pathname === PATHS.genplusToken);
+    expect(first).toBe(0);
+    const posts = genplus.filter((r) => r.method === 'POST' && r.headers.requestverificationtoken === token);
+    // 24 POSTs, and the one retried after the connection reset.
+    expect(posts).toHaveLength(24 + 1);
+    for (const p of posts) expect(String(p.headers.cookie)).toContain(`${GENPLUS_COOKIE}=`);
+    expect(genplus.slice(0, 26).every((r) => r.url.pathname === PATHS.genplusToken || r.headers.requestverificationtoken === token)).toBe(true);
+    for (const market of ['sii', 'otc']) expect(byFile[`esggenplus-${GENPLUS_NULL_YEAR}-${market}.json`].records).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, `esggenplus-${GENPLUS_NULL_YEAR}-sii.json`), 'utf8')).data).toBeNull();
   });
 
   it('keeps each MOENV page as served, never the key', () => {
@@ -126,7 +144,7 @@ describe('npm run fetch against a replay of the publishers', () => {
     const moenv = registry.data.find((s: { source_id: string }) => s.source_id === 'SRC-MOENV-EMS_P_46');
     expect(moenv.files.map((f: { file: string; sha256: string }) => [f.file, f.sha256])).toEqual(['EMS_P_46.0001.json', 'EMS_P_46.0002.json', 'EMS_P_46.0003.json'].map((f) => [f, sha256(join(out, f))]));
     const genplus = registry.data.find((s: { source_id: string }) => s.source_id === 'SRC-MOPS-ESGREPORT');
-    expect(genplus.files).toHaveLength(24);
+    expect(genplus.files).toHaveLength(1 + 24);
     const table = parseCsv(readFileSync(join(result.dir, `tree/api/v1/downloads/${result.id}/source_files.csv`), 'utf8'));
     expect(table[0]).toEqual(['source_id', 'file', 'url', 'retrieved_at', 'bytes', 'sha256']);
     expect(table.length - 1).toBe(readdirSync(out).length - 1);
@@ -174,11 +192,13 @@ describe('a fetch that cannot complete leaves the previous folder untouched', ()
     expect(leftovers()).toEqual([]);
   });
 
-  it('a 503 that persists fails after the attempts allowed', async () => {
+  it('a 503 that persists fails after the attempts allowed when there is nothing to carry forward', async () => {
     replay.fault(PATHS.registry, ...Array.from({ length: 4 }, () => ({ kind: 'status', status: 503 }) as const));
-    await expect(fetchSources(options(out))).rejects.toThrow(/^SRC-MOENV-GHG_P_01: GET .*: HTTP 503, still after 4 attempts/);
+    // A new folder: no previous answers (carry-forward.test.ts has the folder that has them).
+    await expect(fetchSources(options(join(root, 'kept-503')))).rejects.toThrow(/^SRC-MOENV-GHG_P_01: unavailable after every retry \(GET .*: HTTP 503, still after 4 attempts\); cannot carry forward: no previous answers/);
     expect(replay.requests.filter((u) => u.pathname === PATHS.registry)).toHaveLength(4);
     expect(folderHashes(out)).toEqual(before);
+    expect(leftovers()).toEqual([]);
   });
 
   it('MOENV answers 401 to a wrong key; without a key nothing is requested from MOENV', async () => {
@@ -240,4 +260,69 @@ describe('a fetch that cannot complete leaves the previous folder untouched', ()
     expect(folderHashes(out)).toEqual(before);
     expect(existsSync(join(out, 'manifest.json'))).toBe(true);
   }, 60_000);
+});
+
+describe('GenPlus\'s antiforgery token', () => {
+  let own: Replay;
+  const genplusOnly = (outDir: string, base: string): FetchOptions => ({
+    outDir,
+    only: ['SRC-MOPS-ESGREPORT'],
+    env: replayEnv(base),
+    log: (m) => logs.push(m),
+    http: { retryBaseMs: 1, retryMaxMs: 20, minIntervalMs: 0, timeoutMs: 5_000, attempts: 2 },
+    now: () => new Date('2026-08-01T02:03:04Z'),
+    asof: '2026-07-31',
+  });
+  afterAll(() => own?.close());
+
+  it('the replay refuses a POST without the token and its cookie (400), as an antiforgery filter does', async () => {
+    const issued: string[] = [];
+    own = await startReplay({ ...publisherHandlers(), ...genplusHandlers({ issued }) });
+    const body = JSON.stringify({ year: 2025, marketType: 0, industryNameList: [], companyCodeList: [] });
+    const bare = await fetch(`${own.base}${PATHS.genplus}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(bare.status).toBe(400);
+    const got = await fetch(`${own.base}${PATHS.genplusToken}`);
+    const token = ((await got.json()) as { data: string }).data;
+    expect(token).toBe(issued[0]);
+    const cookie = got.headers.getSetCookie()[0]!.split(';')[0]!;
+    const headerOnly = await fetch(`${own.base}${PATHS.genplus}`, { method: 'POST', headers: { 'content-type': 'application/json', RequestVerificationToken: token }, body });
+    expect(headerOnly.status).toBe(400);
+    const both = await fetch(`${own.base}${PATHS.genplus}`, { method: 'POST', headers: { 'content-type': 'application/json', RequestVerificationToken: token, cookie }, body });
+    expect(both.status).toBe(200);
+    await own.close();
+  });
+
+  it('without the token endpoint (404) the fetch goes on without the header, says so once, and keeps no token answer', async () => {
+    own = await startReplay({ ...publisherHandlers(), ...genplusHandlers({ antiforgery: false }) });
+    const dir = join(root, 'genplus-no-token');
+    const before = logs.length;
+    const result = await fetchSources(genplusOnly(dir, own.base));
+    expect(result.counts['SRC-MOPS-ESGREPORT']!.records).toBe(4);
+    const posts = own.received.filter((r) => r.method === 'POST');
+    expect(posts).toHaveLength(24);
+    expect(posts.every((r) => r.headers.requestverificationtoken === undefined)).toBe(true);
+    expect(own.received.filter((r) => r.url.pathname === PATHS.genplusToken)).toHaveLength(1);
+    expect(logs.slice(before).filter((m) => /antiforgery/.test(m))).toEqual([
+      `SRC-MOPS-ESGREPORT: no antiforgery token endpoint (HTTP 404 at ${own.base}${PATHS.genplusToken}); posting without a RequestVerificationToken header`,
+    ]);
+    expect(readdirSync(dir)).not.toContain('esggenplus-antiforgery-token.json');
+    await own.close();
+  });
+
+  it.each([
+    ['GenPlus\'s envelope with no token in it', jsonReply({ code: 200, success: true, data: null, message: null })],
+    ['another key', jsonReply({ xsrfToken: 'CfDJ8-another-key-0123456789abcdef' })],
+    ['an empty object', jsonReply({})],
+  ])('a 200 token answer in a form we do not know (%s) fails naming SRC-MOPS-ESGREPORT, before any POST', async (_, reply) => {
+    own = await startReplay({ ...publisherHandlers(), ...genplusHandlers() });
+    own.fault(PATHS.genplusToken, { kind: 'reply', reply });
+    const dir = join(root, 'genplus-unknown-token');
+    const err = await fetchSources(genplusOnly(dir, own.base)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SourceFetchError);
+    expect((err as SourceFetchError).sourceId).toBe('SRC-MOPS-ESGREPORT');
+    expect((err as Error).message).toMatch(/^SRC-MOPS-ESGREPORT: GET .*esggenplus-antiforgery-token\.json.*SRC-MOPS-ESGREPORT esggenplus-antiforgery-token\.json: the antiforgery answer holds no token in a form we know/);
+    expect(own.received.filter((r) => r.method === 'POST')).toEqual([]);
+    expect(existsSync(dir)).toBe(false);
+    await own.close();
+  });
 });

@@ -6,9 +6,10 @@ import { jsonReply, type Handler, type Received, type Reply } from './replay-ser
  * arrays (Chinese keys, one with a trailing space; TPEx profiles with English keys, `UnifiedBusinessNo.`
  * with its full stop), MOENV v2 pages of 1,000 behind a key (`{records}` for penalties, a bare array
  * for the registry; one decision served on two pages), ESG GenPlus's JSON POST API (new years at
- * `/data`, old at `/data/old`, 405 to a GET), SITCA's ASP.NET form page (hidden state that each POST
- * must carry from the previous answer, a session cookie, an empty table without the radio value) and
- * the TWSE fund list.
+ * `/data`, old at `/data/old`, 405 to a GET, 400 to a POST without the antiforgery token and cookie
+ * its token endpoint issued; `data: null` for a year with no reports), SITCA's ASP.NET form page
+ * (hidden state that each POST must carry from the previous answer, a session cookie, an empty table
+ * without the radio value) and the TWSE fund list.
  */
 
 export const API_KEY = 'test-key-5f3a9c1e';
@@ -24,6 +25,7 @@ export const PATHS = {
   registry: '/api/v2/GHG_P_01',
   genplus: '/api/api/MopsSustainReport/data',
   genplusOld: '/api/api/MopsSustainReport/data/old',
+  genplusToken: '/api/api/Antiforgery/token',
   sitca: '/ROC/Industry/IN2630.aspx',
   fundList: '/v1/opendata/t187ap47_L',
 } as const;
@@ -101,8 +103,9 @@ function penalty(i: number): Record<string, string> {
 export const PENALTIES = Array.from({ length: PENALTY_ROWS }, (_, i) => (i === PAGE ? penalty(0) : penalty(i)));
 
 const registry = [
-  { app_year: '113', companyno: '22099131', companyname: '台灣積體電路製造股份有限公司', ccksicco1: '2611', tot: '1,800,000.0000', tot2: '10,500,000.0000' },
-  { app_year: '113', companyno: '11913502', companyname: '臺灣水泥股份有限公司', ccksicco1: '2331', tot: '6800000', tot2: '500000' },
+  // As GHG_P_01 serves it: `tot` is the site total, the gases plus `tot2` (the genuine answer's form).
+  { app_year: '113', companyno: '22099131', companyname: '台灣積體電路製造股份有限公司', ccksicco1: '2611', co2: '1,750,000.0000', ch4: '50,000.0000', tot2: '10,500,000.0000', tot: '12,300,000.0000' },
+  { app_year: '113', companyno: '11913502', companyname: '臺灣水泥股份有限公司', ccksicco1: '2331', co2: '6300000', ch4: '0', tot2: '500000', tot: '6800000' },
 ];
 
 const NO_FILE = '00000000-0000-0000-0000-000000000000';
@@ -115,6 +118,8 @@ function genplus(over: Record<string, string | null>): Record<string, string | n
     twFirstReportDownloadId: NO_FILE, twEditReportDownloadId: NO_FILE, twCommencementDate: '2026/08/28', twRevisionDate: null,
     enDocLink: null, enFirstReportDownloadId: NO_FILE, enEditReportDownloadId: NO_FILE, enCommencementDate: null, enRevisionDate: null,
     contactInfo: null, note: null,
+    // Keys some answers carry beside the ids (sources.md, "Genuine answers"); their form is not confirmed, so the reader ignores them.
+    twFirstReportDownloadUrl: null, twEditReportDownloadUrl: null, enFirstReportDownloadUrl: null,
     ...over,
   };
 }
@@ -122,23 +127,31 @@ export const GENPLUS_2330_FILE = '3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b';
 /** Report year 2025: 2330 with a CPA's limited assurance and a verifier beside it; 1101 with a verifier alone (ISAE 3000); 6488 (OTC) with a CPA's reasonable assurance. */
 const GENPLUS_2025: Record<number, Record<string, string | null>[]> = {
   0: [
-    genplus({ code: '2330', name: '台灣積體電路製造股份有限公司', shortName: '台積電', sector: '半導體業', partnerOrganization: '資誠聯合會計師事務所', stdCompliance: '確信準則3000號', accOptionType: '有限確信', valiProvider: '台灣檢驗科技股份有限公司', thirdStd: 'AA1000', twFirstReportDownloadId: GENPLUS_2330_FILE }),
+    genplus({ code: '2330', name: '台灣積體電路製造股份有限公司', shortName: '台積電', sector: '半導體業', partnerOrganization: '資誠聯合會計師事務所', stdCompliance: '確信準則3000號', accOptionType: '有限確信', valiProvider: '台灣檢驗科技股份有限公司', thirdStd: 'AA1000', twFirstReportDownloadId: GENPLUS_2330_FILE, twFirstReportDownloadUrl: `https://esggenplus.twse.com.tw/api/api/MopsSustainReport/data/FileStream?id=${GENPLUS_2330_FILE}`, twEditReportDownloadUrl: '', enFirstReportDownloadUrl: '' }),
     genplus({ code: '1101', name: '臺灣水泥股份有限公司', shortName: '台泥', sector: '水泥工業', valiProvider: '英國標準協會', thirdStd: 'ISAE 3000' }),
   ],
   1: [genplus({ code: '6488', name: '環球晶圓股份有限公司', shortName: '環球晶', sector: '半導體業', partnerOrganization: '安侯建業聯合會計師事務所', stdCompliance: '確信準則3000號', accOptionType: '合理確信' })],
 };
+/** Report year 2024: no reports, served as `data: null` (not `[]`). */
+export const GENPLUS_NULL_YEAR = 2024;
 /** Report year 2021 (old form): 1101 assured by a CPA. */
 const GENPLUS_OLD_2021 = [{ companY_ID: '1101', companY_ABBR_NAME: '台泥', englisH_ABBR_NAME: 'TCC', sub: '依規定申報', duratioN_B: '110/01/01', duratioN_E: '110/12/31', cS_A1: 'GRI準則', surE_A: '', acC_S: '', acC_A: '勤業眾信聯合會計師事務所', filE_NAME: '1101_110.pdf', useR_DATE1: '111/08/30', weB_INFO: null, memo: null }];
 
-const sitcaFunds = [
+/**
+ * SITCA's funds in the genuine answer's form: names as SITCA writes them (without 證券投資信託, one with
+ * its distribution note after `<br>`), a security marked `*` (台泥*), holdings as 標的種類, 標的代號,
+ * 標的名稱, 金額, weight (%).
+ */
+const sitcaFunds: { name: string; note?: string; holdings: string[][] }[] = [
   {
-    name: '元大台灣ESG永續ETF證券投資信託基金',
-    holdings: [['國內上市', '2330', '台積電', '1,234,000', '1,450,950,000', '32.82'], ['國內上市', '1101', '台泥', '500,000', '16,500,000', '1.25'], ['國外', 'US0378331005', 'APPLE INC', '1,000', '7,000,000', '1.02']],
+    name: '元大台灣ESG永續ETF基金',
+    note: '(基金之配息來源可能為收益平準金)',
+    holdings: [['國內上市', '2330', '台積電', '1,450,950,000', '32.82'], ['國內上市', '1101', '台泥*', '16,500,000', '1.25'], ['國外', 'US0378331005', 'APPLE INC', '7,000,000', '1.02']],
   },
-  { name: '元大台灣卓越50證券投資信託基金', holdings: [['國內上市', '2330', '台積電', '9,000,000', '9,900,000,000', '55.10']] },
-  { name: '示範不存在永續ETF證券投資信託基金', holdings: [['國內上市', '2330', '台積電', '1,000', '1,100,000', '10.00']] },
+  { name: '元大台灣卓越50基金', holdings: [['國內上市', '2330', '台積電', '9,900,000,000', '55.10']] },
+  { name: '示範不存在永續ETF證券投資信託基金', holdings: [['國內上市', '2330', '台積電', '1,100,000', '10.00']] },
 ];
-/** The TWSE fund list: the ESG fund, a non-ESG fund, a liquidated one, and (written with 臺) the same names SITCA uses with 台. */
+/** The TWSE fund list: the ESG fund, a non-ESG fund, a liquidated one; full names with 證券投資信託 (and 臺) where SITCA writes neither. */
 const fundList = [
   ['00850', '元大臺灣ESG永續', '國內成分證券指數股票型基金', '元大臺灣ESG永續ETF證券投資信託基金', '臺灣永續指數'],
   ['0050', '元大台灣50', '國內成分證券指數股票型基金', '元大台灣卓越50證券投資信託基金', '臺灣50指數'],
@@ -152,24 +165,29 @@ export const SITCA_PERIODS = ['202503', '202506', '202509'];
 
 /** SITCA's page: the hidden ASP.NET state (a new value each answer), the selectors, and for a query its table. */
 function sitcaPage(state: string, selected: { period: string; klass: string } | null, table: string): string {
-  const options = (name: string, values: string[], chosen?: string) =>
-    `<select name="${name}" id="${name.replace(/\$/g, '_')}">${values.map((v) => `<option${v === chosen ? ' selected="selected"' : ''} value="${v}">${v}</option>`).join('')}</select>`;
+  const options = (name: string, values: string[], chosen?: string, label = (v: string) => v) =>
+    `<select name="${name}" id="${name.replace(/\$/g, '_')}">${values.map((v) => `<option${v === chosen ? ' selected="selected"' : ''} value="${v}">${label(v)}</option>`).join('')}</select>`;
   return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>境內基金持股明細</title></head><body><form method="post" action="./IN2630.aspx?pid=IN22601_05" id="form1">
 <input type="hidden" name="__EVENTTARGET" id="__EVENTTARGET" value="" /><input type="hidden" name="__EVENTARGUMENT" id="__EVENTARGUMENT" value="" />
 <input type="hidden" name="__VIEWSTATE" id="__VIEWSTATE" value="${esc(state)}" /><input type="hidden" name="__VIEWSTATEGENERATOR" id="__VIEWSTATEGENERATOR" value="A1B2C3D4" /><input type="hidden" name="__EVENTVALIDATION" id="__EVENTVALIDATION" value="${esc(`ev-${state}`)}" />
 <input type="radio" name="ctl00$ContentPlaceHolder1$rdo1" value="rbComid" />依公司 <input type="radio" name="ctl00$ContentPlaceHolder1$rdo1" value="rbClass"${selected ? ' checked="checked"' : ''} />依類型
-${options('ctl00$ContentPlaceHolder1$ddlQ_YM', SITCA_PERIODS, selected?.period)}
+${options('ctl00$ContentPlaceHolder1$ddlQ_YM', SITCA_PERIODS, selected?.period, (p) => `${p.slice(0, 4)} 年 ${p.slice(4)} 月`)}
 ${options('ctl00$ContentPlaceHolder1$ddlQ_Class', ['AH11', 'AL11', 'AA11'], selected?.klass)}
 <input type="submit" name="ctl00$ContentPlaceHolder1$BtnQuery" value="查詢" />
 ${table}</form></body></html>`;
 }
 
+/** The genuine table: ten columns, the fund cell spanning its rows, `合計` spanning nine columns before the total. */
 function sitcaTable(funds: typeof sitcaFunds): string {
   const rows = funds.flatMap((f) => [
-    ...f.holdings.map((h, i) => `<tr>${i === 0 ? `<td rowspan="${f.holdings.length}">${f.name}</td>` : ''}${h.map((c) => `<td>${c}</td>`).join('')}</tr>`),
-    `<tr><td colspan="6">合計</td><td>${f.holdings.reduce((s, h) => s + Number(h[5]), 0).toFixed(2)}</td></tr>`,
+    ...f.holdings.map(([kind, code, name, amount, weight], i) => {
+      const fund = i === 0 ? `<td rowspan="${f.holdings.length}">${f.name}${f.note ? `<br>${f.note}` : ''}</td>` : '';
+      return `<tr>${fund}${[String(i + 1), kind, code, name, amount, '', '', '0', weight].map((c) => `<td>${c}</td>`).join('')}</tr>`;
+    }),
+    `<tr><td colspan="9">合計</td><td>${f.holdings.reduce((s, h) => s + Number(h[4]), 0).toFixed(2)}</td></tr>`,
   ]);
-  return `<table id="ctl00_ContentPlaceHolder1_GridView1"><tr><th>基金名稱</th><th>市場別</th><th>證券代號</th><th>證券名稱</th><th>持股數(股)</th><th>金額(元)</th><th>占基金淨資產價值之比例(%)</th></tr>${rows.join('')}</table>`;
+  const header = ['基金名稱', '名次', '標的種類', '標的代號', '標的名稱', '金額', '擔保機構**', '次順位債券**', '受益權單位數***', '占基金淨資產價值之比例(%)'];
+  return `<table id="ctl00_ContentPlaceHolder1_GridView1"><tr>${header.map((h) => `<td>${h}</td>`).join('')}</tr>${rows.join('')}</table>`;
 }
 
 /**
@@ -209,13 +227,6 @@ export function publisherHandlers(): Record<string, Handler> {
     const page = records.slice(offset, offset + limit);
     return jsonReply(wrapped ? { fields: [{ id: 'ban', type: 'text' }], resource_id: 'x', records: page, total: String(records.length) } : page);
   };
-  const genplusApi = (old: boolean): Handler => (_url, req) => {
-    if (req.method !== 'POST') return { status: 405, type: 'application/json', body: Buffer.from('{"message":"The requested resource does not support http method \'GET\'."}') };
-    const body = JSON.parse(req.body) as { year: number; marketType: number };
-    const data = old ? (body.year === 2021 && body.marketType === 0 ? GENPLUS_OLD_2021 : []) : body.year === 2025 ? (GENPLUS_2025[body.marketType] ?? []) : [];
-    if (old !== body.year <= 2022) return jsonReply({ code: 400, success: false, data: null, message: 'year out of range' });
-    return jsonReply({ code: 200, success: true, data, message: null });
-  };
   return {
     [PATHS.twseCompany]: () => jsonReply(twseCompanies),
     [PATHS.tpexCompany]: () => jsonReply([TPEX_COMPANY]),
@@ -223,11 +234,52 @@ export function publisherHandlers(): Record<string, Handler> {
     [PATHS.tpexGhg]: () => jsonReply(tpexGhg),
     [PATHS.penalties]: moenv(PENALTIES, true),
     [PATHS.registry]: moenv(registry, false),
-    [PATHS.genplus]: genplusApi(false),
-    [PATHS.genplusOld]: genplusApi(true),
+    ...genplusHandlers(),
     [PATHS.sitca]: sitcaHandler(),
     [PATHS.fundList]: () => jsonReply(fundList),
   };
+}
+
+/** The antiforgery cookie's name, as ASP.NET Core names it (`.AspNetCore.Antiforgery.` and a suffix). */
+export const GENPLUS_COOKIE = '.AspNetCore.Antiforgery.k3Zq9PvL1wE';
+
+/**
+ * ESG GenPlus's paths. With `antiforgery` (the default) each GET of the token endpoint issues a new
+ * request token in GenPlus's envelope (`data`, as its callers read it) and sets the cookie token it
+ * pairs with; a POST must carry both (the `RequestVerificationToken` header and the cookie), else it
+ * answers 400 with an empty body, as ASP.NET Core's antiforgery filter does. Without it the token
+ * endpoint does not exist (404) and the POSTs are not checked. Each token given out is pushed onto
+ * `issued` when given.
+ */
+export function genplusHandlers(o: { antiforgery?: boolean; issued?: string[] } = {}): Record<string, Handler> {
+  const antiforgery = o.antiforgery ?? true;
+  const issued = o.issued ?? [];
+  const pairs = new Map<string, string>();
+  const token: Handler = (_url, req) => {
+    if (!antiforgery) return { status: 404, type: 'text/plain', body: Buffer.alloc(0) };
+    if (req.method !== 'GET') return { status: 405, type: 'application/json', body: Buffer.from('{"message":"method not allowed"}') };
+    const n = issued.length + 1;
+    const requestToken = `CfDJ8Replay-request-${n}-${'Qx7_vB2-'.repeat(12)}`;
+    const cookieToken = `CfDJ8Replay-cookie-${n}-${'Lm4-kT9_'.repeat(12)}`;
+    issued.push(requestToken);
+    pairs.set(requestToken, cookieToken);
+    const reply = jsonReply({ code: 200, success: true, data: requestToken, message: null });
+    return { ...reply, headers: { 'set-cookie': `${GENPLUS_COOKIE}=${cookieToken}; path=/; samesite=strict; httponly` } };
+  };
+  const api = (old: boolean): Handler => (_url, req) => {
+    if (req.method !== 'POST') return { status: 405, type: 'application/json', body: Buffer.from('{"message":"The requested resource does not support http method \'GET\'."}') };
+    if (antiforgery) {
+      const sent = String(req.headers.requestverificationtoken ?? '');
+      const cookie = String(req.headers.cookie ?? '').split(/;\s*/).find((c) => c.startsWith(`${GENPLUS_COOKIE}=`))?.slice(GENPLUS_COOKIE.length + 1);
+      if (!pairs.has(sent) || pairs.get(sent) !== cookie) return { status: 400, type: 'text/plain', body: Buffer.alloc(0) };
+    }
+    const body = JSON.parse(req.body) as { year: number; marketType: number };
+    if (old !== body.year <= 2022) return jsonReply({ code: 400, success: false, data: null, message: 'year out of range' });
+    if (!old && body.year === GENPLUS_NULL_YEAR) return jsonReply({ code: 200, success: true, data: null, message: null });
+    const data = old ? (body.year === 2021 && body.marketType === 0 ? GENPLUS_OLD_2021 : []) : body.year === 2025 ? (GENPLUS_2025[body.marketType] ?? []) : [];
+    return jsonReply({ code: 200, success: true, data, message: null });
+  };
+  return { [PATHS.genplusToken]: token, [PATHS.genplus]: api(false), [PATHS.genplusOld]: api(true) };
 }
 
 /** SITCA's answer for another period than the one asked (the known fault): a table, but the wrong one. */

@@ -146,17 +146,22 @@ describe('each fault of a new source is refused, naming the source, and nothing 
     expect(folder(sources)).toEqual(before);
   }, 120_000);
 
-  it('an empty company list is refused by its assertion; a tenth of last month too', async () => {
+  it('an empty company list is carried forward (contract 9) and says so; a tenth of last month is refused by its assertion', async () => {
     const before = folder(sources);
     replay.fault(PATHS.twseCompany, { kind: 'reply', reply: jsonReply([]) });
     const empty = await run('fetch', ['--out', sources, '--only', 'SRC-TWSE-COMPANY']);
-    expect(empty.status).toBe(1);
-    expect(empty.stderr).toMatch(/fetch failed: SRC-TWSE-COMPANY: assertion minRecords failed: 0 records/);
-    replay.fault(PATHS.penalties, { kind: 'reply', reply: jsonReply({ records: [] }) });
+    expect(empty.status, empty.stderr).toBe(0);
+    expect(empty.stdout).toMatch(/Carried forward SRC-TWSE-COMPANY: the publisher answered empty \(0 records\)/);
+    expect(folder(sources)['t187ap03_L.json']).toBe(before['t187ap03_L.json']);
+    // One record where 2,345 were: the relative assertion refuses it (and the absolute minimum), naming the source.
+    const once = await run('fetch', ['--out', sources, '--only', 'SRC-TWSE-COMPANY']);
+    expect(once.status, once.stderr).toBe(0);
+    const kept = folder(sources);
+    replay.fault(PATHS.penalties, { kind: 'reply', reply: jsonReply({ records: [{ ban: '22099131' }] }) });
     const drop = await run('fetch', ['--out', sources, '--only', 'SRC-MOENV-EMS_P_46']);
     expect(drop.status).toBe(1);
-    expect(drop.stderr).toMatch(/SRC-MOENV-EMS_P_46: assertion minRecords failed: 0 records|SRC-MOENV-EMS_P_46: assertion minOfPrevious failed/);
-    expect(folder(sources)).toEqual(before);
+    expect(drop.stderr).toMatch(/SRC-MOENV-EMS_P_46: assertion minRecords failed: 1 records|SRC-MOENV-EMS_P_46: assertion minOfPrevious failed/);
+    expect(folder(sources)).toEqual(kept);
   }, 120_000);
 
   it('a renamed key fails the build naming the source and the key; the previous snapshot stays current', async () => {
@@ -186,7 +191,8 @@ describe('npm run refresh: fetch, build, check and publish in one command', () =
     const before = current();
     const r = await run('refresh', ['--sources', join(root, 'monthly')]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/SRC-MOPS-ESGREPORT\s+24 files\s+4 records/);
+    // GenPlus: the antiforgery token's answer and 24 POSTs (2014–2025, two markets).
+    expect(r.stdout).toMatch(/SRC-MOPS-ESGREPORT\s+25 files\s+4 records/);
     expect(r.stdout).toMatch(/Published snapshot \S+ \(data as of \d{4}-\d{2}-\d{2}\)/);
     expect(current()).not.toBe(before);
     expect((await getJson(`${server.base}/api/v1/company/2330`)).body.dataset_snapshot_id).toBe(current());

@@ -5,11 +5,11 @@ import { RejectLog } from '../../../build-scripts/adapters/read-layout.js';
 import { parseIsoDay } from '../../../build-scripts/demo/dates.js';
 import { writeSitcaDemoFiles } from '../../../build-scripts/demo/sitca-files.js';
 import { buildUniverse } from '../../../build-scripts/demo/universe.js';
-import { joinFunds, normaliseFundName, quarterEnd } from '../../../build-scripts/sources/etf-funds.js';
+import { EtfFundTypeError, joinFunds, normaliseFundName, quarterEnd } from '../../../build-scripts/sources/etf-funds.js';
 import type { EtfFund } from '../../../build-scripts/sources/facts.js';
-import { readSitcaHoldings, type SitcaFund } from '../../../build-scripts/sources/sitca-etf-holdings.js';
+import { parseSitcaAnswer, readSitcaHoldings, type SitcaFund } from '../../../build-scripts/sources/sitca-etf-holdings.js';
 import { readFundList, type FundListRow } from '../../../build-scripts/sources/twse-etf-list.js';
-import { DOMESTIC_EQUITY_FUND_TYPES, ESG_ETF_KEYWORDS, ESG_ETF_RULE, isDomesticEquityEtf, isEsgEtf } from '../../../src/methodology/esg-etfs.js';
+import { DOMESTIC_EQUITY_FUND_TYPES, ESG_ETF_KEYWORDS, ESG_ETF_RULE, fundTypeBase, isDomesticEquityEtf, isEsgEtf } from '../../../src/methodology/esg-etfs.js';
 import { fixtureDirs } from '../adapters/fixture-dir.js';
 
 const INDEX = '國內成分證券指數股票型基金';
@@ -18,16 +18,22 @@ const ACTIVE = '國內成分證券主動式交易所交易基金(股票)';
 function listRow(code: string, fullName: string, o: Partial<FundListRow> = {}): FundListRow {
   return { code, shortName: `簡${code}`, fundType: INDEX, fullName, englishName: '', index: '不適用', established: null, listed: '2020-01-02', units: '1', reportDate: null, ...o };
 }
-function sitcaFund(name: string, holdings: SitcaFund['holdings'] = [{ market: '國內上市', code: '2330', name: '台積電', weight: 0.3 }]): SitcaFund {
+function sitcaFund(name: string, holdings: SitcaFund['holdings'] = [{ kind: '國內上市', code: '2330', name: '台積電', weight: 0.3 }]): SitcaFund {
   return { name, period: '202509', fundClass: 'AH11', file: 'sitca-IN2630-202509-AH11.html', line: 10, holdings };
 }
 
 describe('normaliseFundName', () => {
   it('writes 臺 as 台, full-width letters, digits and parentheses half-width, and removes every space', () => {
-    expect(normaliseFundName('元大臺灣ＥＳＧ永續ＥＴＦ證券投資信託基金')).toBe('元大台灣ESG永續ETF證券投資信託基金');
+    expect(normaliseFundName('元大臺灣ＥＳＧ永續ＥＴＦ基金')).toBe('元大台灣ESG永續ETF基金');
     expect(normaliseFundName('富邦臺灣　公司治理１００（Ａ）基金')).toBe('富邦台灣公司治理100(A)基金');
     expect(normaliseFundName(' 國泰 台灣 低碳\tETF\u00a0基金 ')).toBe('國泰台灣低碳ETF基金');
     expect(normaliseFundName('元大台灣ESG永續ETF證券投資信託基金')).toBe(normaliseFundName('元大臺灣ＥＳＧ永續 ＥＴＦ證券投資信託基金'));
+  });
+
+  it('drops a trailing note and 證券投資信託 (SITCA writes 元大台灣高股息基金 where the TWSE list adds it), keeps a class', () => {
+    expect(normaliseFundName('元大台灣高股息基金（基金之配息來源可能為收益平準金）')).toBe(normaliseFundName('元大台灣高股息證券投資信託基金'));
+    expect(normaliseFundName('元大臺灣ＥＳＧ永續ＥＴＦ證券投資信託基金')).toBe('元大台灣ESG永續ETF基金');
+    expect(normaliseFundName('某某基金(美元)')).not.toBe(normaliseFundName('某某基金(新台幣)'));
   });
 });
 
@@ -61,6 +67,16 @@ describe('the ESG ETF rule (src/methodology/esg-etfs.ts)', () => {
     expect(isDomesticEquityEtf('國內成分證券主動式交易所交易基金（股票）')).toBe(true);
     for (const t of ['國外成分證券指數股票型基金', '槓桿/反向指數股票型基金', '國外成分債券指數股票型基金', '指數股票型期貨信託基金', '']) expect(isDomesticEquityEtf(t)).toBe(false);
   });
+
+  it('compares types without a parenthesised suffix (half- or full-width), unless it names another asset class', () => {
+    expect(isDomesticEquityEtf('國內成分證券指數股票型基金(股票)')).toBe(true);
+    expect(isDomesticEquityEtf('國內成分證券指數股票型基金（股票）')).toBe(true);
+    expect(isDomesticEquityEtf('國內成分證券主動式交易所交易基金')).toBe(true);
+    expect(isDomesticEquityEtf('國外成分證券指數股票型基金(股票)')).toBe(false);
+    expect(isDomesticEquityEtf('國內成分證券主動式交易所交易基金(債券)')).toBe(false);
+    expect(fundTypeBase('國內成分證券主動式交易所交易基金（股票）')).toBe('國內成分證券主動式交易所交易基金');
+    expect(fundTypeBase('國內成分證券主動式交易所交易基金(債券)')).toBeNull();
+  });
 });
 
 describe('joinFunds', () => {
@@ -77,8 +93,8 @@ describe('joinFunds', () => {
     ];
     const sitca = [
       sitcaFund('元大臺灣ＥＳＧ永續ＥＴＦ證券投資信託基金', [
-        { market: '國內上市', code: '2330', name: '台積電', weight: 0.321 },
-        { market: '國外', code: 'us0378331005', name: 'APPLE INC', weight: 0.01 },
+        { kind: '國內上市', code: '2330', name: '台積電', weight: 0.321 },
+        { kind: '國外', code: 'us0378331005', name: 'APPLE INC', weight: 0.01 },
       ]),
       sitcaFund('元大台灣高股息證券投資信託基金'),
       sitcaFund('國泰台灣5G+ETF證券投資信託基金'),
@@ -128,6 +144,48 @@ describe('joinFunds', () => {
   });
 });
 
+describe('joinFunds on the genuine answer\'s form (test/fixtures/sitca-IN2630-genuine-form.html)', () => {
+  const html = readFileSync(join(import.meta.dirname, '../../fixtures/sitca-IN2630-genuine-form.html'), 'utf8');
+  const sitca = parseSitcaAnswer(html, 'sitca-IN2630-202509-AH11.html', '202509', 'AH11', new RejectLog());
+  /** The list as t187ap47_L names the funds: with 證券投資信託; the bond ETF (TPEx-listed) is not in it. */
+  const list = (esgType: string) => [
+    listRow('00690', '兆豐臺灣藍籌30ETF證券投資信託基金', { shortName: '兆豐藍籌30', index: '臺灣藍籌30指數' }),
+    listRow('00878', '國泰台灣高股息傘型證券投資信託基金之台灣ESG永續高股息ETF證券投資信託基金', { shortName: '國泰永續高股息', index: 'MSCI臺灣ESG永續高股息精選30指數', fundType: esgType }),
+    listRow('00961', '富蘭克林華美臺灣ESG永續高息ETF證券投資信託基金', { shortName: 'FT臺灣永續高息', index: '特選臺灣ESG永續高息指數', fundType: esgType }),
+  ];
+
+  it('a name with a note after <br> or in trailing parentheses matches its code; an ETF not in the list is reported', () => {
+    const j = joinFunds(sitca, list(INDEX));
+    expect(j.funds.map((f) => [f.code, f.name, f.holdings.map((h) => h.code)])).toEqual([
+      ['00878', '國泰永續高股息', ['2303', '3231']],
+      ['00961', 'FT臺灣永續高息', ['2412']],
+    ]);
+    expect(j.unmatched).toEqual(['兆豐美國企業優選投資級公司債ETF基金']);
+    expect(j.ambiguous).toEqual([]);
+  });
+
+  it('an ESG fund typed with a parenthesised suffix (國內成分證券指數股票型基金(股票)) passes the rule', () => {
+    expect(joinFunds(sitca, list('國內成分證券指數股票型基金(股票)')).funds.map((f) => f.code)).toEqual(['00878', '00961']);
+  });
+
+  it('fails the build, naming the types seen, when ESG-named funds exist but none has a domestic equity type', () => {
+    const err = (() => {
+      try {
+        joinFunds(sitca, list('國外成分證券指數股票型基金'));
+      } catch (e) {
+        return e as Error;
+      }
+      return null;
+    })();
+    expect(err).toBeInstanceOf(EtfFundTypeError);
+    expect(err!.message).toMatch(/^SRC-TWSE-ETF-LIST: 2 funds of SITCA's answer have an ESG word/);
+    expect(err!.message).toContain('"國外成分證券指數股票型基金" (2)');
+    // One domestic ESG fund is enough: the other is left out by the rule, not a failure.
+    const mixed = list(INDEX).map((r) => (r.code === '00961' ? { ...r, fundType: '國外成分證券指數股票型基金' } : r));
+    expect(joinFunds(sitca, mixed).funds.map((f) => f.code)).toEqual(['00878']);
+  });
+});
+
 describe('the demo SITCA files, read back (build-scripts/demo/sitca-files.ts)', () => {
   const fixtureDir = fixtureDirs('sitca-demo-');
 
@@ -149,6 +207,14 @@ describe('the demo SITCA files, read back (build-scripts/demo/sitca-files.ts)', 
     expect(rejects.format()).toBe('');
     // The variant spelling (臺, full-width, an ideographic space) is in SITCA's answer and still matches.
     expect(sitca.some((f) => /臺/.test(f.name) && /ＥＴＦ/.test(f.name))).toBe(true);
+    // The genuine form's features: a fund name's note after <br> and security names marked * (the readers drop both).
+    const ah11 = readFileSync(join(dir, 'sitca-IN2630-202609-AH11.html'), 'utf8');
+    expect(ah11).toContain('<br>(基金之配息來源可能為收益平準金)</td>');
+    expect(ah11).toMatch(/<td[^>]*>[^<]+\*<\/td>/);
+    expect(ah11).toContain('<td class="DTFooter" colspan="9">合計</td>');
+    expect(readFileSync(join(dir, 'sitca-IN2630-form.html'), 'utf8')).toContain('<option selected="selected" value="202609">2026 年 09 月</option>');
+    for (const f of sitca) expect(f.name).not.toMatch(/收益平準金|\*$/);
+    for (const f of sitca) for (const h of f.holdings) expect(h.name).not.toMatch(/\*$/);
     const j = joinFunds(sitca, fundList.rows);
     expect(j.unmatched).toEqual([]);
     expect(j.ambiguous).toEqual([]);

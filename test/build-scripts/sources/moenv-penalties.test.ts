@@ -96,6 +96,28 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
     expect(rows[1]!.agencyName).toBe('台中市政府環境保護局');
   });
 
+  it('an agency the table does not know keeps its record, named as served, and is counted as a warning', async () => {
+    const rejects = new RejectLog();
+    const tally = new SourceTally();
+    // 桃環處 decides 21 of the genuine page's 1,000 penalties.
+    const rows = await read(`${API_HEADER}\n${fullRow({ agency: '桃環處', doc: 'D1' })}\n${fullRow({ agency: '桃環處', doc: 'D2' })}\n`, rejects, tally);
+    expect(rejects.count).toBe(0);
+    expect(rows.map((r) => [r.agency, r.agencyName])).toEqual([
+      ['桃環處', '桃環處'],
+      ['桃環處', '桃環處'],
+    ]);
+    expect([...tally.of(SOURCE).unknown]).toEqual([['agency "桃環處" (not in the agency table: kept as named)', 2]]);
+  });
+
+  it('a record with no business ID (a vehicle, a person) is read and links to no company; seven digits are padded and counted', async () => {
+    const rejects = new RejectLog();
+    const tally = new SourceTally();
+    const rows = await read(`${API_HEADER}\n${fullRow({ uniformNo: '', doc: 'D1' })}\n${fullRow({ uniformNo: '4541302', doc: 'D2' })}\n`, rejects, tally);
+    expect(rejects.count).toBe(0);
+    expect(rows.map((r) => r.uniformNo)).toEqual([null, '04541302']);
+    expect(tally.of(SOURCE).padded).toBe(1);
+  });
+
   it('summary falls back from 違反事實 to 主旨 to 違反法令', async () => {
     const rows = await read(
       `${API_HEADER}\n${[fullRow({ facts: '事實', doc: 'D1' }), fullRow({ facts: '', subject: '主旨', doc: 'D2' }), fullRow({ facts: '', subject: '', law: '法令', doc: 'D3' }), fullRow({ facts: '', subject: '', law: '', doc: 'D4' })].join('\n')}\n`,
@@ -117,8 +139,8 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
       API_HEADER,
       fullRow({ doc: 'good-2' }), // line 2
       fullRow({ money: 'abc' }), // line 3
-      fullRow({ uniformNo: '1234567' }), // line 4
-      fullRow({ agency: '火星環境局' }), // line 5
+      fullRow({ uniformNo: '123456' }), // line 4
+      fullRow({ uniformNo: '12ab5678' }), // line 5
       fullRow({ money: '' }), // line 6
       fullRow({ serious: '也許' }), // line 7
       fullRow({ doc: '' }), // line 8
@@ -132,8 +154,8 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
     expect(rejects.countFor('other.csv')).toBe(0);
     expect(rejects.format().split('\n')).toEqual([
       'EMS_P_46.csv:3: 裁處金額: not a non-negative number: "abc"',
-      'EMS_P_46.csv:4: 統一編號: must be 8 digits',
-      'EMS_P_46.csv:5: 裁處機關: unknown agency "火星環境局"',
+      'EMS_P_46.csv:4: 統一編號: must be 8 digits (or 7, a lost leading zero)',
+      'EMS_P_46.csv:5: 統一編號: must be 8 digits (or 7, a lost leading zero)',
       'EMS_P_46.csv:6: 裁處金額: must not be empty',
       'EMS_P_46.csv:7: 情節重大: not 是/否: "也許"',
       'EMS_P_46.csv:8: 裁處書字號: must not be empty',
@@ -141,7 +163,7 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
     ]);
     expect(rejects.format(2).split('\n')).toEqual([
       'EMS_P_46.csv:3: 裁處金額: not a non-negative number: "abc"',
-      'EMS_P_46.csv:4: 統一編號: must be 8 digits',
+      'EMS_P_46.csv:4: 統一編號: must be 8 digits (or 7, a lost leading zero)',
       '… and 5 more',
     ]);
     expect(rejects.rejects[0]).toEqual({ file: FILE, line: 3, reason: '裁處金額: not a non-negative number: "abc"' });
@@ -255,15 +277,28 @@ describe('readPenalties over the pages a fetch keeps (EMS_P_46.0001.json, …)',
     expect(rejects.count).toBe(0);
   });
 
-  it('a decision served on two pages is one row, and the copy is counted as a duplicate', async () => {
+  it('a record served twice, equal in every field, is kept once; the copy is counted as a duplicate', async () => {
     const tally = new SourceTally();
     const rows = await readDir({ 'EMS_P_46.0001.json': page(record('A'), record('B')), 'EMS_P_46.0002.json': page(record('B'), record('C')) }, new RejectLog(), tally);
     expect(rows.map((r) => r.recordId)).toEqual(['A', 'B', 'C']);
     expect(tally.of(SOURCE).duplicates).toBe(1);
-    expect(tally.of(SOURCE).conflicting).toBe(0);
+    expect(tally.of(SOURCE).sharedId).toBe(0);
   });
 
-  it('a copy that differs from the first is counted as conflicting too; the first is kept', async () => {
+  it('two penalties sharing a 裁處書字號 in two counties are both kept: the identity is (county, number)', async () => {
+    const tally = new SourceTally();
+    // As in the genuine page: 22-115-050155 names a decision of 桃園市 and one of 新北市, other company, date and fine.
+    const taoyuan = record('22-115-050155', { county_name: '桃園市', fac_uniformno: '53513303', penalty_date: '2026-05-29', penalty_money: '3000' });
+    const newTaipei = record('22-115-050155', { county_name: '新北市', fac_uniformno: '12345678', penalty_date: '2026-02-10', penalty_money: '3276000' });
+    const rows = await readDir({ 'EMS_P_46.0001.json': page(taoyuan, newTaipei) }, new RejectLog(), tally);
+    expect(rows.map((r) => [r.agencyName, r.recordId, r.uniformNo, r.fine])).toEqual([
+      ['桃園市', '22-115-050155', '53513303', 3000],
+      ['新北市', '22-115-050155', '12345678', 3_276_000],
+    ]);
+    expect(tally.of(SOURCE).duplicates).toBe(0);
+  });
+
+  it('a record sharing its identity with another but differing in any field is not a copy: both kept, counted as sharing an id', async () => {
     const tally = new SourceTally();
     const rows = await readDir(
       { 'EMS_P_46.0001.json': page(record('A'), record('B')), 'EMS_P_46.0002.json': page(record('B', { penalty_money: '999' }), record('B'), record('C')) },
@@ -273,10 +308,11 @@ describe('readPenalties over the pages a fetch keeps (EMS_P_46.0001.json, …)',
     expect(rows.map((r) => [r.recordId, r.fine])).toEqual([
       ['A', 1_200_000],
       ['B', 1_200_000],
+      ['B', 999],
       ['C', 1_200_000],
     ]);
-    expect(tally.of(SOURCE).duplicates).toBe(2);
-    expect(tally.of(SOURCE).conflicting).toBe(1);
+    expect(tally.of(SOURCE).duplicates).toBe(1);
+    expect(tally.of(SOURCE).sharedId).toBe(1);
   });
 
   it('a reject names the page file and the record', async () => {

@@ -4,7 +4,8 @@ import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { MissingColumnError, RejectLog, SourceFileError } from '../../../build-scripts/adapters/read-layout.js';
 import type { ReportFiling } from '../../../build-scripts/sources/facts.js';
-import { mopsEsgReportModule, readReportFilings, reportYears } from '../../../build-scripts/sources/mops-esg-report.js';
+import { FetchFailure } from '../../../build-scripts/fetch/http.js';
+import { antiforgeryTokenOf, mopsEsgReportModule, readReportFilings, reportYears, TOKEN_FILE } from '../../../build-scripts/sources/mops-esg-report.js';
 import type { AnswerRequest, FetchSession, KeptAnswer } from '../../../build-scripts/sources/source.js';
 import { SourceTally } from '../../../build-scripts/sources/tally.js';
 import { collect, fixtureDirs } from '../adapters/fixture-dir.js';
@@ -246,6 +247,45 @@ describe('readReportFilings: GenPlus answers, new form (report years from 2023)'
     expect(rows).toEqual([]);
     expect(rejects.count).toBe(0);
   });
+
+  it('`data: null` (a year with no reports) yields nothing and is no error, beside a year with filings', async () => {
+    const { rows, rejects } = await readFiles({
+      'esggenplus-2023-sii.json': JSON.stringify({ code: 200, success: true, data: null, message: null }),
+      'esggenplus-2024-sii.json': answer(filing()),
+    });
+    expect(rows.map((r) => `${r.ticker}/${r.year}`)).toEqual(['D2330/2024']);
+    expect(rejects.count).toBe(0);
+  });
+
+  it('every text value goes through cleanText: HTML references decoded, U+3000 and spaces trimmed, once', async () => {
+    const { rows, rejects } = await readOne(
+      filing({ code: 'D2330\u3000', partnerOrganization: '\u3000資誠聯合會計師事務所 ', stdCompliance: '確信準則&#51;000號', valiProvider: '邁&#33834;驗證股份有限公司\u3000', thirdStd: 'AA1000 &amp;lt;Type 2&amp;gt;' }),
+      filing({ code: ' D2002', accOptionType: '合理確信\u3000', twFirstReportDownloadId: `${FIRST_ID}\u3000`, twCommencementDate: '2025/08/28\u3000' }),
+    );
+    expect(rejects.count).toBe(0);
+    expect(rows[0]).toMatchObject({
+      ticker: 'D2330',
+      assurance: { kind: 'cpa', provider: '資誠聯合會計師事務所', level: 'limited', standard: '確信準則3000號', verifications: [{ provider: `邁${String.fromCodePoint(33834)}驗證股份有限公司`, standard: 'AA1000 &lt;Type 2&gt;' }] },
+    });
+    expect(rows[1]).toMatchObject({ ticker: 'D2002', assurance: { level: 'reasonable' }, link: `${FILE_STREAM}${FIRST_ID}` });
+  });
+
+  it('ignores the download-URL keys some answers carry (twFirstReportDownloadUrl, twEditReportDownloadUrl, enFirstReportDownloadUrl)', async () => {
+    const urls = { twFirstReportDownloadUrl: 'https://example.invalid/a.pdf', twEditReportDownloadUrl: null, enFirstReportDownloadUrl: '' };
+    const { rows, rejects } = await readOne(filing({ code: 'D2001', ...urls }), filing({ code: 'D2002', twFirstReportDownloadId: NO_FILE, ...urls }));
+    expect(rejects.count).toBe(0);
+    expect(rows.map((r) => r.link)).toEqual([`${FILE_STREAM}${FIRST_ID}`, `${SITE}/inquiry/report?market=0&year=2024&companyCode=D2002&lang=zh-TW`]);
+  });
+
+  it('passes over the kept antiforgery answer: it is no filing and not a placed CSV', async () => {
+    const { rows, rejects } = await readFiles({
+      [TOKEN_FILE]: JSON.stringify({ code: 200, success: true, data: 'CfDJ8AbCdEfGhIjKlMnOpQrStUvWxYz0123456789', message: null }),
+      'esggenplus-2024-sii.json': answer(filing()),
+    });
+    expect(TOKEN_FILE).toMatch(mopsEsgReportModule.files.answers);
+    expect(rows.map((r) => r.ticker)).toEqual(['D2330']);
+    expect(rejects.count).toBe(0);
+  });
 });
 
 describe('readReportFilings: GenPlus answers, old form (report years up to 2022)', () => {
@@ -314,13 +354,17 @@ describe('readReportFilings: answers that are not a successful GenPlus answer', 
     expect(err!.message).toMatch(/^SRC-MOPS-ESGREPORT esggenplus-2023-otc\.json: not a UTF-8 JSON answer/);
   });
 
-  it('JSON without the envelope (a bare array, data not an array) is refused', async () => {
+  it('JSON without the envelope (a bare array, data neither an array nor null, data missing) is refused', async () => {
     const bare = await failure({ 'esggenplus-2024-sii.json': JSON.stringify([filing()]) });
     expect(bare).toBeInstanceOf(SourceFileError);
     expect(bare!.message).toBe('SRC-MOPS-ESGREPORT esggenplus-2024-sii.json: not a successful GenPlus answer (no {success, data} envelope)');
-    const noData = await failure({ 'esggenplus-2024-sii.json': JSON.stringify({ code: 200, success: true, data: null, message: null }) });
-    expect(noData).toBeInstanceOf(SourceFileError);
-    expect(noData!.message).toMatch(/^SRC-MOPS-ESGREPORT esggenplus-2024-sii\.json: not a successful GenPlus answer/);
+    for (const data of [{ rows: [] }, 'none']) {
+      const other = await failure({ 'esggenplus-2024-sii.json': JSON.stringify({ code: 200, success: true, data, message: null }) });
+      expect(other).toBeInstanceOf(SourceFileError);
+      expect(other!.message).toMatch(/^SRC-MOPS-ESGREPORT esggenplus-2024-sii\.json: not a successful GenPlus answer/);
+    }
+    const missing = await failure({ 'esggenplus-2024-sii.json': JSON.stringify({ code: 200, success: true, message: null }) });
+    expect(missing).toBeInstanceOf(SourceFileError);
   });
 
   it('Big5-encoded JSON is refused, naming the source and the file', async () => {
@@ -411,21 +455,39 @@ describe('readReportFilings: a MOPS CSV placed by hand (esg_report.csv)', () => 
   });
 });
 
+const TOKEN = 'CfDJ8N3x-Genuine_Looking.Request+Token/0123456789==';
+const tokenAnswer = JSON.stringify({ code: 200, success: true, data: TOKEN, message: null });
+
+/**
+ * A session that records each request. The antiforgery GET answers `token` (run through the plan's
+ * check, as the fetcher does), or fails as the fetcher does for a status (404: FetchFailure with it).
+ */
+function fakeSession(token: string | { status: number } = tokenAnswer) {
+  const requests: AnswerRequest[] = [];
+  const logs: string[] = [];
+  const session: FetchSession = {
+    async request(r: AnswerRequest): Promise<KeptAnswer> {
+      requests.push(r);
+      if (r.file === TOKEN_FILE) {
+        if (typeof token !== 'string') throw new FetchFailure(`${r.method} ${r.url} (${r.file}): HTTP ${token.status}`, token.status);
+        const path = join(fixtureDir({ [r.file]: token }), r.file);
+        return { file: r.file, path, records: await r.check!(path), sha256: '0'.repeat(64) };
+      }
+      return { file: r.file, path: `/nowhere/${r.file}`, records: 1, sha256: '0'.repeat(64) };
+    },
+    log: (m) => logs.push(m),
+  };
+  return { session, requests, logs };
+}
+
 describe('mopsEsgReportModule.plan', () => {
   it('asks GenPlus for every report year up to the year before asof, both markets, years to 2022 at /old', async () => {
-    const requests: AnswerRequest[] = [];
-    const session: FetchSession = {
-      async request(r: AnswerRequest): Promise<KeptAnswer> {
-        requests.push(r);
-        return { file: r.file, path: `/nowhere/${r.file}`, records: 1, sha256: '0'.repeat(64) };
-      },
-      log() {},
-    };
+    const { session, requests } = fakeSession();
     const url = 'http://127.0.0.1:1/api/api/MopsSustainReport/data';
     await mopsEsgReportModule.plan!.run(session, { url, asof: '2025-11-30', moenvKey: '' });
     expect(reportYears('2025-11-30')).toEqual(Array.from({ length: 11 }, (_, i) => 2014 + i));
-    expect(requests.map((r) => r.file)).toEqual(reportYears('2025-11-30').flatMap((y) => [`esggenplus-${y}-sii.json`, `esggenplus-${y}-otc.json`]));
-    for (const r of requests) {
+    expect(requests.map((r) => r.file)).toEqual([TOKEN_FILE, ...reportYears('2025-11-30').flatMap((y) => [`esggenplus-${y}-sii.json`, `esggenplus-${y}-otc.json`])]);
+    for (const r of requests.slice(1)) {
       expect(r.file).toMatch(mopsEsgReportModule.files.answers);
       expect(r.method).toBe('POST');
       expect(r.expect).toBe('json');
@@ -438,19 +500,72 @@ describe('mopsEsgReportModule.plan', () => {
     expect(byFile.get('esggenplus-2024-sii.json')!.headers).toMatchObject({ 'content-type': 'application/json', origin: SITE });
   });
 
-  it('its check counts a successful answer\'s records and refuses `success: false`', async () => {
-    const requests: AnswerRequest[] = [];
-    const session: FetchSession = {
-      async request(r) {
-        requests.push(r);
-        return { file: r.file, path: '', records: 0, sha256: '' };
-      },
-      log() {},
-    };
+  it('first GETs the antiforgery token on the data URL\'s origin (its answer kept) and sends it as RequestVerificationToken with every POST', async () => {
+    const { session, requests } = fakeSession();
+    await mopsEsgReportModule.plan!.run(session, { url: 'http://127.0.0.1:8123/api/api/MopsSustainReport/data', asof: '2024-06-30', moenvKey: '' });
+    const [first, ...posts] = requests;
+    expect(first).toMatchObject({ file: TOKEN_FILE, method: 'GET', url: 'http://127.0.0.1:8123/api/api/Antiforgery/token', expect: 'json' });
+    expect(first!.file).toMatch(mopsEsgReportModule.files.answers);
+    expect(posts).toHaveLength(2 * (2023 - 2014 + 1));
+    for (const r of posts) {
+      expect(r.method).toBe('POST');
+      expect(r.headers).toMatchObject({ RequestVerificationToken: TOKEN, origin: SITE, 'content-type': 'application/json' });
+      expect(r.headers!.referer).toMatch(/^https:\/\/esggenplus\.twse\.com\.tw\/inquiry\/report\?market=[01]&year=\d{4}$/);
+    }
+  });
+
+  it('without the token endpoint (HTTP 404) posts without the header, saying so once in the log', async () => {
+    const { session, requests, logs } = fakeSession({ status: 404 });
+    await mopsEsgReportModule.plan!.run(session, { url: 'http://127.0.0.1:8123/api/api/MopsSustainReport/data', asof: '2024-06-30', moenvKey: '' });
+    const posts = requests.filter((r) => r.method === 'POST');
+    expect(posts).toHaveLength(20);
+    for (const r of posts) expect(Object.keys(r.headers!).map((k) => k.toLowerCase())).not.toContain('requestverificationtoken');
+    expect(logs).toEqual(['SRC-MOPS-ESGREPORT: no antiforgery token endpoint (HTTP 404 at http://127.0.0.1:8123/api/api/Antiforgery/token); posting without a RequestVerificationToken header']);
+  });
+
+  it('any other failure of the token endpoint fails the plan before any POST', async () => {
+    const { session, requests } = fakeSession({ status: 403 });
+    await expect(mopsEsgReportModule.plan!.run(session, { url: 'http://127.0.0.1:1/api/api/MopsSustainReport/data', asof: '2024-06-30', moenvKey: '' })).rejects.toThrow(/HTTP 403/);
+    expect(requests.map((r) => r.method)).toEqual(['GET']);
+  });
+
+  it('a token answer in a form we do not know fails the plan naming the source, before any POST', async () => {
+    for (const body of [JSON.stringify({ code: 200, success: true, data: null, message: null }), JSON.stringify({ xsrf: TOKEN }), JSON.stringify({ success: false, data: TOKEN }), '{}', 'OK']) {
+      const { session, requests } = fakeSession(body);
+      await expect(mopsEsgReportModule.plan!.run(session, { url: 'http://127.0.0.1:1/api/api/MopsSustainReport/data', asof: '2024-06-30', moenvKey: '' }), body)
+        .rejects.toThrow(/^SRC-MOPS-ESGREPORT esggenplus-antiforgery-token\.json: the antiforgery answer holds no token in a form we know/);
+      expect(requests.map((r) => r.method)).toEqual(['GET']);
+    }
+  });
+
+  it('reads the token from GenPlus\'s envelope, {token}, {requestToken} (top or under data), a JSON string or bare text', () => {
+    const forms = [
+      tokenAnswer,
+      JSON.stringify({ token: TOKEN }),
+      JSON.stringify({ requestToken: TOKEN, headerName: 'RequestVerificationToken' }),
+      JSON.stringify({ code: 200, success: true, data: { requestToken: TOKEN }, message: null }),
+      JSON.stringify({ success: true, data: { token: TOKEN } }),
+      JSON.stringify(TOKEN),
+      `\ufeff${TOKEN}\n`,
+    ];
+    for (const body of forms) expect(antiforgeryTokenOf(body, TOKEN_FILE), body).toBe(TOKEN);
+    // Too short to be a token, or not one run of visible ASCII (it goes into a header).
+    for (const body of [JSON.stringify({ token: 'abc' }), JSON.stringify({ token: `${TOKEN} x` }), JSON.stringify({ data: [TOKEN] })]) {
+      expect(() => antiforgeryTokenOf(body, TOKEN_FILE), body).toThrow(SourceFileError);
+    }
+  });
+
+  it('its check counts a successful answer\'s records (none for `data: null`) and refuses `success: false`', async () => {
+    const { session, requests } = fakeSession();
     await mopsEsgReportModule.plan!.run(session, { url: 'http://127.0.0.1:1/data', asof: '2024-06-30', moenvKey: '' });
     const check = requests.find((r) => r.file === 'esggenplus-2023-sii.json')!.check!;
-    const dir = fixtureDir({ ok: answer(filing(), filing({ code: 'D2002' })), no: JSON.stringify({ success: false, message: '查無資料' }) });
+    const dir = fixtureDir({
+      ok: answer(filing(), filing({ code: 'D2002' })),
+      none: JSON.stringify({ code: 200, success: true, data: null, message: null }),
+      no: JSON.stringify({ success: false, message: '查無資料' }),
+    });
     expect(await check(join(dir, 'ok'))).toBe(2);
+    expect(await check(join(dir, 'none'))).toBe(0);
     await expect(check(join(dir, 'no'))).rejects.toThrow(/^SRC-MOPS-ESGREPORT esggenplus-2023-sii\.json: not a successful GenPlus answer/);
   });
 });

@@ -12,6 +12,7 @@ import {
   sitcaEtfHoldingsModule,
   type SitcaFund,
 } from '../../../build-scripts/sources/sitca-etf-holdings.js';
+import { fundNameOf, securityName, withoutFundNote } from '../../../build-scripts/sources/sitca-table.js';
 import type { AnswerRequest, FetchSession, KeptAnswer } from '../../../build-scripts/sources/source.js';
 import { fixtureDirs } from '../adapters/fixture-dir.js';
 
@@ -55,9 +56,9 @@ ${HEADER}
 </table>`;
 
 const FUND_A: SitcaFund['holdings'] = [
-  { market: '國內上市', code: '2330', name: '台積電', weight: 0.321 },
-  { market: '國內上櫃', code: '5274', name: '信驊', weight: 0.0105 },
-  { market: '國外', code: 'US0378331005', name: 'APPLE INC', weight: 0.01 },
+  { kind: '國內上市', code: '2330', name: '台積電', weight: 0.321 },
+  { kind: '國內上櫃', code: '5274', name: '信驊', weight: 0.0105 },
+  { kind: '國外', code: 'US0378331005', name: 'APPLE INC', weight: 0.01 },
 ];
 
 describe('parseSitcaAnswer (SRC-SITCA-ETF-HOLDINGS)', () => {
@@ -72,8 +73,8 @@ describe('parseSitcaAnswer (SRC-SITCA-ETF-HOLDINGS)', () => {
         period: '202509',
         fundClass: 'AH11',
         holdings: [
-          { market: '國內上市', code: '2317', name: '鴻海', weight: 0.055 },
-          { market: '國內上市', code: '00878', name: '國泰永續高股息', weight: 0.0225 },
+          { kind: '國內上市', code: '2317', name: '鴻海', weight: 0.055 },
+          { kind: '國內上市', code: '00878', name: '國泰永續高股息', weight: 0.0225 },
         ],
       },
     ]);
@@ -150,6 +151,66 @@ describe('parseSitcaAnswer (SRC-SITCA-ETF-HOLDINGS)', () => {
     expect(lines[0]).toMatch(/^x\.html:\d+: 占基金淨資產價值之比例\(%\): /);
     expect(lines[1]).toMatch(/^x\.html:\d+: 標的代號: must not be empty$/);
     expect(lines[2]).toMatch(/^x\.html:\d+: 乙基金: not closed by a 合計 row at the end of the table/);
+  });
+});
+
+/** A hand-written page in the genuine answer's form (test/fixtures; see its header comment). */
+const GENUINE_FORM = readFileSync(join(import.meta.dirname, '../../fixtures/sitca-IN2630-genuine-form.html'), 'utf8');
+
+describe('the genuine answer\'s form (10 columns with 名次, 合計 over nine, notes, 國巨*)', () => {
+  it('reads funds without their notes, names without *, kinds, ISINs and weights by the header labels', () => {
+    const rejects = new RejectLog();
+    const funds = parseSitcaAnswer(GENUINE_FORM, 'sitca-IN2630-202509-AH11.html', '202509', 'AH11', rejects);
+    expect(rejects.format()).toBe('');
+    expect(funds.map((f) => [f.name, f.holdings.map((h) => [h.kind, h.code, h.name, h.weight])])).toEqual([
+      ['兆豐臺灣藍籌30ETF基金', [['國內上市', '2330', '台積電', 0.2556], ['國內上市', '2454', '聯發科', 0.1457], ['國內上市', '2327', '國巨', 0.0315]]],
+      ['國泰台灣高股息傘型基金之台灣ESG永續高股息ETF基金', [['國內上市', '2303', '聯電', 0.0412], ['國內上市', '3231', '緯創', 0.0377]]],
+      [
+        '兆豐美國企業優選投資級公司債ETF基金',
+        [['公司債 無擔保', 'US30303MAE21', 'META 5 58 111555', 0.0162], ['公司債 無擔保', 'US747525BT99', 'QCOM 6 052053', 0.0152], ['公司債 無擔保', 'US00206RML32', 'AT&T 5.4 021534', 0.0123]],
+      ],
+      ['富蘭克林華美臺灣ESG永續高息ETF基金', [['國內上市', '2412', '中華電', 0.0308]]],
+    ]);
+    // The fund cell's whitespace (a new line and tabs around the name) is not part of the name.
+    for (const f of funds) expect(f.name).toBe(f.name.trim());
+  });
+
+  it('reads the period options labelled `2025 年 09 月`, by value or, without one, by label', () => {
+    const page = readSitcaPage(GENUINE_FORM, 'f.html');
+    expect(page.periods).toEqual(['202506', '202509']);
+    expect(page.period).toBe('202509');
+    expect(page.fundClass).toBe('AH11');
+    const labelsOnly = readSitcaPage(GENUINE_FORM.replace(/ value="(\d{6})"/g, ''), 'f.html');
+    expect(labelsOnly.periods).toEqual(['202506', '202509']);
+    expect(labelsOnly.period).toBe('202509');
+    expect(newestPeriod(labelsOnly.periods)).toBe('202509');
+  });
+
+  it('a fund cell whose rowspan counts more rows than the table shows (an excerpt) ends at its 合計', () => {
+    const table = `<table><tr><td>基金名稱</td><td>名次</td><td>標的種類</td><td>標的代號</td><td>標的名稱</td><td>金額</td><td>擔保機構**</td><td>次順位債券**</td><td>受益權單位數***</td><td>占基金淨資產價值之比例(%)</td></tr>
+<tr><td rowspan="10">甲ETF基金</td><td>1</td><td>國內上市</td><td>2330</td><td>台積電</td><td>1</td><td></td><td></td><td>0</td><td>25.56</td></tr>
+<tr><td>2</td><td>國內上市</td><td>2327</td><td>國巨*</td><td>1</td><td></td><td></td><td>0</td><td>3.15</td></tr>
+<tr><td colspan="9">合計</td><td>28.71</td></tr>
+<tr><td rowspan="10">乙ETF基金<br>(基金之配息來源可能為收益平準金)</td><td>1</td><td>公司債 無擔保</td><td>US30303MAE21</td><td>META 5 58 111555</td><td>1</td><td></td><td></td><td>0</td><td>1.62</td></tr>
+<tr><td colspan="9">合計</td><td>1.62</td></tr></table>`;
+    const rejects = new RejectLog();
+    const funds = parseSitcaAnswer(answer({ table }), 'x.html', '202509', 'AH11', rejects);
+    expect(rejects.format()).toBe('');
+    expect(funds.map((f) => [f.name, f.holdings.map((h) => [h.code, h.name, h.weight])])).toEqual([
+      ['甲ETF基金', [['2330', '台積電', 0.2556], ['2327', '國巨', 0.0315]]],
+      ['乙ETF基金', [['US30303MAE21', 'META 5 58 111555', 0.0162]]],
+    ]);
+  });
+
+  it('fund notes: after <br> or in trailing parentheses (half- or full-width) they go; a class or currency stays', () => {
+    expect(fundNameOf(['元大台灣高股息基金', '(基金之配息來源可能為收益平準金)'])).toBe('元大台灣高股息基金');
+    expect(fundNameOf(['國泰台灣高股息傘型基金之', '台灣ESG永續高股息ETF基金'])).toBe('國泰台灣高股息傘型基金之 台灣ESG永續高股息ETF基金');
+    expect(withoutFundNote('元大台灣高股息基金(基金之配息來源可能為收益平準金)')).toBe('元大台灣高股息基金');
+    expect(withoutFundNote('元大台灣高股息基金 （本基金之配息來源可能為收益平準金）')).toBe('元大台灣高股息基金');
+    expect(withoutFundNote('某某基金(美元)')).toBe('某某基金(美元)');
+    expect(withoutFundNote('元大美國政府20年期(以上)債券ETF基金')).toBe('元大美國政府20年期(以上)債券ETF基金');
+    expect(securityName('國巨*')).toBe('國巨');
+    expect(securityName('台積電')).toBe('台積電');
   });
 });
 

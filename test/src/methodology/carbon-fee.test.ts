@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { carbonFeeLiability, type RegistrySite } from '../../../src/methodology/carbon-fee.js';
 import { CARBON_FEE_THRESHOLD_TCO2E } from '../../../src/methodology/rules.js';
 
-const site = (industryCode: string, direct: number, indirect: number, year = 2025): RegistrySite => ({ year, industryCode, direct, indirect });
+/** A site as the registry serves it: its total is the direct plus the energy-indirect part. */
+const site = (industryCode: string, direct: number, indirect: number, year = 2025): RegistrySite => ({ year, industryCode, total: direct + indirect });
 
 describe('carbonFeeLiability', () => {
   it('the threshold is 25,000 t CO2e', () => {
@@ -13,7 +14,11 @@ describe('carbonFeeLiability', () => {
     const r = carbonFeeLiability([site('2411', 20_000, 5_000)], 2025);
     expect(r.obligated).toBe(true);
     expect(r.year).toBe(2025);
-    expect(r.basis).toContain('25000');
+    expect(r.basis).toBe('a manufacturing site emitted 25,000 t CO2e (direct and energy-indirect) in 2025, at or above 25,000');
+  });
+
+  it('prints the site total with thousands separators, rounded to whole tonnes', () => {
+    expect(carbonFeeLiability([site('2611', 1_837_000.5, 66_578.9, 2022)], 2022).basis).toBe('a manufacturing site emitted 1,903,579 t CO2e (direct and energy-indirect) in 2022, at or above 25,000');
   });
 
   it('counts indirect emissions too (direct alone below the threshold)', () => {

@@ -1,0 +1,187 @@
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAndPublish, type BuildResult } from '../../build-scripts/build.js';
+import { fetchSources } from '../../build-scripts/fetch/fetch-sources.js';
+import { silentProgress } from '../../build-scripts/snapshot/progress.js';
+import { parseCsv } from '../helpers/csv-parse.js';
+import { publisherHandlers, replayEnv } from './fetch/publishers.js';
+import { startReplay, type Replay } from './fetch/replay-server.js';
+
+/**
+ * A production build from the publishers' genuine answers (test/fixtures/genuine, byte for byte as
+ * served: provenance in its PROVENANCE.md), with the loopback replay's answers for the four sources
+ * no genuine answer exists for. Built as a production build runs: no --max-rejects. Every expected
+ * figure below is computed here from the same files, by code of this test, never copied from the
+ * build's output.
+ */
+
+const GENUINE = join(import.meta.dirname, '../fixtures/genuine');
+/** The genuine answers under the names a fetch gives them (the MOENV pages as the CSV form an operator places). */
+const PLACED: Record<string, string> = {
+  'SRC-TWSE-COMPANY/t187ap03_L.json': 't187ap03_L.json',
+  'SRC-TPEX-COMPANY/mopsfin_t187ap03_O.json': 'mopsfin_t187ap03_O.json',
+  'SRC-MOENV-EMS_P_46/ems_p_46.csv': 'EMS_P_46.csv',
+  'SRC-MOENV-GHG_P_01/ghg_p_01.csv': 'GHG_P_01.csv',
+};
+/** The sources the replay answers for. */
+const REPLAYED = ['SRC-TWSE-ESG-GHG', 'SRC-TPEX-ESG-GHG', 'SRC-MOPS-ESGREPORT', 'SRC-TWSE-ETF-LIST', 'SRC-SITCA-ETF-HOLDINGS'];
+/**
+ * The replay's answers are tiny (two or three companies), so the sources' absolute minima are scaled to
+ * them, as the replay's own tests do; the genuine penalty page alone would need 0.01 (1,000 of 100,000).
+ */
+const SCALE = 0.001;
+
+const root = mkdtempSync(join(tmpdir(), 'genuine-build-'));
+let replay: Replay;
+let built: BuildResult;
+afterAll(async () => {
+  await replay?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+beforeAll(async () => {
+  replay = await startReplay(publisherHandlers());
+  const sources = join(root, 'sources');
+  mkdirSync(sources);
+  for (const [from, to] of Object.entries(PLACED)) copyFileSync(join(GENUINE, from), join(sources, to));
+  await fetchSources({
+    outDir: sources,
+    only: REPLAYED,
+    env: replayEnv(replay.base),
+    log: () => undefined,
+    http: { retryBaseMs: 1, retryMaxMs: 20, minIntervalMs: 0, timeoutMs: 5_000, attempts: 2 },
+    now: () => new Date('2026-08-01T00:00:00Z'),
+    asof: '2026-07-31',
+  });
+  built = await buildAndPublish({ sourcesDir: sources, snapshotsDir: join(root, 'snapshots'), kind: 'production', now: new Date('2026-08-02T00:00:00Z'), assertScale: SCALE, progress: silentProgress });
+}, 600_000);
+
+// --- What the genuine files say, read by this test alone -------------------------------------------
+
+const json = (rel: string) => JSON.parse(readFileSync(join(GENUINE, rel), 'utf8')) as Record<string, string>[];
+function csv(rel: string): Record<string, string>[] {
+  const [header, ...rows] = parseCsv(readFileSync(join(GENUINE, rel), 'utf8').replace(/^\ufeff/, '')).filter((r) => r.length > 1);
+  return rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]!])));
+}
+const twse = json('SRC-TWSE-COMPANY/t187ap03_L.json');
+const tpex = json('SRC-TPEX-COMPANY/mopsfin_t187ap03_O.json');
+/** Ticker → business ID, as both exchanges serve them (codes and IDs carry no padding to trim). */
+const companies = new Map<string, string>([
+  ...twse.map((c) => [c['公司代號']!.trim(), c['營利事業統一編號']!.trim()] as const),
+  ...tpex.map((c) => [c.SecuritiesCompanyCode!.trim(), c['UnifiedBusinessNo.']!.trim()] as const),
+]);
+const tickerOf = new Map([...companies].map(([t, id]) => [id, t]));
+const penalties = csv('SRC-MOENV-EMS_P_46/ems_p_46.csv');
+const sites = csv('SRC-MOENV-GHG_P_01/ghg_p_01.csv');
+
+const treeFile = (path: string) => join(built.dir, 'tree/api/v1', `${path}.json`);
+const canonical = (ticker: string) => JSON.parse(readFileSync(treeFile(`company/${ticker}/canonical`), 'utf8'));
+const summary = (ticker: string) => JSON.parse(readFileSync(treeFile(`company/${ticker}`), 'utf8'));
+
+function* filesUnder(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* filesUnder(path);
+    else yield path;
+  }
+}
+
+describe('a production build from the genuine answers', () => {
+  it('builds without a reject, and the summary counts what reality serves', () => {
+    expect(built.summary.rejects.format()).toBe('');
+    const tally = built.summary.tally;
+    // 392 registry rows served their business ID with seven digits.
+    expect(tally.of('SRC-MOENV-GHG_P_01').padded).toBe(sites.filter((s) => /^\d{7}$/.test(s.companyno!)).length);
+    // Penalties with no business ID (vehicles, people) are read, counted, and link to no company.
+    const penaltyCounts = tally.of('SRC-MOENV-EMS_P_46');
+    expect(penaltyCounts.records).toBe(penalties.length);
+    expect(penaltyCounts.records - penaltyCounts.linked).toBe(penalties.filter((p) => !tickerOf.has(p.ban!)).length);
+    expect(penaltyCounts.duplicates).toBe(0);
+  });
+
+  it('publishes every company, the depositary receipts (產業別 91) included', () => {
+    expect(built.summary.companies).toBe(companies.size);
+    const missing = [...companies.keys()].filter((t) => !existsSync(treeFile(`company/${t}`)));
+    expect(missing).toEqual([]);
+    const receipts = twse.filter((c) => c['產業別'] === '91').map((c) => c['公司代號']!.trim());
+    expect(receipts.length).toBeGreaterThan(0);
+    for (const t of receipts) expect(summary(t).company.industry, t).toBe('存託憑證');
+  });
+
+  it('keeps every penalty of a listed business ID, per company (one 裁處書字號 names decisions of several counties)', () => {
+    const expected = new Map<string, number>();
+    const seen = new Set<string>();
+    for (const p of penalties) {
+      const ticker = tickerOf.get(p.ban!);
+      const whole = JSON.stringify(p);
+      if (ticker === undefined || seen.has(whole)) continue;
+      seen.add(whole);
+      expected.set(ticker, (expected.get(ticker) ?? 0) + 1);
+    }
+    expect(expected.get('1563')).toBe(1);
+    const published = new Map([...companies.keys()].map((t) => [t, canonical(t).penalties.length as number]).filter(([, n]) => (n as number) > 0) as [string, number][]);
+    expect(published).toEqual(expected);
+  });
+
+  it('the carbon-fee liable set is the rule applied to site totals (tot), and TSMC’s basis names its largest 2022 site total', () => {
+    const latest = Math.max(...sites.map((s) => Number(s.app_year)));
+    const liable = new Set<string>();
+    let tsmcLargest = 0;
+    for (const s of sites) {
+      if (Number(s.app_year) !== latest) continue;
+      const ticker = tickerOf.get(s.companyno!.padStart(8, '0'));
+      if (ticker === undefined) continue;
+      const code = s.ccksicco1!.replace(/^[A-Z]/, '');
+      const division = Number(code.slice(0, 2));
+      const total = Number(s.tot);
+      const manufacturer = division >= 8 && division <= 34;
+      if (code.startsWith('35') || (manufacturer && total >= 25_000)) liable.add(ticker);
+      if (ticker === '2330' && manufacturer) tsmcLargest = Math.max(tsmcLargest, total);
+    }
+    const published = new Set([...companies.keys()].filter((t) => canonical(t).carbon_fee.obligated));
+    expect([...published].sort()).toEqual([...liable].sort());
+    expect(published.has('1470')).toBe(liable.has('1470'));
+    expect(published.has('8069')).toBe(liable.has('8069'));
+    const figure = Math.round(tsmcLargest).toLocaleString('en-US');
+    expect(canonical('2330').carbon_fee.basis).toBe(`a manufacturing site emitted ${figure} t CO2e (direct and energy-indirect) in ${latest + 1911}, at or above 25,000`);
+  });
+
+  it('leaves no HTML character reference anywhere in the tree, and no value ending in a space or U+3000', () => {
+    const tree = join(built.dir, 'tree');
+    const api = join(tree, 'api/v1');
+    const withReference: string[] = [];
+    const shownLiterally: string[] = [];
+    const padded: string[] = [];
+    const visit = (value: unknown, at: string) => {
+      if (typeof value === 'string') {
+        // A text ending in padding (a declared terminator such as a CSV dialect's "\n" is all space, not padded text).
+        if (/[^\s\u3000][\s\u3000]+$/.test(value)) padded.push(`${at}: ${JSON.stringify(value)}`);
+      } else if (value !== null && typeof value === 'object') {
+        for (const [k, v] of Object.entries(value)) visit(v, `${at}.${k}`);
+      }
+    };
+    let files = 0;
+    for (const path of filesUnder(tree)) {
+      if (/\.(gz|zip|sqlite|png|woff2?|js)$/.test(path)) continue;
+      files++;
+      const text = readFileSync(path, 'utf8');
+      const at = path.slice(tree.length);
+      if (path.endsWith('.html')) {
+        // A page escapes markup as HTML must (`&#39;`); a reference served by a publisher and not decoded would read `&amp;#…;`.
+        if (/&amp;#\d|&amp;#x/i.test(text)) shownLiterally.push(at);
+      } else if (path.startsWith(api) && text.includes('&#')) {
+        withReference.push(at);
+      }
+      if (path.endsWith('.json')) visit(JSON.parse(text), at);
+    }
+    expect(files).toBeGreaterThan(companies.size);
+    expect(withReference).toEqual([]);
+    expect(shownLiterally).toEqual([]);
+    expect(padded.slice(0, 10)).toEqual([]);
+    // The genuine files do carry both (69 + 57 references, 251 values padded with U+3000): this test is not empty.
+    expect([...twse, ...tpex].some((c) => Object.values(c).some((v) => v.includes('&#')))).toBe(true);
+    expect(tpex.some((c) => Object.values(c).some((v) => v.endsWith('\u3000')))).toBe(true);
+  });
+});
