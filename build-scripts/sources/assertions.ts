@@ -5,7 +5,8 @@ import type { SourceCounts } from './tally.js';
  * The data assertions of contract-less reality: each source module states the least it must yield
  * and the most it may (source.ts, `SourceAssertions`). A minimum not met fails the fetch or the
  * build and names the assertion; a maximum exceeded is a warning in the summary. Absolute minima
- * are scaled by `ASSERT_MIN_SCALE` (a small test universe); an empty answer fails at any scale.
+ * are scaled by `ASSERT_MIN_SCALE` (a small test universe); an empty source fails at any scale (the fetch
+ * carries an empty answer forward first: fetch/carry-forward.ts).
  */
 
 export const MIN_SCALE_VARIABLE = 'ASSERT_MIN_SCALE';

@@ -22,7 +22,7 @@ export interface SourceModule {
 /**
  * Data assertions (zavod's `assertions`): minima are fatal, maxima a warning. Absolute minima are
  * what the real publisher serves and are scaled by `ASSERT_MIN_SCALE` (a small test universe); an
- * empty answer fails at any scale. The relative minimum compares with the previous fetch of the same
+ * empty source fails at any scale (a fetch first carries forward an empty answer, fetch/carry-forward.ts). The relative minimum compares with the previous fetch of the same
  * source, as the manifest records it.
  */
 export interface SourceAssertions {

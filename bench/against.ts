@@ -1,0 +1,58 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+/**
+ * npm run bench:against -- --rev REV [--stage snapshot-real] [--companies 100000] [--rounds 3]
+ *
+ * One bench stage (bench/stage.ts) of this tree against the same stage of an earlier revision, in one
+ * run on this machine: each side generates its own demo sources (in its own generator's forms), then
+ * the stage runs in alternating rounds (A B, B A, A B …) so that the machine's slow spells fall on
+ * both. Prints each round and the ratio of the medians (this tree ÷ the revision). For targets such as
+ * "the database stage costs at most 1.1× today's" (issue 40). The revision is checked out into a
+ * temporary git worktree beside this one and removed at the end; it uses this tree's node_modules.
+ */
+const { values } = parseArgs({
+  options: {
+    rev: { type: 'string' },
+    stage: { type: 'string', default: 'snapshot-real' },
+    companies: { type: 'string', default: '100000' },
+    rounds: { type: 'string', default: '3' },
+  },
+});
+if (!values.rev) throw new Error('--rev REV: the revision to compare with (e.g. a commit before the change)');
+const rounds = Number(values.rounds);
+const here = resolve(import.meta.dirname, '..');
+const scratch = join(tmpdir(), `bench-against-${process.pid}`);
+const base = join(scratch, 'tree');
+
+function stage(tree: string, name: string, work: string): { ms: number; maxRssMb: number } {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/stage.ts', name, work, values.companies!], { cwd: tree, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+execFileSync('git', ['worktree', 'add', '--detach', base, values.rev], { cwd: here, stdio: 'inherit' });
+try {
+  if (!existsSync(join(base, 'node_modules'))) symlinkSync(join(here, 'node_modules'), join(base, 'node_modules'));
+  const sides = [
+    { label: `this tree`, tree: here, work: join(scratch, 'work-this'), ms: [] as number[] },
+    { label: values.rev, tree: base, work: join(scratch, 'work-rev'), ms: [] as number[] },
+  ];
+  for (const s of sides) stage(s.tree, 'generate', s.work);
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? sides : [...sides].reverse();
+    for (const s of order) {
+      const { ms, maxRssMb } = stage(s.tree, values.stage!, s.work);
+      s.ms.push(ms);
+      console.log(`round ${r + 1}: ${s.label.padEnd(12)} ${values.stage} ${Math.round(ms)} ms, peak ${maxRssMb} MB`);
+    }
+  }
+  const [now, then] = sides.map((s) => median(s.ms));
+  console.log(`${values.stage} at ${values.companies} companies: this tree ${Math.round(now!)} ms, ${values.rev} ${Math.round(then!)} ms (medians of ${rounds}): ratio ${(now! / then!).toFixed(3)}`);
+} finally {
+  execFileSync('git', ['worktree', 'remove', '--force', base], { cwd: here, stdio: 'inherit' });
+  rmSync(scratch, { recursive: true, force: true });
+}
