@@ -1,5 +1,5 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { KEY_TIERS, type KeyTier } from '../../src/contract/vocabulary.js';
@@ -59,6 +59,20 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS api_keys (
 )`;
 
 /**
+ * Creates the keys database readable by its owner only (0600) if it does not exist yet. SQLite would
+ * create it with the umask's mode, usually world-readable, and owners and key hashes are nobody
+ * else's to read; it gives its WAL and shared-memory files the database's own mode, so they follow.
+ * An existing file keeps the mode its operator gave it.
+ */
+function createOwnerOnly(path: string): void {
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+}
+
+/**
  * The key store (contract 6): a SQLite file apart from the snapshots. The `npm run keys` command
  * writes it; a running shim reads it and notices another process's writes (SQLite's data_version)
  * within `maxStalenessMs`, so a new or revoked key needs no restart.
@@ -86,6 +100,7 @@ export class KeyStore {
 
   static open(path: string, options: { maxStalenessMs?: number } = {}): KeyStore {
     mkdirSync(dirname(path), { recursive: true });
+    createOwnerOnly(path);
     const db = new Database(path);
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 2000');
