@@ -65,6 +65,8 @@ export class SourceFileError extends Error {
 export interface LayoutRow<T> {
   readonly line: number;
   readonly row: T;
+  /** Every mapped column's value as read (cleaned), in layout order: what a record is, field for field. */
+  readonly values: readonly string[];
 }
 
 type Raw<K extends string> = Record<K, string>;
@@ -249,7 +251,7 @@ export async function* readLayoutFile<K extends string, T>(
       }
       const parsed = schema.safeParse(item.raw);
       if (parsed.success) {
-        yield { line: item.at, row: parsed.data };
+        yield { line: item.at, row: parsed.data, values: Object.values(item.raw) };
       } else {
         const issue = parsed.error.issues[0]!;
         rejects.add(file, item.at, `${labelOf(issue.path[0] as K | undefined)}: ${issue.message}`, unit);

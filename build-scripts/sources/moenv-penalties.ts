@@ -82,11 +82,7 @@ export interface PenaltyRow {
   summary: string;
 }
 
-const FIELDS = Object.keys(penaltyLayout.columns) as (keyof typeof penaltyLayout.columns)[];
-
-/** Every mapped field kept (as cleaned text) beside the parsed ones, so that a copy is a record equal in every field. */
 const schema = z.object({
-  ...(Object.fromEntries(FIELDS.map((k) => [k, text])) as Record<(typeof FIELDS)[number], typeof text>),
   uniformNo: optionalBusinessId,
   documentNo: requiredText,
   agencyName: requiredText,
@@ -108,8 +104,9 @@ export async function* readPenalties(dir: string, rejects: RejectLog, tally: Sou
   const sourceId = penaltyLayout.sourceId;
   const copies = new ExactCopies(tally.of(sourceId));
   for (const file of filesOf(dir, moenvPenaltiesModule)) {
-    for await (const { row } of readLayoutFile(dir, file, penaltyLayout, schema, rejects)) {
-      if (!copies.first(`${row.agencyName}\u0000${row.documentNo}`, FIELDS.map((k) => row[k]))) continue;
+    for await (const { row, values } of readLayoutFile(dir, file, penaltyLayout, schema, rejects)) {
+      // A copy is equal in every field the layout maps, as read.
+      if (!copies.first(`${row.agencyName}\u0000${row.documentNo}`, values)) continue;
       if (row.uniformNo?.padded) tally.paddedId(sourceId);
       const known = agencyCode(row.agencyName);
       if (known === null) tally.unknownValue(sourceId, `agency "${row.agencyName}" (not in the agency table: kept as named)`);

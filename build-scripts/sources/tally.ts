@@ -102,8 +102,8 @@ export class ExactCopies {
   private readonly seen = new Map<string, string | string[]>();
   constructor(private readonly counts: SourceCounts) {}
   /** True when the record is not a copy of one already seen. */
-  first(id: string, row: unknown): boolean {
-    const content = createHash('sha1').update(JSON.stringify(row)).digest('base64');
+  first(id: string, values: readonly string[]): boolean {
+    const content = createHash('sha1').update(values.join('\u0001')).digest('base64');
     const before = this.seen.get(id);
     if (before === undefined) {
       this.seen.set(id, content);
