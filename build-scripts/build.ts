@@ -13,7 +13,7 @@ import { openApiExamples } from './tree/openapi-examples.js';
 import { writeDownloads } from './downloads/write-downloads.js';
 import { buildSnapshotDb, type SnapshotDbSummary } from './snapshot/build-snapshot-db.js';
 import type { Progress } from './snapshot/progress.js';
-import { acquireBuildLock, makeWorkDir, nextSnapshotId, publishWorkDir } from './snapshot/publish.js';
+import { acquireBuildLock, makeWorkDir, nextSnapshotId, publishWorkDir, retireUnfinished } from './snapshot/publish.js';
 import { pruneSnapshots } from './snapshot/prune.js';
 import { prunedSnapshotIds, snapshotsKeepFromEnv } from '../src/snapshot/retention.js';
 import type { PageStats } from './pages/page-files.js';
@@ -43,8 +43,11 @@ export interface BuildOptions {
    * skip their cost. Default true.
    */
   pages?: boolean;
-  /** Called between stages; tests use it to fail or kill a build midway. */
-  onStage?: (stage: 'database' | 'tree' | 'downloads' | 'pages' | 'publish') => void;
+  /**
+   * Called between stages; tests use it to fail or kill a build midway. 'current' is inside the
+   * publish: the folder is in place under its id, and `current` does not name it yet.
+   */
+  onStage?: (stage: 'database' | 'tree' | 'downloads' | 'pages' | 'publish' | 'current') => void;
 }
 
 export interface BuildResult {
@@ -158,7 +161,7 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
     const dir = await timed('publish', () => {
       // Its history entries join the store first: the publish's flush covers them (history/store-steps.ts).
       storeOwnHistory(o.snapshotsDir, work, id);
-      return publishWorkDir(o.snapshotsDir, work, id);
+      return publishWorkDir(o.snapshotsDir, work, id, () => o.onStage?.('current'));
     });
     const pruned = await timed('prune', () => pruneSnapshots(o.snapshotsDir, keep, id));
     if (pruned.length > 0) o.progress.step(`pruned: ${pruned.join(', ')}`);
@@ -168,6 +171,12 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
     return { id, dir, pruned, summary, tree, pages, timings };
   } catch (e) {
     rmSync(work, { recursive: true, force: true });
+    try {
+      // A publish that failed once its folder was in place withdraws it now, under the lock.
+      retireUnfinished(o.snapshotsDir);
+    } catch {
+      // The build's own error says more; its link stays, and the next build withdraws the snapshot.
+    }
     throw e;
   } finally {
     release();

@@ -1,4 +1,4 @@
-import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { publishedSnapshotIds } from '../../src/snapshot/published.js';
 import { PRUNED_FILE, prunedSnapshotIds } from '../../src/snapshot/retention.js';
@@ -28,19 +28,28 @@ export function pruneSnapshots(root: string, keep: number, current: string, onSt
   ];
   removeLeftovers(root);
   if (doomed.length === 0) return [];
+  retireSnapshots(root, doomed, onStep);
+  return doomed;
+}
 
-  const all = [...recorded, ...doomed.filter((id) => !recorded.includes(id))];
+/**
+ * Takes published snapshots out for good, in the three steps above: recorded as pruned (410 from
+ * then on; the id is never given out again), renamed out of the id namespace, deleted. Ids already
+ * recorded and folders already gone are passed over, so a killed retirement can be run again.
+ */
+export function retireSnapshots(root: string, ids: readonly string[], onStep?: (step: 'recorded' | 'renamed') => void): void {
+  const recorded = prunedSnapshotIds(root);
+  const all = [...recorded, ...ids.filter((id) => !recorded.includes(id))];
   const tmp = join(root, `.${PRUNED_FILE}-${process.pid}`);
   writeFileSync(tmp, `${JSON.stringify(all)}\n`);
   fsyncPath(tmp);
   renameSync(tmp, join(root, PRUNED_FILE));
   onStep?.('recorded');
 
-  for (const id of doomed) renameSync(join(root, id), join(root, `${DOOMED_PREFIX}${id}`));
+  for (const id of ids) if (existsSync(join(root, id))) renameSync(join(root, id), join(root, `${DOOMED_PREFIX}${id}`));
   fsyncPath(root);
   onStep?.('renamed');
   removeLeftovers(root);
-  return doomed;
 }
 
 /** Deletes folders a previous prune renamed but did not finish deleting. */

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAndPublish } from '../../build-scripts/build.js';
 import { generateDemo } from '../../build-scripts/demo/generate.js';
+import { acquireBuildLock } from '../../build-scripts/snapshot/publish.js';
 import { silentProgress } from '../../build-scripts/snapshot/progress.js';
 import { currentSnapshotDir, currentSnapshotId, publishedSnapshotIds } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
@@ -155,11 +156,11 @@ describe('publishing', () => {
   });
 
   it('refuses to run while another live build holds the lock', async () => {
-    writeFileSync(join(snapshotsDir, '.build.lock'), String(process.pid));
+    const release = acquireBuildLock(snapshotsDir);
     try {
       await expect(build()).rejects.toThrow(/another build/);
     } finally {
-      rmSync(join(snapshotsDir, '.build.lock'));
+      release();
     }
   });
 });

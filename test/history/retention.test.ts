@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,7 +116,8 @@ describe('retention (SNAPSHOTS_KEEP) and pinned reads', () => {
     expect(third.pruned).toEqual([first]);
     expect(publishedSnapshotIds(snapshotsDir)).toEqual([second, third.id]);
     expect(prunedSnapshotIds(snapshotsDir)).toEqual([first]);
-    expect(readdirSync(snapshotsDir).filter((n) => n.startsWith('.'))).toEqual(['.build.lock'].filter((n) => existsSync(join(snapshotsDir, n))));
+    // The lock file stays (build-scripts/snapshot/publish.ts); nothing else hidden does.
+    expect(readdirSync(snapshotsDir).filter((n) => n.startsWith('.'))).toEqual(['.build-lock.sqlite']);
     const list = await getJson(`${server.base}${API}/snapshots`);
     expect(list.body.data.map((e: { dataset_snapshot_id: string }) => e.dataset_snapshot_id)).toEqual([third.id, second]);
 
