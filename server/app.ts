@@ -7,8 +7,8 @@ import { LIMITS } from '../src/contract/vocabulary.js';
 import { API_BASE } from '../src/site/static-paths.js';
 import { bucketsFor, type Access } from './access/index.js';
 import type { RouteContext } from './context.js';
-import { ApiError, badRequest, errorBody, toApiError } from './errors.js';
-import { CACHE_PRIVATE, CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS, setCommonHeaders } from './http.js';
+import { ApiError, badRequest, errorBody, methodNotAllowed, toApiError } from './errors.js';
+import { CACHE_PRIVATE, CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS, READ_ONLY_METHODS, setCommonHeaders } from './http.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { MCP_PREFLIGHT_HEADERS, mcpRoute } from './mcp/route.js';
@@ -66,15 +66,13 @@ export function createApp(o: AppOptions): express.Express {
   // fails open (serves metered calls uncounted), so the body says `redis: "down"` with a 200.
   app.get('/readyz', async (_req, res) => {
     res.setHeader('Cache-Control', NO_STORE);
-    let snapshot: string;
-    try {
-      const store = o.snapshots.current();
-      store.db.prepare('SELECT 1 FROM meta LIMIT 1').get();
-      snapshot = store.meta.dataset_snapshot_id;
-    } catch (e) {
-      res.status(503).json({ ok: false, reason: e instanceof ApiError ? e.message : 'snapshot unreadable' });
+    // Unready also while the database is damaged, or files the snapshot lists are missing (snapshot-source.ts).
+    const reason = o.snapshots.unready();
+    if (reason !== null) {
+      res.status(503).json({ ok: false, reason });
       return;
     }
+    const snapshot = o.snapshots.current().meta.dataset_snapshot_id;
     const body: Record<string, unknown> = { ok: true, dataset_snapshot_id: snapshot };
     if (o.access) {
       body.quota_counters = o.access.countersKind;
@@ -82,6 +80,9 @@ export function createApp(o: AppOptions): express.Express {
     }
     res.json(body);
   });
+
+  // The health paths only read: any other method is a 405 naming those they take (OPTIONS is answered above).
+  app.all(['/healthz', '/readyz'], (req, _res, next) => next(methodNotAllowed(req.method, READ_ONLY_METHODS)));
 
   // The Model Context Protocol (README "MCP endpoint"): tools over the same bodies as the API.
   app.all(MCP_PATH, mcpRoute({ snapshots: o.snapshots, access: o.access, logger }));
@@ -100,7 +101,7 @@ export function createApp(o: AppOptions): express.Express {
       const method = req.method === 'HEAD' ? 'GET' : req.method;
       if (!(route.methods as readonly string[]).includes(method)) {
         const allow = [...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-        throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed here; allowed: ${allow}.`, { Allow: allow });
+        throw methodNotAllowed(req.method, allow);
       }
       const buckets = bucketsFor(method, segments, rawQuery);
       // A metered answer is private to its caller (contract 1), with or without quotas switched on.
@@ -125,6 +126,7 @@ export function createApp(o: AppOptions): express.Express {
   // Every failure, from any middleware, leaves through here in the one envelope.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const { error, unexpected } = toApiError(err);
+    o.snapshots.readFailed(err); // a damaged database makes the shim unready until its file changes
     const requestId = (res.locals.requestId as string | undefined) ?? randomUUID();
     if (unexpected) logger.error('unhandled error', { request_id: requestId, path: req.path, error: err instanceof Error ? err.stack : String(err) });
     if (res.headersSent) {

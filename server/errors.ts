@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import type { ErrorBody } from '../src/contract/common.js';
 import { RequestRuleError } from '../src/contract/parse-request.js';
 import { ERROR_STATUS, type ErrorCode } from '../src/contract/vocabulary.js';
@@ -19,6 +20,17 @@ export class ApiError extends Error {
 
 export const badRequest = (message: string) => new ApiError('BAD_REQUEST', message);
 export const notFound = (message: string) => new ApiError('NOT_FOUND', message);
+/** 405 naming the methods the path takes, in the message and in `Allow` (contract 2). */
+export const methodNotAllowed = (method: string, allow: string) =>
+  new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed here; allowed: ${allow}.`, { Allow: allow });
+
+/** SQLite's codes for a database file that cannot be read as one (not a busy lock, not a bad query). */
+const UNREADABLE_DATABASE = /^SQLITE_(CORRUPT|NOTADB|IOERR|CANTOPEN)/;
+
+/** Whether SQLite said a database file cannot be read: damaged, truncated, not a database, or an I/O error. */
+export function isUnreadableDatabase(e: unknown): boolean {
+  return e instanceof Database.SqliteError && UNREADABLE_DATABASE.test(e.code);
+}
 
 /** Maps anything thrown (ours, a broken request rule, body-parser's, a bug) onto an ApiError; bugs get a generic message. */
 export function toApiError(err: unknown): { error: ApiError; unexpected: boolean } {
@@ -37,6 +49,8 @@ export function toApiError(err: unknown): { error: ApiError; unexpected: boolean
     case 'request.size.invalid':
       return { error: badRequest('The request body was incomplete.'), unexpected: false };
   }
+  // A snapshot's database that cannot be read is the contract's 502, not a bug of ours.
+  if (isUnreadableDatabase(err)) return { error: new ApiError('UPSTREAM_FAILURE', 'The snapshot’s data cannot be read.'), unexpected: false };
   const status = e?.status ?? e?.statusCode;
   if (status === 400) return { error: badRequest('Malformed request.'), unexpected: false };
   return { error: new ApiError('INTERNAL', 'Internal error. The request id identifies it in our logs.'), unexpected: true };

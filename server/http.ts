@@ -15,6 +15,9 @@ export const PREFLIGHT_HEADERS: Record<string, string> = {
   'Access-Control-Max-Age': '86400',
 };
 
+/** What a path that only reads takes (pages, /healthz, /readyz): its `Allow` on a 405. */
+export const READ_ONLY_METHODS = 'GET, HEAD, OPTIONS';
+
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const CACHE_PUBLIC = 'public, max-age=3600';
 /**

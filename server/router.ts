@@ -12,7 +12,7 @@ import { compare } from './routes/compare.js';
 import { download, downloadFolderRedirect } from './routes/downloads.js';
 import { rankingQuery } from './routes/ranking.js';
 import { filteredRegistry } from './routes/registry.js';
-import { serveTreeFile } from './routes/tree.js';
+import { serveTreeFile, type Listed } from './routes/tree.js';
 import { pinnedRead } from './routes/pinned.js';
 import { filteredChanges } from './routes/changes.js';
 import { serveFeed } from './routes/feed.js';
@@ -43,16 +43,21 @@ function code(raw: string, what: 'ticker' | 'fund code'): string {
   return parsed;
 }
 
-/** A static file; with a query string, the dynamic handler if there is one, else 400 (no parameters). */
-function fileOr(url: string, missing: string, endpoint: string, dynamic?: Handler): Route {
+/**
+ * A static file; with a query string, the dynamic handler if there is one, else 400 (no parameters).
+ * `listed`: whether the snapshot has the file's resource, so that its file missing is a 502, not a 404.
+ */
+function fileOr(url: string, missing: string, endpoint: string, dynamic?: Handler, listed?: Listed): Route {
   return get((ctx) => {
     if (ctx.rawQuery !== '') {
       if (dynamic) return dynamic(ctx);
       parseQuery(noQuerySchema, ctx.rawQuery, endpoint);
     }
-    return serveTreeFile(ctx, url, missing);
+    return serveTreeFile(ctx, url, missing, listed);
   }, url);
 }
+
+const companyListed = (ticker: string): Listed => (store) => store.company(ticker) !== undefined;
 
 /** /snapshots/{id}/<static path>: the rest of the path resolves as usual, then is read from snapshot {id}. */
 function pinned(id: string, rest: string[]): Route {
@@ -104,11 +109,11 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
       if (a === 'company') {
         const t = code(b!, 'ticker');
         params.push(t);
-        return fileOr(urls.company(t), `Unknown ticker: ${t}`, '/company/{ticker}');
+        return fileOr(urls.company(t), `Unknown ticker: ${t}`, '/company/{ticker}', undefined, companyListed(t));
       }
       if (a === 'etf') {
         const fund = code(b!, 'fund code');
-        return fileOr(urls.etf(fund), `Unknown fund code: ${fund}`, '/etf/{code}');
+        return fileOr(urls.etf(fund), `Unknown fund code: ${fund}`, '/etf/{code}', undefined, (store) => store.etf(fund) !== undefined);
       }
       if (a === 'snapshots') return pinned(b!, []);
       if (a === 'downloads') return get((ctx) => downloadFolderRedirect(ctx, b!)); // the folder, its slash missing
@@ -120,12 +125,12 @@ export function resolveRoute(segments: string[], params: string[]): Route | null
       if (a === 'company' && c === 'canonical') {
         const t = code(b!, 'ticker');
         params.push(t);
-        return fileOr(urls.canonical(t), `Unknown ticker: ${t}`, '/company/{ticker}/canonical', canonicalWithFields);
+        return fileOr(urls.canonical(t), `Unknown ticker: ${t}`, '/company/{ticker}/canonical', canonicalWithFields, companyListed(t));
       }
       if (a === 'company' && c === 'history') {
         const t = code(b!, 'ticker');
         params.push(t);
-        return fileOr(urls.history(t), `Unknown ticker: ${t}`, '/company/{ticker}/history');
+        return fileOr(urls.history(t), `Unknown ticker: ${t}`, '/company/{ticker}/history', undefined, companyListed(t));
       }
       if (a === 'ranking' && b === 'page') {
         const page = parseBody(pageSegmentSchema, c);

@@ -20,7 +20,7 @@ import { canonicalBody } from '../routes/canonical.js';
 import { changesBody } from '../routes/changes.js';
 import { compareBody } from '../routes/compare.js';
 import { rankingBody } from '../routes/ranking.js';
-import { readTreeFile } from '../routes/tree.js';
+import { absentFile, readTreeFile } from '../routes/tree.js';
 import { storedHistoryFile } from '../routes/pinned-history.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 
@@ -52,7 +52,7 @@ const SOURCED = 'Every fact carries its source_id (resolve it with the esg://sou
 function historyBody(store: SnapshotStore, source: SnapshotSource, ticker: string): object {
   const url = urls.history(ticker);
   const file = readTreeFile(store.dir, url) ?? storedHistoryFile(source.root, store.meta.dataset_snapshot_id, url);
-  if (!file) throw notFound(`Unknown ticker: ${ticker}`);
+  if (!file) throw absentFile(store, source, url, `Unknown ticker: ${ticker}`, (s) => s.company(ticker) !== undefined);
   return JSON.parse(file.bytes.toString('utf8')) as object;
 }
 

@@ -43,8 +43,11 @@ export class SnapshotStore {
   private readonly factsCache = new Lru<CompanyFacts>(1_000);
   private readonly stmt;
 
-  private constructor(readonly dir: string) {
-    this.db = new Database(join(dir, 'snapshot.sqlite'), { readonly: true, fileMustExist: true });
+  private constructor(
+    readonly dir: string,
+    db: Database.Database,
+  ) {
+    this.db = db;
     const meta = Object.fromEntries(this.db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]);
     for (const key of ['dataset_snapshot_id', 'data_asof', 'methodology_version', 'kind', 'published_at']) {
       if (!(key in meta)) throw new Error(`snapshot in ${dir} lacks meta ${key}`);
@@ -91,7 +94,14 @@ export class SnapshotStore {
   }
 
   static open(dir: string): SnapshotStore {
-    return new SnapshotStore(dir);
+    const db = new Database(join(dir, 'snapshot.sqlite'), { readonly: true, fileMustExist: true });
+    try {
+      return new SnapshotStore(dir, db);
+    } catch (e) {
+      // Not a snapshot (or a damaged one): its file is not left open (the shim retries every second).
+      db.close();
+      throw e;
+    }
   }
 
   close(): void {

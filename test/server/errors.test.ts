@@ -133,6 +133,9 @@ describe('a snapshot that cannot be read', () => {
         new Proxy(store, {
           get: (target, prop) => (prop === 'facts' ? () => { throw new Error('SELECT boom FROM secret_table'); } : Reflect.get(target, prop)),
         }),
+      unready: () => null,
+      readFailed: () => {},
+      fileMissing: () => {},
       close: () => store.close(),
     };
     const s = await startServer(snapshotsDir, {
