@@ -58,6 +58,7 @@ export interface FailureContext {
 /** A failure as the API answers it: its error and error envelope; a bug is logged and answered generically. */
 export function apiFailure(e: unknown, o: FailureContext): { error: ApiError; body: ErrorBody } {
   const { error, unexpected } = toApiError(e);
+  o.snapshots.readFailed(e); // as the API's errors: a damaged database makes the shim unready
   if (unexpected) o.logger.error('unhandled error', { request_id: o.requestId, path: '/mcp', error: e instanceof Error ? e.stack : String(e) });
   return { error, body: errorBody(o.snapshots, error.code, error.message, o.requestId) };
 }
