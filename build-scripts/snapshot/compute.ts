@@ -24,7 +24,7 @@ export interface ComputedCompany {
   cbamSectors: CbamSector[];
   penalties: ComputedPenalty[];
   disclosure: (GhgDisclosureRow & { deepLink: string; registryTotal: { total: number; sourceId: string } | null; registryLink: string }) | null;
-  carbonFee: { obligated: boolean; basis: string; registryYear: number | null; sourceId: string; deepLink: string };
+  carbonFee: { obligated: boolean; basis: string; registryYear: number | null; sourceId: string; deepLink: string; basisTco2e: number | null };
   /** The most recent assured report (contract 3.2: the CPA assurance when a report has both, its verifiers beside it). */
   assurance: (AssuredReport['assurance'] & {
     year: number;
@@ -65,6 +65,7 @@ export function computeCompanies(data: SourceData, asof: string): ComputedCompan
         obligated: fee.obligated,
         basis: fee.basis,
         registryYear: fee.year,
+        basisTco2e: fee.tco2e,
         sourceId: REGISTRY_SOURCE,
         deepLink: factLink(REGISTRY_SOURCE, {}),
       };

@@ -51,7 +51,7 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
     @carbon_fee_liable, @top_flags, @top_signal_labels, @score_breakdown)`);
   const insPenalty = db.prepare('INSERT INTO penalties VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   const insDisclosure = db.prepare('INSERT INTO carbon_disclosures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  const insFee = db.prepare('INSERT INTO carbon_fees VALUES (?, ?, ?, ?, ?, ?)');
+  const insFee = db.prepare('INSERT INTO carbon_fees VALUES (?, ?, ?, ?, ?, ?, ?)');
   const insAssurance = db.prepare(`INSERT INTO assurances (ticker, provider, level, year, source_id, deep_link, kind, standard, verifications)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insFlag = db.prepare('INSERT INTO flags VALUES (?, ?, ?, ?, ?, ?)');
@@ -96,7 +96,7 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
       );
       tally(d.sourceId);
     }
-    insFee.run(p.ticker, b(c.carbonFee.obligated), c.carbonFee.basis, c.carbonFee.registryYear, c.carbonFee.sourceId, c.carbonFee.deepLink);
+    insFee.run(p.ticker, b(c.carbonFee.obligated), c.carbonFee.basis, c.carbonFee.registryYear, c.carbonFee.sourceId, c.carbonFee.deepLink, c.carbonFee.basisTco2e);
     const a = c.assurance;
     if (a) {
       const verifications = a.verifications.map((v) => ({ provider: v.provider, standard: v.standard }));

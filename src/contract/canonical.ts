@@ -30,7 +30,7 @@ export const carbonDisclosureSchema = z
     boundary: z.enum(BOUNDARIES),
     unit: z.literal('t CO2e'),
     year: z.number().int(),
-    asof: isoTimestamp,
+    asof: isoTimestamp.meta({ description: 'The date of the exchange file the disclosure was read from (its 出表日期, ISO 8601, UTC), not the date the company published it' }),
     registry: z
       .strictObject({
         year: z.number().int(),
@@ -48,6 +48,9 @@ export const carbonFeeSchema = z
   .strictObject({
     obligated: z.boolean(),
     basis: z.string(),
+    basis_tco2e: z.number().nonnegative().nullable().meta({
+      description: 'The figure `basis` states: the registered total (direct + energy-indirect, t CO2e, whole tonnes) of the manufacturing site that made the company liable; null when the basis states none (a power or gas supplier, no liability, no registry data)',
+    }),
     threshold_tco2e: z.literal(25000),
     source_id: sourceId,
     source_name: z.string(),

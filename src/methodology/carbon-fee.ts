@@ -15,6 +15,12 @@ export interface CarbonFeeLiability {
   basis: string;
   /** The registry year that decided it (null when the company has no registered site). */
   year: number | null;
+  /**
+   * The figure `basis` states: the registered total of the manufacturing site that made the company
+   * liable, in whole tonnes as the sentence prints it; null when the basis states none (a power or gas
+   * supplier, no liability, no registry data). The pages write the figure from this number.
+   */
+  tco2e: number | null;
 }
 
 /** Electricity and gas supply (Taiwan standard industrial classification division 35). */
@@ -31,28 +37,31 @@ const isManufacturer = (code: string) => {
  * emits (direct + electricity-indirect: the registry's site total) ≥ 25,000 t CO2e in that year.
  */
 export function carbonFeeLiability(sites: readonly RegistrySite[], latestRegistryYear: number | null): CarbonFeeLiability {
-  if (latestRegistryYear === null) return { obligated: false, basis: 'no registry data in this snapshot', year: null };
+  if (latestRegistryYear === null) return { obligated: false, basis: 'no registry data in this snapshot', year: null, tco2e: null };
   const current = sites.filter((s) => s.year === latestRegistryYear);
   if (current.length === 0) {
-    return { obligated: false, basis: `no site of this company in the ${latestRegistryYear} GHG registry`, year: null };
+    return { obligated: false, basis: `no site of this company in the ${latestRegistryYear} GHG registry`, year: null, tco2e: null };
   }
   const supplier = current.find((s) => isPowerOrGasSupplier(s.industryCode));
   if (supplier) {
-    return { obligated: true, basis: `electricity or gas supplier (industry ${supplier.industryCode}) in the ${latestRegistryYear} GHG registry`, year: latestRegistryYear };
+    return { obligated: true, basis: `electricity or gas supplier (industry ${supplier.industryCode}) in the ${latestRegistryYear} GHG registry`, year: latestRegistryYear, tco2e: null };
   }
   const big = current
     .filter((s) => isManufacturer(s.industryCode))
     .reduce<RegistrySite | null>((a, s) => (!a || s.total > a.total ? s : a), null);
   if (big && big.total >= CARBON_FEE_THRESHOLD_TCO2E) {
+    const tco2e = Math.round(big.total);
     return {
       obligated: true,
-      basis: `a manufacturing site emitted ${tonnes.format(big.total)} t CO2e (direct and energy-indirect) in ${latestRegistryYear}, at or above ${tonnes.format(CARBON_FEE_THRESHOLD_TCO2E)}`,
+      basis: `a manufacturing site emitted ${tonnes.format(tco2e)} t CO2e (direct and energy-indirect) in ${latestRegistryYear}, at or above ${tonnes.format(CARBON_FEE_THRESHOLD_TCO2E)}`,
       year: latestRegistryYear,
+      tco2e,
     };
   }
   return {
     obligated: false,
     basis: `no site of this company reached ${tonnes.format(CARBON_FEE_THRESHOLD_TCO2E)} t CO2e in the ${latestRegistryYear} GHG registry`,
     year: latestRegistryYear,
+    tco2e: null,
   };
 }

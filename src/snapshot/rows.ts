@@ -119,8 +119,12 @@ export function disclosureFromRow(r: Raw, at = 0): DisclosureRecord {
   };
 }
 
-export interface CarbonFeeRecord { obligated: boolean; basis: string; registry_year: number | null; source_id: string; deep_link: string }
-export const CARBON_FEE_COLUMNS = 'obligated, basis, registry_year, source_id, deep_link';
+export interface CarbonFeeRecord {
+  obligated: boolean; basis: string; registry_year: number | null; source_id: string; deep_link: string; basis_tco2e: number | null;
+}
+export const CARBON_FEE_COLUMNS = 'obligated, basis, registry_year, source_id, deep_link, basis_tco2e';
+/** From a snapshot written before the basis's figure was stored: its figure reads as none (its English basis still states it). */
+export const LEGACY_CARBON_FEE_COLUMNS = CARBON_FEE_COLUMNS.replace('basis_tco2e', 'NULL');
 export function carbonFeeFromRow(r: Raw, at = 0): CarbonFeeRecord {
   return {
     obligated: r[at] === 1,
@@ -128,6 +132,7 @@ export function carbonFeeFromRow(r: Raw, at = 0): CarbonFeeRecord {
     registry_year: r[at + 2] as number | null,
     source_id: r[at + 3] as string,
     deep_link: r[at + 4] as string,
+    basis_tco2e: r[at + 5] as number | null,
   };
 }
 

@@ -64,9 +64,10 @@ CREATE TABLE carbon_disclosures (
   registry_total REAL, registry_source_id TEXT, registry_deep_link TEXT
 ) WITHOUT ROWID;
 
+-- basis_tco2e: the figure basis states (the deciding manufacturing site's total, whole tonnes); NULL when it states none.
 CREATE TABLE carbon_fees (
   ticker TEXT PRIMARY KEY, obligated INTEGER NOT NULL, basis TEXT NOT NULL, registry_year INTEGER,
-  source_id TEXT NOT NULL, deep_link TEXT NOT NULL
+  source_id TEXT NOT NULL, deep_link TEXT NOT NULL, basis_tco2e REAL
 ) WITHOUT ROWID;
 
 -- The company's most recent assured report. kind: cpa or third_party; standard as the filing states

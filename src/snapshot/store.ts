@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { Lru } from '../lru.js';
 import {
-  ASSURANCE_COLUMNS, assuranceFromRow, CARBON_FEE_COLUMNS, carbonFeeFromRow, COMPANY_COLUMNS, companyFromRow, DISCLOSURE_COLUMNS,
+  ASSURANCE_COLUMNS, assuranceFromRow, CARBON_FEE_COLUMNS, carbonFeeFromRow, COMPANY_COLUMNS, companyFromRow, DISCLOSURE_COLUMNS, LEGACY_CARBON_FEE_COLUMNS,
   disclosureFromRow, ETF_COLUMNS, etfFromRow, FLAG_COLUMNS, flagFromRow, LEGACY_ASSURANCE_COLUMNS, LEGACY_ETF_COLUMNS, PENALTY_COLUMNS,
   LEGACY_SOURCE_COLUMNS, penaltyFromRow, RANKED_COLUMNS, rankedFromRow, SOURCE_COLUMNS,
   SOURCE_FILE_COLUMNS, sourceFileFromRow, sourceFromRow, type AssuranceRecord, type CarbonFeeRecord, type CompanyRecord, type DisclosureRecord, type EtfHoldingRecord,
@@ -60,12 +60,13 @@ export class SnapshotStore {
     const columns = (table: string) => new Set((this.db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
     const assuranceColumns = columns('assurances').has('kind') ? ASSURANCE_COLUMNS : LEGACY_ASSURANCE_COLUMNS;
     const etfColumns = columns('etfs').has('listed_weight') ? ETF_COLUMNS : LEGACY_ETF_COLUMNS;
+    const feeColumns = columns('carbon_fees').has('basis_tco2e') ? CARBON_FEE_COLUMNS : LEGACY_CARBON_FEE_COLUMNS;
     this.stmt = {
       company: raw(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE ticker = ?`),
       companies: raw(`SELECT ${COMPANY_COLUMNS} FROM companies ORDER BY ticker`),
-      factsBetween: factsReads(raw, 'ticker >= ? AND ticker < ?', assuranceColumns),
+      factsBetween: factsReads(raw, 'ticker >= ? AND ticker < ?', assuranceColumns, feeColumns),
       // The tickers come as one JSON array: one statement for any number of them.
-      factsAmong: factsReads(raw, 'ticker IN (SELECT value FROM json_each(?))', assuranceColumns),
+      factsAmong: factsReads(raw, 'ticker IN (SELECT value FROM json_each(?))', assuranceColumns, feeColumns),
       // `+` keeps SQLite off companies_by_score: one table scan and a sort beats 100k index-to-row lookups.
       ranked: raw(`SELECT ${RANKED_COLUMNS} FROM companies ORDER BY +credibility_score DESC, ticker`),
       rankedWithFlags: p(`SELECT ticker, company_name, company_name_norm, credibility_score, verdict, rank, industry, market_type,
@@ -75,7 +76,7 @@ export class SnapshotStore {
       firstTickers: p('SELECT ticker FROM companies ORDER BY ticker LIMIT ?'),
       penalties: raw(`SELECT ${PENALTY_COLUMNS} FROM penalties WHERE ticker = ? ORDER BY date DESC, record_id`),
       disclosure: raw(`SELECT ${DISCLOSURE_COLUMNS} FROM carbon_disclosures WHERE ticker = ?`),
-      carbonFee: raw(`SELECT ${CARBON_FEE_COLUMNS} FROM carbon_fees WHERE ticker = ?`),
+      carbonFee: raw(`SELECT ${feeColumns} FROM carbon_fees WHERE ticker = ?`),
       assurance: raw(`SELECT ${assuranceColumns} FROM assurances WHERE ticker = ?`),
       flags: raw(`SELECT ${FLAG_COLUMNS} FROM flags WHERE ticker = ? ORDER BY position`),
       sources: raw(`SELECT ${columns('sources').has('carried_forward') ? SOURCE_COLUMNS : LEGACY_SOURCE_COLUMNS} FROM sources ORDER BY source_id`),
@@ -224,12 +225,12 @@ type Prepare = (sql: string) => Database.Statement;
  * with the ticker and is in ticker order, so mergeFacts can merge them; the record follows from
  * column 1.
  */
-function factsReads(raw: Prepare, where: string, assuranceColumns: string) {
+function factsReads(raw: Prepare, where: string, assuranceColumns: string, feeColumns: string) {
   return {
     companies: raw(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE ${where} ORDER BY ticker`),
     penalties: raw(`SELECT ticker, ${PENALTY_COLUMNS} FROM penalties WHERE ${where} ORDER BY ticker, date DESC, record_id`),
     disclosures: raw(`SELECT ticker, ${DISCLOSURE_COLUMNS} FROM carbon_disclosures WHERE ${where} ORDER BY ticker`),
-    carbonFees: raw(`SELECT ticker, ${CARBON_FEE_COLUMNS} FROM carbon_fees WHERE ${where} ORDER BY ticker`),
+    carbonFees: raw(`SELECT ticker, ${feeColumns} FROM carbon_fees WHERE ${where} ORDER BY ticker`),
     assurances: raw(`SELECT ticker, ${assuranceColumns} FROM assurances WHERE ${where} ORDER BY ticker`),
     flags: raw(`SELECT ticker, ${FLAG_COLUMNS} FROM flags WHERE ${where} ORDER BY ticker, position`),
   };

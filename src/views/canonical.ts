@@ -84,6 +84,7 @@ export function canonicalFields<T extends object>(
     view.carbon_fee = {
       obligated: fee.obligated,
       basis: fee.basis,
+      basis_tco2e: fee.basis_tco2e,
       threshold_tco2e: CARBON_FEE_THRESHOLD_TCO2E,
       source_id: fee.source_id,
       source_name: sourceName(fee.source_id),

@@ -146,6 +146,8 @@ describe('a production build from the genuine answers', () => {
     expect(published.has('8069')).toBe(liable.has('8069'));
     const figure = Math.round(tsmcLargest).toLocaleString('en-US');
     expect(canonical('2330').carbon_fee.basis).toBe(`a manufacturing site emitted ${figure} t CO2e (direct and energy-indirect) in ${latest + 1911}, at or above 25,000`);
+    // The same figure as a number, which the Chinese page writes its own sentence from.
+    expect(canonical('2330').carbon_fee.basis_tco2e).toBe(Math.round(tsmcLargest));
   });
 
   it('leaves no HTML character reference anywhere in the tree, and no value ending in a space or U+3000', () => {

@@ -31,6 +31,12 @@ export function causesOf(html: string): { kind: string; points: number | null }[
   return [...html.matchAll(/<li class="cause" data-cause-kind="([^"]+)">(.*?)<\/li>/gs)].map((m) => ({ kind: m[1]!, points: numbersOf(m[2]!)[0]?.value ?? null }));
 }
 
+/** The text a person reads in a page's `<section aria-labelledby="<id>">`: tags dropped, spaces folded. */
+export function sectionTextOf(html: string, id: string): string | undefined {
+  const m = new RegExp(`<section aria-labelledby="${id}">(.*?)</section>`, 's').exec(html);
+  return m ? unescape(m[1]!.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim() : undefined;
+}
+
 /** The text alternative of a company page's history chart. */
 export function historyChartLabelOf(html: string): string | undefined {
   const m = /<figure class="history">\s*<svg [^>]*?role="img" aria-label="([^"]*)"/.exec(html);

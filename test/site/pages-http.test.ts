@@ -8,7 +8,8 @@ import { FLAG_CATALOGUE } from '../../src/methodology/rules.js';
 import { currentSnapshotDir, publishedSnapshotIds } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
-import { at, causesOf, historyChartLabelOf, historyRowsOf, hrefsOf, numbersOf, rankingRowsOf } from './html.js';
+import { at, causesOf, historyChartLabelOf, historyRowsOf, hrefsOf, numbersOf, rankingRowsOf, sectionTextOf } from './html.js';
+import { sentence } from '../../src/site/i18n/en.js';
 
 /**
  * The pages for people over HTTP, against the API on the same shim: headers, navigation without
@@ -68,6 +69,7 @@ async function expectNumbersOfJson(on: RunningServer, t: string, change: ChangeI
   const c = summary.company;
   const expected = ['company.credibility_score', 'company.rank', 'company.percentile', ...c.score_breakdown.flatMap((_: unknown, i: number) => [`company.score_breakdown.${i}.points`, `company.score_breakdown.${i}.max_points`]),
     ...canonical.penalties.map((_: unknown, i: number) => `penalties.${i}.fine`), 'carbon_fee.threshold_tco2e',
+    ...(canonical.carbon_fee.basis_tco2e !== null ? ['carbon_fee.basis_tco2e'] : []),
     ...(canonical.carbon_disclosure ? ['carbon_disclosure.year', ...['scope1', 'scope2', 'scope3'].filter((s) => canonical.carbon_disclosure[s] !== null).map((s) => `carbon_disclosure.${s}`)] : []),
     ...(canonical.assurance ? ['assurance.year'] : []),
     ...history.data.flatMap((_, i) => [`history.data.${i}.credibility_score`, `history.data.${i}.rank`]),
@@ -171,6 +173,30 @@ describe('pages and JSON agree', () => {
       const canonical = (await getJson(`${server.base}/api/v1/company/${t}/canonical`)).body;
       const penaltyLinks = [...html.matchAll(/<a href="([^"]+)" rel="noopener" data-penalty-link>/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
       expect(penaltyLinks, t).toEqual(canonical.penalties.map((p: { source_url: string }) => p.source_url));
+    }
+  });
+
+  it('states the carbon-fee basis as the API does, its site’s figure with separators and as the JSON’s number', async () => {
+    const decidedBySite = store.tickers().filter((t) => store.facts(t)!.carbonFee.basis_tco2e !== null);
+    expect(decidedBySite.length).toBeGreaterThan(0);
+    for (const t of decidedBySite.slice(0, 5)) {
+      const html = await page(`/company/${t}/`);
+      const fee = (await getJson(`${server.base}/api/v1/company/${t}/canonical`)).body.carbon_fee;
+      const figure = numbersOf(html).find((n) => n.field === 'carbon_fee.basis_tco2e');
+      expect(figure?.value, t).toBe(fee.basis_tco2e);
+      expect(figure?.text, t).toMatch(/^\d{1,3}(,\d{3})+$/);
+      expect(fee.basis, t).toContain(` ${figure!.text} t CO2e`);
+      expect(sectionTextOf(html, 'fee-h'), t).toContain(`Obligated to pay the carbon fee. ${sentence(fee.basis)}`);
+    }
+  });
+
+  it('dates a carbon disclosure by the exchange file it was read from, not as its publication', async () => {
+    const disclosing = store.tickers().filter((t) => store.facts(t)!.disclosure !== null).slice(0, 3);
+    for (const t of disclosing) {
+      const html = await page(`/company/${t}/`);
+      const d = (await getJson(`${server.base}/api/v1/company/${t}/canonical`)).body.carbon_disclosure;
+      expect(html, t).toContain(`<dt>Exchange file dated</dt><dd>${d.asof.slice(0, 10)}</dd>`);
+      expect(sectionTextOf(html, 'carbon-h'), t).not.toMatch(/Published/);
     }
   });
 

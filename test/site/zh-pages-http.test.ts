@@ -4,7 +4,7 @@ import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 import { englishUi } from './english-ui.js';
-import { at, hrefsOf, numbersOf } from './html.js';
+import { at, hrefsOf, numbersOf, sectionTextOf } from './html.js';
 
 /**
  * The Traditional Chinese pages over HTTP (issue 26), on the evolving demo (company pages with a
@@ -91,6 +91,28 @@ describe('the Traditional Chinese pages', () => {
       expect(n.text).toMatch(/^新臺幣 [\d,]+ 元$/);
     }
     expect(zhHtml).toContain(CATALOGUES['zh-TW'].verdict[summary.company.verdict as 'poor']);
+  });
+
+  it('state the carbon-fee basis with the deciding site’s figure, in the Chinese form, as the English page does', async () => {
+    const decidedBySite = store.tickers().filter((t) => store.facts(t)!.carbonFee.basis_tco2e !== null);
+    expect(decidedBySite.length).toBeGreaterThan(0);
+    for (const t of decidedBySite.slice(0, 5)) {
+      const fee = (await getJson(`${server.base}/api/v1/company/${t}/canonical`)).body.carbon_fee;
+      const [enHtml, zhHtml] = [await page(`/company/${t}/`), await page(`/zh-TW/company/${t}/`)];
+      const figure = (html: string) => numbersOf(html).find((n) => n.field === 'carbon_fee.basis_tco2e');
+      expect(figure(zhHtml)?.value, t).toBe(fee.basis_tco2e);
+      expect(figure(zhHtml)?.text, t).toBe(fee.basis_tco2e.toLocaleString('zh-TW'));
+      expect(figure(zhHtml)?.text, t).toMatch(/^\d{1,3}(,\d{3})+$/);
+      expect(figure(enHtml)?.value, t).toBe(fee.basis_tco2e);
+      expect(sectionTextOf(zhHtml, 'fee-h'), t).toContain(`製造業場址排放 ${figure(zhHtml)!.text} 公噸二氧化碳當量`);
+    }
+  });
+
+  it('date a carbon disclosure by the exchange file (出表日期), not as its publication', async () => {
+    const t = store.tickers().find((x) => store.facts(x)!.disclosure !== null)!;
+    const html = await page(`/zh-TW/company/${t}/`);
+    expect(sectionTextOf(html, 'carbon-h'), t).toContain('交易所出表日期');
+    expect(html, t).not.toContain('發布日期');
   });
 
   it('answer a missing Chinese page with the Chinese 404, and a lower-case code with a redirect', async () => {

@@ -73,8 +73,12 @@ export const en = {
   flagMeaning: (id: FlagId) => `Raised when ${flagTexts[id].raisedWhen}.`,
   /** Why a component scored what it did: English pages show the API's own detail. */
   reason: (r: ScoreReason) => reasonDetail(r),
-  /** The carbon-fee basis: English pages show the API's own sentence. */
-  feeBasis: (fee: { basis: string; obligated: boolean; year: number | null }) => sentence(fee.basis),
+  /**
+   * The carbon-fee basis: English pages show the API's own sentence (`basisHtml`, escaped), its site's
+   * figure as the page's number (`site.html`, a `<data>` the tests compare with `basis_tco2e`).
+   */
+  feeBasisHtml: (fee: { basisHtml: string; obligated: boolean; year: number | null }, site: { text: string; html: string } | null) =>
+    site ? sentence(fee.basisHtml).replace(site.text, site.html) : sentence(fee.basisHtml),
   source: 'Source:',
   sourceHtml: (named: string, idLink: string) => `Source: ${named} (${idLink})`,
   breadcrumb: 'Breadcrumb',
@@ -200,7 +204,7 @@ export const en = {
     date: 'Date', agency: 'Agency', fine: 'Fine', what: 'What', record: 'Record', serious: 'serious',
     carbonHeading: 'Carbon disclosure',
     noDisclosure: 'No emissions disclosure on record.',
-    reportingYear: 'Reporting year', scope: (n: 1 | 2 | 3) => `Scope ${n}`, notDisclosed: 'not disclosed', verified: ' (verified)', boundary: 'Boundary', published: 'Published',
+    reportingYear: 'Reporting year', scope: (n: 1 | 2 | 3) => `Scope ${n}`, notDisclosed: 'not disclosed', verified: ' (verified)', boundary: 'Boundary', fileDate: 'Exchange file dated',
     feeHeading: 'Carbon fee',
     obligated: 'Obligated to pay the carbon fee.',
     notObligated: 'Not obligated to pay the carbon fee.',

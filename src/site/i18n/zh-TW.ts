@@ -114,12 +114,15 @@ export const zhTW: Messages = {
   flag,
   flagMeaning: (id: FlagId) => `標示條件：${flag[id].raisedWhen}。`,
   reason,
-  feeBasis: (fee: { obligated: boolean; year: number | null }) =>
+  // The site's figure (`basis_tco2e`) is written in when the basis states one: a manufacturing site over the threshold.
+  feeBasisHtml: (fee: { obligated: boolean; year: number | null }, site: { text: string; html: string } | null) =>
     fee.year === null
       ? `本資料快照中沒有此公司在${zhTerm('GHG registry')}的資料。`
-      : fee.obligated
-        ? `依 ${fee.year} 年${zhTerm('GHG registry')}，此公司有場址為電力或燃氣供應業，或為製造業且年排放量達 ${n(CARBON_FEE_THRESHOLD_TCO2E)} 公噸二氧化碳當量以上。`
-        : `依 ${fee.year} 年${zhTerm('GHG registry')}，此公司沒有場址達到 ${n(CARBON_FEE_THRESHOLD_TCO2E)} 公噸二氧化碳當量的門檻。`,
+      : !fee.obligated
+        ? `依 ${fee.year} 年${zhTerm('GHG registry')}，此公司沒有場址達到 ${n(CARBON_FEE_THRESHOLD_TCO2E)} 公噸二氧化碳當量的門檻。`
+        : site
+          ? `依 ${fee.year} 年${zhTerm('GHG registry')}，此公司有一處製造業場址排放 ${site.html} 公噸二氧化碳當量（直接與能源間接排放），達 ${n(CARBON_FEE_THRESHOLD_TCO2E)} 公噸以上的門檻。`
+          : `依 ${fee.year} 年${zhTerm('GHG registry')}，此公司有場址為電力或燃氣供應業。`,
   source: '來源：',
   sourceHtml: (named: string, idLink: string) => `來源：${named}（${idLink}）`,
   breadcrumb: '導覽路徑',
@@ -236,7 +239,7 @@ export const zhTW: Messages = {
     date: '日期', agency: '機關', fine: zhTerm('fine'), what: '事由', record: '裁處書字號', serious: '情節重大',
     carbonHeading: '碳排放揭露',
     noDisclosure: '沒有排放揭露紀錄。',
-    reportingYear: zhTerm('reporting year'), scope: (k: 1 | 2 | 3) => ['範疇一', '範疇二', '範疇三'][k - 1]!, notDisclosed: '未揭露', verified: '（已查證）', boundary: zhTerm('boundary'), published: '發布日期',
+    reportingYear: zhTerm('reporting year'), scope: (k: 1 | 2 | 3) => ['範疇一', '範疇二', '範疇三'][k - 1]!, notDisclosed: '未揭露', verified: '（已查證）', boundary: zhTerm('boundary'), fileDate: '交易所出表日期',
     feeHeading: zhTerm('carbon fee'),
     obligated: `須繳納${zhTerm('carbon fee')}。`,
     notObligated: `無須繳納${zhTerm('carbon fee')}。`,

@@ -56,10 +56,10 @@ function makeDb(path: string): void {
   const disc = db.prepare('INSERT INTO carbon_disclosures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   disc.run('2330', 2023, 123456.78, 9876543.21, null, 1, 0, 'consolidated', '2024-08-01', 'SRC-TWSE-COMPANY', 'https://example.org/d', 10_000_000.5, 'SRC-TWSE-COMPANY', 'https://example.org/g');
   disc.run('1101', 2022, 0.1, null, null, 0, 0, 'parent', '2023-08-01', 'SRC-TWSE-COMPANY', 'https://example.org/d2', null, null, null);
-  const fee = db.prepare('INSERT INTO carbon_fees VALUES (?, ?, ?, ?, ?, ?)');
-  fee.run('1101', 1, 'registry ≥ 25,000 t', 2023, 'SRC-TWSE-COMPANY', 'https://example.org/f');
-  fee.run('2330', 0, 'not listed', null, 'SRC-TWSE-COMPANY', 'https://example.org/f2');
-  fee.run('6488', 0, '', null, 'SRC-TWSE-COMPANY', 'https://example.org/f3');
+  const fee = db.prepare('INSERT INTO carbon_fees VALUES (?, ?, ?, ?, ?, ?, ?)');
+  fee.run('1101', 1, 'registry ≥ 25,000 t', 2023, 'SRC-TWSE-COMPANY', 'https://example.org/f', 25_000);
+  fee.run('2330', 0, 'not listed', null, 'SRC-TWSE-COMPANY', 'https://example.org/f2', null);
+  fee.run('6488', 0, '', null, 'SRC-TWSE-COMPANY', 'https://example.org/f3', null);
   const assurance = db.prepare('INSERT INTO assurances VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
   assurance.run('2330', 'KPMG', 'limited', 2023, 'SRC-TWSE-COMPANY', 'https://example.org/a', 'cpa', '確信準則3000號',
     JSON.stringify([{ provider: 'BSI, "Taiwan"', standard: 'AA1000' }]));

@@ -21,6 +21,15 @@ describe('carbonFeeLiability', () => {
     expect(carbonFeeLiability([site('2611', 1_837_000.5, 66_578.9, 2022)], 2022).basis).toBe('a manufacturing site emitted 1,903,579 t CO2e (direct and energy-indirect) in 2022, at or above 25,000');
   });
 
+  it('gives the figure the basis states as a number (tco2e), and none where the basis states none', () => {
+    // The largest manufacturing site decides, and its figure is the sentence's, in whole tonnes.
+    expect(carbonFeeLiability([site('2411', 30_000, 0), site('2611', 1_837_000.5, 66_578.9)], 2025).tco2e).toBe(1_903_579);
+    expect(carbonFeeLiability([site('3510', 900_000, 0)], 2025)).toMatchObject({ obligated: true, tco2e: null });
+    expect(carbonFeeLiability([site('2411', 20_000, 4_999.99)], 2025)).toMatchObject({ obligated: false, tco2e: null });
+    expect(carbonFeeLiability([], 2025).tco2e).toBeNull();
+    expect(carbonFeeLiability([site('2411', 500_000, 0)], null).tco2e).toBeNull();
+  });
+
   it('counts indirect emissions too (direct alone below the threshold)', () => {
     expect(carbonFeeLiability([site('1700', 1_000, 24_000)], 2025).obligated).toBe(true);
   });
