@@ -8,8 +8,8 @@ import { writeHandBuiltSnapshot } from '../../helpers/hand-built-snapshot.js';
 
 /**
  * A build reads the previous snapshot's facts to explain what changed, so the store must open a
- * snapshot written before the assurance kind and the ETF coverage columns existed. Such a database
- * is made here by dropping those columns from a current one.
+ * snapshot written before the assurance kind, the ETF coverage and the carbon-fee figure columns
+ * existed. Such a database is made here by dropping those columns from a current one.
  */
 let work: string;
 let legacy: SnapshotStore;
@@ -18,8 +18,15 @@ beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'legacy-columns-'));
   const currentDir = writeHandBuiltSnapshot(join(work, 'current'));
   const legacyDir = writeHandBuiltSnapshot(join(work, 'legacy'));
+  // One company owes the fee on a site's figure in both (the hand-built universe has no registry sites).
+  for (const dir of [currentDir, legacyDir]) {
+    const db = new Database(join(dir, 'snapshot.sqlite'));
+    db.exec("UPDATE carbon_fees SET obligated = 1, basis_tco2e = 30000 WHERE ticker = 'H0002'");
+    db.close();
+  }
   const db = new Database(join(legacyDir, 'snapshot.sqlite'));
-  for (const [table, column] of [['assurances', 'kind'], ['assurances', 'standard'], ['assurances', 'verifications'], ['etfs', 'holdings_period'], ['etfs', 'holdings_min_weight'], ['etfs', 'listed_weight']]) {
+  for (const [table, column] of [['assurances', 'kind'], ['assurances', 'standard'], ['assurances', 'verifications'], ['etfs', 'holdings_period'], ['etfs', 'holdings_min_weight'], ['etfs', 'listed_weight'],
+    ['carbon_fees', 'basis_tco2e']]) {
     db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
   }
   // Every fund then came from the MOPS form, which lists every holding.
@@ -45,6 +52,14 @@ describe('a snapshot written before the assurance kind and ETF coverage columns'
       if (f.assurance) expect(f.assurance).toMatchObject({ kind: 'cpa', standard: null, verifications: [] });
     }
     expect(legacy.factsAmong(['H0002'])[0]!.assurance).toEqual(legacy.factsOf(legacy.company('H0002')!).assurance);
+  });
+
+  it('reads each carbon fee as it was, its basis figure as none', () => {
+    const before = legacy.factsBetween('', '~').map((f) => f.carbonFee);
+    const after = current.factsBetween('', '~').map((f) => f.carbonFee);
+    expect(after.filter((fee) => fee.basis_tco2e !== null).map((fee) => fee.basis_tco2e)).toEqual([30_000]);
+    expect(before).toEqual(after.map((fee) => ({ ...fee, basis_tco2e: null })));
+    expect(legacy.factsOf(legacy.company('H0002')!).carbonFee).toEqual(before[legacy.tickers().indexOf('H0002')]);
   });
 
   it('gives each fund its period from the as-of date, cut-off 0 and the sum of its stored weights', () => {
