@@ -2271,6 +2271,7 @@ export interface components {
             dataset_snapshot_id: string;
             /** @description Date, YYYY-MM-DD */
             data_asof: string;
+            /** @description Snapshot id: a date with a .N suffix for a second build on the same day */
             universe_snapshot_id: string | null;
             company: components["schemas"]["CompanySummary"];
         };
@@ -2320,9 +2321,9 @@ export interface components {
             /** @description ISO 8601 timestamp, UTC */
             as_of: string;
             penalties?: components["schemas"]["Penalty"][];
-            carbon_disclosure?: components["schemas"]["CarbonDisclosure"] | null;
+            carbon_disclosure?: ((components["schemas"]["CarbonDisclosure"] | null) | null) | components["schemas"]["CarbonDisclosure"] | null;
             carbon_fee?: components["schemas"]["CarbonFee"];
-            assurance?: components["schemas"]["Assurance"] | null;
+            assurance?: ((components["schemas"]["Assurance"] | null) | null) | components["schemas"]["Assurance"] | null;
             flags?: components["schemas"]["Flag"][];
         };
         Penalty: {
@@ -2359,7 +2360,7 @@ export interface components {
             /** @constant */
             unit: "t CO2e";
             year: number;
-            /** @description ISO 8601 timestamp, UTC */
+            /** @description The date of the exchange file the disclosure was read from (its 出表日期, ISO 8601, UTC), not the date the company published it */
             asof: string;
             /** @description The government GHG registry’s total (direct + energy-indirect, all the company’s sites) for the same year, which GF-V01 compares scope 1 + 2 with; null when the company has no registered site that year */
             registry: {
@@ -2374,6 +2375,8 @@ export interface components {
         CarbonFee: {
             obligated: boolean;
             basis: string;
+            /** @description The figure `basis` states: the registered total (direct + energy-indirect, t CO2e, whole tonnes) of the manufacturing site that made the company liable; null when the basis states none (a power or gas supplier, no liability, no registry data) */
+            basis_tco2e: number | null;
             /** @constant */
             threshold_tco2e: 25000;
             /** @description Source registry id; resolves in /sources/registry */
@@ -2470,9 +2473,9 @@ export interface components {
                 /** @description ISO 8601 timestamp, UTC */
                 as_of: string;
                 penalties?: components["schemas"]["Penalty"][];
-                carbon_disclosure?: components["schemas"]["CarbonDisclosure"] | null;
+                carbon_disclosure?: ((components["schemas"]["CarbonDisclosure"] | null) | null) | components["schemas"]["CarbonDisclosure"] | null;
                 carbon_fee?: components["schemas"]["CarbonFee"];
-                assurance?: components["schemas"]["Assurance"] | null;
+                assurance?: ((components["schemas"]["Assurance"] | null) | null) | components["schemas"]["Assurance"] | null;
                 flags?: components["schemas"]["Flag"][];
                 company: components["schemas"]["CompanySummary"];
             }[];
@@ -2578,6 +2581,13 @@ export interface components {
             record_count: number;
             /** @description ISO 8601 timestamp, UTC */
             retrieved_at: string;
+            /** @description Null when this snapshot used the publisher’s latest answer. Otherwise the latest answer was empty, blocked or failed, and this snapshot used the previous good answers (retrieved at `retrieved_at`, within the source’s limit: 7 days for daily and weekly sources, 45 monthly, 120 quarterly, 400 annual) */
+            carried_forward: {
+                /** @description When the refresh asked the publisher and got no usable answer */
+                attempted_at: string;
+                /** @description Why: the publisher answered empty, blocked the client, or stayed unavailable through every retry */
+                reason: string;
+            } | null;
             files: components["schemas"]["SourceFile"][];
         };
         /** @description The terms the publisher grants. A source without an open-data licence (an industry association’s public disclosure) has `id: "none"`, never a licence it does not grant */
@@ -2594,6 +2604,7 @@ export interface components {
         };
         SourceFile: {
             file: string;
+            /** Format: uri */
             url: string | null;
             /** @description ISO 8601 timestamp, UTC */
             retrieved_at: string;
@@ -2767,8 +2778,8 @@ export interface components {
             company_name: string;
             /** @enum {string} */
             change: "added" | "removed" | "changed";
-            before: components["schemas"]["ChangeSide"] | null;
-            after: components["schemas"]["ChangeSide"] | null;
+            before: ((components["schemas"]["ChangeSide"] | null) | null) | components["schemas"]["ChangeSide"] | null;
+            after: ((components["schemas"]["ChangeSide"] | null) | null) | components["schemas"]["ChangeSide"] | null;
             score_delta: number;
             causes: components["schemas"]["ChangeCause"][];
         };
@@ -2782,8 +2793,11 @@ export interface components {
         ChangeCause: {
             /** @enum {string} */
             kind: "penalty_new" | "penalty_aged_out" | "disclosure_new" | "disclosure_changed" | "assurance_changed" | "carbon_fee_changed" | "timeliness" | "flag_raised" | "flag_cleared" | "methodology_changed" | "company_added" | "company_removed";
-            /** @description Methodology component whose points moved; null for causes that move no points */
-            component: ("disclosure" | "assurance" | "compliance" | "consistency") | null;
+            /**
+             * @description Methodology component whose points moved; null for causes that move no points
+             * @enum {string|null}
+             */
+            component: "disclosure" | "assurance" | "compliance" | "consistency" | null;
             /** @description Point change of that component due to this cause; null when none */
             points: number | null;
             /** @description Source of the fact behind the cause; null when no fact is (the as-of date, the methodology) */
@@ -2862,7 +2876,9 @@ export interface components {
                 request_id: string;
             };
             methodology_version: string | null;
+            /** @description Snapshot id: a date with a .N suffix for a second build on the same day */
             dataset_snapshot_id: string | null;
+            /** @description Date, YYYY-MM-DD */
             data_asof: string | null;
         };
     };

@@ -14,6 +14,8 @@ import {
 } from './queries.js';
 import { accessComponents, forbidden, withAccess } from './openapi-access.js';
 import { addExamples, type OpenApiExamples } from './openapi-examples.js';
+import { tidyForRenderers } from './openapi-for-renderers.js';
+import { tagOperations } from './openapi-tags.js';
 import { errorResponse, requestLimits } from './openapi-errors.js';
 import { rankingResponseSchema } from './ranking.js';
 import { registryResponseSchema } from './registry.js';
@@ -122,10 +124,12 @@ export function openApiDocument(version: string, examples?: OpenApiExamples): Re
     paths: withAccess(paths),
     components: { schemas: { Error: errorBodySchema }, ...accessComponents },
   });
-  if (!examples) return doc;
-  // A copy of its own: each example belongs to one operation and one status.
+  // A copy of its own: zod-openapi keeps the objects it was given (shared responses, operations),
+  // and each example belongs to one operation and one status.
   const own = JSON.parse(JSON.stringify(doc)) as typeof doc;
-  addExamples(own, examples);
+  tidyForRenderers(own);
+  tagOperations(own);
+  if (examples) addExamples(own, examples);
   return own;
 }
 

@@ -155,6 +155,36 @@ describe('the OpenAPI document and the server agree', () => {
     expect(schemas.Licence!.description).toMatch(/without an open-data licence/);
   });
 
+  it('states real integer bounds only, a type on every nullable, and each operation in one of the document’s groups', () => {
+    // zod's .int() bounds integers at ±Number.MAX_SAFE_INTEGER, which Scalar shows as "min -9007199254740991";
+    // a nullable union without a type is what Scalar's document check warns about (see openapi-for-renderers.ts).
+    const safeBounds: string[] = [];
+    const untypedUnions: string[] = [];
+    const visit = (node: unknown, at: string): void => {
+      if (Array.isArray(node)) return node.forEach((v, i) => visit(v, `${at}/${i}`));
+      if (typeof node !== 'object' || node === null) return;
+      const o = node as Record<string, unknown>;
+      for (const key of ['minimum', 'maximum']) if (typeof o[key] === 'number' && Math.abs(o[key] as number) === Number.MAX_SAFE_INTEGER) safeBounds.push(`${at}/${key}`);
+      const union = (o.anyOf ?? o.oneOf) as { type?: unknown }[] | undefined;
+      if (union?.some((b) => b.type === 'null') && o.type === undefined) untypedUnions.push(at);
+      for (const [k, v] of Object.entries(o)) visit(v, `${at}/${k}`);
+    };
+    visit(doc, '');
+    expect(safeBounds).toEqual([]);
+    expect(untypedUnions).toEqual([]);
+    const schemas = (doc as unknown as { components: { schemas: Record<string, any> } }).components.schemas;
+    // Real bounds stay, and so does the meaning of a nullable reference.
+    expect([schemas.ChangeItem!.properties.score_delta.minimum, schemas.ChangeItem!.properties.score_delta.maximum]).toEqual([-100, 100]);
+    expect(schemas.SourceFile!.properties.bytes).toEqual({ type: 'integer', minimum: 0 });
+    expect(schemas.SourceFile!.properties.url).toEqual({ type: ['string', 'null'], format: 'uri' });
+    expect(schemas.ChangeCause!.properties.component.enum).toEqual(['disclosure', 'assurance', 'compliance', 'consistency', null]);
+    expect(schemas.ChangeItem!.properties.before).toEqual({ anyOf: [{ $ref: '#/components/schemas/ChangeSide' }, { type: 'null' }], type: ['object', 'null'] });
+    const groups = (doc as unknown as { tags: { name: string }[] }).tags.map((t) => t.name);
+    for (const [p, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) expect((op as { tags?: string[] }).tags, `${method} ${p}`).toEqual([expect.toBeOneOf(groups)]);
+    }
+  });
+
   it('requires every required parameter and accepts no undocumented one', async () => {
     for (const op of queryOperations()) {
       for (const p of op.params.filter((x) => x.required)) {

@@ -61,6 +61,23 @@ export async function seriousViolations(page: Page, scope: (b: AxeBuilder) => Ax
   return scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/**
+ * Opens every group of Scalar's reference on /docs/: it renders the first group of operations (the
+ * document's tags) and lists the others' until opened (src/contract/openapi-tags.ts says why).
+ */
+export async function openEveryDocsGroup(page: Page): Promise<void> {
+  const more = page.locator('#reference button.show-more');
+  // The buttons come once Scalar has rendered the first group, a moment after the page's load; each
+  // goes once its group is open, and a click before then is lost.
+  await more.first().waitFor({ timeout: 30_000 });
+  while ((await more.count()) > 0) {
+    const id = await more.first().getAttribute('id');
+    await more.first().click();
+    await page.locator(`#reference button.show-more[id="${id}"]`).waitFor({ state: 'detached', timeout: 30_000 });
+  }
+  await page.locator('#reference section[id$="/GET/api/v1/usage"]').waitFor({ timeout: 30_000 });
+}
+
 /** How many CSS pixels the page is wider than its viewport (0 or less: nothing overflows). */
 export function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

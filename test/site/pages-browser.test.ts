@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openApiDocument } from '../../src/contract/openapi.js';
+import { LIMITS } from '../../src/contract/vocabulary.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
-import { browserSession, SCREENSHOTS, WIDTHS, walkPageTypes, type BrowserSession } from './browser-session.js';
+import { browserSession, openEveryDocsGroup, SCREENSHOTS, WIDTHS, walkPageTypes, type BrowserSession } from './browser-session.js';
 
 /**
  * The pages in a real browser (Debian's chromium through playwright-core): search, the docs page,
@@ -87,6 +88,30 @@ describe('the company page', () => {
   });
 });
 
+describe('the ranking table on a phone', () => {
+  it('fits a 375 px screen to its last column (the pack checkboxes the ranking page adds), in both languages', async () => {
+    // The last page holds the longest verdict ("Questionable" and "Poor"); the first, the default ranking.
+    const last = Math.ceil(store.companyCount() / LIMITS.perPageDefault);
+    for (const path of ['/ranking/', `/ranking/page/${last}/`, '/ranking/flag/GF-F01/', `/zh-TW/ranking/page/${last}/`, '/']) {
+      const page = await open(path, 375);
+      const tables = await page.locator('table.ranking').evaluateAll((ts) =>
+        ts.map((t) => {
+          const heads = [...t.querySelectorAll('thead th')].filter((th) => getComputedStyle(th).display !== 'none');
+          return { columns: heads.length, lastRight: heads.at(-1)!.getBoundingClientRect().right, hidden: t.parentElement!.scrollWidth - t.parentElement!.clientWidth };
+        }));
+      expect(tables.length, path).toBeGreaterThan(0);
+      for (const t of tables) {
+        expect(t.hidden, `${path}: table wider than its frame`).toBeLessThanOrEqual(0);
+        expect(t.lastRight, `${path}: last column's right edge`).toBeLessThanOrEqual(375);
+      }
+      if (path === '/ranking/') expect(tables[0]!.columns, 'rank, company, score and the pack column').toBe(4);
+      const name = path === '/' ? 'home' : path.replace(/^\/|\/$/g, '').replaceAll('/', '-');
+      await page.locator('table.ranking').first().screenshot({ path: join(SCREENSHOTS, `ranking-table-375-${name}.png`) });
+      await page.context().close();
+    }
+  }, 120_000);
+});
+
 describe('the company page’s history', () => {
   it('names its chart by the history’s scores and shows the causes of the latest change', async () => {
     const history = (await getJson(`${server.base}/api/v1/company/D1101/history`)).body;
@@ -109,6 +134,7 @@ describe('the docs page', () => {
     const doc = openApiDocument(store.meta.methodology_version);
     const page = await open('/docs/', WIDTHS.desktop);
     await page.waitForSelector('#reference *', { timeout: 30_000 });
+    await openEveryDocsGroup(page);
     const text = (await page.locator('#reference').innerText()).replace(/\s+/g, ' ');
     for (const [path, item] of Object.entries(doc.paths ?? {})) {
       for (const op of [item?.get, item?.post]) {
