@@ -1,4 +1,5 @@
 import { medianRatio, type LoadResult } from './load.js';
+import { accessSection, accessTargetRows, type AccessFigures } from './access.js';
 import type { StallFigures } from './stall-probe.js';
 import type { ShimProfile } from './servers.js';
 
@@ -182,6 +183,8 @@ export interface BenchResults {
   settings: { runs: number; seconds: number; connections: number; fixedRate: number; workDir: string; /** The paced load's generator: C since it was written (absent in runs before: Node). */ pacedGenerator?: 'C'; /** Saturation runs per endpoint in the tail stage, their median (absent in runs before: one run). */ tailSaturationRuns?: number; /** The tail's saturation load: the C client in a closed loop (absent in runs before: autocannon). */ tailGenerator?: 'C'; /** Paced runs per endpoint in the tail stage, the median p99's (absent in runs before: one run). */ tailPacedRuns?: number; /** Each paced run at ⅔ of the saturation run just before it (absent in runs before: every paced run at ⅔ of the median saturation). */ tailPaired?: boolean };
   builds: BuildFigures[];
   serving: ServeFigures[];
+  /** The quota counters and the key store at scale (issue 41); absent in runs before it. */
+  access?: AccessFigures;
   durationSeconds: number;
 }
 
@@ -320,6 +323,7 @@ export function renderMarkdown(r: BenchResults): string {
       out.push(`| filtered /changes: shim RSS < ${TARGETS.changesRssMb} MB throughout (${where}) | ${c.peakRssMb ?? '?'} MB | ${met(c.peakRssMb === null ? null : c.peakRssMb < TARGETS.changesRssMb)} |`);
     }
   }
+  out.push(...accessTargetRows(r.access, n, met));
   const big = r.serving.find((s) => s.companies >= TARGETS.atCompanies);
   if (big) {
     for (const a of big.atRate) {
@@ -417,5 +421,6 @@ export function renderMarkdown(r: BenchResults): string {
     }
     out.push('', `Shim ÷ nginx (static file): ${s.shimToNginx === null ? s.nginxNote : `**${n(s.shimToNginx, 2)}×**`}. Server peak RSS: ${s.serverPeakRssMb ?? '?'} MB.`, '');
   }
+  out.push(...accessSection(r.access, n));
   return `${out.join('\n')}\n`;
 }

@@ -7,6 +7,7 @@ import { KeyStore } from '../server/access/key-store.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { CAUSE_KINDS } from '../src/contract/vocabulary.js';
 import { load, median, medianOf, medianRatio, medians, wrkLoad, type LoadRequest, type LoadResult } from './load.js';
+import { measureCounters, measureKeyStore, type AccessFigures } from './access.js';
 import { paced, saturated } from './paced.js';
 import { stallProbe, type StallFigures } from './stall-probe.js';
 import { startPublisherReplay } from './publisher-replay.js';
@@ -14,7 +15,7 @@ import { PAGES_ALL_LANGUAGES, PAGES_ONE_LANGUAGE, renderMarkdown, type BenchResu
 import { busyOver, cpuMs, ensureWrk, firstChildPid, peakRssMb, profiled, startNginx, startRedis, startShim, startShippedNginx, type Running, type ShimProfile } from './servers.js';
 
 /**
- * npm run bench [-- --companies 100000] [--sizes 100000] [--storage-companies N|0] [--runs 3] [--seconds 3] [--port 18600] [--only tail [--work DIR]]
+ * npm run bench [-- --companies 100000] [--sizes 100000] [--storage-companies N|0] [--runs 3] [--seconds 3] [--port 18600] [--only tail [--work DIR] | --only access [--access-keys N] [--access-calls N]]
  * Measures, in one run on this machine: each build stage at 1,800 companies (and at --companies N),
  * the tree writer against plain fs writes of the same bytes, and serving over loopback — a static
  * file through the shim and through nginx, and every dynamic endpoint — as throughput, latency and
@@ -32,8 +33,12 @@ const { values } = parseArgs({
     'storage-companies': { type: 'string', default: '1800' },
     // Only these sizes (comma-separated), e.g. `--sizes 100000` to measure the large universe alone.
     sizes: { type: 'string' },
-    // `--only tail`: build each size's snapshot and tree, measure the tail under 50 connections, print it (no results files).
+    // `--only tail`: build each size's snapshot and tree, measure the tail under 50 connections, print it (no results files);
+    // `--only access` the quota counters and the key store at scale (bench/access.ts), on the first size.
     only: { type: 'string' },
+    // The key store's size, and the calls a metering run makes, for the access stage (issue 41).
+    'access-keys': { type: 'string', default: '1000000' },
+    'access-calls': { type: 'string', default: '200000' },
     // With `--only tail`: a work folder to keep between runs (one size); its snapshot and tree are built only when missing.
     work: { type: 'string' },
   },
@@ -41,7 +46,7 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const seconds = Number(values.seconds);
 const sizes = values.sizes ? values.sizes.split(',').map(Number) : [...new Set([1800, ...(values.companies ? [Number(values.companies)] : [])])];
-if (values.only !== undefined && values.only !== 'tail') throw new Error(`--only: the one stage that runs alone is tail, not ${values.only}`);
+if (values.only !== undefined && !['tail', 'access'].includes(values.only)) throw new Error(`--only: the stages that run alone are tail and access, not ${values.only}`);
 if (values.work !== undefined && (values.only !== 'tail' || sizes.length !== 1)) throw new Error('--work: with --only tail and one size (--sizes N)');
 if (sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error(`--sizes: whole numbers of companies, at least 100: ${values.sizes}`);
 // On disk by default, where snapshots are written (--dir /dev/shm measures in memory instead).
@@ -582,6 +587,13 @@ async function inRounds<T>(fns: (() => T | Promise<T>)[], times = runs): Promise
   return results;
 }
 
+/** Issue 41: the bounded quota counters against MemoryStore, in rounds; a shim on a key store of --access-keys keys. */
+async function accessFigures(published: string, port: number): Promise<AccessFigures> {
+  const counters = await measureCounters({ calls: Number(values['access-calls']), rounds: Math.max(runs, 7), log });
+  const keyStore = await measureKeyStore({ published, port, keys: Number(values['access-keys']), rate: 500, seconds: Math.max(seconds, 8), rounds: runs, log });
+  return { counters, keyStore };
+}
+
 const started = Date.now();
 
 /** A folder removed by `rm -rf` in a process of its own while the run goes on; settles when it is gone. */
@@ -624,11 +636,21 @@ try {
     rmSync(root, { recursive: true, force: true });
     process.exit(0); // before the whole run's stages below
   }
+  if (values.only === 'access') {
+    const work = join(root, String(sizes[0]));
+    for (const name of ['generate', 'snapshot', 'tree']) stage(name, work, sizes[0]!);
+    const access = await accessFigures(servingSetup(work).published, port);
+    process.stdout.write(`${JSON.stringify(access, null, 2)}\n`);
+    rmSync(root, { recursive: true, force: true });
+    process.exit(0);
+  }
   const storageCompanies = Number(values['storage-companies']);
   for (const companies of sizes) {
     const work = join(root, String(companies));
     results.builds.push(await buildFigures(companies, work));
     results.serving.push(await serveFigures(companies, work, port));
+    // Once a run, on the first size's snapshot: the key store's size is what it measures.
+    results.access ??= await accessFigures(join(work, 'published'), port + 500);
     port += 10;
     // Written as each size is done, before its folder's removal (at 100,000 companies some two
     // million files, over 13 minutes here) and the storage stage (an hour): a stop in either

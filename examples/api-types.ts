@@ -2854,11 +2854,13 @@ export interface components {
             buckets: {
                 /** @enum {string} */
                 bucket: "calls/day" | "calls/min" | "batch/day" | "csv/day" | "packs/day";
-                /** @description Calls allowed per window; null: unlimited; 0: the tier does not include it */
+                /** @description Calls allowed per window; null: unlimited (see unlimited); 0: the tier does not include it */
                 limit: number | null;
-                /** @description Calls counted in the current window; null while the shared counters are unreachable */
+                /** @description true when the tier sets no limit on this bucket: limit and remaining are null, and used still counts */
+                unlimited: boolean;
+                /** @description Calls counted in the current window, 0 when none was; null only while the quota counters are unreachable */
                 used: number | null;
-                /** @description limit − used; null when unlimited or unknown */
+                /** @description limit − used; null when unlimited, or while used is null */
                 remaining: number | null;
                 /** @description When the current window ends: 00:00 UTC for daily buckets, the next whole minute for calls/min */
                 reset: string;

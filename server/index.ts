@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { openAccess } from './access/index.js';
+import { memoryClientsFrom, openAccess } from './access/index.js';
 import { createApp } from './app.js';
 import { createHttpServer } from './serve.js';
 import { rankingIndex } from './context.js';
@@ -51,12 +51,19 @@ const level = ((): LogLevel => {
 const snapshotsDir = snapshotsDirFromEnv(env);
 const logger = stderrLogger(level);
 const redisUrl = env.REDIS_URL || undefined;
+const memoryClients = ((): number => {
+  try {
+    return memoryClientsFrom(env.QUOTA_MEMORY_CLIENTS);
+  } catch (e) {
+    fail((e as Error).message);
+  }
+})();
 
 // Build the in-memory ranking index when a snapshot opens, not on the first ranking request.
 const snapshots = publishedSnapshotSource(snapshotsDir, { onOpen: (store) => rankingIndex(store), logger });
 // Metrics only when they are served: the event-loop monitor and per-request counting cost nothing otherwise.
 const metrics = metricsPort === undefined ? undefined : createMetrics({ snapshots, redisUp: redisUrl ? () => access.countersReachable() : undefined });
-const access = openAccess({ keysDb: env.KEYS_DB || undefined, redisUrl, logger, metrics });
+const access = openAccess({ keysDb: env.KEYS_DB || undefined, redisUrl, memoryClients, logger, metrics });
 const app = createApp({ snapshots, logger, trustProxy: trustProxyFrom(env.TRUST_PROXY), access, metrics });
 const server = createHttpServer(app, snapshots);
 let metricsServer: Server | undefined;

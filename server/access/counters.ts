@@ -1,42 +1,60 @@
-import { MemoryStore, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
+import type { ClientRateLimitInfo, Options } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import { createClient } from 'redis';
-import type { QuotaBucket } from '../../src/contract/vocabulary.js';
+import { QUOTA_BUCKETS, type QuotaBucket } from '../../src/contract/vocabulary.js';
 import { silentLogger, type Logger } from '../logger.js';
+import { ClientTable, DEFAULT_MEMORY_CLIENTS } from './client-table.js';
+import { Outage } from './outage.js';
+import { counterLifetimeMs, type Window } from './tiers.js';
+
+/** One bucket's counters: per client (a key id or an IP: the caller's partition) and window. */
+export interface BucketCounter {
+  /** Counts one call; resolves to the client's hits in the window, this one included. */
+  increment(partition: string, window: Window): Promise<number>;
+  /** Takes one call back (a refused call is taken back from the buckets it did not spend). */
+  decrement(partition: string, window: Window): Promise<void>;
+  /** The client's hits in the window: 0 when it has none there. */
+  get(partition: string, window: Window): Promise<number>;
+}
 
 /**
- * Where quota counters live. express-rate-limit wants one store per limiter, so this makes one per
- * bucket: in this process's memory by default, or in Redis so several shims share one quota.
+ * Where quota counters live: in this process's memory by default, or in Redis so several shims
+ * share one quota. A failure rejects: the meter serves the call uncounted.
  */
 export interface Counters {
   readonly kind: 'memory' | 'redis';
-  storeFor(bucket: QuotaBucket): Store;
+  bucket(bucket: QuotaBucket): BucketCounter;
   /** Whether the counters answer now (GET /readyz, the `esg_redis_up` metric). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
-export function memoryCounters(): Counters {
-  const stores: MemoryStore[] = [];
+/** Counters in memory, for at most `maxClients` clients (QUOTA_MEMORY_CLIENTS; client-table.ts). */
+export function memoryCounters(o: { maxClients?: number } = {}): Counters {
+  const table = new ClientTable(o.maxClients ?? DEFAULT_MEMORY_CLIENTS, QUOTA_BUCKETS.length);
   return {
     kind: 'memory',
-    storeFor() {
-      const store = new MemoryStore();
-      stores.push(store);
-      return store;
+    bucket(bucket) {
+      const slot = QUOTA_BUCKETS.indexOf(bucket);
+      return {
+        increment: async (partition, window) => table.increment(slot, partition, window.id),
+        decrement: async (partition, window) => table.decrement(slot, partition, window.id),
+        get: async (partition, window) => table.get(slot, partition, window.id),
+      };
     },
     ping: async () => true,
     async close() {
-      for (const s of stores) s.shutdown();
+      table.close();
     },
   };
 }
 
 /**
- * rate-limit-redis loads its Lua scripts once, in init(), which runs before the client has even
+ * rate-limit-redis loads its Lua script once, in init(), which runs before the client has even
  * connected; a failed load is then awaited by every later call, and the store never counts again.
- * This store loads them whenever the client becomes ready (at start and after every reconnect),
- * and again after a failure, so counting resumes as soon as Redis is back.
+ * This store loads it whenever the client becomes ready (at start and after every reconnect), and
+ * again after a failure, so counting resumes as soon as Redis is back. Only its increment is used:
+ * a count is read with a plain GET (see redisCounters).
  */
 class RecoveringRedisStore extends RedisStore {
   override async init(options: Parameters<RedisStore['init']>[0]): Promise<void> {
@@ -53,21 +71,10 @@ class RecoveringRedisStore extends RedisStore {
     }
   }
 
-  override async get(key: string): Promise<ClientRateLimitInfo | undefined> {
-    try {
-      return await super.get(key);
-    } catch (e) {
-      this.loadScripts();
-      throw e;
-    }
-  }
-
   loadScripts(): void {
     this.incrementScriptSha = this.loadIncrementScript();
-    this.getScriptSha = this.loadGetScript();
     // Still down: the next call fails (and is served uncounted); nothing to report twice.
     this.incrementScriptSha.catch(() => {});
-    this.getScriptSha.catch(() => {});
   }
 }
 
@@ -121,7 +128,10 @@ export interface RedisCountersOptions {
 /**
  * Counters in Redis (REDIS_URL). Commands never wait in an offline queue: while Redis is
  * unreachable they fail at once and the meter serves the request uncounted (fails open); the
- * client reconnects by itself within a second of Redis coming back.
+ * client reconnects by itself within a second of Redis coming back. The counters are Redis keys
+ * with a lifetime (PX): they last across a restart of the shim, and across a restart of Redis as
+ * far as Redis's own persistence (AOF or RDB) keeps them; the shim does not own that setting, and
+ * says once at connect when Redis keeps nothing.
  */
 export function redisCounters(url: string, o: RedisCountersOptions = {}): Counters {
   const timeout = o.commandTimeoutMs ?? 500;
@@ -130,37 +140,73 @@ export function redisCounters(url: string, o: RedisCountersOptions = {}): Counte
     disableOfflineQueue: true,
     socket: { connectTimeout: 1000, reconnectStrategy: (retries: number) => Math.min(50 * (retries + 1), 1000) },
   });
-  // The connection's own ups and downs, one line each (the meter reports what they mean for calls,
-  // once per outage). Without an 'error' listener an error would crash the process; while Redis is
-  // down the client errs on every reconnect attempt, so only the first is logged.
+  // The connection's own ups and downs, one line each per outage (the meter reports what they mean
+  // for calls). Without an 'error' listener an error would crash the process; while Redis is down
+  // the client errs on every reconnect attempt, and a Redis still loading its data lets it connect
+  // and fail again: the outage is over once the connection has held for a second.
   const logger = o.logger ?? silentLogger;
-  let connected: boolean | null = null;
+  let everReady = false;
+  let lostAfterReady = false;
+  const connection = new Outage({
+    started: () => (lostAfterReady = everReady),
+    ended: ({ seconds }) => logger.info(lostAfterReady ? 'redis connected again' : 'redis connected', { down_seconds: seconds }),
+  });
   client.on('error', (e: Error) => {
-    if (connected === false) return;
-    logger.warn(connected ? 'redis connection lost: reconnecting' : 'redis unreachable: reconnecting', { error: e.message });
-    connected = false;
+    if (!connection.isDown) logger.warn(everReady ? 'redis connection lost: reconnecting' : 'redis unreachable: reconnecting', { error: e.message });
+    connection.failed();
   });
   const stores: RecoveringRedisStore[] = [];
   client.on('ready', () => {
-    logger.info(connected === false ? 'redis connected again' : 'redis connected');
-    connected = true;
+    if (!everReady && !connection.isDown) logger.info('redis connected');
+    if (!everReady) void warnWithoutPersistence(client, logger);
+    everReady = true;
+    connection.succeeded();
     stores.forEach((s) => s.loadScripts());
   });
   client.connect().catch(() => {});
   const deadline = commandDeadline(timeout);
   const sendCommand = (...args: string[]) => deadline.watch(client.sendCommand(args)) as Promise<never>;
+  const prefix = o.prefix ?? 'esg:quota:';
   return {
     kind: 'redis',
-    storeFor(bucket) {
-      const store = new RecoveringRedisStore({ sendCommand, prefix: `${o.prefix ?? 'esg:quota:'}${bucket}:` });
+    bucket(bucket) {
+      const store = new RecoveringRedisStore({ sendCommand, prefix: `${prefix}${bucket}:` });
+      void store.init({ windowMs: counterLifetimeMs(bucket) } as Options);
       stores.push(store);
-      return store;
+      const key = (partition: string, window: Window) => `${partition}:${window.id}`;
+      return {
+        increment: async (partition, window) => (await store.increment(key(partition, window))).totalHits,
+        decrement: (partition, window) => store.decrement(key(partition, window)),
+        // A plain GET: a missing key is null, i.e. no call counted yet. rate-limit-redis's get script
+        // handed Redis 7's nil on as NaN, and /usage showed an unused bucket as unknown.
+        get: async (partition, window) => {
+          const hits = await sendCommand('GET', store.prefixKey(key(partition, window)));
+          return hits === null ? 0 : Number(hits);
+        },
+      };
     },
     ping: () => deadline.watch(client.ping()).then(() => true, () => false),
     async close() {
       deadline.stop();
+      connection.stop();
       if (client.isOpen) await client.close().catch(() => client.destroy());
       else client.destroy();
     },
   };
+}
+
+/**
+ * Redis with neither AOF nor RDB save points forgets every count when it restarts: every daily
+ * quota starts again. Said once, at the first connect. A managed Redis may refuse CONFIG: then
+ * nothing is said.
+ */
+async function warnWithoutPersistence(client: ReturnType<typeof createClient>, logger: Logger): Promise<void> {
+  try {
+    const [aof, save] = await Promise.all([client.configGet('appendonly'), client.configGet('save')]);
+    if (aof.appendonly !== 'yes' && (save.save ?? '').trim() === '') {
+      logger.warn('redis keeps nothing on disk: a restart of Redis starts every quota again (set appendonly yes, or RDB save points)');
+    }
+  } catch {
+    // CONFIG disabled or renamed: the README says what to set.
+  }
 }

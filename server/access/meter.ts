@@ -1,15 +1,15 @@
 import type { Request, Response } from 'express';
-import type { Options, Store } from 'express-rate-limit';
 import { QUOTA_BUCKETS, type QuotaBucket } from '../../src/contract/vocabulary.js';
 import { ApiError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { noteCaller } from '../observe.js';
-import type { Counters } from './counters.js';
+import type { BucketCounter, Counters } from './counters.js';
 import { nearestToRunningOut, secondsUntil, setRateLimitHeaders, type CountedBucket } from './headers.js';
 import { callerOf, type Caller, type KeyHeaders } from './identity.js';
 import type { KeyStore } from './key-store.js';
-import { counterLifetimeMs, tiersIncluding, windowOf, type Window } from './tiers.js';
+import { Outage } from './outage.js';
+import { tiersIncluding, windowOf, type Window } from './tiers.js';
 
 export interface MeterOptions {
   keys: KeyStore;
@@ -21,7 +21,7 @@ export interface MeterOptions {
   metrics?: Pick<Metrics, 'quotaRejected' | 'failOpen'>;
 }
 
-/** A bucket's state for /usage; `used` is null while the counters cannot be read. */
+/** A bucket's state for /usage; `used` is null only while the counters cannot be read. */
 export interface BucketUsage {
   bucket: QuotaBucket;
   limit: number | null;
@@ -29,43 +29,36 @@ export interface BucketUsage {
   window: Window;
 }
 
-/** A bucket as counted for this call, with the counter it incremented. */
-type Counted = CountedBucket & { key: string };
-
-/** The counter a call increments: per caller, per window (the window's id makes daily buckets reset at 00:00 UTC). */
-const counterKey = (caller: Caller, window: Window) => `${caller.partition}:${window.id}`;
-
 const PER: Record<QuotaBucket, string> = { 'calls/day': 'per day', 'calls/min': 'per minute', 'batch/day': 'per day', 'csv/day': 'per day', 'packs/day': 'per day' };
 const FEATURE: Partial<Record<QuotaBucket, string>> = { 'packs/day': 'evidence packs' };
 
 /**
- * Quotas (contract 6): one express-rate-limit store per bucket (its MemoryStore, or
- * rate-limit-redis's RedisStore), incremented atomically per caller and window. A metered call
- * counts toward each of its buckets; if any is spent the call is 429 and is taken back from the
- * others, so a refused call never uses up quota. Counting happens before the request is
+ * Quotas (contract 6): one counter per bucket, caller and window (in memory, or in Redis through
+ * rate-limit-redis's RedisStore), incremented atomically; the window's id makes daily buckets
+ * reset at 00:00 UTC. A metered call counts toward each of its buckets; if any is spent the call
+ * is 429 and is taken back from the others, so a refused call never uses up quota. Counting happens before the request is
  * validated: a 4xx other than 429 still counts. When the counters are unreachable the call is
- * served uncounted (fails open), logged once per outage.
+ * served uncounted (fails open), logged once when an outage starts and once when it is over.
  *
- * The stores are called directly rather than through rateLimit()'s middleware, one per bucket:
+ * The counters are called directly rather than through rateLimit()'s middleware, one per bucket:
  * the middleware is built to answer a request on its own, and its awaits and X-Forwarded-For parse
  * (it evaluates req.ip for a debug line) per bucket took metering from about 50 to 110 µs a call
  * (measured here with two buckets); here the buckets of a call are weighed together.
  */
 export class Meter {
-  private readonly stores = new Map<QuotaBucket, Store>();
+  private readonly counters = new Map<QuotaBucket, BucketCounter>();
   private readonly clock: () => number;
-  private readonly logger: Logger;
-  private countersDown = false;
+  private readonly outage: Outage;
 
   constructor(private readonly o: MeterOptions) {
     this.clock = o.clock ?? Date.now;
-    this.logger = o.logger ?? silentLogger;
-    for (const bucket of QUOTA_BUCKETS) {
-      const store = o.counters.storeFor(bucket);
-      // What rateLimit() would pass: stores only read windowMs (how long a counter lives).
-      void Promise.resolve(store.init?.({ windowMs: counterLifetimeMs(bucket) } as Options)).catch(() => {});
-      this.stores.set(bucket, store);
-    }
+    const logger = o.logger ?? silentLogger;
+    const fields = { counters: o.counters.kind };
+    this.outage = new Outage({
+      started: () => logger.warn('quota counters unreachable: serving calls uncounted until they are back', fields),
+      ended: ({ seconds, failures }) => logger.info('quota counters reachable again: counting resumed', { ...fields, down_seconds: seconds, served_unchecked: failures }),
+    });
+    for (const bucket of QUOTA_BUCKETS) this.counters.set(bucket, o.counters.bucket(bucket));
   }
 
   /**
@@ -78,14 +71,17 @@ export class Meter {
     const nowMs = this.clock();
     const counted = buckets.filter((b) => caller.quotas[b] !== 0);
     const results = await Promise.all(counted.map((bucket) => this.count(bucket, caller, nowMs)));
-    const states = results.filter((r): r is Counted => r !== null);
-    this.noteCounters(states.length === results.length);
-    if (states.length !== results.length) this.o.metrics?.failOpen();
+    const states = results.filter((r): r is CountedBucket => r !== null);
+    if (states.length === results.length) this.outage.succeeded();
+    else {
+      this.outage.failed();
+      this.o.metrics?.failOpen();
+    }
 
     const spent = states.filter((s) => s.limit !== null && s.used > s.limit);
     if (spent.length > 0) {
       const others = states.filter((s) => !spent.includes(s));
-      await Promise.all(others.map((s) => Promise.resolve(this.stores.get(s.bucket)!.decrement(s.key)).catch(() => {})));
+      await Promise.all(others.map((s) => this.counters.get(s.bucket)!.decrement(caller.partition, s.window).catch(() => {})));
       const binding = nearestToRunningOut(spent)!;
       this.o.metrics?.quotaRejected(binding.bucket);
       setRateLimitHeaders(res, binding, caller.partition, nowMs);
@@ -123,9 +119,8 @@ export class Meter {
         const window = windowOf(bucket, nowMs);
         if (limit === 0) return { bucket, limit, used: 0, window };
         try {
-          const info = await this.stores.get(bucket)!.get?.(counterKey(caller, window));
+          const hits = await this.counters.get(bucket)!.get(caller.partition, window);
           // Refused calls past the limit are kept in a spent bucket's counter; they were not served.
-          const hits = info?.totalHits ?? 0;
           return { bucket, limit, used: limit === null ? hits : Math.min(hits, limit), window };
         } catch {
           return { bucket, limit, used: null, window };
@@ -146,26 +141,19 @@ export class Meter {
   }
 
   async close(): Promise<void> {
+    this.outage.stop();
     this.o.keys.close();
     await this.o.counters.close();
   }
 
   /** One bucket's count of this call, or null when its store failed (the call goes uncounted). */
-  private async count(bucket: QuotaBucket, caller: Caller, nowMs: number): Promise<Counted | null> {
+  private async count(bucket: QuotaBucket, caller: Caller, nowMs: number): Promise<CountedBucket | null> {
     const window = windowOf(bucket, nowMs);
-    const key = counterKey(caller, window);
     try {
-      const { totalHits } = await this.stores.get(bucket)!.increment(key);
-      return { bucket, limit: caller.quotas[bucket], used: totalHits, window, key };
+      const used = await this.counters.get(bucket)!.increment(caller.partition, window);
+      return { bucket, limit: caller.quotas[bucket], used, window };
     } catch {
       return null;
     }
-  }
-
-  private noteCounters(counting: boolean): void {
-    if (counting === !this.countersDown) return;
-    this.countersDown = !counting;
-    if (this.countersDown) this.logger.warn('quota counters unreachable: serving calls uncounted until they are back', { counters: this.o.counters.kind });
-    else this.logger.info('quota counters reachable again: counting resumed', { counters: this.o.counters.kind });
   }
 }

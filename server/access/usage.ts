@@ -9,11 +9,12 @@ import { windowOf } from './tiers.js';
 
 /**
  * A shim built without access control (tests of other features, the bench's baseline) neither
- * limits nor counts: every bucket is unlimited and its use unknown.
+ * limits nor counts: every bucket is unlimited, and no call is counted in it (`used: 0`; null
+ * would say the counters are unreachable, and there are none).
  */
 function unmetered(): { caller: { tier: 'free'; keyId: null }; buckets: BucketUsage[] } {
   const now = Date.now();
-  return { caller: { tier: 'free', keyId: null }, buckets: QUOTA_BUCKETS.map((bucket) => ({ bucket, limit: null, used: null, window: windowOf(bucket, now) })) };
+  return { caller: { tier: 'free', keyId: null }, buckets: QUOTA_BUCKETS.map((bucket) => ({ bucket, limit: null, used: 0, window: windowOf(bucket, now) })) };
 }
 
 /**

@@ -22,6 +22,7 @@ export function usageView(meta: SnapshotMeta, tier: Tier, keyId: string | null, 
     buckets: buckets.map((b) => ({
       bucket: b.bucket,
       limit: b.limit,
+      unlimited: b.limit === null,
       used: b.used,
       remaining: b.limit === null || b.used === null ? null : Math.max(0, b.limit - b.used),
       reset: iso(b.window.endMs),

@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Store } from 'express-rate-limit';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { memoryCounters, type Counters } from '../../server/access/counters.js';
 import { KeyStore } from '../../server/access/key-store.js';
@@ -196,7 +195,7 @@ describe('metrics and /readyz with the quota counters down', () => {
     };
     const down: Counters = {
       kind: 'redis',
-      storeFor: () => ({ increment: failing, decrement: failing, resetKey: failing, get: failing }) as unknown as Store,
+      bucket: () => ({ increment: failing, decrement: failing, get: failing }),
       ping: async () => false,
       close: async () => {},
     };

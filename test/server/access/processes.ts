@@ -53,14 +53,21 @@ export interface RedisServer {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /** SIGKILL: a crash, nothing flushed on the way out. */
+  kill(): Promise<void>;
   /** SIGSTOP / SIGCONT: a Redis that keeps its connections open and answers nothing. */
   pause(): void;
   resume(): void;
 }
 
-/** Debian's redis-server on loopback, nothing persisted, stopped by the test. */
-export async function startRedis(port: number): Promise<RedisServer> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+/**
+ * Debian's redis-server on loopback, stopped by the test: nothing persisted, or with `aofDir` an
+ * append-only file there (`appendonly yes`, fsync every second: Redis's own advice), which a
+ * redis-server started again on the same folder reads back.
+ */
+export async function startRedis(port: number, o: { aofDir?: string } = {}): Promise<RedisServer> {
+  const persistence = o.aofDir ? ['--dir', o.aofDir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', ''] : ['--save', '', '--appendonly', 'no'];
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', ...persistence], { stdio: 'ignore' });
   const failed = new Promise<never>((_, reject) => child.once('error', (e) => reject(new Error(`redis-server could not start (is Debian's redis-server installed?): ${e.message}`))));
   await Promise.race([until(`redis-server on ${port}`, 10_000, () => accepts(port), child), failed]);
   return {
@@ -70,6 +77,7 @@ export async function startRedis(port: number): Promise<RedisServer> {
       child.kill('SIGCONT');
       await stopProcess(child);
     },
+    kill: () => stopProcess(child, 'SIGKILL'),
     pause: () => child.kill('SIGSTOP'),
     resume: () => child.kill('SIGCONT'),
   };

@@ -153,11 +153,11 @@ describe('free tier: no key, counted per client IP', () => {
     expect(body).toMatchObject({ ok: true, tier: 'free', tier_number: 0, key_id: null });
     expect(body.buckets.map((b) => b.bucket)).toEqual([...QUOTA_BUCKETS]);
     expect(body.buckets).toEqual([
-      { bucket: 'calls/day', limit: 100, used: 1, remaining: 99, reset: iso(dayStart + DAY), window_seconds: 86400 },
-      { bucket: 'calls/min', limit: 5, used: 1, remaining: 4, reset: iso(m.clock.now - (m.clock.now % MINUTE) + MINUTE), window_seconds: 60 },
-      { bucket: 'batch/day', limit: 20, used: 0, remaining: 20, reset: iso(dayStart + DAY), window_seconds: 86400 },
-      { bucket: 'csv/day', limit: 3, used: 0, remaining: 3, reset: iso(dayStart + DAY), window_seconds: 86400 },
-      { bucket: 'packs/day', limit: 0, used: 0, remaining: 0, reset: iso(dayStart + DAY), window_seconds: 86400 },
+      { bucket: 'calls/day', limit: 100, unlimited: false, used: 1, remaining: 99, reset: iso(dayStart + DAY), window_seconds: 86400 },
+      { bucket: 'calls/min', limit: 5, unlimited: false, used: 1, remaining: 4, reset: iso(m.clock.now - (m.clock.now % MINUTE) + MINUTE), window_seconds: 60 },
+      { bucket: 'batch/day', limit: 20, unlimited: false, used: 0, remaining: 20, reset: iso(dayStart + DAY), window_seconds: 86400 },
+      { bucket: 'csv/day', limit: 3, unlimited: false, used: 0, remaining: 3, reset: iso(dayStart + DAY), window_seconds: 86400 },
+      { bucket: 'packs/day', limit: 0, unlimited: false, used: 0, remaining: 0, reset: iso(dayStart + DAY), window_seconds: 86400 },
     ]);
     expect((await m.call('/usage?x=1')).status).toBe(400);
     expect((await m.call('/usage', { method: 'POST', body: {} })).status).toBe(405);
@@ -200,7 +200,7 @@ describe('key tiers', () => {
     const csv = (key: string) => m.call('/ranking?format=csv&gf=GF-F01', { key });
     expect(count(await statuses(11, () => csv(academic)), 200)).toBe(10);
     expect(count(await statuses(15, () => csv(developer)), 200)).toBe(15);
-    expect((await usage(developer)).of('csv/day')).toMatchObject({ limit: null, used: 15, remaining: null });
+    expect((await usage(developer)).of('csv/day')).toMatchObject({ limit: null, unlimited: true, used: 15, remaining: null });
     // With exports unlimited, the header names the bucket that can run out: calls/min (120 − 16).
     expect((await csv(developer)).headers.get('ratelimit')).toMatch(/^"calls\/min";r=104;/);
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { KeyStore } from '../../../server/access/key-store.js';
-import { freePort, startRedis, startShimProcess, type RedisServer, type ShimProcess } from './processes.js';
+import { freePort, startRedis, startShimProcess, until, type RedisServer, type ShimProcess } from './processes.js';
 
 /**
  * Counters shared in Redis (contract 6): two shim processes on one real redis-server share a quota
@@ -57,6 +57,8 @@ describe('two shims, one Redis', () => {
     expect(answers.filter((a) => a.status === 429)).toHaveLength(35);
     expect(await usedToday(shims[0]!, key)).toBe(25);
     expect(await usedToday(shims[1]!, key)).toBe(25);
+    // This Redis keeps nothing on disk: each shim says once that a restart of it starts every quota again.
+    for (const shim of shims) expect(linesMatching(shim, /redis keeps nothing on disk/)).toBe(1);
   });
 
   it('Redis stopped mid-run: no failed call, one log line per outage, counting resumes after restart', async () => {
@@ -89,6 +91,8 @@ describe('two shims, one Redis', () => {
     for (let i = 0; i < 5; i++) answers.push((await call(shims[i % 2]!, spent)).status);
     expect(answers).toEqual([200, 200, 200, 429, 429]);
     expect(await usedToday(shims[1]!, spent)).toBe(3);
+    // The outage is over, and said once, when counting has held for a second (server/access/outage.ts).
+    for (const shim of shims) await until('the line that counting resumed', 5000, async () => linesMatching(shim, BACK) > 0, shim.child);
     for (const shim of shims) {
       expect(linesMatching(shim, UNREACHABLE)).toBe(1);
       expect(linesMatching(shim, BACK)).toBe(1);
