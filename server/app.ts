@@ -7,6 +7,7 @@ import { LIMITS } from '../src/contract/vocabulary.js';
 import { API_BASE } from '../src/site/static-paths.js';
 import { bucketsFor, type Access } from './access/index.js';
 import type { RouteContext } from './context.js';
+import { DownloadSlots, type DownloadLimits } from './download-slots.js';
 import { ApiError, badRequest, errorBody, methodNotAllowed, toApiError } from './errors.js';
 import { CACHE_PRIVATE, CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS, READ_ONLY_METHODS, setCommonHeaders } from './http.js';
 import { silentLogger, type Logger } from './logger.js';
@@ -27,6 +28,8 @@ export interface AppOptions {
   access?: Access;
   /** Request metrics (server/metrics.ts); without them none are kept. */
   metrics?: Metrics;
+  /** Caps on downloads sent at once (server/download-slots.ts); default DEFAULT_DOWNLOAD_LIMITS. */
+  downloads?: DownloadLimits;
 }
 
 const MAX_BODY = LIMITS.bodyBytes;
@@ -88,6 +91,7 @@ export function createApp(o: AppOptions): express.Express {
   app.all(MCP_PATH, mcpRoute({ snapshots: o.snapshots, access: o.access, logger }));
 
   const jsonBody = express.json({ limit: MAX_BODY, strict: false, type: () => true });
+  const downloads = new DownloadSlots(o.downloads);
 
   app.use(API_BASE, async (req: Request, res: Response, next: NextFunction) => {
     try {
@@ -112,7 +116,7 @@ export function createApp(o: AppOptions): express.Express {
         if (!/^application\/json\s*(;|$)/i.test(type)) throw badRequest('POST bodies must be sent with Content-Type: application/json.');
         await new Promise<void>((resolve, reject) => jsonBody(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
       }
-      const ctx: RouteContext = { req, res, store: o.snapshots.current(), source: o.snapshots, rawQuery, params, access: o.access };
+      const ctx: RouteContext = { req, res, store: o.snapshots.current(), source: o.snapshots, rawQuery, params, access: o.access, downloads };
       await route.handle(ctx);
     } catch (e) {
       next(e);

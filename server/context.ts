@@ -4,6 +4,7 @@ import { RankingIndex } from '../src/snapshot/ranking-index.js';
 import type { SnapshotStore } from '../src/snapshot/store.js';
 import { sourceNamesOf } from '../src/views/source-names.js';
 import type { Access } from './access/index.js';
+import type { DownloadSlots } from './download-slots.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
 /**
@@ -42,4 +43,6 @@ export interface RouteContext {
   params: string[];
   /** Keys and quotas; absent when the app was built without them. */
   access?: Access;
+  /** How many downloads may be sent at once, per client and in all. */
+  downloads: DownloadSlots;
 }

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { memoryClientsFrom, openAccess } from './access/index.js';
 import { createApp } from './app.js';
 import { createHttpServer } from './serve.js';
+import { downloadLimitsFromEnv } from './download-slots.js';
 import { rankingIndex } from './context.js';
 import { logLevelFrom, stderrLogger, type LogLevel } from './logger.js';
 import { createMetrics, metricsAddress, startMetricsServer } from './metrics.js';
@@ -49,6 +50,7 @@ const level = ((): LogLevel => {
   }
 })();
 const snapshotsDir = snapshotsDirFromEnv(env);
+const downloads = downloadLimitsFromEnv(env, fail);
 const logger = stderrLogger(level);
 const redisUrl = env.REDIS_URL || undefined;
 const memoryClients = ((): number => {
@@ -64,7 +66,7 @@ const snapshots = publishedSnapshotSource(snapshotsDir, { onOpen: (store) => ran
 // Metrics only when they are served: the event-loop monitor and per-request counting cost nothing otherwise.
 const metrics = metricsPort === undefined ? undefined : createMetrics({ snapshots, redisUp: redisUrl ? () => access.countersReachable() : undefined });
 const access = openAccess({ keysDb: env.KEYS_DB || undefined, redisUrl, memoryClients, logger, metrics });
-const app = createApp({ snapshots, logger, trustProxy: trustProxyFrom(env.TRUST_PROXY), access, metrics });
+const app = createApp({ snapshots, logger, trustProxy: trustProxyFrom(env.TRUST_PROXY), access, metrics, downloads });
 const server = createHttpServer(app, snapshots);
 let metricsServer: Server | undefined;
 

@@ -7,11 +7,15 @@
  * with `nginx -c FILE`) or its http-level part for an `include` (`--mode http`). `--runtime` holds
  * the pid file, logs and temp files (default: FILE's folder). `--static-host DIR` also
  * writes `_headers` and `_redirects` for a static host (Netlify, Cloudflare Pages) into DIR.
+ * The caps on downloads come from the environment, as the shims take them (README "Environment"):
+ * DOWNLOADS_PER_CLIENT, DOWNLOAD_STALL_MS and NGINX_SEND_BUFFER_KIB.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { downloadLimitsFromEnv } from '../../server/download-slots.js';
 import { nginxConfig } from './nginx-config.js';
+import { sendBufferFromEnv } from './nginx-downloads.js';
 import { staticHostHeaders, staticHostRedirects } from './static-host.js';
 
 const { values } = parseArgs({
@@ -44,6 +48,8 @@ if (values.out) {
   const runtimeDir = resolve(values.runtime ?? dirname(out));
   const workers = values.workers === undefined || values.workers === 'auto' ? 'auto' : Number(values.workers);
   if (workers !== 'auto' && !(Number.isInteger(workers) && workers > 0)) fail(`--workers is a whole number or auto, got "${values.workers}"`);
+  const downloads = downloadLimitsFromEnv(process.env, fail);
+  const sendBufferKiB = sendBufferFromEnv(process.env, fail);
   let text: string;
   try {
     text = nginxConfig({
@@ -57,6 +63,8 @@ if (values.out) {
       serverName: values['server-name'],
       // An include lives among the system's config files: its log goes where the system's do.
       accessLog: values['access-log'] ?? (values.mode === 'http' ? '/var/log/nginx/esg-access.log' : undefined),
+      downloads,
+      sendBufferKiB,
     });
   } catch (e) {
     fail((e as Error).message);

@@ -12,19 +12,25 @@
  * - Headers (build-scripts/deploy/headers.ts): the shim's CORS, caching, security headers and
  *   content types.
  *
+ * - Downloads `/api/v1/downloads/{id}/{file}` are snapshot {id}'s files, capped per client
+ *   (build-scripts/deploy/nginx-downloads.ts).
+ *
  * One rule decides what nginx serves itself: a GET or HEAD whose request line, exactly as the
  * client sent it, names a file by those mappings, and the file exists. Everything else goes to the
- * shim: query strings (other than a lone `page=N`), POST, `/usage`, downloads, other spellings
+ * shim: query strings (other than a lone `page=N`), POST, `/usage`, other spellings
  * (lower-case codes, percent-encoding, empty or dot segments), misses (the JSON 404 envelope, the
  * HTML 404 page, redirects to a folder URL), and snapshot ids that are malformed, unknown (404) or
  * pruned (410: the folder is gone, the shim knows it from pruned.json). The shim owns every rule
  * about those, so nginx never answers them differently.
  */
 import { LIMITS, SNAPSHOT_ID_PATTERN } from '../../src/contract/vocabulary.js';
+import { DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from '../../server/download-slots.js';
 import { MCP_PATH } from '../../server/observe.js';
 import { API_BASE, DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/site/static-paths.js';
 import { fileForPageUrl } from '../../src/site/paths.js';
-import { API_CSP, DOCS_PAGE_CSP, DOCS_PAGE_URLS, ERROR_HEADERS, JSON_TYPE, PAGE_CSP, PREFLIGHT_RESPONSE_HEADERS, STATIC_HEADERS, TREE_CONTENT_TYPES } from './headers.js';
+import { API_CSP, DOCS_PAGE_CSP, DOCS_PAGE_URLS, PAGE_CSP, PREFLIGHT_RESPONSE_HEADERS, STATIC_HEADERS, TREE_CONTENT_TYPES } from './headers.js';
+import { DEFAULT_SEND_BUFFER_KIB, downloadLocation, downloadMapRows, downloadZone } from './nginx-downloads.js';
+import { addHeaders, errorLocations, errorPages, literal, ownErrors } from './nginx-errors.js';
 
 export interface NginxOptions {
   /** SNAPSHOTS_DIR, absolute: the `<id>/` folders and the `current` symlink. */
@@ -43,6 +49,12 @@ export interface NginxOptions {
   serverName?: string;
   /** Access log path, or `off`; default `<runtimeDir>/access.log`. */
   accessLog?: string;
+  /** Downloads per client at once and the stall cut (the shim's DOWNLOADS_PER_CLIENT, DOWNLOAD_STALL_MS). */
+  downloads?: Pick<DownloadLimits, 'perClient' | 'stallMs'>;
+  /** Each client connection's send buffer, KiB (NGINX_SEND_BUFFER_KIB). */
+  sendBufferKiB?: number;
+  /** How long a shim may take to answer (send and read timeouts), seconds; default 60. */
+  upstreamTimeoutS?: number;
 }
 
 /**
@@ -54,7 +66,7 @@ const SEG = '[A-Za-z0-9_-]+';
 const PAGE_SEG = '[A-Za-z0-9_-][A-Za-z0-9._-]*';
 /** SNAPSHOT_ID_PATTERN without its anchors, its groups made non-capturing. */
 const SNAPSHOT_ID = SNAPSHOT_ID_PATTERN.source.replace(/^\^|\$$/g, '').replace(/\((?!\?)/g, '(?:');
-/** A path below /api/v1, never into the downloads (the shim streams them with their sha256 as ETag) or a nested pinned read. */
+/** A path below /api/v1, never into the downloads (their own rows and location) or a nested pinned read. */
 const API_PATH = `(?!${DOWNLOADS_DIR.split('/').pop()}(?:/|$)|snapshots/)(?:${SEG}/)*${SEG}`;
 /** Anything like /api, in any case, is the API's (its 404 is the JSON envelope, never the HTML page). */
 const NOT_API = '(?![Aa][Pp][Ii](?:/|\\?|$))';
@@ -68,12 +80,6 @@ function escapeRegex(s: string): string {
 /** An nginx double-quoted string holding a regex or variables (`$name` is interpolated). */
 function q(value: string): string {
   if (/["\n]/.test(value)) throw new Error(`cannot quote for nginx: ${value}`);
-  return `"${value}"`;
-}
-
-/** A header value as a literal: no variable, no escape, no quote. */
-function literal(value: string): string {
-  if (/["\\$\n]/.test(value)) throw new Error(`a header value nginx would not send as written: ${value}`);
   return `"${value}"`;
 }
 
@@ -110,6 +116,7 @@ function fileMap(): string {
     [`${GET}${pinned}/(?<esg_path>${API_PATH})(?:\\.json)?$`, `/$esg_sid/tree/api/v1/$esg_path.json`],
     [`${GET}${API}/(?<esg_list>${LIST_PAGES.join('|')})(?:\\.json)?\\?page=(?<esg_n>[1-9][0-9]{0,5})$`, '/current/tree/api/v1/$esg_list/page/$esg_n.json'],
     [`${GET}${API}/${feed}$`, apiFile(urls.feed)],
+    ...downloadMapRows(GET, API, SNAPSHOT_ID),
     // Pages take any query (the shim ignores it); a folder URL is its index.html.
     [`${GET}(?<esg_page>/${NOT_API}(?:${PAGE_SEG}/)*)(?:\\?.*)?$`, '/current/tree${esg_page}index.html'],
     [`${GET}(?<esg_page>/${NOT_API}(?:${PAGE_SEG}/)*${PAGE_SEG})(?:\\?.*)?$`, '/current/tree$esg_page'],
@@ -148,36 +155,6 @@ function requestIdMap(): string {
   ].join('\n');
 }
 
-const addHeaders = (headers: Readonly<Record<string, string>>, always: boolean) =>
-  Object.entries(headers).map(([k, v]) => `add_header ${k} ${literal(v)}${always ? ' always' : ''};`);
-
-/** Errors nginx answers itself, each in the API's envelope (the snapshot fields are null: nginx cannot read the snapshot). */
-const OWN_ERRORS: { status: number; also?: number[]; as: number; code: string; message: string }[] = [
-  { status: 400, as: 400, code: 'BAD_REQUEST', message: 'Malformed HTTP request.' },
-  { status: 413, as: 413, code: 'PAYLOAD_TOO_LARGE', message: `The request body is over ${LIMITS.bodyBytes / 1024} KiB.` },
-  { status: 414, as: 414, code: 'URI_TOO_LONG', message: `The URL is longer than ${LIMITS.urlBytes} bytes.` },
-  { status: 494, as: 431, code: 'HEADERS_TOO_LARGE', message: `The request headers are larger than ${LIMITS.headerBytes} bytes together.` },
-  { status: 500, as: 500, code: 'INTERNAL', message: 'Internal error. The request id identifies it in our logs.' },
-  // No shim answered (refused, reset, timed out): the contract's 502, whatever nginx's own code.
-  { status: 502, also: [503, 504], as: 502, code: 'UPSTREAM_FAILURE', message: 'No API server answered; try again shortly.' },
-];
-const errorPages = () => OWN_ERRORS.map((e) => `error_page ${[e.status, ...(e.also ?? [])].join(' ')} = @esg_error_${e.status};`);
-
-function errorLocations(): string[] {
-  return OWN_ERRORS.flatMap((e) => {
-    const body = JSON.stringify({ ok: false, error: { code: e.code, message: e.message, request_id: '@ID@' }, methodology_version: null, dataset_snapshot_id: null, data_asof: null }).replace('@ID@', '$esg_request_id');
-    if (body.includes("'")) throw new Error('error body cannot hold a single quote');
-    return [
-      `location @esg_error_${e.status} {`,
-      `    default_type ${literal(JSON_TYPE)};`,
-      '    add_header X-Request-Id $esg_request_id always;',
-      ...addHeaders(ERROR_HEADERS, true).map((l) => `    ${l}`),
-      `    return ${e.as} '${body}';`,
-      '}',
-    ];
-  });
-}
-
 function upstreamBlock(upstreams: string[]): string {
   for (const u of upstreams) if (!/^[A-Za-z0-9.:[\]-]+:\d{1,5}$/.test(u)) throw new Error(`an upstream is host:port, got "${u}"`);
   return [
@@ -191,9 +168,11 @@ function upstreamBlock(upstreams: string[]): string {
   ].join('\n');
 }
 
-function listenDirective(listen: string): string {
+function listenDirective(listen: string, sendBufferKiB: number): string {
   if (!/^(?:[A-Za-z0-9.:[\]-]+:)?\d{1,5}$/.test(listen)) throw new Error(`--listen is a port or address:port, got "${listen}"`);
-  return `listen ${listen};`;
+  if (!Number.isInteger(sendBufferKiB) || sendBufferKiB < 4) throw new Error(`the send buffer is a whole number of KiB, at least 4, got ${sendBufferKiB}`);
+  // A fixed send buffer (no autotuning up to 4 MB): see build-scripts/deploy/nginx-downloads.ts.
+  return `listen ${listen} sndbuf=${sendBufferKiB}k;`;
 }
 
 /** How a request goes to the shims: their headers pass through unchanged, nothing is cached, a dead shim is skipped. */
@@ -212,8 +191,8 @@ function proxyToShims(o: NginxOptions): string[] {
     `proxy_next_upstream_tries ${o.upstreams.length};`,
     'proxy_next_upstream_timeout 10s;',
     'proxy_connect_timeout 2s;',
-    'proxy_send_timeout 60s;',
-    'proxy_read_timeout 60s;',
+    `proxy_send_timeout ${o.upstreamTimeoutS ?? 60}s;`,
+    `proxy_read_timeout ${o.upstreamTimeoutS ?? 60}s;`,
     // Room in memory for a whole computed answer (a 100-company batch is about 100 KB): with the
     // default 8 × 4 KB, nginx spooled every larger answer to a temporary file and read it back,
     // and a batch through nginx made 0.78× the shim's req/s (bench). Buffers are taken as an
@@ -234,10 +213,12 @@ export function nginxHttpBlock(o: NginxOptions): string {
   // file here is what a CDN or static host serves, which has none. Drawing 128 random bits and
   // shaping them per file cost a static file a tenth of nginx's CPU (bench, "Production shape").
   const staticHeaders = [...addHeaders(STATIC_HEADERS, false), 'add_header Content-Security-Policy $esg_csp;'];
+  const downloads = o.downloads ?? DEFAULT_DOWNLOAD_LIMITS;
+  const errors = ownErrors({ perClientDownloads: downloads.perClient, upstreamTimeoutS: o.upstreamTimeoutS ?? 60 });
   const server = [
     'server {',
     ...indent([
-      listenDirective(o.listen),
+      listenDirective(o.listen, o.sendBufferKiB ?? DEFAULT_SEND_BUFFER_KIB),
       `server_name ${o.serverName ?? '_'};`,
       '',
       // The tree's content types, here rather than at http level, so an include beside the system's mime.types adds no duplicate.
@@ -261,6 +242,8 @@ export function nginxHttpBlock(o: NginxOptions): string {
       'client_header_timeout 10s;',
       'client_body_timeout 10s;',
       'send_timeout 30s;',
+      // A connection cut for a timeout is reset, so the kernel drops what it still held for it.
+      'reset_timedout_connection on;',
       'keepalive_timeout 65s;',
       // A client (a CDN's edge, a program) may keep one connection for many requests: reconnecting
       // every 10,000 cost a static file 3 % of nginx's CPU at full load (bench).
@@ -269,12 +252,12 @@ export function nginxHttpBlock(o: NginxOptions): string {
       // Buffered: one write per 64 KiB of lines (or per second) instead of one per request.
       accessLog === 'off' ? 'access_log off;' : `access_log ${accessLog} esg_json buffer=64k flush=1s;`,
       'recursive_error_pages on;',
-      ...errorPages(),
+      ...errorPages(errors),
       '',
       'location / {',
       ...indent([
         `root ${o.snapshotsDir};`,
-        ...errorPages(),
+        ...errorPages(errors),
         // No `if`: when the map names no file ("", a POST, a preflight, a query), try_files tests the
         // root folder itself, which is no file, and hands the request to the shim.
         'try_files $esg_file @esg_shim;',
@@ -282,9 +265,14 @@ export function nginxHttpBlock(o: NginxOptions): string {
       ]),
       '}',
       '',
+      '# Downloads: files of each snapshot, a few at a time per client.',
+      ...downloadLocation({ snapshotsDir: o.snapshotsDir, limits: downloads, errorPages: errorPages(errors), headers: staticHeaders }),
+      '',
       '# Everything computed, and every miss: the shim answers, its headers pass through unchanged, nothing is cached.',
       'location @esg_shim {',
       ...indent([
+        // A location that sets any error_page inherits none: the server's are repeated (nginx's 502, 504).
+        ...errorPages(errors),
         'error_page 419 = @esg_preflight;',
         'if ($request_method = OPTIONS) { return 419; }',
         ...proxyToShims(o),
@@ -302,7 +290,7 @@ export function nginxHttpBlock(o: NginxOptions): string {
       ...indent(['add_header X-Request-Id $esg_request_id always;', ...addHeaders(PREFLIGHT_RESPONSE_HEADERS, true), 'return 204;']),
       '}',
       '',
-      ...errorLocations(),
+      ...errorLocations(errors),
     ]),
     '}',
   ];
@@ -317,6 +305,8 @@ export function nginxHttpBlock(o: NginxOptions): string {
     cspMap(),
     '',
     requestIdMap(),
+    '',
+    downloadZone(),
     '',
     upstreamBlock(o.upstreams),
     '',

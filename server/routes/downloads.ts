@@ -1,16 +1,18 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { DOWNLOADS_DIR, urls } from '../../src/site/static-paths.js';
 import type { RouteContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { assertSnapshotKept } from './pinned.js';
+import { DOWNLOAD_CHUNK_BYTES } from '../download-slots.js';
 import { CACHE_PUBLIC, matches } from '../http.js';
 import { PAGE_CSP } from '../security.js';
 
-const MEDIA_TYPES: Record<string, string> = {
+/** Content type by extension (nginx sends the same: build-scripts/deploy/nginx-downloads.ts). */
+export const DOWNLOAD_MEDIA_TYPES: Readonly<Record<string, string>> = {
   '.csv': 'text/csv; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
   '.sqlite': 'application/vnd.sqlite3',
@@ -18,9 +20,12 @@ const MEDIA_TYPES: Record<string, string> = {
   '.cff': 'application/x-yaml; charset=utf-8',
   '.html': 'text/html; charset=utf-8',
 };
+/** Any other file (SHA256SUMS). */
+export const DOWNLOAD_DEFAULT_TYPE = 'text/plain; charset=utf-8';
 /** The folder's own page (build-scripts/pages: DownloadFolder.astro), answered at `/downloads/{id}/`. */
-const FOLDER_PAGE = 'index.html';
-const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+export const FOLDER_PAGE = 'index.html';
+/** What a download's name may be (nginx serves the same names: build-scripts/deploy/nginx-downloads.ts). */
+export const DOWNLOAD_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 /**
  * sha256 of the files SHA256SUMS lists, from it (files never change). SHA256SUMS itself and the
@@ -42,25 +47,33 @@ async function sumsOf(dir: string): Promise<Map<string, string>> {
  * current one), streamed. Names are checked against a strict pattern, so nothing outside it is served.
  * The folder itself (`/downloads/{id}/`, an empty name) is its page, written there by that
  * snapshot's build: every file with a relative link, so `wget -r -np` fetches the folder.
+ * A body is sent only with a slot (server/download-slots.ts: per client and in all, else 429), a
+ * chunk at a time as the client takes it, and cut with a reset when the client stops taking it.
  */
 export async function download(ctx: RouteContext, id: string, name: string): Promise<void> {
+  const { req, res } = ctx;
   assertSnapshotKept(ctx.source.root, id);
   const folderPage = name === '';
   if (folderPage) name = FOLDER_PAGE;
-  if (!FILE_NAME.test(name)) throw notFound(`No download named "${name.slice(0, 40)}".`);
+  if (!DOWNLOAD_NAME.test(name)) throw notFound(`No download named "${name.slice(0, 40)}".`);
+  // A client past its cap is refused before the file is looked up (what refusing 2,000 costs); a
+  // HEAD or a conditional GET may still be answered without a body, so it is not.
+  if (req.method !== 'HEAD' && req.headers['if-none-match'] === undefined) ctx.downloads.check(req);
   const dir = join(ctx.source.root, id, 'tree', DOWNLOADS_DIR, id);
   const file = join(dir, name);
-  const info = await stat(file).catch(() => null);
+  // Looked up and, when it fits in one chunk, read at once, as the tree's files are: each trip
+  // through libuv's thread pool is a wait in the event loop's queue on a busy machine.
+  const info = statSync(file, { throwIfNoEntry: false });
   if (!info?.isFile()) {
-    if (info === null && !(await stat(dir).catch(() => null))) throw notFound(`Unknown snapshot: ${id}`);
+    if (info === undefined && !statSync(dir, { throwIfNoEntry: false })) throw notFound(`Unknown snapshot: ${id}`);
     // Snapshots built before folders had pages have none; their files are listed in /snapshots.
     throw notFound(folderPage ? `Snapshot ${id} has no folder page; its files are listed at ${urls.snapshots}.` : `No download named "${name}" in snapshot ${id}.`);
   }
-  const sha = (await sumsOf(dir)).get(name) ?? createHash('sha256').update(await readFile(file)).digest('hex');
-  const { req, res } = ctx;
+  const whole = info.size <= DOWNLOAD_CHUNK_BYTES ? readFileSync(file) : null;
+  const sha = (await sumsOf(dir)).get(name) ?? createHash('sha256').update(whole ?? (await readFile(file))).digest('hex');
   const ext = name.slice(name.lastIndexOf('.'));
   res.status(200);
-  res.setHeader('Content-Type', MEDIA_TYPES[ext] ?? 'text/plain; charset=utf-8');
+  res.setHeader('Content-Type', DOWNLOAD_MEDIA_TYPES[ext] ?? DOWNLOAD_DEFAULT_TYPE);
   res.setHeader('Cache-Control', CACHE_PUBLIC);
   if (ext === '.html') res.setHeader('Content-Security-Policy', PAGE_CSP); // the folder's page loads the site's own assets
   if (sha) res.setHeader('ETag', `"${sha}"`);
@@ -73,11 +86,23 @@ export async function download(ctx: RouteContext, id: string, name: string): Pro
     res.end();
     return;
   }
+  ctx.downloads.take(req, res);
+  if (whole) {
+    res.end(whole); // one chunk: one write, which the kernel takes whole
+    return;
+  }
+  const source = createReadStream(file, { highWaterMark: DOWNLOAD_CHUNK_BYTES });
+  // A chunk is read only once the socket took the one before: no chunk for stallMs is a client that
+  // stopped reading. A reset (not a close) also frees what the kernel still holds for it.
+  const stalled = setTimeout(() => (res.socket ? res.socket.resetAndDestroy() : res.destroy()), ctx.downloads.limits.stallMs);
+  source.on('data', () => stalled.refresh());
   try {
-    await pipeline(createReadStream(file), res);
+    await pipeline(source, res);
   } catch (e) {
-    // A client that hangs up mid-download is not a server error.
+    // A client that hangs up mid-download, or one cut for stalling, is not a server error.
     if ((e as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw e;
+  } finally {
+    clearTimeout(stalled);
   }
 }
 

@@ -132,7 +132,7 @@ describe('static files through nginx', () => {
 });
 
 describe('what needs computing reaches a shim, and its answer passes unchanged', () => {
-  it('other spellings, misses, pruned and unknown snapshot ids, downloads', async () => {
+  it('other spellings, misses, pruned and unknown snapshot ids', async () => {
     const expectations: [string, number, string][] = [
       ['/api/v1/company/d1101', 200, 'application/json; charset=utf-8'],
       ['/api/v1/company/%44%31%31%30%31', 200, 'application/json; charset=utf-8'],
@@ -144,7 +144,6 @@ describe('what needs computing reaches a shim, and its answer passes unchanged',
       [`/api/v1/snapshots/${PRUNED_ID}/company/D1101`, 410, 'application/json; charset=utf-8'],
       ['/api/v1/snapshots/2025-11-30/company/D1101', 404, 'application/json; charset=utf-8'],
       ['/api/v1/snapshots/current/company/D1101', 400, 'application/json; charset=utf-8'],
-      [`/api/v1/downloads/${store.meta.dataset_snapshot_id}/SHA256SUMS`, 200, 'text/plain; charset=utf-8'],
       ['/nope/', 404, 'text/html; charset=utf-8'],
       ['/zh-TW/nope/', 404, 'text/html; charset=utf-8'],
       ['/company/D1101', 301, ''],

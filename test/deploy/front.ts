@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { nginxConfig } from '../../build-scripts/deploy/nginx-config.js';
+import { nginxConfig, type NginxOptions } from '../../build-scripts/deploy/nginx-config.js';
 import { accepts, freePort, startRedis, startShimProcess, stopProcess, until, type RedisServer, type ShimProcess } from '../server/access/processes.js';
 
 /**
@@ -37,14 +37,14 @@ export interface Nginx {
   stop(): Promise<void>;
 }
 
-/** nginx with the config `npm run deploy:nginx` writes, in the foreground, everything under `dir`. */
-export async function startNginx(dir: string, snapshotsDir: string, upstreams: string[]): Promise<Nginx> {
+/** nginx with the config `npm run deploy:nginx` writes, in the foreground, everything under `dir`; `options` as its flags and environment set them. */
+export async function startNginx(dir: string, snapshotsDir: string, upstreams: string[], options: Partial<NginxOptions> = {}): Promise<Nginx> {
   if (!NGINX) throw new Error("nginx is not installed (Debian's nginx; .ci/run installs it)");
   const port = await freePort();
   mkdirSync(dir, { recursive: true });
   for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, 'tmp', t), { recursive: true });
   // As root, workers would run as nobody and could not read the snapshots (the build makes them 0700): run them as root here.
-  const config = nginxConfig({ snapshotsDir, upstreams, listen: `127.0.0.1:${port}`, runtimeDir: dir, workerProcesses: 1, user: process.getuid?.() === 0 ? 'root' : undefined });
+  const config = nginxConfig({ snapshotsDir, upstreams, listen: `127.0.0.1:${port}`, runtimeDir: dir, workerProcesses: 1, user: process.getuid?.() === 0 ? 'root' : undefined, ...options });
   const file = join(dir, 'nginx.conf');
   writeFileSync(file, config);
   const child = spawn(NGINX, ['-p', dir, '-c', file, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });

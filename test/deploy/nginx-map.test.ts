@@ -37,7 +37,7 @@ function walk(dir: string): string[] {
 
 describe('the nginx map', () => {
   it('has every rule the tree needs', () => {
-    expect(rows.length).toBe(9);
+    expect(rows.length).toBe(11);
   });
 
   it('reaches every file of the tree by its URL, and only files the shim serves at that URL', () => {
@@ -48,7 +48,13 @@ describe('the nginx map', () => {
     let api = 0;
     for (const file of files) {
       if (file.startsWith(`${DOWNLOADS_DIR}/`)) {
-        expect(fileFor('GET', `/${file}`), `${file}: downloads are the shim's`).toBe('');
+        // Each download is read from the folder of the snapshot its URL names (issue 41), as the shim reads it.
+        const id = file.split('/')[3]!;
+        const url = file.endsWith('/index.html') ? `/${file.slice(0, -'index.html'.length)}` : `/${file}`;
+        expect(fileFor('GET', url), url).toBe(`/${id}/tree/${file}`);
+        expect(fileFor('HEAD', url), url).toBe(`/${id}/tree/${file}`);
+        for (const method of ['POST', 'OPTIONS']) expect(fileFor(method, url), `${method} ${url}`).toBe('');
+        expect(fileFor('GET', `${url}?x=1`), `${url} with a query`).toBe('');
         continue;
       }
       if (file.startsWith('api/')) {
@@ -91,8 +97,13 @@ describe('the nginx map', () => {
       '/api/v1/ranking?limit=5',
       '/api/v1/ranking?',
       '/api/v1/usage',
-      '/api/v1/downloads/2026-11-01/companies.csv',
       '/api/v1/downloads/2026-11-01',
+      '/api/v1/downloads/2026-11-01/companies.csv?x=1',
+      '/api/v1/downloads/2026-11-01/..%2Fsnapshot.sqlite',
+      '/api/v1/downloads/2026-11-01/.build.lock',
+      '/api/v1/downloads/2026-11-01/../2026-11-01/SHA256SUMS',
+      '/api/v1/downloads/latest/SHA256SUMS',
+      '/api/v1/downloads/2026-11-01/x/SHA256SUMS',
       '/api/v1/snapshots/current/company/D1101',
       '/api/v1/snapshots/2026-11-01/downloads/2026-11-01/SHA256SUMS',
       '/api/v1/snapshots/2026-11-01/snapshots/2026-11-01/company/D1101',
