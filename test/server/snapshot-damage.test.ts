@@ -12,7 +12,16 @@ import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 /** Polls `check` every 100 ms until it holds; fails after `ms` (the source looks again once a second). */
 async function until(what: string, check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
-  while (!(await check())) {
+  // A poll that meets a reset (the server closing an idle kept-alive connection as the client reuses it) asks again.
+  const holds = async () => {
+    try {
+      return await check();
+    } catch (e) {
+      if ((e as { cause?: { code?: string } }).cause?.code === 'ECONNRESET') return false;
+      throw e;
+    }
+  };
+  while (!(await holds())) {
     if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
