@@ -5,6 +5,7 @@ import { requestTooLarge } from './request-path.js';
 import { API_BASE } from '../src/site/static-paths.js';
 import { answerClientErrors } from './app.js';
 import { sendBody, setCommonHeaders } from './http.js';
+import { holdIdleConnections, KEEP_ALIVE } from './keep-alive.js';
 import { observersOf, type Observe } from './observe.js';
 import { readTreeFile } from './routes/tree.js';
 import type { SnapshotSource } from './snapshot-source.js';
@@ -42,9 +43,11 @@ function serveCompanyFile(req: IncomingMessage, res: ServerResponse, snapshots: 
 /**
  * How long a client may take to send a request: its headers, and the whole request with its body
  * (a POST body is at most 64 KiB). Past either, Node answers 408 and closes the connection, so a
- * slow or stalled client cannot hold a socket. Idle keep-alive connections close after 5 s.
+ * slow or stalled client cannot hold a socket. Idle keep-alive connections are announced to last
+ * `keepAliveMs` and kept `idleHoldMs`, so that the client always closes them first (server/keep-alive.ts).
  */
-export const REQUEST_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
+export const REQUEST_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: KEEP_ALIVE.announcedMs, idleHoldMs: KEEP_ALIVE.holdMs };
+export type RequestTimeouts = typeof REQUEST_TIMEOUTS;
 
 /**
  * Request and response classes whose objects are born with the app's own prototypes. Express gives
@@ -71,7 +74,8 @@ export function appClasses(app: Express): { IncomingMessage: typeof IncomingMess
 }
 
 /** The HTTP server of the shim: the company-file fast path, then the Express app. */
-export function createHttpServer(app: Express, snapshots: SnapshotSource, timeouts = REQUEST_TIMEOUTS): Server {
+export function createHttpServer(app: Express, snapshots: SnapshotSource, custom: Partial<RequestTimeouts> = {}): Server {
+  const timeouts = { ...REQUEST_TIMEOUTS, ...custom };
   // The parser's own bound sits well above the contract's limits, so requests over those limits are
   // read whole and answered 414/431 by the app (request-path.ts), not cut off mid-request.
   const observers = observersOf(app);
@@ -90,5 +94,6 @@ export function createHttpServer(app: Express, snapshots: SnapshotSource, timeou
     app(req, res);
   });
   answerClientErrors(server, snapshots, observers?.refused);
+  holdIdleConnections(server, timeouts.idleHoldMs);
   return server;
 }
