@@ -28,6 +28,8 @@ export interface AppOptions {
   access?: Access;
   /** Request metrics (server/metrics.ts); without them none are kept. */
   metrics?: Metrics;
+  /** True once a shutdown has begun (server/shutdown.ts): /readyz answers 503 from then on. */
+  stopping?: () => boolean;
   /** Caps on downloads sent at once (server/download-slots.ts); default DEFAULT_DOWNLOAD_LIMITS. */
   downloads?: DownloadLimits;
 }
@@ -69,6 +71,10 @@ export function createApp(o: AppOptions): express.Express {
   // fails open (serves metered calls uncounted), so the body says `redis: "down"` with a 200.
   app.get('/readyz', async (_req, res) => {
     res.setHeader('Cache-Control', NO_STORE);
+    if (o.stopping?.()) {
+      res.status(503).json({ ok: false, reason: 'shutting down' });
+      return;
+    }
     // Unready also while the database is damaged, or files the snapshot lists are missing (snapshot-source.ts).
     const reason = o.snapshots.unready();
     if (reason !== null) {

@@ -1,12 +1,14 @@
 import type { Server } from 'node:http';
-import { memoryClientsFrom, openAccess } from './access/index.js';
+import { memoryClientsFrom, openAccess, type Access } from './access/index.js';
+import { DEFAULT_KEYS_DB } from './access/key-store.js';
 import { createApp } from './app.js';
 import { createHttpServer } from './serve.js';
 import { downloadLimitsFromEnv } from './download-slots.js';
 import { rankingIndex } from './context.js';
 import { logLevelFrom, stderrLogger, type LogLevel } from './logger.js';
 import { createMetrics, metricsAddress, startMetricsServer } from './metrics.js';
-import { handleShutdown } from './shutdown.js';
+import { listenSettingError, hostSetting, msSetting, portSetting, redisUrlSetting, SettingError, snapshotsDirSetting, trustProxySetting } from './settings.js';
+import { handleShutdown, SHUTDOWN_DEFAULTS, type Shutdown } from './shutdown.js';
 import { publishedSnapshotSource } from './snapshot-source.js';
 import { snapshotsDirFromEnv } from '../src/snapshot/published.js';
 
@@ -21,58 +23,49 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function portFrom(name: string, fallback?: number): number | undefined {
-  const value = env[name];
-  if (value === undefined || value === '') return fallback;
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) fail(`${name} must be a port number; got ${value}`);
-  return port;
-}
-
-function trustProxyFrom(value: string | undefined): number | string | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (/^\d+$/.test(value)) return Number(value);
-  if (value === 'true') throw new Error('TRUST_PROXY=true would trust any client-supplied X-Forwarded-For; give a hop count or addresses');
-  return value;
-}
-
-const port = portFrom('PORT', 8080)!;
-const host = env.HOST ?? '0.0.0.0';
-const metricsPort = portFrom('METRICS_PORT');
-const metricsHost = env.METRICS_HOST || '127.0.0.1';
-const graceMs = env.SHUTDOWN_GRACE_MS ? Number(env.SHUTDOWN_GRACE_MS) : 10_000;
-if (!Number.isInteger(graceMs) || graceMs < 0) fail(`SHUTDOWN_GRACE_MS must be a whole number of milliseconds; got ${env.SHUTDOWN_GRACE_MS}`);
-const level = ((): LogLevel => {
+/** A setting read and checked (server/settings.ts), or one line saying what is wrong with it, and exit 2. */
+function setting<T>(read: () => T): T {
   try {
-    return logLevelFrom(env.LOG_LEVEL);
+    return read();
   } catch (e) {
     fail((e as Error).message);
   }
-})();
-const snapshotsDir = snapshotsDirFromEnv(env);
+}
+
+const port = setting(() => portSetting(env, 'PORT', 8080));
+const host = setting(() => hostSetting(env, 'HOST', '0.0.0.0'));
+const metricsPort = setting(() => portSetting(env, 'METRICS_PORT'));
+const metricsHost = setting(() => hostSetting(env, 'METRICS_HOST', '127.0.0.1'));
+const graceMs = setting(() => msSetting(env, 'SHUTDOWN_GRACE_MS', SHUTDOWN_DEFAULTS.graceMs));
+const drainMs = setting(() => msSetting(env, 'SHUTDOWN_DRAIN_MS', SHUTDOWN_DEFAULTS.drainMs));
+const trustProxy = setting(() => trustProxySetting(env, host));
+const level: LogLevel = setting(() => logLevelFrom(env.LOG_LEVEL));
+const snapshotsDir = setting(() => snapshotsDirSetting(snapshotsDirFromEnv(env)));
 const downloads = downloadLimitsFromEnv(env, fail);
 const logger = stderrLogger(level);
-const redisUrl = env.REDIS_URL || undefined;
-const memoryClients = ((): number => {
-  try {
-    return memoryClientsFrom(env.QUOTA_MEMORY_CLIENTS);
-  } catch (e) {
-    fail((e as Error).message);
-  }
-})();
+const redisUrl = setting(() => redisUrlSetting(env));
+const memoryClients = setting(() => memoryClientsFrom(env.QUOTA_MEMORY_CLIENTS));
 
 // Build the in-memory ranking index when a snapshot opens, not on the first ranking request.
 const snapshots = publishedSnapshotSource(snapshotsDir, { onOpen: (store) => rankingIndex(store), logger });
 // Metrics only when they are served: the event-loop monitor and per-request counting cost nothing otherwise.
 const metrics = metricsPort === undefined ? undefined : createMetrics({ snapshots, redisUp: redisUrl ? () => access.countersReachable() : undefined });
-const access = openAccess({ keysDb: env.KEYS_DB || undefined, redisUrl, memoryClients, logger, metrics });
-const app = createApp({ snapshots, logger, trustProxy: trustProxyFrom(env.TRUST_PROXY), access, metrics, downloads });
+const access: Access = setting(() => {
+  try {
+    return openAccess({ keysDb: env.KEYS_DB || undefined, redisUrl, memoryClients, logger, metrics });
+  } catch (e) {
+    throw new SettingError(`KEYS_DB=${env.KEYS_DB || DEFAULT_KEYS_DB}: cannot open the key store (${(e as Error).message})`);
+  }
+});
+let shutdown: Shutdown | undefined;
+const app = createApp({ snapshots, logger, trustProxy, access, metrics, downloads, stopping: () => shutdown?.stopping === true });
 const server = createHttpServer(app, snapshots);
 let metricsServer: Server | undefined;
 
-handleShutdown({
+shutdown = handleShutdown({
   server,
   logger,
+  drainMs,
   graceMs,
   release: async () => {
     metricsServer?.close();
@@ -82,7 +75,9 @@ handleShutdown({
   },
 });
 
-server.once('error', (e) => {
+server.once('error', (e: NodeJS.ErrnoException) => {
+  const bad = listenSettingError(e, ['HOST', host], ['PORT', port]);
+  if (bad) fail(bad);
   logger.error('cannot listen', { host, port, error: e.message });
   void logger.flush?.().finally(() => process.exit(1));
 });
@@ -91,6 +86,8 @@ server.listen(port, host, async () => {
     try {
       metricsServer = await startMetricsServer(metrics, metricsPort, metricsHost);
     } catch (e) {
+      const bad = listenSettingError(e as NodeJS.ErrnoException, ['METRICS_HOST', metricsHost], ['METRICS_PORT', metricsPort]);
+      if (bad) fail(bad);
       logger.error('cannot serve metrics', { host: metricsHost, port: metricsPort, error: (e as Error).message });
       await logger.flush?.();
       process.exit(1);
@@ -109,6 +106,7 @@ server.listen(port, host, async () => {
     quota_counters: redisUrl ? 'redis' : 'memory',
     metrics: metricsServer ? metricsAddress(metricsServer) : null,
     log_level: level,
+    shutdown_drain_ms: drainMs,
     shutdown_grace_ms: graceMs,
   });
 });

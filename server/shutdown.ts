@@ -1,11 +1,53 @@
 import type { Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { constants } from 'node:os';
+import { acceptQueueLength } from './accept-queue.js';
+import { afterPendingReads } from './keep-alive.js';
 import type { Logger } from './logger.js';
+
+/**
+ * The defaults of SHUTDOWN_DRAIN_MS and SHUTDOWN_GRACE_MS. The drain outlasts every idle keep-alive
+ * connection a client holds at the signal: clients reading `Keep-Alive: timeout=5` close theirs
+ * within 4 s, the generated nginx front its upstream ones after 4 s (KEEP_ALIVE.frontMs), so the
+ * server closes none that a client is about to reuse. Behind a balancer that polls /readyz, make it
+ * at least the balancer's interval times its failure threshold.
+ */
+export const SHUTDOWN_DEFAULTS = { drainMs: 5_000, graceMs: 10_000 };
+
+/** After the drain, at most this long to wait for a moment when nothing is queued (below). */
+const CLOSING_MS = 1000;
+
+type Connection = Socket & { _httpMessage?: ServerResponse | null };
+
+/**
+ * The responses a server is sending now, from Node's own list of its connections (the one
+ * `closeIdleConnections` reads; a connection's current response is its `_httpMessage`). Nothing is
+ * kept per request or per connection to know them, so outside shutdown the shutdown costs nothing
+ * (bench/drain.ts; with the responses in flight kept in an array instead, one run measured a
+ * company file at 0.88× its req/s without). Null if this Node keeps no such list (it has since Node 18). A pipelined request waiting
+ * behind another on its connection is not among them (no client here pipelines).
+ */
+function responsesInFlight(server: Server): ServerResponse[] | null {
+  const key = Object.getOwnPropertySymbols(server).find((k) => k.description === 'http.server.connections');
+  const list = key && (server as unknown as Record<symbol, { all(): { socket?: Connection }[] } | undefined>)[key];
+  if (!list || typeof list.all !== 'function') return null;
+  const responses: ServerResponse[] = [];
+  for (const parser of list.all()) {
+    const res = parser.socket?._httpMessage;
+    if (res && !res.writableFinished) responses.push(res);
+  }
+  return responses;
+}
 
 export interface ShutdownOptions {
   server: Server;
   logger: Logger;
-  /** How long requests in flight may take to finish once a signal came (SHUTDOWN_GRACE_MS). */
+  /**
+   * How long the server keeps accepting once a signal came (SHUTDOWN_DRAIN_MS), answering every
+   * request with `Connection: close` and /readyz with 503, before it stops listening.
+   */
+  drainMs: number;
+  /** Then how long requests in flight may take to finish (SHUTDOWN_GRACE_MS). */
   graceMs: number;
   /** Closes what the server used (snapshots, quota counters, the metrics server), once no request runs. */
   release(): Promise<void>;
@@ -21,78 +63,139 @@ export interface ShutdownOptions {
 export interface Shutdown {
   /** What a signal does; also for tests. */
   begin(signal: NodeJS.Signals): void;
-  /** Requests being answered now. */
-  readonly inFlight: number;
+  /** Requests being answered now, or null where Node does not say. */
+  readonly inFlight: number | null;
+  /** From the signal on: /readyz answers 503, so a load balancer sends nothing new. */
+  readonly stopping: boolean;
 }
 
 /**
- * Graceful shutdown. On SIGTERM or SIGINT the server stops accepting connections, closes idle
- * keep-alive ones (and each one as soon as its response is done; requests arriving on an open one
- * meanwhile are answered with `Connection: close`), and waits for the requests in flight, at most
- * `graceMs`. Then it closes SQLite and Redis and exits: 0 when every request finished, 1 when the
- * grace ran out and connections were cut. The last line says how many were drained and cut (and
- * how many clients hung up by themselves meanwhile, which is not the server's doing). A second
- * signal exits at once, 128 + its number (130 for SIGINT, 143 for SIGTERM).
+ * Graceful shutdown that drops nothing (issue 41). On SIGTERM or SIGINT:
+ *
+ * 1. Drain, `drainMs`: /readyz says 503 at once and every answer carries `Connection: close`, but
+ *    the server keeps accepting, so a balancer has time to see it unready and connections already
+ *    queued in the kernel are taken and answered. Idle keep-alive connections stay open meanwhile:
+ *    closing one just as its client reuses it resets that request (nginx does not resend a POST),
+ *    and clients close their own first (server/keep-alive.ts; nginx's upstream keepalive_timeout
+ *    is shorter than the drain).
+ * 2. It stops listening at a moment when nothing waits in the kernel's accept queue (right after
+ *    Node takes the last connection there, within a second), and closes idle connections once what
+ *    has arrived on them is read. Whatever the kernel still holds then is reset: counted as
+ *    `refused`.
+ * 3. Requests in flight finish within `graceMs`; each connection closes after its answer. When
+ *    every connection is gone it closes SQLite and Redis and exits 0, or 1 if anything was lost:
+ *    requests `cut` when the grace ran out, or connections `refused`.
+ *
+ * The last line counts them, with `drained` (answered after the signal) and `abandoned` (clients
+ * that hung up by themselves, not the server's doing). A second signal exits at once, 128 + its
+ * number (130 for SIGINT, 143 for SIGTERM).
  */
 export function handleShutdown(o: ShutdownOptions): Shutdown {
   const exit = o.exit ?? ((code: number) => process.exit(code));
   const repeatWindowMs = o.repeatWindowMs ?? 500;
   const { server, logger } = o;
-  // A count, not a set of the responses: adding and deleting one entry per request made the Set
-  // rebuild its table every few requests, half of what a static file left in the old generation
-  // under load. Cutting the requests in flight closes every connection instead (below).
+  // Requests being answered since the signal: those then in flight (Node's list), and each one after.
   let inFlight = 0;
   let signalled: { signal: NodeJS.Signals; at: number } | null = null;
+  let listening = true;
   let finishing = false;
   let cutting = false;
-  let timer: NodeJS.Timeout | undefined;
+  let graceTimer: NodeJS.Timeout | undefined;
   let drained = 0;
   let abandoned = 0;
+  let refused: number | null = 0;
+  let stopWaiting = () => {};
 
-  // First among the server's 'request' listeners, so a response can still get `Connection: close`
-  // before the app (or the company-file fast path) writes its headers.
-  server.prependListener('request', (_req, res: ServerResponse) => {
+  /** From the signal on, each response: `Connection: close` while its headers are unwritten, and counted. */
+  function follow(res: ServerResponse): void {
+    if (!res.headersSent) res.setHeader('Connection', 'close');
     inFlight++;
-    if (signalled) res.setHeader('Connection', 'close');
     res.once('close', () => {
       inFlight--;
-      if (!signalled || cutting) return;
+      if (cutting) return;
       if (res.writableFinished) drained++;
       else abandoned++;
-      // Its keep-alive connection is idle from now on: close it, then see whether anything is left.
-      setImmediate(() => {
-        server.closeIdleConnections();
-        if (inFlight === 0) void finish(0);
-      });
+      // An answer begun before the signal may leave its keep-alive connection open and idle; once
+      // the server no longer listens, nothing more is taken on it.
+      if (!listening) afterPendingReads(() => server.closeIdleConnections());
     });
-  });
+  }
 
-  async function finish(cut: number): Promise<void> {
+  /** The listening socket's accept queue now (server/accept-queue.ts), null where unknown. */
+  function queued(): number | null {
+    const address = server.address() as AddressInfo | null;
+    return address && typeof address === 'object' ? acceptQueueLength(address.port, address.family === 'IPv6' ? 'IPv6' : 'IPv4') : null;
+  }
+
+  /**
+   * The drain is over: stop listening as soon as nothing waits in the accept queue. Under load,
+   * connections keep arriving while the server answers what it took (up to hundreds in one turn of
+   * its event loop, here, with every answer closing its connection), so the queue is rarely empty
+   * at an arbitrary moment; it is right after Node takes the last of them, in its 'connection'
+   * event. At most `CLOSING_MS` is spent waiting for that moment.
+   */
+  function stopListeningSoon(): void {
+    if (!listening) return;
+    if (!server.listening || (queued() ?? 0) === 0) return stopListening();
+    const taken = () => {
+      if ((queued() ?? 0) === 0) stopListening();
+    };
+    server.on('connection', taken);
+    const bound = setTimeout(stopListening, CLOSING_MS);
+    stopWaiting = () => {
+      server.off('connection', taken);
+      clearTimeout(bound);
+    };
+  }
+
+  function stopListening(): void {
+    if (!listening) return;
+    listening = false;
+    stopWaiting();
+    // Read just before the listening socket closes, in the same tick: these are the connections
+    // the kernel resets.
+    refused = queued();
+    logger.info('shutdown: stopped listening; finishing the requests in flight', { in_flight: inFlight, refused, grace_ms: o.graceMs });
+    // http's close also closes idle connections (after pending reads: this runs in setImmediate);
+    // its callback comes once every connection is gone: each closes after its answer.
+    if (server.listening) server.close(() => void finish(0));
+    else void finish(0);
+    graceTimer = setTimeout(expire, o.graceMs);
+  }
+
+  function expire(): void {
+    const cut = inFlight;
+    cutting = true;
+    // Connections still open: each request in flight is on one, the others hold no request (a
+    // client that connected and sent nothing, or sent part of a request).
+    server.getConnections((_e, open) => {
+      server.closeAllConnections();
+      void finish(cut, open);
+    });
+  }
+
+  let started = 0;
+  async function finish(cut: number, connectionsClosed = 0): Promise<void> {
     if (finishing) return;
     finishing = true;
-    clearTimeout(timer);
-    // Connections still open hold no request: idle, or one whose headers never came.
+    clearTimeout(graceTimer);
     server.closeAllConnections();
     try {
       await Promise.race([o.release(), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
     } catch (e) {
       logger.error('shutdown: closing snapshots or counters failed', { error: e instanceof Error ? e.message : String(e) });
     }
-    const fields = { drained, cut, abandoned, ms: Math.round(performance.now() - started) };
-    if (cut > 0) logger.warn(`shut down: ${drained} requests drained, ${cut} cut when the grace of ${o.graceMs} ms ran out`, fields);
-    else logger.info(`shut down: ${drained} requests drained, none cut`, fields);
+    const fields = { drained, cut, refused, abandoned, connections_closed: connectionsClosed, ms: Math.round(performance.now() - started), drain_ms: o.drainMs, grace_ms: o.graceMs };
+    const lost = cut > 0 || (refused ?? 0) > 0;
+    const cutText = cut > 0 ? `${cut} cut when the grace of ${o.graceMs} ms ran out (${connectionsClosed} connections closed)` : 'none cut';
+    const refusedText = refused === null ? 'accept queue unknown' : refused > 0 ? `${refused} connections refused (reset in the accept queue when listening stopped)` : 'none refused';
+    const message = `shut down: ${drained} requests drained, ${cutText}, ${refusedText}`;
+    if (lost) logger.warn(message, fields);
+    else logger.info(message, fields);
     await logger.flush?.();
-    exit(cut > 0 ? 1 : 0);
+    exit(lost ? 1 : 0);
   }
 
-  function expire(): void {
-    const cut = inFlight;
-    cutting = true;
-    server.closeAllConnections(); // each request still in flight is on one of them
-    void finish(cut);
-  }
-
-  let started = 0;
   function begin(signal: NodeJS.Signals): void {
     const now = performance.now();
     if (signalled) {
@@ -105,21 +208,25 @@ export function handleShutdown(o: ShutdownOptions): Shutdown {
     }
     signalled = { signal, at: now };
     started = now;
-    logger.info('shutting down: no new connections; finishing the requests in flight', { signal, in_flight: inFlight, grace_ms: o.graceMs });
-    server.close();
-    server.closeIdleConnections();
-    if (inFlight === 0) {
-      void finish(0);
-      return;
-    }
-    timer = setTimeout(expire, o.graceMs);
+    const current = responsesInFlight(server);
+    if (current === null) logger.warn('shutdown: this Node does not list its connections; requests in flight before the signal are not counted');
+    for (const res of current ?? []) follow(res);
+    // First among the 'request' listeners, so that each answer can still get `Connection: close`
+    // before the app (or the company-file fast path) writes its headers.
+    server.prependListener('request', (_req, res: ServerResponse) => follow(res));
+    logger.info(`shutting down: unready, draining for ${o.drainMs} ms (every answer with Connection: close), then no new connections`, { signal, in_flight: inFlight, drain_ms: o.drainMs, grace_ms: o.graceMs });
+    // After pending reads, so that Node has taken what the kernel accepted before it looks.
+    setTimeout(() => afterPendingReads(stopListeningSoon), o.drainMs);
   }
 
   for (const signal of o.signals ?? (['SIGTERM', 'SIGINT'] as const)) process.on(signal, () => begin(signal));
   return {
     begin,
     get inFlight() {
-      return inFlight;
+      return signalled ? inFlight : (responsesInFlight(server)?.length ?? null);
+    },
+    get stopping() {
+      return signalled !== null;
     },
   };
 }

@@ -25,6 +25,7 @@
  */
 import { LIMITS, SNAPSHOT_ID_PATTERN } from '../../src/contract/vocabulary.js';
 import { DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from '../../server/download-slots.js';
+import { KEEP_ALIVE } from '../../server/keep-alive.js';
 import { MCP_PATH } from '../../server/observe.js';
 import { API_BASE, DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/site/static-paths.js';
 import { fileForPageUrl } from '../../src/site/paths.js';
@@ -163,7 +164,11 @@ function upstreamBlock(upstreams: string[]): string {
     ...upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=5s;`),
     '    keepalive 64;',
     '    keepalive_requests 10000;',
-    '    keepalive_timeout 30s;',
+    // nginx closes an idle connection to a shim before the shim would (it keeps one 65 s) and before a
+    // draining shim stops listening (5 s): nginx never reuses a connection the shim is closing
+    // (server/keep-alive.ts, server/shutdown.ts). A shim's answer with `Connection: close` (all of
+    // them while it drains) ends that connection here too; the next request opens a new one.
+    `    keepalive_timeout ${KEEP_ALIVE.frontMs / 1000}s;`,
     '}',
   ].join('\n');
 }
@@ -186,8 +191,11 @@ function proxyToShims(o: NginxOptions): string[] {
     'proxy_set_header X-Forwarded-For $remote_addr;',
     'proxy_set_header X-Forwarded-Proto $scheme;',
     'proxy_redirect off;',
-    // A refused or reset connection is retried on the next shim (POST only when it was never sent).
-    'proxy_next_upstream error timeout;',
+    // A refused or reset connection is retried on the next shim, a POST too (`non_idempotent`): every
+    // POST here only reads (batch, packs, MCP tools), and a shim stopping gracefully resets only
+    // requests it never read (those left in its accept queue as it stops listening), so a retried POST
+    // runs once; without it, nginx answered those with 502. Retries stop 10 s after the first try.
+    'proxy_next_upstream error timeout non_idempotent;',
     `proxy_next_upstream_tries ${o.upstreams.length};`,
     'proxy_next_upstream_timeout 10s;',
     'proxy_connect_timeout 2s;',

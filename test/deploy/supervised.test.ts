@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
  * verified by `systemd-analyze verify` where that is installed; the Dockerfile is parsed and its
  * user, health check and command checked.
  */
-const ENVIRONMENT = ['PORT', 'HOST', 'REDIS_URL', 'TRUST_PROXY', 'KEYS_DB', 'SNAPSHOTS_DIR', 'LOG_LEVEL', 'METRICS_PORT', 'SHUTDOWN_GRACE_MS'];
+const ENVIRONMENT = ['PORT', 'HOST', 'REDIS_URL', 'TRUST_PROXY', 'KEYS_DB', 'SNAPSHOTS_DIR', 'LOG_LEVEL', 'METRICS_PORT', 'SHUTDOWN_DRAIN_MS', 'SHUTDOWN_GRACE_MS'];
 const startScript = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
 /** The Node flags `npm start` runs the server with (heap bounds, V8 settings): a supervised shim runs with the same. */
 const startFlags = startScript.split(/\s+/).filter((t) => t.startsWith('--') && t !== '--import');
@@ -58,8 +58,8 @@ describe('deploy/esg-shim@.service', () => {
     expect(exec.filter((t) => ['npm', 'npx', 'sh', 'bash', '&&', ';', 'exec'].includes(t))).toEqual([]);
     expect(exec[exec.indexOf('tsx') - 1], 'tsx only as a loader, not a runner').toBe('--import');
     for (const flag of startFlags) expect(exec, `the flags of npm start: ${startScript}`).toContain(flag);
-    const grace = Number(service.find(([k, v]) => k === 'Environment' && v.startsWith('SHUTDOWN_GRACE_MS='))![1].split('=')[1]);
-    expect(Number(one('TimeoutStopSec')) * 1000).toBeGreaterThan(grace);
+    const ms = (name: string) => Number(service.find(([k, v]) => k === 'Environment' && v.startsWith(`${name}=`))![1].split('=')[1]);
+    expect(Number(one('TimeoutStopSec')) * 1000).toBeGreaterThan(ms('SHUTDOWN_DRAIN_MS') + ms('SHUTDOWN_GRACE_MS'));
     expect(one('User')).not.toBe('root');
   });
 
@@ -149,7 +149,7 @@ describe('deploy/Dockerfile', () => {
     expect(health).toHaveLength(1);
     expect(health[0]!.args).toMatch(/CMD .*\/healthz/);
     const env = finalStage.filter((i) => i.op === 'ENV').map((i) => i.args).join(' ');
-    for (const name of ['PORT', 'HOST', 'SNAPSHOTS_DIR', 'KEYS_DB', 'LOG_LEVEL', 'METRICS_PORT', 'SHUTDOWN_GRACE_MS']) expect(env, name).toMatch(new RegExp(`\\b${name}=`));
+    for (const name of ['PORT', 'HOST', 'SNAPSHOTS_DIR', 'KEYS_DB', 'LOG_LEVEL', 'METRICS_PORT', 'SHUTDOWN_DRAIN_MS', 'SHUTDOWN_GRACE_MS']) expect(env, name).toMatch(new RegExp(`\\b${name}=`));
     // What the server imports lives in src/ and server/: the image copies those (and what tsx reads).
     const copied = finalStage.filter((i) => i.op === 'COPY').map((i) => i.args).join(' ');
     for (const path of ['src', 'server', 'package.json', 'tsconfig.json', 'node_modules']) expect(copied, path).toContain(path);

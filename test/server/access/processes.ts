@@ -106,8 +106,9 @@ export const NODE_SHIM: ShimCommand = { command: process.execPath, args: ['--max
  * The shim in a process of its own on a free loopback port, `env` its settings (PORT and HOST
  * set here), ready once `ready` answers 200. The one way tests start shim processes.
  */
-export async function startShimProcess(env: Record<string, string>, o: { how?: ShimCommand; ready?: '/readyz' | '/healthz' } = {}): Promise<ShimProcess> {
-  const port = await freePort();
+export async function startShimProcess(env: Record<string, string>, o: { how?: ShimCommand; ready?: '/readyz' | '/healthz'; port?: number } = {}): Promise<ShimProcess> {
+  // A given port: a shim restarted where its predecessor listened (test/deploy/rolling-restart.test.ts).
+  const port = o.port ?? (await freePort());
   const how = o.how ?? NODE_SHIM;
   const child = spawn(how.command, [...how.args], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },

@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SettingError, trustProxySetting } from '../../server/settings.js';
+import { freePort } from './access/processes.js';
+
+/**
+ * Every setting server/index.ts reads, given a bad value: the server exits 2 having printed one
+ * line that names the setting, never a stack trace (`TRUST_PROXY=true` used to end in one). Each
+ * case is the real server process (`node --import tsx server/index.ts`), with settings that would
+ * otherwise start it; four at a time, each stopped after 60 s if it does not exit by itself.
+ */
+let dir: string;
+let aFile: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'esg-settings-'));
+  aFile = join(dir, 'a-file');
+  writeFileSync(aFile, 'not a folder');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** An address no interface of a machine like this one has (TEST-NET-2, RFC 5737). */
+const NOT_HERE = '198.51.100.7';
+
+function run(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+      env: { ...process.env, SNAPSHOTS_DIR: inject('demoSnapshotsDir'), KEYS_DB: join(dir, 'keys.sqlite'), HOST: '127.0.0.1', PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    for (const s of [child.stdout, child.stderr]) s.setEncoding('utf8').on('data', (c: string) => (output += c));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('exit', (code) => {
+      clearTimeout(killer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe('a bad setting: exit 2 and one line naming it', () => {
+  const cases = (): [string, Record<string, string>][] => [
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['HOST', { HOST: 'not a host' }],
+    ['HOST', { HOST: NOT_HERE }],
+    ['HOST', { HOST: 'no-such-host.invalid' }],
+    ['METRICS_PORT', { METRICS_PORT: '8o8o' }],
+    ['METRICS_HOST', { METRICS_HOST: NOT_HERE, METRICS_PORT: 'FREE' }],
+    ['SHUTDOWN_GRACE_MS', { SHUTDOWN_GRACE_MS: '1e3' }],
+    ['SHUTDOWN_DRAIN_MS', { SHUTDOWN_DRAIN_MS: '-5' }],
+    ['SHUTDOWN_DRAIN_MS', { SHUTDOWN_DRAIN_MS: '9999999999' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'true' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'my proxy' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '1', HOST: '0.0.0.0' }],
+    ['TRUST_PROXY_PUBLIC_HOST', { TRUST_PROXY: '1', HOST: '0.0.0.0', TRUST_PROXY_PUBLIC_HOST: 'yes' }],
+    ['REDIS_URL', { REDIS_URL: 'localhost:6379' }],
+    ['KEYS_DB', { KEYS_DB: join(aFile, 'keys.sqlite') }],
+    ['SNAPSHOTS_DIR', { SNAPSHOTS_DIR: aFile }],
+    ['QUOTA_MEMORY_CLIENTS', { QUOTA_MEMORY_CLIENTS: 'lots' }],
+    ['DOWNLOADS_PER_CLIENT', { DOWNLOADS_PER_CLIENT: '0' }],
+    ['DOWNLOADS_MAX', { DOWNLOADS_MAX: 'many' }],
+    ['DOWNLOAD_STALL_MS', { DOWNLOAD_STALL_MS: '-1' }],
+  ];
+
+  it('for each setting the server reads', async () => {
+    const all = cases();
+    const results: { name: string; env: Record<string, string>; code: number | null; output: string }[] = [];
+    for (let i = 0; i < all.length; i += 4) {
+      const batch = all.slice(i, i + 4);
+      results.push(
+        ...(await Promise.all(
+          batch.map(async ([name, env]) => {
+            const filled = Object.fromEntries(await Promise.all(Object.entries(env).map(async ([k, v]) => [k, v === 'FREE' ? String(await freePort()) : v])));
+            return { name, env, ...(await run(filled)) };
+          }),
+        )),
+      );
+    }
+    for (const r of results) {
+      const what = `${JSON.stringify(r.env)} printed:\n${r.output}`;
+      expect(r.code, what).toBe(2);
+      const lines = r.output.trim().split('\n');
+      expect(lines, what).toHaveLength(1);
+      expect(lines[0], what).toContain(r.name);
+      expect(lines[0], what).not.toMatch(/\bat .*:\d+|Error:/);
+    }
+  }, 300_000);
+});
+
+describe('TRUST_PROXY and the address the server listens on', () => {
+  it('a hop count needs a loopback HOST, or TRUST_PROXY_PUBLIC_HOST=1; addresses and names are fine on any HOST', () => {
+    expect(trustProxySetting({ TRUST_PROXY: '1' }, '127.0.0.1')).toBe(1);
+    expect(trustProxySetting({ TRUST_PROXY: '2' }, '::1')).toBe(2);
+    expect(trustProxySetting({ TRUST_PROXY: '1' }, 'localhost')).toBe(1);
+    expect(() => trustProxySetting({ TRUST_PROXY: '1' }, '0.0.0.0')).toThrow(SettingError);
+    expect(() => trustProxySetting({ TRUST_PROXY: '1' }, '10.0.0.5')).toThrow(/TRUST_PROXY_PUBLIC_HOST=1/);
+    expect(trustProxySetting({ TRUST_PROXY: '1', TRUST_PROXY_PUBLIC_HOST: '1' }, '0.0.0.0')).toBe(1);
+    expect(() => trustProxySetting({ TRUST_PROXY: '1', TRUST_PROXY_PUBLIC_HOST: '0' }, '0.0.0.0')).toThrow(SettingError);
+    // Zero hops trusts nobody, like no setting at all.
+    expect(trustProxySetting({ TRUST_PROXY: '0' }, '0.0.0.0')).toBe(0);
+    expect(trustProxySetting({ TRUST_PROXY: 'loopback' }, '0.0.0.0')).toBe('loopback');
+    expect(trustProxySetting({ TRUST_PROXY: '10.0.0.0/8, loopback' }, '0.0.0.0')).toBe('10.0.0.0/8, loopback');
+    expect(trustProxySetting({}, '0.0.0.0')).toBeUndefined();
+  });
+});
