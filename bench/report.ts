@@ -1,7 +1,8 @@
 import { medianRatio, type LoadResult } from './load.js';
-import { accessSection, accessTargetRows, type AccessFigures } from './access.js';
 import type { StallFigures } from './stall-probe.js';
 import type { ShimProfile } from './servers.js';
+import { drainSection, drainTargetRows, type DrainFigures } from './drain.js';
+import { accessSection, accessTargetRows, type AccessFigures } from './access.js';
 
 /** The pages stage's labels: English only (the one-language figure), and every language (what a build writes). */
 export const PAGES_ONE_LANGUAGE = 'pages (Astro), English only';
@@ -174,6 +175,8 @@ export interface ServeFigures {
   changes?: ChangesFigures | null;
   /** An MCP company lookup (POST /mcp, tools/call get_company), metered, paced (issue 26); absent in runs before it. */
   mcp?: { rate: number } & LoadResult;
+  /** The graceful shutdown's machinery against none (issue 41); absent in runs before it. */
+  drain?: DrainFigures[];
   serverPeakRssMb: number | null;
 }
 
@@ -303,6 +306,7 @@ export function renderMarkdown(r: BenchResults): string {
       const ratio = loggingRatio(l);
       out.push(`| ${l.name}: a log line per request ≥ ${TARGETS.logging}× its req/s without (${n(s.companies)} companies) | ${n(ratio, 2)}× | ${met(ratio >= TARGETS.logging)} |`);
     }
+    out.push(...drainTargetRows(s.companies, s.drain ?? [], n, met));
   }
   for (const s of r.serving) {
     for (const m of s.metering) {
@@ -419,6 +423,7 @@ export function renderMarkdown(r: BenchResults): string {
       const lines = s.logging.at(-1)?.lines;
       if (lines !== undefined) out.push('', `The logged shim wrote ${n(lines)} request lines over these runs, every one parsed as JSON.`);
     }
+    if (s.drain?.length) out.push(...drainSection(s.drain, n));
     out.push('', `Shim ÷ nginx (static file): ${s.shimToNginx === null ? s.nginxNote : `**${n(s.shimToNginx, 2)}×**`}. Server peak RSS: ${s.serverPeakRssMb ?? '?'} MB.`, '');
   }
   out.push(...accessSection(r.access, n));

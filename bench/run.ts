@@ -7,15 +7,16 @@ import { KeyStore } from '../server/access/key-store.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { CAUSE_KINDS } from '../src/contract/vocabulary.js';
 import { load, median, medianOf, medianRatio, medians, wrkLoad, type LoadRequest, type LoadResult } from './load.js';
-import { measureCounters, measureKeyStore, type AccessFigures } from './access.js';
 import { paced, saturated } from './paced.js';
 import { stallProbe, type StallFigures } from './stall-probe.js';
+import { drainRatio, measureDrain } from './drain.js';
+import { measureCounters, measureKeyStore, type AccessFigures } from './access.js';
 import { startPublisherReplay } from './publisher-replay.js';
 import { PAGES_ALL_LANGUAGES, PAGES_ONE_LANGUAGE, renderMarkdown, type BenchResults, type BuildFigures, type FormsFigures, type FrontFigures, type HistoryRuns, type LoggingFigures, type TailFigures, type ChangesFigures, type StorageFigures, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
 import { busyOver, cpuMs, ensureWrk, firstChildPid, peakRssMb, profiled, startNginx, startRedis, startShim, startShippedNginx, type Running, type ShimProfile } from './servers.js';
 
 /**
- * npm run bench [-- --companies 100000] [--sizes 100000] [--storage-companies N|0] [--runs 3] [--seconds 3] [--port 18600] [--only tail [--work DIR] | --only access [--access-keys N] [--access-calls N]]
+ * npm run bench [-- --companies 100000] [--sizes 100000] [--storage-companies N|0] [--runs 3] [--seconds 3] [--port 18600] [--only tail [--work DIR] | --only drain | --only access [--access-keys N] [--access-calls N]]
  * Measures, in one run on this machine: each build stage at 1,800 companies (and at --companies N),
  * the tree writer against plain fs writes of the same bytes, and serving over loopback — a static
  * file through the shim and through nginx, and every dynamic endpoint — as throughput, latency and
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     // Only these sizes (comma-separated), e.g. `--sizes 100000` to measure the large universe alone.
     sizes: { type: 'string' },
     // `--only tail`: build each size's snapshot and tree, measure the tail under 50 connections, print it (no results files);
+    // `--only drain` likewise measures what the graceful shutdown's machinery costs (bench/drain.ts);
     // `--only access` the quota counters and the key store at scale (bench/access.ts), on the first size.
     only: { type: 'string' },
     // The key store's size, and the calls a metering run makes, for the access stage (issue 41).
@@ -46,7 +48,7 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const seconds = Number(values.seconds);
 const sizes = values.sizes ? values.sizes.split(',').map(Number) : [...new Set([1800, ...(values.companies ? [Number(values.companies)] : [])])];
-if (values.only !== undefined && !['tail', 'access'].includes(values.only)) throw new Error(`--only: the stages that run alone are tail and access, not ${values.only}`);
+if (values.only !== undefined && !['tail', 'drain', 'access'].includes(values.only)) throw new Error(`--only: the stages that run alone are tail, drain and access, not ${values.only}`);
 if (values.work !== undefined && (values.only !== 'tail' || sizes.length !== 1)) throw new Error('--work: with --only tail and one size (--sizes N)');
 if (sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error(`--sizes: whole numbers of companies, at least 100: ${values.sizes}`);
 // On disk by default, where snapshots are written (--dir /dev/shm measures in memory instead).
@@ -319,6 +321,8 @@ async function serveFigures(companies: number, work: string, port: number): Prom
     const logging = await measureLogging(companies, shim, logged, logFile, requests, withKey);
     const { stalls, tail } = await measureTail(companies, published, keysDb, port + 8, requests, withKey);
     const changes = await measureChanges(companies, work, port + 7, keysDb, withKey);
+    // Ports 9 and 10 (the next size's first port, free again once these shims are stopped).
+    const drain = await measureDrain(published, port + 9, requests, { seconds, rounds: runs, inRounds, log, companies });
     return {
       companies,
       throughput,
@@ -334,6 +338,7 @@ async function serveFigures(companies: number, work: string, port: number): Prom
       tail,
       stalls,
       changes,
+      drain,
       frontNote: typeof nginx === 'string' ? nginx : typeof front === 'string' ? front : null,
       serverPeakRssMb: peakRssMb(shim.pid),
     };
@@ -641,6 +646,19 @@ try {
     for (const name of ['generate', 'snapshot', 'tree']) stage(name, work, sizes[0]!);
     const access = await accessFigures(servingSetup(work).published, port);
     process.stdout.write(`${JSON.stringify(access, null, 2)}\n`);
+    rmSync(root, { recursive: true, force: true });
+    process.exit(0);
+  }
+  if (values.only === 'drain') {
+    for (const companies of sizes) {
+      const work = join(root, String(companies));
+      for (const name of ['generate', 'snapshot', 'tree']) stage(name, work, companies);
+      const { published, requests } = servingSetup(work);
+      const drain = await measureDrain(published, port, requests, { seconds, rounds: runs, inRounds, log, companies });
+      process.stdout.write(`${JSON.stringify({ companies, drain: drain.map((d) => ({ ...d, ratio: drainRatio(d) })) }, null, 2)}\n`);
+      rmSync(work, { recursive: true, force: true });
+      port += 10;
+    }
     rmSync(root, { recursive: true, force: true });
     process.exit(0);
   }
