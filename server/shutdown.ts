@@ -83,8 +83,9 @@ export interface Shutdown {
  *    has arrived on them is read. Whatever the kernel still holds then is reset: counted as
  *    `refused`.
  * 3. Requests in flight finish within `graceMs`; each connection closes after its answer. When
- *    every connection is gone it closes SQLite and Redis and exits 0, or 1 if anything was lost:
- *    requests `cut` when the grace ran out, or connections `refused`.
+ *    every connection is gone it closes SQLite and Redis and exits 0, or 1 when requests were `cut`
+ *    as the grace ran out. Connections `refused` make the last line a warning, not the exit code:
+ *    the shim never read them, and a front resends them (nginx's proxy_next_upstream).
  *
  * The last line counts them, with `drained` (answered after the signal) and `abandoned` (clients
  * that hung up by themselves, not the server's doing). A second signal exits at once, 128 + its
@@ -193,7 +194,7 @@ export function handleShutdown(o: ShutdownOptions): Shutdown {
     if (lost) logger.warn(message, fields);
     else logger.info(message, fields);
     await logger.flush?.();
-    exit(lost ? 1 : 0);
+    exit(cut > 0 ? 1 : 0);
   }
 
   function begin(signal: NodeJS.Signals): void {

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { startShimProcess, type ShimCommand } from './access/processes.js';
 
@@ -43,6 +44,34 @@ export async function watchShim(how: keyof typeof HOW, env: Record<string, strin
   };
   const listening = await line('listening');
   return { child, port: shim.port, pid: listening.pid as number, lines, line, exited };
+}
+
+/**
+ * Whether process `pid` has a socket listening on `port` (/proc: the LISTEN line's inode among the
+ * process's open files). Not "does the port accept": once the shim has closed it, another test's
+ * server may be given the same port.
+ */
+export function listensOn(pid: number, port: number): boolean {
+  const inodes = new Set<string>();
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(file, 'latin1').split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f[3] === '0A' && parseInt((f[1] ?? '').split(':').pop()!, 16) === port) inodes.add(f[9]!);
+    }
+  }
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return false; // the process is gone
+  }
+  return fds.some((fd) => {
+    try {
+      return inodes.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? '');
+    } catch {
+      return false;
+    }
+  });
 }
 
 export interface RawAnswer {

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { KeyStore } from '../../server/access/key-store.js';
-import { accepts } from './access/processes.js';
-import { rawRequest, watchShim, type RawAnswer } from './shim-process.js';
+import { listensOn, rawRequest, watchShim, type RawAnswer } from './shim-process.js';
 
 /**
  * Issue 41's shutdown that drops nothing, on `npm start` (the server as supervisors run it): a
@@ -71,7 +70,7 @@ describe('SIGTERM with 200 requests in flight and 200 connections queued', () =>
 
       const stopped = await shim.line('shutdown: stopped listening', 15_000);
       expect(stopped.refused).toBe(0);
-      expect(await accepts(shim.port)).toBe(false);
+      expect(listensOn(shim.pid, shim.port)).toBe(false);
       const exit = await shim.exited;
       expect(exit.code).toBe(0);
       const end = await shim.line('shut down');

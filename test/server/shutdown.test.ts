@@ -6,8 +6,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
-import { accepts } from './access/processes.js';
-import { rawRequest, watchShim } from './shim-process.js';
+import { listensOn, rawRequest, watchShim } from './shim-process.js';
 
 /**
  * Graceful shutdown (server/shutdown.ts), tried the way supervisors do it: SIGTERM to `npm start`
@@ -120,7 +119,7 @@ describe('SIGTERM under load', () => {
         expect(during).toMatchObject({ status: 200, connection: 'close', complete: true });
         const stopped = await shim.line('shutdown: stopped listening', 10_000);
         expect(stopped.refused).toBe(0);
-        expect(await accepts(shim.port), 'a new connection once listening stopped').toBe(false);
+        expect(listensOn(shim.pid, shim.port), 'listening once it says it stopped').toBe(false);
 
         const results = await Promise.all(downloads.map((d) => d.done));
         for (const r of results) {
