@@ -52,13 +52,14 @@ async function sumsOf(dir: string): Promise<Map<string, string>> {
  */
 export async function download(ctx: RouteContext, id: string, name: string): Promise<void> {
   const { req, res } = ctx;
+  // A client past its cap is refused first, before the snapshot and the file are looked up: refusing
+  // 2,000 at once costs the shim no more than that. A HEAD or a conditional GET may still be answered
+  // without a body, so it is not.
+  if (req.method !== 'HEAD' && req.headers['if-none-match'] === undefined) ctx.downloads.check(req);
   assertSnapshotKept(ctx.source.root, id);
   const folderPage = name === '';
   if (folderPage) name = FOLDER_PAGE;
   if (!DOWNLOAD_NAME.test(name)) throw notFound(`No download named "${name.slice(0, 40)}".`);
-  // A client past its cap is refused before the file is looked up (what refusing 2,000 costs); a
-  // HEAD or a conditional GET may still be answered without a body, so it is not.
-  if (req.method !== 'HEAD' && req.headers['if-none-match'] === undefined) ctx.downloads.check(req);
   const dir = join(ctx.source.root, id, 'tree', DOWNLOADS_DIR, id);
   const file = join(dir, name);
   // Looked up and, when it fits in one chunk, read at once, as the tree's files are: each trip

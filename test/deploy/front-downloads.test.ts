@@ -7,7 +7,8 @@ import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { PRUNED_FILE } from '../../src/snapshot/retention.js';
 import { DOWNLOADS_DIR } from '../../src/site/static-paths.js';
 import { expectEnvelope } from '../helpers/raw-http.js';
-import { OTHER, firstStatuses, openUnread, p99, requestFrom, slowest, unreadScenario, withLargeDownload } from '../helpers/unread-downloads.js';
+import { OTHER, firstStatuses, openUnread, requestFrom, withLargeDownload } from '../helpers/unread-downloads.js';
+import { expectScenario, unreadScenarioRuns } from '../helpers/unread-scenario.js';
 import { NGINX, startNginx, startShim, type Nginx, type Shim } from './front.js';
 
 /**
@@ -17,7 +18,7 @@ import { NGINX, startNginx, startShim, type Nginx, type Shim } from './front.js'
  * would otherwise take whole (the fixed send buffer); a client that stops reading
  * is reset after the stall time (2 s, on a second front) and its slot is free again; and 2,000 unread requests for a
  * 24 MB snapshot.sqlite from one client leave another client's p99 under 50 ms and the shim's
- * memory where it was (the downloads never reach it).
+ * memory where it was (the downloads never reach it; up to three tries for the p99, as on the shim).
  */
 let dir: string;
 let snapshotsDir: string;
@@ -141,11 +142,8 @@ describe.skipIf(!NGINX)('downloads through nginx', () => {
   });
 
   it('2,000 unread requests from one client: that client gets 6, another keeps p99 < 50 ms, the shim’s memory stays', async () => {
-    const { statuses, times, rssBefore, rssPeak } = await unreadScenario(nginx.port, big.path, big.id, shim.child.pid!);
-    expect(statuses).toEqual({ 200: DEFAULT_DOWNLOAD_LIMITS.perClient, 429: 2000 - DEFAULT_DOWNLOAD_LIMITS.perClient });
-    expect(times.filter((t) => t.status !== 200).map((t) => `${t.path}: ${t.status}`)).toEqual([]);
-    expect(p99(times), `p99 of ${times.length} requests; slowest: ${slowest(times)}`).toBeLessThan(50);
+    const runs = await unreadScenarioRuns(nginx.port, big.path, big.id, shim.child.pid!);
     // The downloads never reach the shim.
-    expect(rssPeak - rssBefore, `shim RSS ${rssBefore.toFixed(0)} → ${rssPeak.toFixed(0)} MB`).toBeLessThan(16);
-  }, 60_000);
+    expectScenario(runs, 16);
+  }, 120_000);
 });

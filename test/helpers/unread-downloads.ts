@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -160,83 +159,4 @@ export async function timedLoad(port: number, paths: string[], o: { rate: number
   } finally {
     agent.destroy();
   }
-}
-
-/** The 99th percentile of the times. */
-export function p99(times: Timed[]): number {
-  const sorted = times.map((t) => t.ms).sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)]!;
-}
-
-/** The slowest few, for a failure's message: `ms path @sent`. */
-export const slowest = (times: Timed[], n = 5) =>
-  [...times].sort((a, b) => b.ms - a.ms).slice(0, n).map((t) => `${t.ms.toFixed(0)} ms ${t.path} @${t.at}`).join('; ');
-
-/**
- * Issue 41's finding, replayed: 2,000 requests for `path` from GREEDY that are never read (a process
- * of its own, 50 connections every 100 ms), while OTHER sends 40 requests a second for 6 s (after
- * a second's warm-up); the shim process `shimPid`'s resident memory sampled throughout.
- */
-export async function unreadScenario(port: number, path: string, id: string, shimPid: number) {
-  const greedy = await greedyProcess(port, path, 2000, GREEDY);
-  try {
-    await timedLoad(port, otherClientPaths(id), { rate: 40, seconds: 1 });
-    const rssBefore = rssMb(shimPid);
-    const rss = sampleRss(shimPid);
-    const load = timedLoad(port, otherClientPaths(id), { rate: 40, seconds: 6 });
-    await new Promise((r) => setTimeout(r, 500));
-    await greedy.go();
-    const times = await load;
-    const rssPeak = rss.stop();
-    return { statuses: await greedy.statuses(), times, rssBefore, rssPeak };
-  } finally {
-    greedy.kill();
-  }
-}
-
-/** The greedy client in a process of its own (test/helpers/unread-client.ts), started and waiting. */
-export interface Greedy {
-  /** Opens its connections; resolves once all are open and their requests sent. */
-  go(): Promise<void>;
-  /** Reads each connection's first status line, counted; then closes them all and exits. */
-  statuses(): Promise<Record<string, number>>;
-  kill(): void;
-}
-
-export async function greedyProcess(port: number, path: string, count: number, from = GREEDY): Promise<Greedy> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/unread-client.ts', String(port), path, String(count), from], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines: string[] = [];
-  let wake = () => {};
-  child.stdout!.setEncoding('utf8').on('data', (c: string) => {
-    lines.push(...c.split('\n').filter(Boolean));
-    wake();
-  });
-  child.once('exit', () => wake());
-  const line = async (n: number, want?: string) => {
-    while (lines.length < n && child.exitCode === null && child.signalCode === null) await new Promise<void>((r) => (wake = r));
-    if (lines.length < n || (want && lines[n - 1] !== want)) throw new Error(`the greedy client exited (${child.exitCode}) after: ${lines.join(' | ')}`);
-    return lines[n - 1]!;
-  };
-  await line(1, 'ready');
-  return {
-    go: async () => {
-      child.stdin!.write('go\n');
-      await line(2, 'opened');
-    },
-    statuses: async () => {
-      child.stdin!.end();
-      return JSON.parse(await line(3)) as Record<string, number>;
-    },
-    kill: () => child.kill('SIGKILL'),
-  };
-}
-
-/** A process's resident set now, in MB. */
-export const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-
-/** A process's resident set, in MB, sampled every 100 ms until `stop()`; `stop` returns the largest. */
-export function sampleRss(pid: number): { stop(): number } {
-  let peak = rssMb(pid);
-  const timer = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
-  return { stop: () => (clearInterval(timer), Math.max(peak, rssMb(pid))) };
 }
