@@ -138,6 +138,12 @@ export function redisCounters(url: string, o: RedisCountersOptions = {}): Counte
   const client = createClient({
     url,
     disableOfflineQueue: true,
+    // node-redis 5.9 sends CLIENT SETINFO while connecting and ignores its failure, even a socket
+    // closed under it: a reconnect that met a Redis going down then said "ready" on a dead socket
+    // and never tried again (every command timed out until the shim restarted; 1 reconnect in 7
+    // to a Redis killed and started again, test/server/access/redis-usage.test.ts). Without it
+    // nothing is awaited between connect and ready, and a socket that dies is reconnected.
+    disableClientInfo: true,
     socket: { connectTimeout: 1000, reconnectStrategy: (retries: number) => Math.min(50 * (retries + 1), 1000) },
   });
   // The connection's own ups and downs, one line each per outage (the meter reports what they mean
