@@ -62,11 +62,11 @@ export class SourceFileError extends Error {
   override name = 'SourceFileError';
 }
 
-export interface LayoutRow<T> {
+export interface LayoutRow<T, K extends string = string> {
   readonly line: number;
   readonly row: T;
-  /** Every mapped column's value as read (cleaned), in layout order: what a record is, field for field. */
-  readonly values: readonly string[];
+  /** Every mapped column's value as read (cleaned), keyed in layout order: what a record is, field for field. */
+  readonly raw: Readonly<Record<K, string>>;
 }
 
 type Raw<K extends string> = Record<K, string>;
@@ -204,7 +204,7 @@ export async function* readLayout<K extends string, T>(
   schema: z.ZodType<T, Partial<Record<K, string>>>,
   rejects: RejectLog,
   options: { optional?: boolean } = {},
-): AsyncGenerator<LayoutRow<T>> {
+): AsyncGenerator<LayoutRow<T, K>> {
   const file = resolveLayoutFile(dir, layout);
   if (file === null) {
     if (options.optional) return;
@@ -224,7 +224,7 @@ export async function* readLayoutFile<K extends string, T>(
   layout: FileLayout<K>,
   schema: z.ZodType<T, Partial<Record<K, string>>>,
   rejects: RejectLog,
-): AsyncGenerator<LayoutRow<T>> {
+): AsyncGenerator<LayoutRow<T, K>> {
   const path = join(dir, file);
   const isJson = file.toLowerCase().endsWith('.json');
   if (isJson && (await sniffEncoding(path)) !== 'utf8') {
@@ -251,7 +251,7 @@ export async function* readLayoutFile<K extends string, T>(
       }
       const parsed = schema.safeParse(item.raw);
       if (parsed.success) {
-        yield { line: item.at, row: parsed.data, values: Object.values(item.raw) };
+        yield { line: item.at, row: parsed.data, raw: item.raw };
       } else {
         const issue = parsed.error.issues[0]!;
         rejects.add(file, item.at, `${labelOf(issue.path[0] as K | undefined)}: ${issue.message}`, unit);

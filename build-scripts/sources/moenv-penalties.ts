@@ -104,9 +104,9 @@ export async function* readPenalties(dir: string, rejects: RejectLog, tally: Sou
   const sourceId = penaltyLayout.sourceId;
   const copies = new ExactCopies(tally.of(sourceId));
   for (const file of filesOf(dir, moenvPenaltiesModule)) {
-    for await (const { row, values } of readLayoutFile(dir, file, penaltyLayout, schema, rejects)) {
+    for await (const { row, raw } of readLayoutFile(dir, file, penaltyLayout, schema, rejects)) {
       // A copy is equal in every field the layout maps, as read.
-      if (!copies.first(`${row.agencyName}\u0000${row.documentNo}`, values)) continue;
+      if (!copies.first(`${row.agencyName}\u0000${row.documentNo}`, Object.values(raw))) continue;
       if (row.uniformNo?.padded) tally.paddedId(sourceId);
       const known = agencyCode(row.agencyName);
       if (known === null) tally.unknownValue(sourceId, `agency "${row.agencyName}" (not in the agency table: kept as named)`);

@@ -66,6 +66,9 @@ export class SourceTally {
   }
 }
 
+/** A short digest of a record's content: what the copy checks keep instead of the record. */
+const digest = (content: string) => createHash('sha1').update(content).digest('base64');
+
 /**
  * Keeps the first record of each id. Copies are counted (and those differing from the first,
  * separately): a publisher that serves a record twice, on two pages say, still states one fact.
@@ -75,7 +78,7 @@ export class FirstById {
   constructor(
     private readonly counts: SourceCounts,
     /** Keeps only a digest of each record's content, not the record (400k penalties stay small). */
-    private readonly contentOf: (row: unknown) => string = (row) => createHash('sha1').update(JSON.stringify(row)).digest('base64'),
+    private readonly contentOf: (row: unknown) => string = (row) => digest(JSON.stringify(row)),
   ) {}
   /** True when the record is new. */
   first(id: string, row: unknown): boolean {
@@ -103,7 +106,7 @@ export class ExactCopies {
   constructor(private readonly counts: SourceCounts) {}
   /** True when the record is not a copy of one already seen. */
   first(id: string, values: readonly string[]): boolean {
-    const content = createHash('sha1').update(values.join('\u0001')).digest('base64');
+    const content = digest(values.join('\u0001'));
     const before = this.seen.get(id);
     if (before === undefined) {
       this.seen.set(id, content);
