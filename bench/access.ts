@@ -13,7 +13,7 @@ import { bucketsFor } from '../server/access/index.js';
 import { memoryCounters, type BucketCounter, type Counters } from '../server/access/counters.js';
 import { KeyStore } from '../server/access/key-store.js';
 import { Meter } from '../server/access/meter.js';
-import { counterLifetimeMs } from '../server/access/tiers.js';
+import { counterLifetimeMs } from '../src/contract/tiers.js';
 import { addFillerKeys } from '../test/helpers/many-keys.js';
 import { median, medianRatio, type LoadResult } from './load.js';
 import { paced } from './paced.js';

@@ -13,7 +13,7 @@ import { writeChangeStages } from '../build-scripts/history/stages.js';
 import { historyStorage, type HistoryStorage } from '../build-scripts/history/storage.js';
 import { demoPublishTime } from '../build-scripts/cli/defaults.js';
 import { HISTORY_DB, memberAt } from '../src/snapshot/history-store.js';
-import { DOWNLOADS_DIR, outsideTreeArchive } from '../src/site/static-paths.js';
+import { DOWNLOADS_DIR, outsideTreeArchive } from '../src/contract/urls.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { ChangesStore } from '../src/snapshot/changes-store.js';
 import { scaledChanges } from '../build-scripts/history/scaled-changes.js';

@@ -6,7 +6,7 @@ import { publishedSnapshotIds } from '../src/snapshot/published.js';
 import { historyOptionsFor, writeChangeStages } from './history/stages.js';
 import { dropStaleHistoryFiles, storeOwnHistory } from './history/store-steps.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
-import { DOWNLOADS_DIR, fileForUrlPath, outsideTreeArchive, urls } from '../src/site/static-paths.js';
+import { DOWNLOADS_DIR, fileForUrlPath, outsideTreeArchive, urls } from '../src/contract/urls.js';
 import { snapshotsView } from '../src/views/snapshots.js';
 import { openApiDocument } from '../src/contract/openapi.js';
 import { openApiExamples } from './tree/openapi-examples.js';

@@ -4,17 +4,21 @@ import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { LIMITS } from '../src/contract/vocabulary.js';
-import { API_BASE } from '../src/site/static-paths.js';
+import { API_BASE } from '../src/contract/urls.js';
 import { bucketsFor, type Access } from './access/index.js';
 import type { RouteContext } from './context.js';
-import { DownloadSlots, type DownloadLimits } from './download-slots.js';
-import { ApiError, badRequest, errorBody, methodNotAllowed, toApiError } from './errors.js';
-import { CACHE_PRIVATE, CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS, READ_ONLY_METHODS, setCommonHeaders } from './http.js';
+import { DownloadSlots } from './download-slots.js';
+import { type DownloadLimits } from '../src/contract/downloads.js';
+import { ApiError, badRequest, headersTooLarge, methodNotAllowed, uriTooLong } from '../src/contract/errors.js';
+import { errorBody, toApiError } from './errors.js';
+import { CACHE_PRIVATE, CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS, READ_ONLY_METHODS } from '../src/contract/headers.js';
+import { setCommonHeaders } from './http.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { MCP_PREFLIGHT_HEADERS, mcpRoute } from './mcp/route.js';
-import { MCP_PATH, observeRequests, type ObserveRejected } from './observe.js';
-import { apiSegments, requestTooLarge } from './request-path.js';
+import { MCP_PATH } from '../src/contract/urls.js';
+import { observeRequests, type ObserveRejected } from './observe.js';
+import { apiSegments, requestTooLarge } from '../src/contract/request-path.js';
 import { resolveRoute, unknownPath } from './router.js';
 import { pagesRoute } from './routes/pages.js';
 import type { SnapshotSource } from './snapshot-source.js';
@@ -176,7 +180,7 @@ function parserError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): ApiEr
       const longUrl = /^[A-Z]+ /.test(firstLine.slice(0, 16))
         ? lineEnd < 0 || lineEnd > LIMITS.urlBytes
         : lineEnd >= 0 && / HTTP\/1\.[01]$/.test(firstLine);
-      return longUrl ? new ApiError('URI_TOO_LONG', `The URL is longer than ${LIMITS.urlBytes} bytes.`) : new ApiError('HEADERS_TOO_LARGE', `The request headers are larger than ${LIMITS.headerBytes} bytes together.`);
+      return longUrl ? uriTooLong() : headersTooLarge();
     }
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new ApiError('REQUEST_TIMEOUT', 'The request did not arrive in time: send its headers, then its body, without pausing.');

@@ -2,28 +2,8 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Request, Response } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
-import { ApiError } from './errors.js';
-
-/**
- * How many downloads (`/api/v1/downloads/…`) the shim sends at once (issue 41): 2,000 unread
- * requests for snapshot.sqlite from one client once held 453 MB in the shim and stalled the front.
- * Each cap is an environment variable (README "Environment"); nginx takes the same values when its
- * config is generated (build-scripts/deploy/nginx-downloads.ts).
- */
-export interface DownloadLimits {
-  /** Connections one client (an IP, IPv6 by /56, as quotas count) may be downloading on at once. */
-  perClient: number;
-  /** Connections this shim may be downloading on at once, all clients together. */
-  total: number;
-  /** A download whose client takes no bytes for this long is cut with a reset. */
-  stallMs: number;
-}
-
-/**
- * A browser opens at most 6 connections to one host, so a person is never refused; 64 downloads
- * hold at most 64 × 128 KiB in the shim (see DOWNLOAD_CHUNK_BYTES); 30 s is nginx's send_timeout.
- */
-export const DEFAULT_DOWNLOAD_LIMITS: Readonly<DownloadLimits> = { perClient: 6, total: 64, stallMs: 30_000 };
+import { ApiError } from '../src/contract/errors.js';
+import { DEFAULT_DOWNLOAD_LIMITS, DOWNLOAD_RETRY_AFTER_S, tooManyDownloads, type DownloadLimits } from '../src/contract/downloads.js';
 
 /**
  * What one download reads from its file at a time. The file stream reads the next chunk only once
@@ -31,27 +11,6 @@ export const DEFAULT_DOWNLOAD_LIMITS: Readonly<DownloadLimits> = { perClient: 6,
  * the shim however slowly its client reads.
  */
 export const DOWNLOAD_CHUNK_BYTES = 64 * 1024;
-
-/** Seconds a refused download is told to wait: slots free as other downloads end (nginx tells the same). */
-export const DOWNLOAD_RETRY_AFTER_S = 5;
-
-/** The 429 message for a client over its cap, the shim's and nginx's. */
-export const tooManyDownloads = (perClient: number) =>
-  `Too many downloads at once: at most ${perClient} connections from one client may be downloading. Finish or close one, then retry after ${DOWNLOAD_RETRY_AFTER_S} s.`;
-
-const ENV_NAMES: Record<keyof DownloadLimits, string> = { perClient: 'DOWNLOADS_PER_CLIENT', total: 'DOWNLOADS_MAX', stallMs: 'DOWNLOAD_STALL_MS' };
-
-/** The limits from the environment: a whole number ≥ 1 each, else `fail` with one line naming the variable. */
-export function downloadLimitsFromEnv(env: NodeJS.ProcessEnv, fail: (message: string) => never): DownloadLimits {
-  const limits = { ...DEFAULT_DOWNLOAD_LIMITS };
-  for (const key of Object.keys(ENV_NAMES) as (keyof DownloadLimits)[]) {
-    const value = env[ENV_NAMES[key]];
-    if (value === undefined || value === '') continue;
-    if (!/^\d{1,9}$/.test(value) || Number(value) < 1) fail(`${ENV_NAMES[key]} must be a whole number of at least 1; got ${value}`);
-    limits[key] = Number(value);
-  }
-  return limits;
-}
 
 /** Set on a connection whose download has ended while it stays open: the slot it still holds. */
 const HELD_AFTER = Symbol('download slot held after its response');

@@ -1,28 +1,9 @@
 import Database from 'better-sqlite3';
 import type { ErrorBody } from '../src/contract/common.js';
 import { RequestRuleError } from '../src/contract/parse-request.js';
-import { ERROR_STATUS, type ErrorCode } from '../src/contract/vocabulary.js';
-import type { SnapshotSource } from './snapshot-source.js';
-
-/** An error a client should see, with the contract's code and a message safe to show. */
-export class ApiError extends Error {
-  readonly status: number;
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = 'ApiError';
-    this.status = ERROR_STATUS[code];
-  }
-}
-
-export const badRequest = (message: string) => new ApiError('BAD_REQUEST', message);
-export const notFound = (message: string) => new ApiError('NOT_FOUND', message);
-/** 405 naming the methods the path takes, in the message and in `Allow` (contract 2). */
-export const methodNotAllowed = (method: string, allow: string) =>
-  new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed here; allowed: ${allow}.`, { Allow: allow });
+import type { ErrorCode } from '../src/contract/vocabulary.js';
+import type { SnapshotStore } from '../src/snapshot/store.js';
+import { ApiError, badRequest, bodyTooLarge } from '../src/contract/errors.js';
 
 /** SQLite's codes for a database file that cannot be read as one (not a busy lock, not a bad query). */
 const UNREADABLE_DATABASE = /^SQLITE_(CORRUPT|NOTADB|IOERR|CANTOPEN)/;
@@ -39,7 +20,7 @@ export function toApiError(err: unknown): { error: ApiError; unexpected: boolean
   const e = err as { type?: string; status?: number; statusCode?: number } | null;
   switch (e?.type) {
     case 'entity.too.large':
-      return { error: new ApiError('PAYLOAD_TOO_LARGE', 'The request body is over 64 KiB.'), unexpected: false };
+      return { error: bodyTooLarge(), unexpected: false };
     case 'entity.parse.failed':
       return { error: badRequest('The request body is not valid JSON.'), unexpected: false };
     case 'encoding.unsupported':
@@ -60,7 +41,7 @@ export function toApiError(err: unknown): { error: ApiError; unexpected: boolean
  * The one error envelope (contract 2): the error, and the three snapshot fields, or nulls when no
  * snapshot can be read (there is nothing to name).
  */
-export function errorBody(snapshots: SnapshotSource, code: ErrorCode, message: string, requestId: string): ErrorBody {
+export function errorBody(snapshots: { current(): Pick<SnapshotStore, 'meta'> }, code: ErrorCode, message: string, requestId: string): ErrorBody {
   let fields: Pick<ErrorBody, 'methodology_version' | 'dataset_snapshot_id' | 'data_asof'>;
   try {
     const { meta } = snapshots.current();

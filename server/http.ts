@@ -1,34 +1,17 @@
 import { createHash } from 'node:crypto';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SECURITY_HEADERS } from './security.js';
-
-/** Contract 1: CORS and exposed headers on every response. */
-export const CORS_HEADERS: Record<string, string> = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'X-Request-Id, ETag, RateLimit, RateLimit-Policy, Retry-After',
-};
-
-export const PREFLIGHT_HEADERS: Record<string, string> = {
-  'Access-Control-Allow-Methods': 'GET, HEAD, POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type, X-API-Key',
-  'Access-Control-Max-Age': '86400',
-};
-
-/** What a path that only reads takes (pages, /healthz, /readyz): its `Allow` on a 405. */
-export const READ_ONLY_METHODS = 'GET, HEAD, OPTIONS';
-
-export const JSON_TYPE = 'application/json; charset=utf-8';
-export const CACHE_PUBLIC = 'public, max-age=3600';
-/**
- * Metered answers (contract 1: they carry RateLimit): a shared cache must neither serve one caller's
- * answer, with its quota state, to another, nor answer a metered call without it being counted.
- */
-export const CACHE_PRIVATE = 'private, max-age=3600';
+import { SECURITY_HEADERS } from '../src/contract/security.js';
+import { CACHE_PRIVATE, CACHE_PUBLIC, CORS_HEADERS, JSON_TYPE, NO_STORE } from '../src/contract/headers.js';
 
 /** The caching a 200 GET gets: private when the call is metered (set by the app before the route), else public. */
 export const cacheControlFor = (res: ServerResponse): string => (res.getHeader('Cache-Control') === CACHE_PRIVATE ? CACHE_PRIVATE : CACHE_PUBLIC);
-export const NO_STORE = 'no-store';
+
+/** A body as served, with its ETag (tree files, stored histories). */
+export interface CachedFile {
+  bytes: Buffer;
+  etag: string;
+}
 
 /** A strong validator from the bytes themselves, so a static file and a computed body that are equal share it. */
 export function etagOf(bytes: Buffer | string): string {

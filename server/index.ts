@@ -3,7 +3,7 @@ import { memoryClientsFrom, openAccess, type Access } from './access/index.js';
 import { DEFAULT_KEYS_DB } from './access/key-store.js';
 import { createApp } from './app.js';
 import { createHttpServer } from './serve.js';
-import { downloadLimitsFromEnv } from './download-slots.js';
+import { downloadLimitsFromEnv } from '../src/contract/downloads.js';
 import { rankingIndex } from './context.js';
 import { logLevelFrom, stderrLogger, type LogLevel } from './logger.js';
 import { createMetrics, metricsAddress, startMetricsServer } from './metrics.js';

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express, Request } from 'express';
 import { LOCALE_PREFIX, localeOfPath } from '../src/site/i18n/locales.js';
-import { API_BASE } from '../src/site/static-paths.js';
+import { API_BASE, MCP_PATH } from '../src/contract/urls.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { SnapshotSource } from './snapshot-source.js';
@@ -40,9 +40,6 @@ export function noteTool(res: ServerResponse, tool: string): void {
   const watch = (res as Watched)[WATCH];
   if (watch) watch.tool = tool;
 }
-
-/** The MCP endpoint (server/mcp/route.ts). */
-export const MCP_PATH = '/mcp';
 
 const API_WORDS = new Set(['etf', 'ranking', 'methodology', 'snapshots', 'openapi', 'feed.atom', 'changes', 'compare', 'batch', 'packs', 'usage']);
 const PAGE_WORDS = new Set(['/', '/etf/', '/ranking/', '/sources/', '/methodology/', '/downloads/', '/research/', '/docs/', '/favicon.ico', '/search/index.json', '/404.html', '/healthz', '/readyz']);

@@ -1,10 +1,10 @@
 import { parseCode } from '../src/contract/params.js';
 import { parseBody, parseQuery } from '../src/contract/parse-request.js';
 import { noQuerySchema, pageSegmentSchema } from '../src/contract/queries.js';
-import { urls } from '../src/site/static-paths.js';
+import { urls } from '../src/contract/urls.js';
 import { usage } from './access/usage.js';
 import type { RouteContext } from './context.js';
-import { ApiError, badRequest, notFound } from './errors.js';
+import { ApiError, badRequest, notFound } from '../src/contract/errors.js';
 import { batch } from './routes/batch.js';
 import { packs } from './routes/packs.js';
 import { canonicalWithFields } from './routes/canonical.js';

@@ -1,11 +1,12 @@
 import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
 import type { Express } from 'express';
 import { LIMITS, UPPER_CODE_PATTERN } from '../src/contract/vocabulary.js';
-import { requestTooLarge } from './request-path.js';
-import { API_BASE } from '../src/site/static-paths.js';
+import { requestTooLarge } from '../src/contract/request-path.js';
+import { API_BASE } from '../src/contract/urls.js';
 import { answerClientErrors } from './app.js';
 import { sendBody, setCommonHeaders } from './http.js';
-import { holdIdleConnections, KEEP_ALIVE } from './keep-alive.js';
+import { holdIdleConnections } from './keep-alive.js';
+import { KEEP_ALIVE } from '../src/contract/keep-alive.js';
 import { observersOf, type Observe } from './observe.js';
 import { readTreeFile } from './routes/tree.js';
 import type { SnapshotSource } from './snapshot-source.js';

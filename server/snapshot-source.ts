@@ -1,9 +1,10 @@
 import { existsSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileForUrlPath, urls } from '../src/site/static-paths.js';
+import { fileForUrlPath, urls } from '../src/contract/urls.js';
 import { CURRENT_LINK } from '../src/snapshot/published.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
-import { ApiError, isUnreadableDatabase } from './errors.js';
+import { ApiError } from '../src/contract/errors.js';
+import { isUnreadableDatabase } from './errors.js';
 import { silentLogger, type Logger } from './logger.js';
 
 /** What the shim needs from "the current snapshot": the store, and where its tree and siblings live. */

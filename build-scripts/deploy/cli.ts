@@ -13,7 +13,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { downloadLimitsFromEnv } from '../../server/download-slots.js';
+import { downloadLimitsFromEnv } from '../../src/contract/downloads.js';
 import { nginxConfig } from './nginx-config.js';
 import { sendBufferFromEnv } from './nginx-downloads.js';
 import { staticHostHeaders, staticHostRedirects } from './static-host.js';

@@ -2,10 +2,10 @@
  * The headers a front (nginx, a static host) must send with a static file, taken from the modules
  * the shim sends them from, so the front's rules cannot drift from the shim's answers: CORS
  * (server/http.ts), caching (static files are public), the security headers and the pages'
- * Content-Security-Policy (server/security.ts), and the content types of the tree's files.
+ * Content-Security-Policy (src/contract/security.ts), and the content types of the tree's files.
  */
-import { CACHE_PUBLIC, CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS } from '../../server/http.js';
-import { DOCS_PAGE_CSP, PAGE_CSP, SECURITY_HEADERS } from '../../server/security.js';
+import { CACHE_PUBLIC, CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS } from '../../src/contract/headers.js';
+import { DOCS_PAGE_CSP, PAGE_CSP, SECURITY_HEADERS } from '../../src/contract/security.js';
 import { DOCS_PAGES, PAGE_CONTENT_TYPES } from '../../src/site/paths.js';
 import { ATOM_TYPE } from '../../src/views/feed.js';
 

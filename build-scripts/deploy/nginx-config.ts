@@ -4,7 +4,7 @@
  * upstream of N shims. Generated from the same URL rules the tree writer and the shim use, so it
  * cannot drift from them:
  *
- * - API paths (src/site/static-paths.ts `fileForUrlPath`): `/api/v1/x` and `/api/v1/x.json` are
+ * - API paths (src/contract/urls.ts `fileForUrlPath`): `/api/v1/x` and `/api/v1/x.json` are
  *   `api/v1/x.json`, `/api/v1/` is `api/v1/index.json`, `/api/v1/feed.atom` keeps its extension,
  *   `?page=N` alone on /ranking and /changes is `…/page/N.json`; pinned reads
  *   `/api/v1/snapshots/{id}/…` are the same files in snapshot {id}'s own tree.
@@ -24,10 +24,10 @@
  * about those, so nginx never answers them differently.
  */
 import { LIMITS, SNAPSHOT_ID_PATTERN } from '../../src/contract/vocabulary.js';
-import { DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from '../../server/download-slots.js';
-import { KEEP_ALIVE } from '../../server/keep-alive.js';
-import { MCP_PATH } from '../../server/observe.js';
-import { API_BASE, DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/site/static-paths.js';
+import { DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from '../../src/contract/downloads.js';
+import { KEEP_ALIVE } from '../../src/contract/keep-alive.js';
+import { MCP_PATH } from '../../src/contract/urls.js';
+import { API_BASE, DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/contract/urls.js';
 import { fileForPageUrl } from '../../src/site/paths.js';
 import { API_CSP, DOCS_PAGE_CSP, DOCS_PAGE_URLS, PAGE_CSP, PREFLIGHT_RESPONSE_HEADERS, STATIC_HEADERS, TREE_CONTENT_TYPES } from './headers.js';
 import { DEFAULT_SEND_BUFFER_KIB, downloadLocation, downloadMapRows, downloadZone } from './nginx-downloads.js';

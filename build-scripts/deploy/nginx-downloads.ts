@@ -8,9 +8,9 @@
  * bytes from the file to the socket, and the listen socket's `sndbuf` bounds that buffer, so a
  * file larger than it stays "being sent", and counted by `limit_conn`, until the client takes it.
  */
-import { type DownloadLimits } from '../../server/download-slots.js';
-import { DOWNLOAD_DEFAULT_TYPE, DOWNLOAD_MEDIA_TYPES, DOWNLOAD_NAME, FOLDER_PAGE } from '../../server/routes/downloads.js';
-import { API_BASE, DOWNLOADS_DIR, urls } from '../../src/site/static-paths.js';
+import { type DownloadLimits } from '../../src/contract/downloads.js';
+import { DOWNLOAD_DEFAULT_TYPE, DOWNLOAD_MEDIA_TYPES, DOWNLOAD_NAME, FOLDER_PAGE } from '../../src/contract/downloads.js';
+import { API_BASE, DOWNLOADS_DIR, urls } from '../../src/contract/urls.js';
 import { literal } from './nginx-errors.js';
 
 /** The limit_conn zone, keyed by the client's address (IPv6 whole): 10 MB holds some 80,000 clients at once. */

@@ -3,7 +3,7 @@
  * error envelope (contract 2), never nginx's HTML page, with the shim's error headers and a request
  * id in the shim's form. The snapshot fields are null: nginx cannot read the snapshot.
  */
-import { DOWNLOAD_RETRY_AFTER_S, tooManyDownloads } from '../../server/download-slots.js';
+import { DOWNLOAD_RETRY_AFTER_S, tooManyDownloads } from '../../src/contract/downloads.js';
 import { ERROR_STATUS, LIMITS, type ErrorCode } from '../../src/contract/vocabulary.js';
 import { ERROR_HEADERS, JSON_TYPE } from './headers.js';
 

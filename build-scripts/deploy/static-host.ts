@@ -1,7 +1,7 @@
 /**
  * Rules for a static host (Netlify, Cloudflare Pages: the `_headers` and `_redirects` formats)
  * serving one snapshot's `tree/` as the site, from the same URL table as the tree writer
- * (src/site/static-paths.ts) and the shim's headers (build-scripts/deploy/headers.ts).
+ * (src/contract/urls.ts) and the shim's headers (build-scripts/deploy/headers.ts).
  *
  * What a static host cannot do (docs/deploy.md): compute anything (a query string is ignored and
  * the static body answered), the JSON 404 envelope, pinned reads of other snapshots, lower-case
@@ -21,7 +21,7 @@
  * `_redirects` has no status 404). Cloudflare counts the skipped line as a dynamic rule, so it comes
  * last, with the dynamic rules.
  */
-import { API_BASE, DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/site/static-paths.js';
+import { API_BASE, DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/contract/urls.js';
 import { LOCALES } from '../../src/site/i18n/locales.js';
 import { pageUrls, pageUrlsFor } from '../../src/site/paths.js';
 import { API_CSP, DOCS_PAGE_CSP, DOCS_PAGE_URLS, PAGE_CSP, STATIC_HEADERS } from './headers.js';
@@ -109,7 +109,7 @@ export function staticHostHeaders(): string {
   const pages = pageRoots();
   return [
     GENERATED,
-    '# Every file: open CORS, public caching for an hour, the security headers (contract 1; server/http.ts, server/security.ts).',
+    '# Every file: open CORS, public caching for an hour, the security headers (contract 1; src/contract/headers.ts, src/contract/security.ts).',
     ...block('/*', { ...STATIC_HEADERS }),
     '# The Content-Security-Policy, one rule per path (a host would join two matching values into one broken header).',
     ...apiPatterns().flatMap((p) => block(p, csp(API_CSP))),

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyEntrySchema, historyResponseSchema } from '../../src/contract/history.js';
 import { validatorFor } from '../../src/contract/validate.js';
-import { urls } from '../../src/site/static-paths.js';
+import { urls } from '../../src/contract/urls.js';
 import type { IndexedChange } from '../../src/snapshot/changes-file.js';
 import { HISTORY_DB, HistoryChunks, type HistoryRow, type StoreMember } from '../../src/snapshot/history-store.js';
 import { newestFirst, type DatedSnapshot } from '../../src/snapshot/newest-first.js';

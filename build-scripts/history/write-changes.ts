@@ -1,6 +1,6 @@
 import { changesResponseSchema } from '../../src/contract/changes.js';
 import { LIMITS } from '../../src/contract/vocabulary.js';
-import { urls } from '../../src/site/static-paths.js';
+import { urls } from '../../src/contract/urls.js';
 import type { IndexedChange } from '../../src/snapshot/changes-file.js';
 import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 import { changesView } from '../../src/views/changes.js';

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ChangeItem } from '../../src/contract/changes.js';
 import { LIMITS } from '../../src/contract/vocabulary.js';
-import { fileForUrlPath, urls } from '../../src/site/static-paths.js';
+import { fileForUrlPath, urls } from '../../src/contract/urls.js';
 import { newestFirst } from '../../src/snapshot/newest-first.js';
 import { compareSnapshotIds } from '../../src/snapshot/published.js';
 import type { SnapshotMeta } from '../../src/snapshot/schema.js';

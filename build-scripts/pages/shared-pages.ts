@@ -4,7 +4,7 @@ import { FLAG_CATALOGUE } from '../../src/methodology/rules.js';
 import { scoreHistogram } from '../../src/site/format.js';
 import { l10n, type Locale } from '../../src/site/i18n/index.js';
 import { FILTER_PARAM, pageUrls, pageUrlsFor, SCALAR_ASSET, type RankingFilter } from '../../src/site/paths.js';
-import { urls } from '../../src/site/static-paths.js';
+import { urls } from '../../src/contract/urls.js';
 import type { IndexedCompany, SnapshotStore } from '../../src/snapshot/store.js';
 import { companySummary } from '../../src/views/company.js';
 import { etfListView, etfView } from '../../src/views/etf.js';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { fullCanonicalViewSchema } from '../../src/contract/canonical.js';
 import { companyResponseSchema } from '../../src/contract/company.js';
-import { urls } from '../../src/site/static-paths.js';
+import { urls } from '../../src/contract/urls.js';
 import type { CompanyFacts, SnapshotStore } from '../../src/snapshot/store.js';
 import { canonicalView } from '../../src/views/canonical.js';
 import { companyView } from '../../src/views/company.js';

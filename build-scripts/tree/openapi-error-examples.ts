@@ -6,12 +6,12 @@ import {
   batchBodySchema, compareQuerySchema, noQuerySchema, packsBodySchema, pageSegmentSchema, rankingQuerySchema, registryQuerySchema,
 } from '../../src/contract/queries.js';
 import { API_KEY_HEADER, LIMITS, type ErrorCode } from '../../src/contract/vocabulary.js';
-import { API_BASE } from '../../src/site/static-paths.js';
+import { API_BASE } from '../../src/contract/urls.js';
 import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 // The contract's tier table and windows, and the shim's answers to oversized requests: pure functions.
-import { TIER_QUOTAS, tiersIncluding, windowOf } from '../../server/access/tiers.js';
-import { toApiError } from '../../server/errors.js';
-import { requestTooLarge } from '../../server/request-path.js';
+import { TIER_QUOTAS, tiersIncluding, windowOf } from '../../src/contract/tiers.js';
+import { requestTooLarge } from '../../src/contract/request-path.js';
+import { bodyTooLarge } from '../../src/contract/errors.js';
 
 /**
  * The error examples of the OpenAPI document, one per operation and status: each is the shim's
@@ -189,7 +189,7 @@ export function errorExample(op: string | null, status: string, f: ErrorExampleF
     }
     case '413': {
       const body = JSON.stringify({ tickers: [f.tickers[0].padEnd(LIMITS.bodyBytes + 1, '0')] });
-      return answer('PAYLOAD_TOO_LARGE', toApiError({ type: 'entity.too.large' }).error.message, { method: 'POST', url: path, headers: JSON_TYPE, body });
+      return answer('PAYLOAD_TOO_LARGE', bodyTooLarge().message, { method: 'POST', url: path, headers: JSON_TYPE, body });
     }
     case '414': {
       const url = `${path}?q=${'a'.repeat(LIMITS.urlBytes)}`;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { OpenApiExamples } from '../../src/contract/openapi-examples.js';
 import type { SnapshotsResponse } from '../../src/contract/snapshots.js';
 import { QUOTA_BUCKETS } from '../../src/contract/vocabulary.js';
-import { fileForUrlPath, urls } from '../../src/site/static-paths.js';
+import { fileForUrlPath, urls } from '../../src/contract/urls.js';
 import type { CompanyFacts, SnapshotStore } from '../../src/snapshot/store.js';
 import { changesView } from '../../src/views/changes.js';
 import { compareView } from '../../src/views/compare.js';
@@ -14,7 +14,7 @@ import { sourceNamesOf } from '../../src/views/source-names.js';
 import { usageView } from '../../src/views/usage.js';
 import { errorExample, type ErrorExampleFacts } from './openapi-error-examples.js';
 // The contract's tier table and windows: pure data, kept with the meter that counts them.
-import { TIER_QUOTAS, windowOf } from '../../server/access/tiers.js';
+import { TIER_QUOTAS, windowOf } from '../../src/contract/tiers.js';
 
 /**
  * Real values for the OpenAPI document's examples, from the snapshot being built: the bodies the

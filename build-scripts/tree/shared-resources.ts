@@ -3,7 +3,7 @@ import { etfListResponseSchema, etfResponseSchema } from '../../src/contract/etf
 import { methodologyResponseSchema } from '../../src/contract/methodology.js';
 import { rankingResponseSchema } from '../../src/contract/ranking.js';
 import { registryResponseSchema } from '../../src/contract/registry.js';
-import { urls } from '../../src/site/static-paths.js';
+import { urls } from '../../src/contract/urls.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { apiIndexView } from '../../src/views/api-index.js';
 import { etfListView, etfView } from '../../src/views/etf.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { validatorFor } from '../../src/contract/validate.js';
-import { fileForUrlPath } from '../../src/site/static-paths.js';
+import { fileForUrlPath } from '../../src/contract/urls.js';
 import type { StaticResource } from './company-resources.js';
 import { FolderFiles, type WriteStats } from './folder-files.js';
 

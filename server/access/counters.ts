@@ -5,7 +5,7 @@ import { QUOTA_BUCKETS, type QuotaBucket } from '../../src/contract/vocabulary.j
 import { silentLogger, type Logger } from '../logger.js';
 import { ClientTable, DEFAULT_MEMORY_CLIENTS } from './client-table.js';
 import { Outage } from './outage.js';
-import { counterLifetimeMs, type Window } from './tiers.js';
+import { counterLifetimeMs, type Window } from '../../src/contract/tiers.js';
 
 /** One bucket's counters: per client (a key id or an IP: the caller's partition) and window. */
 export interface BucketCounter {

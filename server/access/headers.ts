@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { QuotaBucket } from '../../src/contract/vocabulary.js';
-import type { Window } from './tiers.js';
+import type { Window } from '../../src/contract/tiers.js';
 
 /** A bucket as counted for one request. */
 export interface CountedBucket {

@@ -1,9 +1,9 @@
 import type { Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { API_KEY_HEADER, type Tier } from '../../src/contract/vocabulary.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../src/contract/errors.js';
 import type { KeyStore } from './key-store.js';
-import { quotasFor, type Quotas } from './tiers.js';
+import { quotasFor, type Quotas } from '../../src/contract/tiers.js';
 
 /** Who is calling, as far as quotas go. */
 export interface Caller {

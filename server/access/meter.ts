@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { QUOTA_BUCKETS, type QuotaBucket } from '../../src/contract/vocabulary.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../src/contract/errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { noteCaller } from '../observe.js';
@@ -9,7 +9,7 @@ import { nearestToRunningOut, secondsUntil, setRateLimitHeaders, type CountedBuc
 import { callerOf, type Caller, type KeyHeaders } from './identity.js';
 import type { KeyStore } from './key-store.js';
 import { Outage } from './outage.js';
-import { tiersIncluding, windowOf, type Window } from './tiers.js';
+import { tiersIncluding, windowOf, type Window } from '../../src/contract/tiers.js';
 
 export interface MeterOptions {
   keys: KeyStore;

@@ -1,11 +1,11 @@
 import { QUOTA_BUCKETS } from '../../src/contract/vocabulary.js';
 import { usageView } from '../../src/views/usage.js';
 import type { RouteContext } from '../context.js';
-import { JSON_TYPE, NO_STORE } from '../http.js';
+import { JSON_TYPE, NO_STORE } from '../../src/contract/headers.js';
 import { parseQuery } from '../../src/contract/parse-request.js';
 import { noQuerySchema } from '../../src/contract/queries.js';
 import type { BucketUsage } from './meter.js';
-import { windowOf } from './tiers.js';
+import { windowOf } from '../../src/contract/tiers.js';
 
 /**
  * A shim built without access control (tests of other features, the bench's baseline) neither

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { KEY_TIERS, type KeyTier } from '../../src/contract/vocabulary.js';
 import { DEFAULT_KEYS_DB, KeyStore, type KeyRecord } from '../access/key-store.js';
-import { quotasFor } from '../access/tiers.js';
+import { quotasFor } from '../../src/contract/tiers.js';
 
 /**
  * npm run keys -- create --tier academic|developer|commercial --owner TEXT [--daily N] [--per-minute N]

@@ -1,7 +1,7 @@
 import type { ListResourcesResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { urls } from '../../src/site/static-paths.js';
+import { urls } from '../../src/contract/urls.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../src/contract/errors.js';
 import { readTreeFile } from '../routes/tree.js';
 import { JsonRpcError, RPC } from './call.js';
 

@@ -4,9 +4,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { API_KEY_HEADER, LIMITS, type ErrorCode } from '../../src/contract/vocabulary.js';
 import type { Access } from '../access/index.js';
 import { errorBody, toApiError } from '../errors.js';
-import { NO_STORE } from '../http.js';
+import { NO_STORE } from '../../src/contract/headers.js';
 import type { Logger } from '../logger.js';
-import { MCP_PATH } from '../observe.js';
+import { MCP_PATH } from '../../src/contract/urls.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 import { RPC } from './call.js';
 import { createMcpServer } from './server.js';

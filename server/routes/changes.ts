@@ -5,7 +5,7 @@ import { openSnapshotChanges, type ChangesPage, type SnapshotChanges } from '../
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { changesView } from '../../src/views/changes.js';
 import type { RouteContext } from '../context.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../src/contract/errors.js';
 import { sendJson } from '../http.js';
 
 const unreadable = (e: unknown) => new ApiError('UPSTREAM_FAILURE', e instanceof ChangesUnavailable ? e.message : 'The snapshot’s changes cannot be read.');

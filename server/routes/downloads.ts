@@ -3,29 +3,16 @@ import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { DOWNLOADS_DIR, urls } from '../../src/site/static-paths.js';
+import { DOWNLOADS_DIR, urls } from '../../src/contract/urls.js';
 import type { RouteContext } from '../context.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../src/contract/errors.js';
 import { assertSnapshotKept } from './pinned.js';
 import { DOWNLOAD_CHUNK_BYTES } from '../download-slots.js';
-import { CACHE_PUBLIC, matches } from '../http.js';
-import { PAGE_CSP } from '../security.js';
+import { CACHE_PUBLIC } from '../../src/contract/headers.js';
+import { matches } from '../http.js';
+import { PAGE_CSP } from '../../src/contract/security.js';
+import { DOWNLOAD_DEFAULT_TYPE, DOWNLOAD_MEDIA_TYPES, DOWNLOAD_NAME, FOLDER_PAGE } from '../../src/contract/downloads.js';
 
-/** Content type by extension (nginx sends the same: build-scripts/deploy/nginx-downloads.ts). */
-export const DOWNLOAD_MEDIA_TYPES: Readonly<Record<string, string>> = {
-  '.csv': 'text/csv; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.sqlite': 'application/vnd.sqlite3',
-  '.gz': 'application/gzip',
-  '.cff': 'application/x-yaml; charset=utf-8',
-  '.html': 'text/html; charset=utf-8',
-};
-/** Any other file (SHA256SUMS). */
-export const DOWNLOAD_DEFAULT_TYPE = 'text/plain; charset=utf-8';
-/** The folder's own page (build-scripts/pages: DownloadFolder.astro), answered at `/downloads/{id}/`. */
-export const FOLDER_PAGE = 'index.html';
-/** What a download's name may be (nginx serves the same names: build-scripts/deploy/nginx-downloads.ts). */
-export const DOWNLOAD_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 /**
  * sha256 of the files SHA256SUMS lists, from it (files never change). SHA256SUMS itself and the

@@ -1,9 +1,9 @@
 import { parseQuery } from '../../src/contract/parse-request.js';
 import { noQuerySchema } from '../../src/contract/queries.js';
-import { urls } from '../../src/site/static-paths.js';
+import { urls } from '../../src/contract/urls.js';
 import { ATOM_TYPE } from '../../src/views/feed.js';
 import type { RouteContext } from '../context.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../src/contract/errors.js';
 import { sendBody } from '../http.js';
 import { readTreeFile } from './tree.js';
 

@@ -4,12 +4,12 @@ import yazl from 'yazl';
 import { parseBody, parseQuery } from '../../src/contract/parse-request.js';
 import { parseCode } from '../../src/contract/params.js';
 import { noQuerySchema, packsBodySchema } from '../../src/contract/queries.js';
-import { DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/site/static-paths.js';
+import { DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/contract/urls.js';
 import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 import { packFiles, packName, type PackCompany } from '../../src/views/pack.js';
 import type { RouteContext } from '../context.js';
-import { ApiError, badRequest, notFound } from '../errors.js';
-import { NO_STORE } from '../http.js';
+import { ApiError, badRequest, notFound } from '../../src/contract/errors.js';
+import { NO_STORE } from '../../src/contract/headers.js';
 import { storedHistoryFile } from './pinned-history.js';
 
 /** A file of the snapshot's tree, read fresh (a pack must not push the hot files out of the shim's cache). */

@@ -1,9 +1,8 @@
-import { API_BASE } from '../../src/site/static-paths.js';
+import { API_BASE } from '../../src/contract/urls.js';
 import { pinnedHistory } from '../../src/snapshot/history-store.js';
 import { Lru } from '../../src/lru.js';
 import { historyBody } from '../../src/views/history.js';
-import { etagOf } from '../http.js';
-import type { CachedFile } from './tree.js';
+import { etagOf, type CachedFile } from '../http.js';
 
 const HISTORY_URL = new RegExp(`^${API_BASE.replace(/[/.]/g, '\\$&')}/company/([0-9A-Z]+)/history$`);
 

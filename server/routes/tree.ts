@@ -1,18 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileForUrlPath } from '../../src/site/static-paths.js';
-import { ApiError, notFound } from '../errors.js';
-import { etagOf, sendBody } from '../http.js';
+import { fileForUrlPath } from '../../src/contract/urls.js';
+import { ApiError, notFound } from '../../src/contract/errors.js';
+import { etagOf, sendBody, type CachedFile } from '../http.js';
 import type { RouteContext } from '../context.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { Lru } from '../../src/lru.js';
 import { storedHistoryFile } from './pinned-history.js';
-
-export interface CachedFile {
-  bytes: Buffer;
-  etag: string;
-}
 
 /** Recently served tree files (JSON and pages) with their ETags, bounded in bytes (snapshot files never change). */
 const cache = new Lru<CachedFile>(16 * 1024 * 1024, (f) => f.bytes.length);

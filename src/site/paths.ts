@@ -4,7 +4,7 @@
  * snapshot's tree beside `api/`; assets keep their own file names.
  */
 import type { AssuranceLevel, MarketType } from '../contract/vocabulary.js';
-import { urls } from './static-paths.js';
+import { urls } from '../contract/urls.js';
 import { LOCALE_PREFIX, LOCALES, type Locale } from './i18n/locales.js';
 
 /** A filter with its own static ranking pages: one value of one ranking parameter. */

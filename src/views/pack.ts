@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { SCORE_NAME } from '../methodology/rules.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
 import type { CompanyRecord, SourceRecord } from '../snapshot/store.js';
-import { urls } from '../site/static-paths.js';
+import { urls } from '../contract/urls.js';
 import { citation } from './company.js';
 import { rankingCsvHeader, rankingCsvLine } from './ranking-csv.js';
 import { registryView } from './registry.js';

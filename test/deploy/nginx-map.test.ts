@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { nginxConfig } from '../../build-scripts/deploy/nginx-config.js';
-import { apiSegments } from '../../server/request-path.js';
+import { apiSegments } from '../../src/contract/request-path.js';
 import { resolveRoute } from '../../server/router.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
-import { DOWNLOADS_DIR, fileForUrlPath } from '../../src/site/static-paths.js';
+import { DOWNLOADS_DIR, fileForUrlPath } from '../../src/contract/urls.js';
 import { NGINX } from './front.js';
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { KeyStore } from '../../server/access/key-store.js';
-import { KEEP_ALIVE } from '../../server/keep-alive.js';
+import { KEEP_ALIVE } from '../../src/contract/keep-alive.js';
 import { SHUTDOWN_DEFAULTS } from '../../server/shutdown.js';
 import { startShimProcess, stopProcess, type ShimProcess } from '../server/access/processes.js';
 import { NGINX, startNginx, type Nginx } from './front.js';

@@ -5,7 +5,7 @@ import { API_CSP, DOCS_PAGE_CSP, PAGE_CSP, STATIC_HEADERS } from '../../build-sc
 import { staticHostHeaders, staticHostRedirects } from '../../build-scripts/deploy/static-host.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
-import { fileForUrlPath } from '../../src/site/static-paths.js';
+import { fileForUrlPath } from '../../src/contract/urls.js';
 import { fileForPageUrl } from '../../src/site/paths.js';
 import { staticCases } from '../server/cases/static-cases.js';
 

@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
-import { DOWNLOADS_DIR } from '../../src/site/static-paths.js';
+import { DOWNLOADS_DIR } from '../../src/contract/urls.js';
 
 /**
  * Slow and unread downloads (issue 41), shared by the shim's tests and the nginx front's. Clients are

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { DEFAULT_DOWNLOAD_LIMITS } from '../../server/download-slots.js';
+import { DEFAULT_DOWNLOAD_LIMITS } from '../../src/contract/downloads.js';
 import { GREEDY, OTHER, otherClientPaths, type Timed } from './unread-downloads.js';
 
 /**

@@ -10,7 +10,7 @@ import type { ChangesResponse } from '../../src/contract/changes.js';
 import type { IndexedChange } from '../../src/snapshot/changes-file.js';
 import { ChangesStore } from '../../src/snapshot/changes-store.js';
 import { CURRENT_LINK, currentSnapshotDir } from '../../src/snapshot/published.js';
-import { fileForUrlPath, urls } from '../../src/site/static-paths.js';
+import { fileForUrlPath, urls } from '../../src/contract/urls.js';
 import { freePort } from '../server/access/processes.js';
 import { expectedBody, queryOf, type ChangesCase } from './changes-expected.js';
 

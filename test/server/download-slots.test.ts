@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEFAULT_DOWNLOAD_LIMITS, downloadLimitsFromEnv, type DownloadLimits } from '../../server/download-slots.js';
+import { DEFAULT_DOWNLOAD_LIMITS, downloadLimitsFromEnv, type DownloadLimits } from '../../src/contract/downloads.js';
 import { expectEnvelope } from '../helpers/raw-http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { GREEDY, OTHER, openUnread, requestFrom as from, withLargeDownload } from '../helpers/unread-downloads.js';

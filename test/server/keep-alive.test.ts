@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../server/app.js';
-import { KEEP_ALIVE } from '../../server/keep-alive.js';
+import { KEEP_ALIVE } from '../../src/contract/keep-alive.js';
 import { createHttpServer, REQUEST_TIMEOUTS, type RequestTimeouts } from '../../server/serve.js';
 import { publishedSnapshotSource, type SnapshotSource } from '../../server/snapshot-source.js';
 

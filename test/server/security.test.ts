@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { createHttpServer } from '../../server/serve.js';
 import { publishedSnapshotSource } from '../../server/snapshot-source.js';
-import { DOCS_PAGE_CSP, PAGE_CSP, SECURITY_HEADERS } from '../../server/security.js';
+import { DOCS_PAGE_CSP, PAGE_CSP, SECURITY_HEADERS } from '../../src/contract/security.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nearestToRunningOut, type CountedBucket } from '../../../server/access/headers.js';
-import { quotasFor, tiersIncluding, windowOf } from '../../../server/access/tiers.js';
+import { quotasFor, tiersIncluding, windowOf } from '../../../src/contract/tiers.js';
 
 describe('windows', () => {
   const midnight = Date.UTC(2026, 11, 31, 24, 0, 0); // 2027-01-01 00:00 UTC

@@ -1,4 +1,4 @@
-import { TIERS, type QuotaBucket, type Tier } from '../../src/contract/vocabulary.js';
+import { TIERS, type QuotaBucket, type Tier } from './vocabulary.js';
 
 /** A bucket's limit per window; `null` is unlimited, 0 means the tier does not include the feature. */
 export type Quotas = Readonly<Record<QuotaBucket, number | null>>;

@@ -1,6 +1,6 @@
-import { LIMITS } from '../src/contract/vocabulary.js';
-import { API_BASE } from '../src/site/static-paths.js';
-import { ApiError, badRequest } from './errors.js';
+import { LIMITS } from './vocabulary.js';
+import { API_BASE } from './urls.js';
+import { badRequest, headersTooLarge, uriTooLong, type ApiError } from './errors.js';
 
 /**
  * The path below /api/v1 as segments, by one rule everywhere (contract 1.1, README "Paths"):
@@ -29,9 +29,9 @@ function decodeSegment(segment: string): string {
 
 /** Byte sizes of the request line's URL and of the header lines, checked before anything else runs. */
 export function requestTooLarge(url: string, rawHeaders: readonly string[]): ApiError | null {
-  if (Buffer.byteLength(url) > LIMITS.urlBytes) return new ApiError('URI_TOO_LONG', `The URL is longer than ${LIMITS.urlBytes} bytes.`);
+  if (Buffer.byteLength(url) > LIMITS.urlBytes) return uriTooLong();
   let bytes = 0;
   for (const h of rawHeaders) bytes += Buffer.byteLength(h) + 2;
-  if (bytes > LIMITS.headerBytes) return new ApiError('HEADERS_TOO_LARGE', `The request headers are larger than ${LIMITS.headerBytes} bytes together.`);
+  if (bytes > LIMITS.headerBytes) return headersTooLarge();
   return null;
 }

@@ -5,6 +5,9 @@
  */
 export const API_BASE = '/api/v1';
 
+/** The MCP endpoint (server/mcp/route.ts), beside the API rather than under it. */
+export const MCP_PATH = '/mcp';
+
 export function fileForUrlPath(urlPath: string): string {
   const rel = urlPath.replace(/^\/+/, '');
   if (rel === '' || rel.endsWith('/')) return `${rel}index.json`;
