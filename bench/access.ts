@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Request, Response } from 'express';
 import { MemoryStore, type Options } from 'express-rate-limit';
-import { bucketsFor } from '../server/access/index.js';
+import { bucketsFor, operation } from '../src/contract/routes.js';
 import { memoryCounters, type BucketCounter, type Counters } from '../server/access/counters.js';
 import { KeyStore } from '../server/access/key-store.js';
 import { Meter } from '../server/access/meter.js';
@@ -117,7 +117,7 @@ export async function measureCounters(o: { calls: number; rounds: number; log: (
   try {
     const presented = Array.from({ length: 20 }, () => keys.create({ tier: 'commercial', owner: 'bench', daily: 1e12, perMinute: 1e12 }).key);
     const res = new ServerResponse(new IncomingMessage(new Socket())) as unknown as Response;
-    const buckets = bucketsFor('GET', ['ranking'], 'limit=1');
+    const buckets = bucketsFor(operation('ranking'), 'GET', 'limit=1');
     const keyed = presented.map((key) => ({ headers: { 'x-api-key': key }, ip: '127.0.0.1', socket: {} }) as unknown as Request);
     const workloads = [
       { workload: '20 keys in turn', request: (_round: number, i: number) => keyed[i % keyed.length]! },

@@ -5,7 +5,8 @@ import type { Socket } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { LIMITS } from '../src/contract/vocabulary.js';
 import { API_BASE } from '../src/contract/urls.js';
-import { bucketsFor, type Access } from './access/index.js';
+import type { Access } from './access/index.js';
+import { bucketsFor } from '../src/contract/routes.js';
 import type { RouteContext } from './context.js';
 import { DownloadSlots } from './download-slots.js';
 import { type DownloadLimits } from '../src/contract/downloads.js';
@@ -19,7 +20,7 @@ import { MCP_PREFLIGHT_HEADERS, mcpRoute } from './mcp/route.js';
 import { MCP_PATH } from '../src/contract/urls.js';
 import { observeRequests, type ObserveRejected } from './observe.js';
 import { apiSegments, requestTooLarge } from '../src/contract/request-path.js';
-import { resolveRoute, unknownPath } from './router.js';
+import { Router, unknownPath, useRouter } from './router.js';
 import { pagesRoute } from './routes/pages.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
@@ -36,6 +37,8 @@ export interface AppOptions {
   stopping?: () => boolean;
   /** Caps on downloads sent at once (server/download-slots.ts); default DEFAULT_DOWNLOAD_LIMITS. */
   downloads?: DownloadLimits;
+  /** The API's operations and how they are answered; default the route table (src/contract/routes.ts). */
+  router?: Router;
 }
 
 const MAX_BODY = LIMITS.bodyBytes;
@@ -54,7 +57,9 @@ export function createApp(o: AppOptions): express.Express {
   // Fixed path words are case-sensitive everywhere, as on the static host serving the same tree.
   app.set('case sensitive routing', true);
   // A log line and metrics per request, started by the HTTP server (server/serve.ts), fast path included.
-  observeRequests({ app, logger, metrics: o.metrics, snapshots: o.snapshots });
+  const router = o.router ?? new Router();
+  useRouter(app, router);
+  observeRequests({ app, logger, metrics: o.metrics, snapshots: o.snapshots, routes: router.matcher });
 
   app.use((req, res, next) => {
     res.locals.requestId = setCommonHeaders(res);
@@ -109,15 +114,16 @@ export function createApp(o: AppOptions): express.Express {
       const rawPath = query < 0 ? req.originalUrl : req.originalUrl.slice(0, query);
       const rawQuery = query < 0 ? '' : req.originalUrl.slice(query + 1);
       const segments = apiSegments(rawPath);
-      const params: string[] = [];
-      const route = segments && resolveRoute(segments, params);
-      if (!route) throw unknownPath(rawPath);
+      const resolved = segments && router.resolve(segments);
+      if (!resolved) throw unknownPath(rawPath);
       const method = req.method === 'HEAD' ? 'GET' : req.method;
-      if (!(route.methods as readonly string[]).includes(method)) {
-        const allow = [...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+      const op = resolved.ops.find((o) => o.method === method);
+      if (!op) {
+        const methods = resolved.ops.map((o) => o.method);
+        const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
         throw methodNotAllowed(req.method, allow);
       }
-      const buckets = bucketsFor(method, segments, rawQuery);
+      const buckets = bucketsFor(op, method, rawQuery);
       // A metered answer is private to its caller (contract 1), with or without quotas switched on.
       if (buckets.length > 0) res.setHeader('Cache-Control', CACHE_PRIVATE);
       await o.access?.meter(req, res, buckets);
@@ -126,8 +132,10 @@ export function createApp(o: AppOptions): express.Express {
         if (!/^application\/json\s*(;|$)/i.test(type)) throw badRequest('POST bodies must be sent with Content-Type: application/json.');
         await new Promise<void>((resolve, reject) => jsonBody(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
       }
-      const ctx: RouteContext = { req, res, store: o.snapshots.current(), source: o.snapshots, rawQuery, params, access: o.access, downloads };
-      await route.handle(ctx);
+      const ctx: RouteContext = {
+        req, res, store: o.snapshots.current(), source: o.snapshots, rawQuery, params: resolved.params, rest: resolved.rest, router, access: o.access, downloads,
+      };
+      await router.handlerOf(op)(ctx);
     } catch (e) {
       next(e);
     }

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { Router } from './router.js';
 import { Lru } from '../src/lru.js';
 import { RankingIndex } from '../src/snapshot/ranking-index.js';
 import type { SnapshotStore } from '../src/snapshot/store.js';
@@ -39,8 +40,12 @@ export interface RouteContext {
   source: SnapshotSource;
   /** The query string without `?` ('' when absent). */
   rawQuery: string;
-  /** Path parameters (codes already validated and upper-cased). */
-  params: string[];
+  /** Path parameters by name (codes already validated and upper-cased). */
+  params: Readonly<Record<string, string>>;
+  /** A rest parameter's segments (a pinned read's static path), else empty. */
+  rest: readonly string[];
+  /** The router that resolved the request (a pinned read resolves its rest path with it). */
+  router: Router;
   /** Keys and quotas; absent when the app was built without them. */
   access?: Access;
   /** How many downloads may be sent at once, per client and in all. */

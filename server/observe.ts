@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express, Request } from 'express';
 import { LOCALE_PREFIX, localeOfPath } from '../src/site/i18n/locales.js';
+import { RouteMatcher } from '../src/contract/routes.js';
 import { API_BASE, MCP_PATH } from '../src/contract/urls.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -41,7 +42,6 @@ export function noteTool(res: ServerResponse, tool: string): void {
   if (watch) watch.tool = tool;
 }
 
-const API_WORDS = new Set(['etf', 'ranking', 'methodology', 'snapshots', 'openapi', 'feed.atom', 'changes', 'compare', 'batch', 'packs', 'usage']);
 const PAGE_WORDS = new Set(['/', '/etf/', '/ranking/', '/sources/', '/methodology/', '/downloads/', '/research/', '/docs/', '/favicon.ico', '/search/index.json', '/404.html', '/healthz', '/readyz']);
 const RANKING_PAGE = /^\/ranking\/(?:(industry|market|assurance|flag)\/[^/]+\/)?(?:page\/[^/]+\/?)?$/;
 
@@ -50,10 +50,10 @@ const RANKING_PAGE = /^\/ranking\/(?:(industry|market|assurance|flag)\/[^/]+\/)?
  * bounded set of values for metrics, and a log field to group by. Paths the service does not have
  * are `unknown`; other pages than those listed are `page`.
  */
-export function routePattern(url: string): string {
+export function routePattern(url: string, routes: RouteMatcher = DEFAULT_ROUTES): string {
   const query = url.indexOf('?');
   const path = query < 0 ? url : url.slice(0, query);
-  if (path === API_BASE || path.startsWith(`${API_BASE}/`)) return apiPattern(path.slice(API_BASE.length + 1));
+  if (path === API_BASE || path.startsWith(`${API_BASE}/`)) return apiPattern(path.slice(API_BASE.length + 1), routes);
   if (path === MCP_PATH) return path;
   // Another language's page is its English page's pattern under the language's prefix.
   const prefix = LOCALE_PREFIX[localeOfPath(path)];
@@ -74,39 +74,15 @@ function pagePattern(path: string): string {
   return 'page';
 }
 
-const api = (rest: string) => `${API_BASE}/${rest}`;
-const API_SINGLE = new Map([...API_WORDS].map((w) => [w, api(w)]));
-const COMPANY = api('company/{ticker}');
-const CANONICAL = api('company/{ticker}/canonical');
-const HISTORY = api('company/{ticker}/history');
-
-function apiPattern(rest: string): string {
-  const s = rest === '' ? [] : rest.split('/');
-  const last = s.length - 1;
-  if (last >= 0 && s[0] !== 'downloads' && s[last]!.endsWith('.json')) s[last] = s[last]!.slice(0, -5);
-  const [a, b, c] = s;
-  switch (s.length) {
-    case 0:
-      return `${API_BASE}/`;
-    case 1:
-      return a === 'index' ? `${API_BASE}/` : (API_SINGLE.get(a!) ?? 'unknown');
-    case 2:
-      if (a === 'company') return COMPANY;
-      if (a === 'etf') return api('etf/{code}');
-      if (a === 'snapshots') return api('snapshots/{id}');
-      if (a === 'downloads') return api('downloads/{id}');
-      if (a === 'sources' && b === 'registry') return api('sources/registry');
-      return 'unknown';
-    case 3:
-      if (a === 'company') return c === 'canonical' ? CANONICAL : c === 'history' ? HISTORY : 'unknown';
-      if ((a === 'ranking' || a === 'changes') && b === 'page') return api(`${a}/page/{page}`);
-      if (a === 'downloads') return api('downloads/{id}/{file}');
-      if (a === 'snapshots') return api('snapshots/{id}/{path}');
-      return 'unknown';
-    default:
-      return a === 'snapshots' ? api('snapshots/{id}/{path}') : 'unknown';
-  }
+/** An API path's operation template (src/contract/routes.ts), matched by position: a malformed code is still its route. */
+function apiPattern(rest: string, routes: RouteMatcher): string {
+  const segments = rest === '' ? [] : rest.split('/');
+  const last = segments.length - 1;
+  if (last >= 0 && segments[0] !== 'downloads' && segments[last]!.endsWith('.json')) segments[last] = segments[last]!.slice(0, -5);
+  return routes.match(segments)?.pattern ?? 'unknown';
 }
+
+const DEFAULT_ROUTES = new RouteMatcher();
 
 /**
  * The client address as Express sees it (`req.ip`: `X-Forwarded-For` believed only as far as
@@ -123,6 +99,8 @@ export interface ObserveOptions {
   logger: Logger;
   metrics?: Metrics;
   snapshots: SnapshotSource;
+  /** The API's operations, for the route label; default the route table. */
+  routes?: RouteMatcher;
 }
 
 /**
@@ -212,7 +190,7 @@ export function observeRequests(o: ObserveOptions): void {
       req,
       start: performance.now(),
       sent: req.socket.bytesWritten,
-      route: route ?? routePattern(req.url ?? '/'),
+      route: route ?? routePattern(req.url ?? '/', o.routes),
       snapshot: writeLine ? (snapshot ?? snapshotId()) : null,
       client: writeLine ? (clientAddress(req) ?? null) : null,
     };

@@ -1,6 +1,7 @@
 import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
 import type { Express } from 'express';
-import { LIMITS, UPPER_CODE_PATTERN } from '../src/contract/vocabulary.js';
+import { LIMITS } from '../src/contract/vocabulary.js';
+import { readParams, urlOf } from '../src/contract/routes.js';
 import { requestTooLarge } from '../src/contract/request-path.js';
 import { API_BASE } from '../src/contract/urls.js';
 import { answerClientErrors } from './app.js';
@@ -9,37 +10,39 @@ import { holdIdleConnections } from './keep-alive.js';
 import { KEEP_ALIVE } from '../src/contract/keep-alive.js';
 import { observersOf, type Observe } from './observe.js';
 import { readTreeFile } from './routes/tree.js';
+import { routerOf, type Router } from './router.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
-const COMPANY_ROUTE = `${API_BASE}/company/{ticker}`;
-const CANONICAL_ROUTE = `${COMPANY_ROUTE}/canonical`;
-
-/** Exactly the canonical spelling of the two company files: upper-case code, no suffix, no query. */
-const COMPANY_FILE = new RegExp(`^${API_BASE}/company/${UPPER_CODE_PATTERN.source.slice(1, -1)}(?:/canonical)?$`);
-
 /**
- * The hottest requests, a company's summary or canonical file asked for in its canonical spelling,
- * are answered straight from the tree, without Express's routing (which costs more than the file
- * itself). Headers and body are those of the Express path; anything else — other spellings,
+ * The hottest requests, a static file of the route table asked for in its canonical spelling (a
+ * company's summary or canonical view, mostly), are answered straight from the tree, without
+ * Express's routing (which costs more than the file itself). Headers and body are those of the
+ * Express path; anything else — other spellings (lower-case codes, `.json`, percent-encoding),
  * queries, misses, errors — falls through to Express, which owns every error envelope.
  */
-function serveCompanyFile(req: IncomingMessage, res: ServerResponse, snapshots: SnapshotSource, observe?: Observe): boolean {
-  if ((req.method !== 'GET' && req.method !== 'HEAD') || !COMPANY_FILE.test(req.url ?? '')) return false;
+function serveStaticFile(req: IncomingMessage, res: ServerResponse, snapshots: SnapshotSource, router: Router, observe?: Observe): boolean {
+  const url = req.url ?? '';
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || !url.startsWith(API_PREFIX) || url.includes('?') || url.includes('%')) return false;
+  const match = router.matcher.match(url.slice(API_PREFIX.length).split('/'));
+  const op = match?.ops.find((o) => o.method === 'GET');
+  if (!op?.file || !router.servesFile(op)) return false;
   let file;
   let store;
   try {
+    if (urlOf(op, readParams(match!)) !== url) return false;
     store = snapshots.current();
-    file = readTreeFile(store.dir, req.url!);
+    file = readTreeFile(store.dir, url);
   } catch {
     return false;
   }
   if (!file) return false;
   // Logged and measured like every request (same fields), with a lighter hook than Express's.
-  observe?.(req, res, req.url!.endsWith('/canonical') ? CANONICAL_ROUTE : COMPANY_ROUTE, store.meta.dataset_snapshot_id);
+  observe?.(req, res, match!.pattern, store.meta.dataset_snapshot_id);
   setCommonHeaders(res);
-  sendBody(req, res, file.bytes, undefined, {}, file.etag);
+  sendBody(req, res, file.bytes, op.ok.media, {}, file.etag);
   return true;
 }
+const API_PREFIX = `${API_BASE}/`;
 
 /**
  * How long a client may take to send a request: its headers, and the whole request with its body
@@ -80,6 +83,7 @@ export function createHttpServer(app: Express, snapshots: SnapshotSource, custom
   // The parser's own bound sits well above the contract's limits, so requests over those limits are
   // read whole and answered 414/431 by the app (request-path.ts), not cut off mid-request.
   const observers = observersOf(app);
+  const router = routerOf(app);
   const observe = observers?.request;
   const server = createServer({
     ...appClasses(app),
@@ -90,7 +94,7 @@ export function createHttpServer(app: Express, snapshots: SnapshotSource, custom
     // How often Node checks the two timeouts above (default 30 s, longer than the headers' own).
     connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
   }, (req, res) => {
-    if (!requestTooLarge(req.url ?? '', req.rawHeaders) && serveCompanyFile(req, res, snapshots, observe)) return;
+    if (!requestTooLarge(req.url ?? '', req.rawHeaders) && serveStaticFile(req, res, snapshots, router, observe)) return;
     observe?.(req, res); // a line and metrics for every request the app answers
     app(req, res);
   });

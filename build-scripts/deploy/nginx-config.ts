@@ -24,6 +24,7 @@
  * about those, so nginx never answers them differently.
  */
 import { LIMITS, SNAPSHOT_ID_PATTERN } from '../../src/contract/vocabulary.js';
+import { ROUTES } from '../../src/contract/routes.js';
 import { DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from '../../src/contract/downloads.js';
 import { KEEP_ALIVE } from '../../src/contract/keep-alive.js';
 import { MCP_PATH } from '../../src/contract/urls.js';
@@ -86,7 +87,8 @@ function q(value: string): string {
 
 /** The file a relative URL is written to, as the tree writer writes it, for the map's values. */
 const apiFile = (url: string) => `/current/tree/${fileForUrlPath(url)}`;
-const LIST_PAGES = ['ranking', 'changes'] as const;
+/** Lists whose `?page=N` alone is a static page (the route table's `pages`): `/api/v1/<list>?page=N` is `<list>/page/N.json`. */
+const LIST_PAGES = ROUTES.filter((op) => op.pages).map((op) => op.path.slice(1));
 
 /**
  * `$esg_file`: the file (under the snapshots folder) a GET or HEAD names by the tree's mappings, or

@@ -4,7 +4,6 @@ import { memoryCounters, redisCounters } from './counters.js';
 import { DEFAULT_KEYS_DB, KeyStore } from './key-store.js';
 import { Meter } from './meter.js';
 
-export { bucketsFor } from './metered.js';
 export { memoryClientsFrom } from './client-table.js';
 export { Meter, type MeterOptions } from './meter.js';
 

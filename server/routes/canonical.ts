@@ -18,5 +18,5 @@ export function canonicalBody(store: SnapshotStore, ticker: string, fields?: Rea
 /** GET /company/{ticker}/canonical?fields=… (contract 4.1). */
 export function canonicalWithFields(ctx: RouteContext): void {
   const { fields } = parseQuery(canonicalQuerySchema, ctx.rawQuery, '/company/{ticker}/canonical');
-  sendJson(ctx.req, ctx.res, canonicalBody(ctx.store, ctx.params[0]!, fields));
+  sendJson(ctx.req, ctx.res, canonicalBody(ctx.store, ctx.params.ticker!, fields));
 }

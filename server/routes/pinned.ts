@@ -4,7 +4,6 @@ import { noQuerySchema } from '../../src/contract/queries.js';
 import { SNAPSHOT_ID_PATTERN } from '../../src/contract/vocabulary.js';
 import { urls } from '../../src/contract/urls.js';
 import { isPruned } from '../../src/snapshot/retention.js';
-import { ATOM_TYPE } from '../../src/views/feed.js';
 import type { RouteContext } from '../context.js';
 import { ApiError, badRequest, notFound } from '../../src/contract/errors.js';
 import { sendBody } from '../http.js';
@@ -27,13 +26,14 @@ export function assertSnapshotKept(root: string, id: string): void {
  * or null when the path has no file (a computed endpoint): pinned reads are static only. It runs
  * after the id is checked, so a pruned id is 410 whatever follows it.
  */
-export function pinnedRead(ctx: RouteContext, id: string, resolveFile: () => string | null): void {
+export function pinnedRead(ctx: RouteContext, id: string, resolveFile: () => { url: string; media?: string } | null): void {
   assertSnapshotKept(ctx.source.root, id);
-  const url = resolveFile();
-  if (url === null) throw notFound(`Pinned reads serve the static paths only; see ${urls.index} for them.`);
+  const file = resolveFile();
+  if (file === null) throw notFound(`Pinned reads serve the static paths only; see ${urls.index} for them.`);
   parseQuery(noQuerySchema, ctx.rawQuery, '/snapshots/{id}/…');
   // A snapshot no longer current keeps no history files: the history store answers their bytes.
-  const file = readTreeFile(join(ctx.source.root, id), url) ?? storedHistoryFile(ctx.source.root, id, url);
-  if (!file) throw notFound(`Snapshot ${id} has no ${url}.`);
-  sendBody(ctx.req, ctx.res, file.bytes, url === urls.feed ? ATOM_TYPE : undefined, {}, file.etag);
+  const { url, media } = file;
+  const found = readTreeFile(join(ctx.source.root, id), url) ?? storedHistoryFile(ctx.source.root, id, url);
+  if (!found) throw notFound(`Snapshot ${id} has no ${url}.`);
+  sendBody(ctx.req, ctx.res, found.bytes, media, {}, found.etag);
 }

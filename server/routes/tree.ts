@@ -60,8 +60,8 @@ export function absentFile(store: SnapshotStore, source: SnapshotSource, url: st
  * being current a moment ago (it looks at `current` once a second), and then have dropped its
  * company histories: the history store answers those with the same bytes (pinned-history.ts).
  */
-export function serveTreeFile(ctx: RouteContext, url: string, missing: string, listed?: Listed): void {
+export function serveTreeFile(ctx: RouteContext, url: string, missing: string, listed?: Listed, media?: string): void {
   const file = readTreeFile(ctx.store.dir, url) ?? storedHistoryFile(ctx.source.root, ctx.store.meta.dataset_snapshot_id, url);
   if (!file) throw absentFile(ctx.store, ctx.source, url, missing, listed);
-  sendBody(ctx.req, ctx.res, file.bytes, undefined, {}, file.etag);
+  sendBody(ctx.req, ctx.res, file.bytes, media, {}, file.etag);
 }

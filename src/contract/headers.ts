@@ -16,6 +16,8 @@ export const PREFLIGHT_HEADERS: Record<string, string> = {
 export const READ_ONLY_METHODS = 'GET, HEAD, OPTIONS';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
+/** The Atom feed's type (contract 10). */
+export const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
 export const CACHE_PUBLIC = 'public, max-age=3600';
 /**
  * Metered answers (contract 1: they carry RateLimit): a shared cache must neither serve one caller's

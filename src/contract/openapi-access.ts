@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import type { ZodOpenApiComponentsObject, ZodOpenApiOperationObject, ZodOpenApiPathsObject } from 'zod-openapi';
-import { errorResponse, requestLimits } from './openapi-errors.js';
-import { usageResponseSchema } from './usage.js';
+import type { ZodOpenApiComponentsObject, ZodOpenApiOperationObject } from 'zod-openapi';
+import { errorResponse } from './openapi-errors.js';
 import { API_KEY_HEADER } from './vocabulary.js';
 
 /**
  * Contract 6 in the OpenAPI document, kept apart from the resources: the optional `X-API-Key`
- * scheme, the RateLimit headers and 401/429 answers of every metered operation (one that takes a
- * query string or a body), and GET /usage.
+ * scheme, the RateLimit headers and 401/429 answers of every counted operation (one that takes a
+ * query string or a body), and the 401 of GET /usage.
  */
 const SCHEME = 'ApiKey';
 
@@ -43,7 +42,8 @@ export const accessComponents: Pick<ZodOpenApiComponentsObject, 'securitySchemes
 /** The key is optional: `{}` is the keyless free tier. */
 const security: Record<string, string[]>[] = [{}, { [SCHEME]: [] }];
 
-function metered(op: ZodOpenApiOperationObject): ZodOpenApiOperationObject {
+/** A counted operation (a query string or a body): the optional key, the RateLimit headers on its 200, 401 and 429. */
+export function counted(op: ZodOpenApiOperationObject): ZodOpenApiOperationObject {
   const ok = op.responses?.['200'];
   return {
     ...op,
@@ -57,28 +57,7 @@ function metered(op: ZodOpenApiOperationObject): ZodOpenApiOperationObject {
   };
 }
 
-const usageOperation: ZodOpenApiOperationObject = {
-  summary: 'Your quota: tier, and every bucket’s limit, used, remaining and reset (not itself counted)',
-  security,
-  responses: {
-    '200': { description: 'The caller’s quota state (Cache-Control: no-store)', content: { 'application/json': { schema: usageResponseSchema } } },
-    '400': error('A query parameter (it takes none)'),
-    '401': unauthorized,
-    ...requestLimits,
-  },
-};
-
-/** The paths with contract 6 added: metered operations marked, /usage listed. */
-export function withAccess(paths: ZodOpenApiPathsObject): ZodOpenApiPathsObject {
-  const out: ZodOpenApiPathsObject = {};
-  for (const [path, item] of Object.entries(paths)) {
-    const { get, post } = item;
-    out[path] = {
-      ...item,
-      ...(get?.requestParams?.query ? { get: metered(get) } : {}),
-      ...(post ? { post: metered(post) } : {}),
-    };
-  }
-  out['/api/v1/usage'] = { get: usageOperation };
-  return out;
+/** An operation that counts nothing but reads the caller's key (GET /usage): the optional key and 401. */
+export function identified(op: ZodOpenApiOperationObject): ZodOpenApiOperationObject {
+  return { ...op, security, responses: { ...op.responses, '401': unauthorized } };
 }

@@ -8,7 +8,6 @@ import { API_BASE, urls } from '../contract/urls.js';
  * the database), so it reads one older snapshot, never all. Ids are tag URIs (RFC 4151) built from
  * the service host and snapshot ids alone, so they never change when a snapshot is rebuilt.
  */
-export const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
 /** Largest moves shown in an entry. */
 const TOP_MOVES = 10;
 

@@ -23,7 +23,7 @@ import { ChangesStore } from '../../src/snapshot/changes-store.js';
 import { createHistoryDb, HistoryWriter, sealHistoryDb } from '../../build-scripts/history/history-db.js';
 import { HISTORY_DB, HistoryChunks, memberAt, storeFile } from '../../src/snapshot/history-store.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
-import { ENDPOINTS } from '../../src/views/api-index.js';
+import { fullPath, ROUTES } from '../../src/contract/routes.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
 /** Which schema a tree file must satisfy, by its path; null = not a contract body (OpenAPI itself). */
@@ -257,7 +257,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('lists every endpoint, and every listed path exists on the server', async () => {
-    expect(Object.keys(doc.paths).sort()).toEqual([...new Set(ENDPOINTS.map((e) => e.path))].sort());
+    expect(Object.keys(doc.paths).sort()).toEqual([...new Set(ROUTES.filter((op) => op.listed !== false).map(fullPath))].sort());
     const examples: Record<string, string> = { '{ticker}': 'D1101', '{code}': store.etfs()[0]!.etf_code, '{page}': '2', '{id}': store.meta.dataset_snapshot_id, '{file}': 'datapackage.json', '{path}': 'company/D1101/canonical' };
     for (const [path, ops] of Object.entries(doc.paths)) {
       const url = path.replace(/\{\w+\}/g, (m) => (m === '{page}' && path.startsWith('/api/v1/changes/') ? '1' : examples[m]!));

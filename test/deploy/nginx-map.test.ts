@@ -5,10 +5,13 @@ import { join, relative } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { nginxConfig } from '../../build-scripts/deploy/nginx-config.js';
 import { apiSegments } from '../../src/contract/request-path.js';
-import { resolveRoute } from '../../server/router.js';
+import { Router } from '../../server/router.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { DOWNLOADS_DIR, fileForUrlPath } from '../../src/contract/urls.js';
 import { NGINX } from './front.js';
+
+/** The shim's router: what it would serve for a path. */
+const router = new Router();
 
 /**
  * The generated `$esg_file` map (what nginx serves itself), read with JavaScript's regular
@@ -61,8 +64,8 @@ describe('the nginx map', () => {
         api++;
         const url = `/${file.replace(/\.json$/, '')}`;
         // The shim's router gives this URL this very file: nginx exposes nothing the shim would not serve.
-        const route = resolveRoute(apiSegments(url)!, []);
-        expect(route?.file && fileForUrlPath(route.file), url).toBe(file);
+        const route = router.fileOf(apiSegments(url)!);
+        expect(route && fileForUrlPath(route.url), url).toBe(file);
         for (const spelling of new Set([url, `/${file}`])) expect(fileFor('GET', spelling), spelling).toBe(`/current/tree/${file}`);
         expect(fileFor('HEAD', url)).toBe(`/current/tree/${file}`);
         expect(fileFor('POST', url)).toBe('');

@@ -295,8 +295,8 @@ export const en = {
     introHtml: (openapi: string) =>
       `A read-only JSON API, open to everyone (CORS), versioned under <code>/api/v1</code>. The machine-readable description: ${openapi} (OpenAPI 3.1). Every body names its snapshot and methodology.`,
     opsHeading: 'Operations and examples',
-    /** An operation's summary: English pages show the OpenAPI document's own. */
-    operation: (_method: string, _path: string, summary: string) => summary,
+    /** An operation's summary, by its id (src/contract/routes.ts): English pages show the table's own. */
+    operation: (_id: string, summary: string) => summary,
     copy: 'Copy',
     refHeading: 'Interactive reference',
     noScriptHtml: (openapi: string) => `The interactive reference needs JavaScript; the list above and <a href="${openapi}">the OpenAPI document</a> say the same.`,

@@ -6,7 +6,8 @@
  */
 import type { Cause } from '../../contract/changes.js';
 import { NO_OPEN_DATA_LICENCE } from '../../contract/registry.js';
-import type { ScoreComponent } from '../../contract/vocabulary.js';
+import { LIMITS, type ScoreComponent } from '../../contract/vocabulary.js';
+import type { OperationId } from '../../contract/routes.js';
 import { DOMESTIC_EQUITY_FUND_TYPES, ESG_ETF_KEYWORDS } from '../../methodology/esg-etfs.js';
 import { REPORT_DUE_BY } from '../../methodology/reporting-year.js';
 import {
@@ -330,9 +331,9 @@ export const zhTW: Messages = {
     introHtml: (openapi: string) =>
       `唯讀的 JSON API，對所有人開放（CORS），版本路徑為 <code>/api/v1</code>。機器可讀的描述：${openapi}（OpenAPI 3.1）。每個回應都註明其資料快照與評分方法版本。`,
     opsHeading: '操作與範例',
-    operation: (method: string, path: string) => {
-      const text = OPERATIONS[`${method} ${path}`];
-      if (text === undefined) throw new Error(`zh-TW: no summary for ${method} ${path}`);
+    operation: (id: string) => {
+      const text = OPERATIONS[id as OperationId];
+      if (text === undefined) throw new Error(`zh-TW: no summary for operation ${id}`);
       return text;
     },
     copy: '複製',
@@ -418,27 +419,28 @@ export const zhTW: Messages = {
   },
 };
 
-/** Each operation of the OpenAPI document, by method and path (a new operation without one fails the build of its page). */
-const OPERATIONS: Record<string, string> = {
-  'GET /api/v1/': 'API 索引',
-  'GET /api/v1/company/{ticker}': '公司摘要',
-  'GET /api/v1/company/{ticker}/canonical': '完整檢視：五個附來源的區塊',
-  'GET /api/v1/company/{ticker}/history': '公司在每個收錄它的已發布資料快照中的紀錄，由新至舊：依 data_asof，再依發布時間（含已刪除的快照）',
-  'GET /api/v1/changes': '與前一個資料快照相比的變動，逐一列出原因',
-  'GET /api/v1/changes/page/{page}': '變動清單的第 N 頁（/changes?page=N 的靜態別名）',
-  'GET /api/v1/feed.atom': 'Atom 1.0 訊息來源：最近 12 個資料快照各一則，含最大的變動與其原因',
-  'GET /api/v1/snapshots/{id}/{path}': '固定快照讀取：指定資料快照當時提供的靜態路徑，逐位元組相同（路徑可含斜線）',
-  'GET /api/v1/usage': '你的額度：方案，以及每個額度桶的上限、已用、剩餘與重設時間（本呼叫不計入）',
-  'GET /api/v1/ranking': '市場排名',
-  'GET /api/v1/ranking/page/{page}': '預設排名的第 N 頁（/ranking?page=N 的靜態別名）',
-  'GET /api/v1/compare': '比較 2–5 家公司',
-  'GET /api/v1/etf': '涵蓋的 ESG ETF',
-  'GET /api/v1/etf/{code}': 'ETF 成分股評分',
-  'GET /api/v1/sources/registry': '資料來源登錄',
-  'GET /api/v1/methodology': '評分方法（資料形式）',
-  'GET /api/v1/snapshots': '已發布的資料快照與下載',
-  'GET /api/v1/downloads/{id}/{file}': '資料快照下載資料夾中的檔案；/snapshots 列出其大小與 SHA-256',
-  'GET /api/v1/openapi.json': '本文件',
-  'POST /api/v1/batch': '1–100 個代號的摘要',
-  'POST /api/v1/packs': '證據包：1–50 家公司附來源、評分方法與檢查碼的 zip 檔',
+/** Each operation of the route table (src/contract/routes.ts), by its id: a new operation without one is a type error. */
+const OPERATIONS: Record<OperationId, string> = {
+  index: '本索引：每個端點及可直接執行的範例',
+  company: '公司摘要：分數、評等、名次、旗標與分項',
+  canonical: '完整檢視：五個附來源的區塊，可只選取其中幾個（即時計算）',
+  history: '公司在每個收錄它的已發布資料快照中的紀錄，由新至舊：依 data_asof，再依發布時間（含已刪除的快照）',
+  ranking: '市場排名；可用查詢參數篩選與分頁（即時計算）',
+  rankingPage: '預設排名的第 N 頁（/ranking?page=N 的靜態別名）',
+  compare: `並列比較 ${LIMITS.compareMin}–${LIMITS.compareMax} 家公司的完整檢視（即時計算）`,
+  etfList: '涵蓋的 ESG ETF',
+  etf: 'ETF 成分股評分',
+  registry: '每項事實背後的資料來源；可只列政府來源或依發布機關篩選（即時計算）',
+  methodology: '評分方法（資料形式）',
+  snapshots: '已發布的資料快照與下載，由新至舊（依 data_asof，再依發布時間）',
+  pinned: '固定快照讀取：指定資料快照當時提供的靜態路徑，逐位元組相同（路徑可含斜線；刪除後回應 410）',
+  changes: '與前一個資料快照相比的變動，逐一列出原因；可依原因、產業與分數變動幅度篩選（即時計算）',
+  changesPage: '變動清單的第 N 頁（/changes?page=N 的靜態別名）',
+  feed: 'Atom 1.0 訊息來源：最近 12 個資料快照各一則，含最大的變動與其原因',
+  download: '資料快照下載資料夾中的檔案；/snapshots 列出其大小與 SHA-256',
+  downloadFolder: '下載資料夾（網址缺少結尾斜線時轉至資料夾頁面）',
+  openapi: '本文件',
+  batch: `1–${LIMITS.batchMax} 個代號的摘要（即時計算）`,
+  packs: `證據包：1–${LIMITS.packMax} 家公司附來源、歷史、評分方法與檢查碼的 zip 檔（即時計算；開發者與商業金鑰）`,
+  usage: '你的額度：方案，以及每個額度桶的上限、已用、剩餘與重設時間（本呼叫不計入）',
 };

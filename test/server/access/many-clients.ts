@@ -2,7 +2,8 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Request, Response } from 'express';
-import { bucketsFor, memoryClientsFrom, openAccess } from '../../../server/access/index.js';
+import { memoryClientsFrom, openAccess } from '../../../server/access/index.js';
+import { bucketsFor, operation } from '../../../src/contract/routes.js';
 
 /**
  * node --expose-gc --max-old-space-size=160 --import tsx many-clients.ts DIR CLIENTS
@@ -20,7 +21,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (!dir || !(clients > 0) || !gc) throw new Error('usage: node --expose-gc --import tsx many-clients.ts DIR CLIENTS');
 
 const access = openAccess({ keysDb: join(dir, 'keys.sqlite'), memoryClients: memoryClientsFrom(process.env.QUOTA_MEMORY_CLIENTS) });
-const buckets = bucketsFor('GET', ['ranking'], 'limit=1');
+const buckets = bucketsFor(operation('ranking'), 'GET', 'limit=1');
 // One response for every call: the meter only sets its RateLimit headers on it.
 const res = new ServerResponse(new IncomingMessage(new Socket())) as unknown as Response;
 const requestFrom = (ip: string) => ({ headers: {}, ip, socket: {} }) as unknown as Request;

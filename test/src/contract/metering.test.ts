@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { bucketsFor } from '../../../server/access/metered.js';
+import { bucketsFor, RouteMatcher } from '../../../src/contract/routes.js';
+
+const matcher = new RouteMatcher();
+/** The buckets of a call, as the shim finds its operation in the route table. */
+function bucketsOf(method: string, segments: readonly string[], query: string) {
+  const op = matcher.match(segments)!.ops.find((o) => o.method === method)!;
+  return bucketsFor(op, method, query);
+}
 
 /** Which calls count toward which buckets (packs/day on the real endpoint: test/server/dynamic/packs.test.ts). */
 describe('which calls are metered', () => {
@@ -8,7 +15,7 @@ describe('which calls are metered', () => {
     ['GET', ['ranking'], '', []],
     ['GET', ['usage'], '', []],
     ['GET', ['usage'], 'x=1', []],
-    // ?page=N alone is the page the tree renders, free as nginx serves it (README, "API decisions").
+    // ?page=N alone is the page the tree renders, free as nginx serves it (docs/api-decisions.md).
     ['GET', ['ranking'], 'page=2', []],
     ['GET', ['changes'], 'page=999', []],
     ['GET', ['ranking'], 'page=02', []],
@@ -25,6 +32,6 @@ describe('which calls are metered', () => {
     ['POST', ['batch'], '', ['calls/day', 'calls/min', 'batch/day']],
     ['POST', ['packs'], '', ['calls/day', 'calls/min', 'packs/day']],
   ] as const)('%s %j ?%s', (method, segments, query, buckets) => {
-    expect(bucketsFor(method, segments, query)).toEqual(buckets);
+    expect(bucketsOf(method, segments, query)).toEqual(buckets);
   });
 });
