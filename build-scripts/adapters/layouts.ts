@@ -1,8 +1,8 @@
 /**
  * How a tabular publisher file is described: its columns and the header names accepted for each.
- * Each source module (build-scripts/sources/) declares its own layouts beside its reader; only the
- * project's CBAM list, which is no publisher's, is here. The demo generator writes headers from the
- * same layouts, so it cannot drift from what the adapters accept.
+ * Each module of build-scripts/sources/ (a publisher's source, or the project's CBAM list) declares
+ * its own layouts beside its reader. The demo generator writes headers from the same layouts, so it
+ * cannot drift from what the adapters accept.
  *
  * Each column lists its accepted header names: the name of the publisher's served form first (the
  * Chinese label, or TPEx's English key), then the other where the publisher has a distinct one. Either is accepted (JSON keys and CSV headers alike,
@@ -32,18 +32,3 @@ export interface FileLayout<K extends string = string> {
 export const req = (...labels: string[]): ColumnSpec => ({ labels, required: true });
 export const opt = (...labels: string[]): ColumnSpec => ({ labels, required: false });
 
-
-
-/**
- * Product-based CBAM exposure the industry code cannot show (aluminium and fertiliser makers).
- * A project-curated input, not a publisher's file; optional.
- */
-export const cbamProductsLayout = {
-  file: 'cbam_products.csv',
-  sourceId: 'SRC-TWSE-COMPANY',
-  columns: {
-    ticker: req('公司代號'),
-    sector: req('CBAM部門'),
-    product: req('產品'),
-  },
-} as const satisfies FileLayout;

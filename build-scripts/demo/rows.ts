@@ -2,7 +2,8 @@
  * Rows of the tabular publisher files except penalties (penalty-rows.ts), keyed by the layout's column
  * keys so the compiler checks that each row fills every column of its layout.
  */
-import type { cbamProductsLayout, FileLayout } from '../adapters/layouts.js';
+import type { FileLayout } from '../adapters/layouts.js';
+import type { cbamProductsLayout } from '../sources/cbam-products.js';
 import type { registryLayout } from '../sources/moenv-ghg-registry.js';
 import type { twseCompanyLayout } from '../sources/twse-company.js';
 import type { twseGhgLayout } from '../sources/twse-esg-ghg.js';

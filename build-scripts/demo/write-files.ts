@@ -12,7 +12,8 @@
  * with a single label is written with that label.
  */
 import { join } from 'node:path';
-import { cbamProductsLayout, type FileLayout } from '../adapters/layouts.js';
+import type { FileLayout } from '../adapters/layouts.js';
+import { cbamProductsLayout } from '../sources/cbam-products.js';
 import { MOENV_PAGE } from '../sources/moenv-v2.js';
 import { penaltyLayout } from '../sources/moenv-penalties.js';
 import { registryLayout } from '../sources/moenv-ghg-registry.js';

@@ -4,17 +4,11 @@ import type { MethodologyInput } from '../../src/methodology/facts.js';
 import { flagsFor, TOP_FLAGS, type Flag } from '../../src/methodology/flags.js';
 import { rankScores } from '../../src/methodology/rank.js';
 import { scoreCompany, type Score } from '../../src/methodology/score.js';
-import { factLink } from '../sources/index.js';
-import type { CompanyRow } from '../sources/company-profile.js';
-import type { GhgDisclosureRow } from '../sources/ghg-disclosure.js';
-import type { PenaltyRow } from '../sources/moenv-penalties.js';
-import type { AssuredReport, SourceData } from './load-sources.js';
+import type { CompanyRow, GhgDisclosureRow, PenaltyRow } from '../sources/facts.js';
+import { factLink, REGISTRY_SOURCE_ID as REGISTRY_SOURCE } from '../sources/index.js';
+import type { AssuredReport, Sourced, SourceData } from './load-sources.js';
 
-const PENALTY_SOURCE = 'SRC-MOENV-EMS_P_46';
-const REGISTRY_SOURCE = 'SRC-MOENV-GHG_P_01';
-
-export interface ComputedPenalty extends PenaltyRow {
-  sourceId: string;
+export interface ComputedPenalty extends Sourced<PenaltyRow> {
   sourceUrl: string;
 }
 
@@ -52,7 +46,7 @@ export function computeCompanies(data: SourceData, asof: string): ComputedCompan
       const { ticker, uniformNo } = profile;
       const cbamSectors = cbamSectorsOf(profile, data);
       const penalties: ComputedPenalty[] = (data.penalties.get(ticker) ?? [])
-        .map((p) => ({ ...p, sourceId: PENALTY_SOURCE, sourceUrl: factLink(PENALTY_SOURCE, { uniform_no: uniformNo, date: p.date }) }))
+        .map((p) => ({ ...p, sourceUrl: factLink(p.sourceId, { uniform_no: uniformNo, date: p.date }) }))
         .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.recordId < b.recordId ? -1 : 1));
       const d = data.disclosures.get(ticker);
       const sites = data.registrySites.get(ticker) ?? [];

@@ -1,33 +1,23 @@
 import { existsSync, statSync } from 'node:fs';
-import { readCbamProducts, type CbamProductRow } from '../adapters/cbam-products.js';
 import type { RejectLog } from '../adapters/read-layout.js';
 import { checkRead, type Outcome } from '../sources/assertions.js';
-import type { CompanyRow } from '../sources/company-profile.js';
-import { joinFunds } from '../sources/etf-funds.js';
-import type { EtfFund, ReportFiling } from '../sources/facts.js';
+import type { CbamProductRow, CompanyRow, EtfFund, GhgDisclosureRow, PenaltyRow, RegistrySiteRow, ReportFiling } from '../sources/facts.js';
 import { filesOf } from '../sources/files.js';
-import type { GhgDisclosureRow } from '../sources/ghg-disclosure.js';
-import { SOURCE_MODULES, sourceModule, urlVariable } from '../sources/index.js';
-import { readRegistry, type RegistrySiteRow } from '../sources/moenv-ghg-registry.js';
-import { readPenalties, type PenaltyRow } from '../sources/moenv-penalties.js';
-import { readReportFilings } from '../sources/mops-esg-report.js';
-import { readMopsEtfFunds } from '../sources/mops-etf-holdings.js';
-import { readSitcaHoldings } from '../sources/sitca-etf-holdings.js';
+import { REFERENCE_LISTS, SOURCE_MODULES, urlVariable } from '../sources/index.js';
+import type { ReadContext, SourceModule, SourceRead } from '../sources/source.js';
 import { FirstById, SourceTally } from '../sources/tally.js';
-import { readTpexCompanies } from '../sources/tpex-company.js';
-import { readTpexGhg } from '../sources/tpex-esg-ghg.js';
-import { readTwseCompanies } from '../sources/twse-company.js';
-import { readFundList } from '../sources/twse-etf-list.js';
-import { readTwseGhg } from '../sources/twse-esg-ghg.js';
 import type { Progress } from './progress.js';
 
 /** A report filing with its assurance (never null here). */
 export type AssuredReport = ReportFiling & { assurance: NonNullable<ReportFiling['assurance']> };
 
+/** A row with the source it came from (the loader knows it from the module it read). */
+export type Sourced<T> = T & { sourceId: string };
+
 /** Everything the adapters read, joined onto the company universe (keyed by ticker). */
 export interface SourceData {
   companies: Map<string, CompanyRow>;
-  penalties: Map<string, PenaltyRow[]>;
+  penalties: Map<string, Sourced<PenaltyRow>[]>;
   disclosures: Map<string, GhgDisclosureRow>;
   /** The company's most recent report that was assured (assurance may be older than the latest report). */
   assurances: Map<string, AssuredReport>;
@@ -54,23 +44,55 @@ export class SourceAssertionError extends Error {
   override name = 'SourceAssertionError';
 }
 
-const ETF_FORMS = [['SRC-SITCA-ETF-HOLDINGS', 'SRC-TWSE-ETF-LIST'], ['SRC-MOPS-ETF-HOLDINGS']] as const;
+type Kind = SourceRead['kind'];
+/** One reader of a kind, with the id its rows count under and its module (null for a reference list). */
+interface Reader<K extends Kind> {
+  id: string;
+  module: SourceModule | null;
+  read: Extract<SourceRead, { kind: K }>['read'];
+}
 
-/** Every source a build needs, checked at once: the folder, each source's files (the ETF holdings in one of their two forms). */
+/** Every reader of one kind: the sources' in the list's order, then the reference lists'. */
+function readersOf<K extends Kind>(kind: K): Reader<K>[] {
+  const all = [
+    ...SOURCE_MODULES.flatMap((m) => (m.read ? [{ id: m.info.source_id, module: m, read: m.read }] : [])),
+    ...REFERENCE_LISTS.map((l) => ({ id: l.id, module: null, read: l.read })),
+  ];
+  return all.filter((r) => r.read.kind === kind).map((r) => ({ id: r.id, module: r.module, read: r.read.read as Reader<K>['read'] }));
+}
+
+/** Kinds that come in alternative forms, any one of which is enough (by what the summary calls them). */
+const ONE_FORM_ENOUGH: Partial<Record<Kind, string>> = { funds: 'ETF holdings' };
+
+/** A module and the sources its reader reads beside it. */
+const formOf = (m: SourceModule): SourceModule[] => [m, ...(m.uses ?? [])];
+const filesNamed = (m: SourceModule) => [...(m.plan ? ['its fetched answers'] : []), ...(m.files.placed.length > 0 ? [m.files.placed.join(', ')] : [])].join(' or ');
+
+/**
+ * Every source a build needs, checked at once: the folder, then each module's files and those of
+ * the sources it uses; of a kind that comes in alternative forms (the ETF holdings), one whole form.
+ */
 export function checkSourcesPresent(dir: string): void {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new MissingSourcesError(`sources folder ${dir} does not exist: run \`npm run fetch -- --out ${dir}\` first (or \`npm run refresh\`), or point --sources at a folder of publisher files`);
   }
-  const has = (id: string) => filesOf(dir, sourceModule(id)).length > 0;
+  const has = (m: SourceModule) => filesOf(dir, m).length > 0;
   const missing: string[] = [];
+  const alternativesDone = new Set<Kind>();
   for (const m of SOURCE_MODULES) {
-    const id = m.info.source_id;
-    if (ETF_FORMS.flat().includes(id as never)) continue;
-    if (!has(id)) missing.push(`${id}: none of ${m.plan ? 'its fetched answers or ' : ''}${m.files.placed.join(', ')}`);
-  }
-  if (!ETF_FORMS.some((form) => form.every(has))) {
-    const absent = ETF_FORMS[0].filter((id) => !has(id));
-    missing.push(`ETF holdings: ${absent.join(' and ')} (SITCA's answers and the TWSE fund list), or an etf_holdings.csv placed by hand (SRC-MOPS-ETF-HOLDINGS)`);
+    if (!m.read) continue;
+    const kind = m.read.kind;
+    const what = ONE_FORM_ENOUGH[kind];
+    if (what === undefined) {
+      for (const x of formOf(m)) if (!has(x)) missing.push(`${x.info.source_id}: none of ${filesNamed(x)}`);
+      continue;
+    }
+    if (alternativesDone.has(kind)) continue;
+    alternativesDone.add(kind);
+    const forms = SOURCE_MODULES.filter((x) => x.read?.kind === kind).map(formOf);
+    if (!forms.some((form) => form.every(has))) {
+      missing.push(`${what}, in one of its forms: ${forms.map((form) => form.map((x) => `${x.info.source_id} (${filesNamed(x)})`).join(' with ')).join('; or ')}`);
+    }
   }
   if (missing.length > 0) {
     throw new MissingSourcesError(
@@ -93,16 +115,20 @@ export interface LoadOptions {
   scale: number;
 }
 
-/** Runs every source's reader over a sources folder, then its assertions. Rows that link to no company of the universe are dropped. */
+/**
+ * Runs every module's reader over a sources folder, kind by kind, then the sources' assertions. Rows
+ * that link to no company of the universe are dropped. No source is named here: a module added to
+ * the list is read by its kind.
+ */
 export async function loadSources(dir: string, rejects: RejectLog, progress: Progress, o: LoadOptions): Promise<SourceData> {
   checkSourcesPresent(dir);
   const tally = new SourceTally();
+  const ctx: ReadContext = { dir, rejects, tally };
 
   const companies = new Map<string, CompanyRow>();
-  for (const read of [readTwseCompanies, readTpexCompanies]) {
-    let once: FirstById | null = null;
-    for await (const c of read(dir, rejects, tally)) {
-      once ??= new FirstById(tally.of(c.sourceId));
+  for (const r of readersOf('companies')) {
+    const once = new FirstById(tally.of(r.id));
+    for await (const c of r.read(ctx)) {
       if (!once.first(c.ticker, c)) continue;
       tally.record(c.sourceId, c.ticker, true);
       if (companies.has(c.ticker)) rejects.add(c.sourceId, 0, `ticker ${c.ticker} is listed by both exchanges: kept the first profile`);
@@ -114,21 +140,22 @@ export async function loadSources(dir: string, rejects: RejectLog, progress: Pro
   const linked = (ticker: string | undefined) => (ticker !== undefined && companies.has(ticker) ? ticker : null);
 
   const cbamProducts = new Map<string, CbamProductRow[]>();
-  for await (const p of readCbamProducts(dir, rejects)) if (companies.has(p.ticker)) push(cbamProducts, p.ticker, p);
+  for (const r of readersOf('cbam-products')) for await (const p of r.read(ctx)) if (companies.has(p.ticker)) push(cbamProducts, p.ticker, p);
 
   const assurances: SourceData['assurances'] = new Map();
-  for await (const r of readReportFilings(dir, rejects, tally)) {
-    tally.record(r.sourceId, linked(r.ticker), r.assurance !== null);
-    if (!companies.has(r.ticker) || r.assurance === null) continue;
-    const prev = assurances.get(r.ticker);
-    if (!prev || r.year > prev.year) assurances.set(r.ticker, r as AssuredReport);
+  for (const r of readersOf('filings')) {
+    for await (const f of r.read(ctx)) {
+      tally.record(f.sourceId, linked(f.ticker), f.assurance !== null);
+      if (!companies.has(f.ticker) || f.assurance === null) continue;
+      const prev = assurances.get(f.ticker);
+      if (!prev || f.year > prev.year) assurances.set(f.ticker, f as AssuredReport);
+    }
   }
 
   const disclosures = new Map<string, GhgDisclosureRow>();
-  for (const read of [readTwseGhg, readTpexGhg]) {
-    let once: FirstById | null = null;
-    for await (const d of read(dir, rejects)) {
-      once ??= new FirstById(tally.of(d.sourceId));
+  for (const r of readersOf('disclosures')) {
+    const once = new FirstById(tally.of(r.id));
+    for await (const d of r.read(ctx)) {
       if (!once.first(`${d.ticker}/${d.year}`, d)) continue;
       tally.record(d.sourceId, linked(d.ticker), d.scope1 !== null);
       const prev = disclosures.get(d.ticker);
@@ -139,25 +166,29 @@ export async function loadSources(dir: string, rejects: RejectLog, progress: Pro
 
   const registrySites = new Map<string, RegistrySiteRow[]>();
   let latestRegistryYear: number | null = null;
-  for await (const s of readRegistry(dir, rejects, tally)) {
-    const ticker = byUniformNo.get(s.uniformNo);
-    tally.record('SRC-MOENV-GHG_P_01', ticker ?? null);
-    latestRegistryYear = Math.max(latestRegistryYear ?? s.year, s.year);
-    if (ticker) push(registrySites, ticker, s);
+  for (const r of readersOf('registry-sites')) {
+    for await (const s of r.read(ctx)) {
+      const ticker = byUniformNo.get(s.uniformNo);
+      tally.record(r.id, ticker ?? null);
+      latestRegistryYear = Math.max(latestRegistryYear ?? s.year, s.year);
+      if (ticker) push(registrySites, ticker, s);
+    }
   }
 
-  const penalties = new Map<string, PenaltyRow[]>();
+  const penalties = new Map<string, Sourced<PenaltyRow>[]>();
   let penaltyRows = 0;
-  for await (const p of readPenalties(dir, rejects, tally)) {
-    // A penalty with no business ID (a vehicle, a person) or an unknown one is counted and links to no company.
-    const ticker = p.uniformNo === null ? undefined : byUniformNo.get(p.uniformNo);
-    tally.record('SRC-MOENV-EMS_P_46', ticker ?? null);
-    if (++penaltyRows % 100_000 === 0) progress.step(`penalties read: ${penaltyRows}`);
-    if (ticker) push(penalties, ticker, p);
+  for (const r of readersOf('penalties')) {
+    for await (const p of r.read(ctx)) {
+      // A penalty with no business ID (a vehicle, a person) or an unknown one is counted and links to no company.
+      const ticker = p.uniformNo === null ? undefined : byUniformNo.get(p.uniformNo);
+      tally.record(r.id, ticker ?? null);
+      if (++penaltyRows % 100_000 === 0) progress.step(`penalties read: ${penaltyRows}`);
+      if (ticker) push(penalties, ticker, { ...p, sourceId: r.id });
+    }
   }
   progress.step(`penalties: ${penaltyRows} read, linked to ${penalties.size} companies`);
 
-  const etfs = await loadEtfs(dir, rejects, tally, (code) => companies.has(code));
+  const etfs = await loadEtfs(ctx, (code) => companies.has(code));
   progress.step(`ESG ETFs: ${etfs.size}`);
 
   const outcome: Outcome = { failures: [], warnings: [] };
@@ -174,29 +205,13 @@ export async function loadSources(dir: string, rejects: RejectLog, progress: Pro
 }
 
 /**
- * ESG ETFs and their holdings: SITCA's answers with fund codes from the TWSE fund list (a fund whose
- * name matches no code or several is listed in the summary and left out, never guessed), or the MOPS
- * CSV placed by hand.
+ * ESG ETFs and their holdings, from the first form of them in the folder (checkSourcesPresent saw
+ * that one is whole): in the list's order, SITCA's answers with fund codes from the TWSE fund list,
+ * then the MOPS CSV placed by hand.
  */
-async function loadEtfs(dir: string, rejects: RejectLog, tally: SourceTally, inUniverse: (code: string) => boolean): Promise<Map<string, EtfFund>> {
-  const funds: EtfFund[] = [];
-  if (filesOf(dir, sourceModule('SRC-SITCA-ETF-HOLDINGS')).length > 0) {
-    const sitca = await readSitcaHoldings(dir, rejects);
-    const list = await readFundList(dir, rejects);
-    const joined = joinFunds(sitca, list.rows);
-    const sitcaCounts = tally.of('SRC-SITCA-ETF-HOLDINGS');
-    sitcaCounts.unmatched.push(...joined.unmatched.map((n: string) => `${n} (no fund code)`), ...joined.ambiguous.map((n: string) => `${n} (several fund codes)`));
-    tally.of('SRC-TWSE-ETF-LIST').duplicates += list.duplicates;
-    for (let i = 0; i < list.rows.length; i++) tally.record('SRC-TWSE-ETF-LIST', null);
-    for (const f of sitca) for (const h of f.holdings) tally.record('SRC-SITCA-ETF-HOLDINGS', inUniverse(h.code) ? h.code : null);
-    const notEsg = sitca.length - joined.funds.length - joined.unmatched.length - joined.ambiguous.length;
-    if (notEsg > 0) tally.skip('SRC-SITCA-ETF-HOLDINGS', 'funds that are not ESG ETFs by the published rule', notEsg);
-    funds.push(...joined.funds);
-  } else {
-    for (const f of await readMopsEtfFunds(dir, rejects)) {
-      for (const h of f.holdings) tally.record(f.sourceId, inUniverse(h.code) ? h.code : null);
-      funds.push(f);
-    }
-  }
+async function loadEtfs(ctx: ReadContext, inUniverse: (code: string) => boolean): Promise<Map<string, EtfFund>> {
+  const form = readersOf('funds').find((r) => r.module !== null && filesOf(ctx.dir, r.module).length > 0);
+  if (!form) throw new MissingSourcesError(`sources folder ${ctx.dir} holds no form of ETF holdings`);
+  const funds = await form.read(ctx, inUniverse);
   return new Map(funds.sort((a, b) => (a.code < b.code ? -1 : 1)).map((f) => [f.code, f]));
 }

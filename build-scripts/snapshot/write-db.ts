@@ -106,7 +106,7 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
     c.flags.forEach((f, pos) => insFlag.run(p.ticker, f.id, f.severity, f.label, f.source_id, pos));
     for (const s of data.registrySites.get(p.ticker) ?? []) {
       insSite.run(s.year, s.uniformNo, p.ticker, s.industryCode, s.direct, s.indirect);
-      tally('SRC-MOENV-GHG_P_01');
+      tally(c.carbonFee.sourceId);
     }
     for (const x of data.cbamProducts.get(p.ticker) ?? []) insProduct.run(p.ticker, x.sector, x.product);
   });

@@ -4,20 +4,10 @@ import type { FileLayout } from '../adapters/layouts.js';
 import { readLayout, type RejectLog } from '../adapters/read-layout.js';
 import { businessId, code, optionalAmount, requiredText, text } from '../adapters/values.js';
 import type { MarketType } from '../../src/contract/vocabulary.js';
+import type { CompanyRow } from './facts.js';
 import type { SourceTally } from './tally.js';
 
-/** A company profile from either exchange (SRC-TWSE-COMPANY or SRC-TPEX-COMPANY): the two forms map to one row. */
-export interface CompanyRow {
-  ticker: string;
-  legalName: string;
-  shortName: string;
-  industryCode: string;
-  industry: string;
-  uniformNo: string;
-  paidInCapital: number | null;
-  marketType: MarketType;
-  sourceId: string;
-}
+export type { CompanyRow };
 
 export type ProfileKey = 'reportDate' | 'ticker' | 'legalName' | 'shortName' | 'industryCode' | 'uniformNo' | 'paidInCapital';
 

@@ -1,7 +1,6 @@
 import { DOMESTIC_EQUITY_FUND_TYPES, isDomesticEquityEtf, isEsgEtf, toHalfWidth } from '../../src/methodology/esg-etfs.js';
 import type { EtfFund } from './facts.js';
-import type { SitcaFund } from './sitca-etf-holdings.js';
-import { withoutFundNote } from './sitca-table.js';
+import { SITCA_SOURCE_ID, withoutFundNote, type SitcaTableFund } from './sitca-table.js';
 import type { FundListRow } from './twse-etf-list.js';
 
 /**
@@ -44,6 +43,9 @@ export function quarterEnd(year: number, quarter: number): string {
   return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
+/** A fund as SITCA's answer names it, with its quarter (sitca-etf-holdings.ts, `SitcaFund`). */
+type SitcaPeriodFund = SitcaTableFund & { period: string };
+
 export interface JoinedFunds {
   /** The ESG ETFs, in SITCA's order, each with its code. */
   funds: EtfFund[];
@@ -53,7 +55,6 @@ export interface JoinedFunds {
   ambiguous: string[];
 }
 
-export const SITCA_SOURCE_ID = 'SRC-SITCA-ETF-HOLDINGS';
 /** SITCA lists holdings of 1 % of net assets or more. */
 export const SITCA_MIN_WEIGHT = 0.01;
 
@@ -63,7 +64,7 @@ export const SITCA_MIN_WEIGHT = 0.01;
  * without a report (the caller counts them). Throws EtfFundTypeError when funds have an ESG word but
  * none a domestic equity type: the rule no longer fits the list, and no ESG ETF would come out.
  */
-export function joinFunds(sitcaFunds: readonly SitcaFund[], fundList: readonly FundListRow[]): JoinedFunds {
+export function joinFunds(sitcaFunds: readonly SitcaPeriodFund[], fundList: readonly FundListRow[]): JoinedFunds {
   const byName = new Map<string, FundListRow[]>();
   for (const row of fundList) {
     const key = normaliseFundName(row.fullName);
@@ -73,7 +74,7 @@ export function joinFunds(sitcaFunds: readonly SitcaFund[], fundList: readonly F
   }
   const unmatched: string[] = [];
   const ambiguous: string[] = [];
-  const matched: { fund: SitcaFund; row: FundListRow }[] = [];
+  const matched: { fund: SitcaPeriodFund; row: FundListRow }[] = [];
   for (const fund of sitcaFunds) {
     const rows = byName.get(normaliseFundName(fund.name)) ?? [];
     if (rows.length === 0) unmatched.push(fund.name);

@@ -1,10 +1,64 @@
-import type { AssuranceKind, AssuredLevel } from '../../src/contract/vocabulary.js';
+import type { AssuranceKind, AssuredLevel, Boundary, MarketType } from '../../src/contract/vocabulary.js';
+import type { CBAM_BY_PRODUCT } from '../../src/methodology/cbam.js';
+import type { DisclosureFacts } from '../../src/methodology/facts.js';
 
 /**
- * The shapes the source modules hand to the snapshot builder for the two sources served beyond a
- * GET file (sustainability reports from ESG GenPlus, ETF holdings from SITCA). One place, so the
- * adapters and the builder agree on them.
+ * The shapes the source modules hand to the snapshot builder, one per kind a module's reader yields
+ * (source.ts, `SourceRead`). One place, so the modules, the module interface and the builder agree on
+ * them without importing one another.
  */
+
+/** A company profile from either exchange (SRC-TWSE-COMPANY or SRC-TPEX-COMPANY): the two forms map to one row. */
+export interface CompanyRow {
+  ticker: string;
+  legalName: string;
+  shortName: string;
+  industryCode: string;
+  industry: string;
+  uniformNo: string;
+  paidInCapital: number | null;
+  marketType: MarketType;
+  sourceId: string;
+}
+
+/** A company's own GHG disclosure for its latest reporting year. */
+export interface GhgDisclosureRow extends DisclosureFacts {
+  ticker: string;
+  reportDate: string;
+  boundary: Boundary;
+}
+
+/** One site's registered emissions for one year. */
+export interface RegistrySiteRow {
+  year: number;
+  uniformNo: string;
+  industryCode: string;
+  /** Direct (scope 1) emissions: the total less the energy-indirect. */
+  direct: number;
+  indirect: number;
+  /** The site's total as served (`tot`): direct + energy-indirect, the carbon-fee basis. */
+  total: number;
+}
+
+/** One penalty decision, linked to a company by 統一編號 (none for a vehicle or a person). */
+export interface PenaltyRow {
+  uniformNo: string | null;
+  recordId: string;
+  /** MOENV, `XXX-EPB`, or the agency's name as served when the table does not know it. */
+  agency: string;
+  agencyName: string;
+  date: string;
+  fine: number;
+  serious: boolean;
+  summary: string;
+}
+
+/** A company whose products (not its industry) put it in a CBAM sector. */
+export interface CbamProductRow {
+  ticker: string;
+  sector: (typeof CBAM_BY_PRODUCT)[number];
+  product: string;
+}
 
 /** A verifier listed beside the CPA assurance of the same report (contract 3.2 `verifications`). */
 export interface Verification {

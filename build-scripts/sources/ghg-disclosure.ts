@@ -3,8 +3,7 @@ import type { FileLayout } from '../adapters/layouts.js';
 import { opt, req } from '../adapters/layouts.js';
 import { readLayout, type RejectLog } from '../adapters/read-layout.js';
 import { code, isoDate, optionalAmount, text, year, yesNo } from '../adapters/values.js';
-import type { Boundary } from '../../src/contract/vocabulary.js';
-import type { DisclosureFacts } from '../../src/methodology/facts.js';
+import type { GhgDisclosureRow } from './facts.js';
 
 /**
  * The exchanges' GHG disclosure form (企業ESG資訊揭露彙總資料-溫室氣體排放), the same keys at TWSE
@@ -29,12 +28,7 @@ export const ghgColumns = {
 } as const;
 export type GhgKey = keyof typeof ghgColumns;
 
-/** A company's own GHG disclosure for its latest reporting year. */
-export interface GhgDisclosureRow extends DisclosureFacts {
-  ticker: string;
-  reportDate: string;
-  boundary: Boundary;
-}
+export type { GhgDisclosureRow };
 
 /** 資料邊界: consolidated when it names the consolidated (合併) reporting boundary, else parent-only. */
 const boundary = text.transform((s) => (/合併|consolidated/i.test(s) ? ('consolidated' as const) : ('parent' as const)));

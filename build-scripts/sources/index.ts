@@ -1,10 +1,11 @@
+import { cbamProductsList } from './cbam-products.js';
 import { mopsEtfHoldingsModule } from './mops-etf-holdings.js';
 import { moenvRegistryModule } from './moenv-ghg-registry.js';
 import { moenvPenaltiesModule } from './moenv-penalties.js';
 import { mopsEsgReportModule } from './mops-esg-report.js';
 import type { SourceInfo } from './registry-info.js';
 import { sitcaEtfHoldingsModule } from './sitca-etf-holdings.js';
-import type { SourceModule } from './source.js';
+import type { ReferenceList, SourceModule } from './source.js';
 import { tpexCompanyModule } from './tpex-company.js';
 import { tpexGhgModule } from './tpex-esg-ghg.js';
 import { twseCompanyModule } from './twse-company.js';
@@ -12,8 +13,9 @@ import { twseEtfListModule } from './twse-etf-list.js';
 import { twseGhgModule } from './twse-esg-ghg.js';
 
 /**
- * Every source, one module each: the fetcher, the registry, the file hashing and the assertions
- * iterate over this list. Adding a publisher is one module and one line here.
+ * Every source, one module each: the fetcher, the registry, the file hashing, the assertions and the
+ * snapshot loader (by the kind each module's reader yields) iterate over this list. Adding a
+ * publisher is one module and one line here.
  */
 export const SOURCE_MODULES: readonly SourceModule[] = [
   twseCompanyModule,
@@ -27,6 +29,19 @@ export const SOURCE_MODULES: readonly SourceModule[] = [
   sitcaEtfHoldingsModule,
   mopsEtfHoldingsModule,
 ];
+
+/** The lists the project maintains, read beside the sources (source.ts, `ReferenceList`). */
+export const REFERENCE_LISTS: readonly ReferenceList[] = [cbamProductsList];
+
+/**
+ * The source of the registry sites: the carbon fee is computed from one registry's sites (and cites
+ * it even for a company with no site), so exactly one module may yield them.
+ */
+export const REGISTRY_SOURCE_ID: string = (() => {
+  const registries = SOURCE_MODULES.filter((m) => m.read?.kind === 'registry-sites');
+  if (registries.length !== 1) throw new Error(`one source of registry sites expected, found ${registries.length}`);
+  return registries[0]!.info.source_id;
+})();
 
 /** What the registry says of each source, in the list's order. */
 export const SOURCES: readonly SourceInfo[] = SOURCE_MODULES.map((m) => m.info);

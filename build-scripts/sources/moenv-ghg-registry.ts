@@ -3,16 +3,19 @@ import type { FileLayout } from '../adapters/layouts.js';
 import { opt, req } from '../adapters/layouts.js';
 import { readLayoutFile, type RejectLog } from '../adapters/read-layout.js';
 import { amount, businessId, optionalAmount, text, year } from '../adapters/values.js';
+import type { RegistrySiteRow } from './facts.js';
 import { filesOf } from './files.js';
-import { moenvPageFiles, moenvPlan } from './moenv-v2.js';
+import { moenvDatasetPage, moenvPageFiles, moenvPlan } from './moenv-v2.js';
 import { OGDL_TW, OWNERS } from './registry-info.js';
 import type { SourceModule } from './source.js';
 import type { SourceTally } from './tally.js';
 
+const DATASET = 'GHG_P_01';
+
 /** SRC-MOENV-GHG_P_01: the facility GHG registry (溫室氣體年排放量), MOENV open data v2: API keys, or the Chinese labels some copies use. */
 export const registryLayout = {
-  file: 'GHG_P_01.json',
-  alternatives: ['GHG_P_01.csv'],
+  file: `${DATASET}.json`,
+  alternatives: [`${DATASET}.csv`],
   sourceId: 'SRC-MOENV-GHG_P_01',
   columns: {
     year: req('年度', 'app_year'),
@@ -47,27 +50,18 @@ export const moenvRegistryModule: SourceModule = {
     ...OWNERS.MOENV,
     licence: OGDL_TW,
     update_frequency: 'annual',
-    homepage_url: 'https://data.moenv.gov.tw/dataset/detail/GHG_P_01',
+    homepage_url: moenvDatasetPage(DATASET),
     description: 'Registered annual direct and energy-indirect emissions per site; the basis of carbon-fee liability (Climate Change Response Act, fee rules from 2025-01-01). No record-level link is known: facts link to the dataset, where the rows are found by business ID (companyno) and year (app_year, ROC).',
     record_link: null,
   },
-  files: { answers: moenvPageFiles('GHG_P_01'), placed: [registryLayout.file, ...registryLayout.alternatives] },
-  plan: moenvPlan('GHG_P_01', 'https://data.moenv.gov.tw/api/v2/GHG_P_01'),
+  files: { answers: moenvPageFiles(DATASET), placed: [registryLayout.file, ...registryLayout.alternatives] },
+  plan: moenvPlan(DATASET),
+  read: { kind: 'registry-sites', read: (c) => readRegistry(c.dir, c.rejects, c.tally) },
   // About 500 liable sites a year, several years served; about 130 listed companies among their owners.
   assertions: { minRecords: 300, maxRecords: 50_000, minOfPrevious: 0.8, minLinkedCompanies: 20 },
 };
 
-/** One site's registered emissions for one year. */
-export interface RegistrySiteRow {
-  year: number;
-  uniformNo: string;
-  industryCode: string;
-  /** Direct (scope 1) emissions: the total less the energy-indirect. */
-  direct: number;
-  indirect: number;
-  /** The site's total as served (`tot`): direct + energy-indirect, the carbon-fee basis. */
-  total: number;
-}
+export type { RegistrySiteRow };
 
 export const GASES = ['co2', 'ch4', 'n2o', 'hfcs', 'pfcs', 'sf6', 'nf3'] as const;
 /** The publisher rounds each figure (to 0.0001 t, `tot` to 0.001 t): the sum of seven may drift by hundredths. */

@@ -1,22 +1,24 @@
 import { z } from 'zod';
-import { agencyCode } from '../adapters/agencies.js';
 import type { FileLayout } from '../adapters/layouts.js';
 import { opt, req } from '../adapters/layouts.js';
 import { readLayoutFile, type RejectLog } from '../adapters/read-layout.js';
 import { amount, isoDate, optionalBusinessId, requiredText, text, yesNo } from '../adapters/values.js';
+import type { PenaltyRow } from './facts.js';
 import { filesOf } from './files.js';
-import { moenvPageFiles, moenvPlan } from './moenv-v2.js';
+import { moenvDatasetPage, moenvPageFiles, moenvPlan } from './moenv-v2.js';
 import { OGDL_TW, OWNERS } from './registry-info.js';
 import type { SourceModule } from './source.js';
 import { ExactCopies, type SourceTally } from './tally.js';
+
+const DATASET = 'EMS_P_46';
 
 /**
  * SRC-MOENV-EMS_P_46: environmental penalty decisions (列管事業污染源裁處資料), MOENV open data v2.
  * API key or Chinese label; one third-party parser reads the business ID from `ban`.
  */
 export const penaltyLayout = {
-  file: 'EMS_P_46.json',
-  alternatives: ['EMS_P_46.csv'],
+  file: `${DATASET}.json`,
+  alternatives: [`${DATASET}.csv`],
   sourceId: 'SRC-MOENV-EMS_P_46',
   columns: {
     emsNo: opt('管制事業編號', 'ems_no'),
@@ -46,8 +48,6 @@ export const penaltyLayout = {
   },
 } as const satisfies FileLayout;
 
-const URL = 'https://data.moenv.gov.tw/api/v2/EMS_P_46';
-
 export const moenvPenaltiesModule: SourceModule = {
   info: {
     source_id: 'SRC-MOENV-EMS_P_46',
@@ -55,7 +55,7 @@ export const moenvPenaltiesModule: SourceModule = {
     ...OWNERS.MOENV,
     licence: OGDL_TW,
     update_frequency: 'monthly',
-    homepage_url: 'https://data.moenv.gov.tw/dataset/detail/EMS_P_46',
+    homepage_url: moenvDatasetPage(DATASET),
     description: 'Penalty decisions by the Ministry of Environment and local environmental protection bureaus, by business ID (統一編號). Each penalty links to its record in MOENV’s public penalty query (prtr.moenv.gov.tw): the company’s business ID with the penalty date as both bounds.',
     record_link: {
       template: 'https://prtr.moenv.gov.tw/api/v1/Penalty?UniformNo={uniform_no}&StartDate={date}&EndDate={date}&PageNumber=1&PageSize=-1',
@@ -63,23 +63,34 @@ export const moenvPenaltiesModule: SourceModule = {
       how: 'third-party code calling the query behind prtr.moenv.gov.tw/sanctions.html (records under Result.Data with COUNTY and DOCUMENTNO); see shared/spec/sources.md, record-level links',
     },
   },
-  files: { answers: moenvPageFiles('EMS_P_46'), placed: [penaltyLayout.file, ...penaltyLayout.alternatives] },
-  plan: moenvPlan('EMS_P_46', URL),
+  files: { answers: moenvPageFiles(DATASET), placed: [penaltyLayout.file, ...penaltyLayout.alternatives] },
+  plan: moenvPlan(DATASET),
+  read: { kind: 'penalties', read: (c) => readPenalties(c.dir, c.rejects, c.tally) },
   // Several hundred thousand decisions; a few hundred listed companies among the penalised.
   assertions: { minRecords: 100_000, maxRecords: 2_000_000, minOfPrevious: 0.9, minLinkedCompanies: 30 },
 };
 
-/** One penalty decision, linked to a company by 統一編號 (none for a vehicle or a person). */
-export interface PenaltyRow {
-  uniformNo: string | null;
-  recordId: string;
-  /** MOENV, `XXX-EPB`, or the agency's name as served when the table does not know it. */
-  agency: string;
-  agencyName: string;
-  date: string;
-  fine: number;
-  serious: boolean;
-  summary: string;
+export type { PenaltyRow };
+
+/**
+ * Short codes for the penalising agencies named in EMS_P_46's 裁處機關: the Ministry itself or a
+ * city/county environmental protection bureau. Codes follow the ISO 3166-2:TW subdivision codes.
+ */
+const COUNTY_CODES: Readonly<Record<string, string>> = {
+  臺北市: 'TPE', 新北市: 'NWT', 桃園市: 'TAO', 臺中市: 'TXG', 臺南市: 'TNN', 高雄市: 'KHH',
+  基隆市: 'KEE', 新竹市: 'HSZ', 新竹縣: 'HSQ', 苗栗縣: 'MIA', 彰化縣: 'CHA', 南投縣: 'NAN',
+  雲林縣: 'YUN', 嘉義市: 'CYI', 嘉義縣: 'CYQ', 屏東縣: 'PIF', 宜蘭縣: 'ILA', 花蓮縣: 'HUA',
+  臺東縣: 'TTT', 澎湖縣: 'PEN', 金門縣: 'KIN', 連江縣: 'LIE',
+};
+
+/** `MOENV` for the ministry (or its former name), `XXX-EPB` for a local bureau, else null. */
+export function agencyCode(name: string): string | null {
+  const n = name.trim().replace(/台/g, '臺');
+  if (n.startsWith('環境部') || n.startsWith('行政院環境保護署')) return 'MOENV';
+  for (const [county, code] of Object.entries(COUNTY_CODES)) {
+    if (n.startsWith(county)) return `${code}-EPB`;
+  }
+  return null;
 }
 
 const schema = z.object({

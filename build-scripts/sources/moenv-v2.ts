@@ -11,12 +11,17 @@ export const MOENV_PAGE = 1000;
 /** A source of more pages than this is a server ignoring `offset`, not data. */
 const MAX_PAGES = 5000;
 
+const SITE = 'https://data.moenv.gov.tw';
+
 /** The answers a MOENV dataset's fetch writes: `EMS_P_46.0001.json`, … */
 export const moenvPageFiles = (dataset: string) => new RegExp(`^${dataset}\\.\\d{4}\\.json$`);
 
-export function moenvPlan(dataset: string, url: string): FetchPlan {
+/** The dataset's page for people (its description, licence and downloads): where its facts link. */
+export const moenvDatasetPage = (dataset: string) => `${SITE}/dataset/detail/${dataset}`;
+
+export function moenvPlan(dataset: string): FetchPlan {
   return {
-    url,
+    url: `${SITE}/api/v2/${dataset}`,
     needs: ['moenv-key'],
     async run(session: FetchSession, ctx: PlanContext) {
       let previousSha = '';

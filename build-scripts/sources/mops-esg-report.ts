@@ -31,8 +31,8 @@ import { FirstById, type SourceTally } from './tally.js';
  * without the header.
  */
 
-const API = 'https://esggenplus.twse.com.tw/api/api/MopsSustainReport/data';
 const SITE = 'https://esggenplus.twse.com.tw';
+const API = `${SITE}/api/api/MopsSustainReport/data`;
 /** MOPS sustainability-report filings with their assurance (永續報告書), as a CSV export an operator places by hand (SRC-MOPS-ESGREPORT). */
 export const esgReportLayout = {
   file: 'esg_report.csv',
@@ -116,6 +116,7 @@ export const mopsEsgReportModule: SourceModule = {
       }
     },
   },
+  read: { kind: 'filings', read: (c) => readReportFilings(c.dir, c.rejects, c.tally) },
   // About 1,800 filings a year in the recent years, fewer before; most filers are in the universe.
   assertions: { minRecords: 2_000, maxRecords: 60_000, minOfPrevious: 0.8, minLinkedShare: 0.5 },
 };

@@ -44,6 +44,14 @@ export const mopsEtfHoldingsModule: SourceModule = {
   // Never fetched: no answer file name matches.
   files: { answers: /^$/, placed: [etfHoldingsLayout.file, ...etfHoldingsLayout.alternatives] },
   plan: null,
+  read: {
+    kind: 'funds',
+    async read({ dir, rejects, tally }, inUniverse) {
+      const funds = await readMopsEtfFunds(dir, rejects);
+      for (const f of funds) for (const h of f.holdings) tally.record(f.sourceId, inUniverse(h.code) ? h.code : null);
+      return funds;
+    },
+  },
   assertions: { minRecords: 1, maxRecords: 50_000 },
 };
 

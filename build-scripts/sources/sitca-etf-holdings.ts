@@ -5,10 +5,13 @@ import { parse } from 'parse5';
 import { cleanText } from '../adapters/clean-text.js';
 import { detectEncoding } from '../adapters/decode.js';
 import { RejectLog, SourceFileError } from '../adapters/read-layout.js';
+import { joinFunds } from './etf-funds.js';
+import type { EtfFund } from './facts.js';
 import { filesOf } from './files.js';
 import { OWNERS, type Licence } from './registry-info.js';
 import { attr, elements, fundsOfTable, holdingsTable, SITCA_SOURCE_ID, textOf, type Element, type HoldingsTable, type SitcaTableFund } from './sitca-table.js';
-import type { FetchSession, PlanContext, SourceModule } from './source.js';
+import type { FetchSession, PlanContext, ReadContext, SourceModule } from './source.js';
+import { readFundList, twseEtfListModule } from './twse-etf-list.js';
 
 /**
  * SRC-SITCA-ETF-HOLDINGS: the quarterly holdings of 1 % of net assets or more of every domestic ETF,
@@ -127,6 +130,8 @@ export const sitcaEtfHoldingsModule: SourceModule = {
   },
   files: { answers: /^sitca-IN2630-(form|\d{6}-(AH11|AL11))\.html$/, placed: [] },
   plan: { url: SITCA_URL, run },
+  read: { kind: 'funds', read: readSitcaFunds },
+  uses: [twseEtfListModule],
   // About 1,500 holding rows over some 150 domestic ETFs.
   assertions: { minRecords: 300, maxRecords: 20_000 },
 };
@@ -291,4 +296,24 @@ export async function readSitcaHoldings(dir: string, rejects: RejectLog): Promis
     }
   }
   return funds;
+}
+
+/**
+ * The ESG ETFs of SITCA's answers, each with its code from the TWSE fund list. A fund whose name
+ * matches no code or several is listed in the summary and left out, never guessed; the funds that
+ * are not ESG ETFs are counted as skipped. Every holding SITCA lists is a record of this source, and
+ * every fund of the list a record of the list's.
+ */
+async function readSitcaFunds({ dir, rejects, tally }: ReadContext, inUniverse: (code: string) => boolean): Promise<EtfFund[]> {
+  const sitca = await readSitcaHoldings(dir, rejects);
+  const list = await readFundList(dir, rejects);
+  const joined = joinFunds(sitca, list.rows);
+  const listId = twseEtfListModule.info.source_id;
+  tally.of(SOURCE_ID).unmatched.push(...joined.unmatched.map((n) => `${n} (no fund code)`), ...joined.ambiguous.map((n) => `${n} (several fund codes)`));
+  tally.of(listId).duplicates += list.duplicates;
+  for (let i = 0; i < list.rows.length; i++) tally.record(listId, null);
+  for (const f of sitca) for (const h of f.holdings) tally.record(SOURCE_ID, inUniverse(h.code) ? h.code : null);
+  const notEsg = sitca.length - joined.funds.length - joined.unmatched.length - joined.ambiguous.length;
+  if (notEsg > 0) tally.skip(SOURCE_ID, 'funds that are not ESG ETFs by the published rule', notEsg);
+  return joined.funds;
 }

@@ -1,11 +1,14 @@
+import type { RejectLog } from '../adapters/read-layout.js';
+import type { CbamProductRow, CompanyRow, EtfFund, GhgDisclosureRow, PenaltyRow, RegistrySiteRow, ReportFiling } from './facts.js';
 import type { SourceInfo } from './registry-info.js';
+import type { SourceTally } from './tally.js';
 
 /**
  * One publisher's dataset, in one module (as OpenSanctions' zavod keeps one folder per dataset):
- * what the registry says of it, which files of a sources folder are its, how to fetch them, and the
- * least and most it must yield. Each module also exports its own reader (record schema and mapping),
- * typed by the rows it yields; the snapshot builder calls those, while the fetcher, the registry and
- * the assertions iterate over `SOURCE_MODULES` (index.ts).
+ * what the registry says of it, which files of a sources folder are its, how to fetch them, how to
+ * read them and what the reader yields, and the least and most it must yield. The fetcher, the
+ * registry, the assertions and the snapshot loader iterate over `SOURCE_MODULES` (index.ts); none of
+ * them names a source.
  */
 export interface SourceModule {
   readonly info: SourceInfo;
@@ -16,8 +19,44 @@ export interface SourceModule {
   readonly files: { readonly answers: RegExp; readonly placed: readonly string[] };
   /** How to fetch it; null when only a hand-placed file can supply it. */
   readonly plan: FetchPlan | null;
+  /** What the build reads from it; null for a source read only by the modules that list it in `uses`. */
+  readonly read: SourceRead | null;
+  /** Other sources this one's reader reads too (SITCA's fund names get their codes from the TWSE fund list): a build needs them beside it. */
+  readonly uses?: readonly SourceModule[];
   readonly assertions: SourceAssertions;
 }
+
+/**
+ * A list the project maintains, read from the sources folder like a source but published by no one:
+ * not fetched, not in the registry, optional. Its id says so (`REF-…`, never `SRC-…`, which contract
+ * section 3.2 reserves for registry entries).
+ */
+export interface ReferenceList {
+  readonly id: string;
+  readonly read: SourceRead;
+}
+
+/** What a reader needs: the sources folder, where rejected rows go, and the tally of what each source gave. */
+export interface ReadContext {
+  readonly dir: string;
+  readonly rejects: RejectLog;
+  readonly tally: SourceTally;
+}
+
+/**
+ * A reader and the kind of record it yields: the snapshot loader takes every reader of a kind, in
+ * the list's order, and joins their rows onto the company universe. Row readers stream; the loader
+ * counts their rows. A funds reader returns whole funds and counts its own records (what a record is
+ * differs by form: SITCA counts the holdings of every fund it lists, ESG or not).
+ */
+export type SourceRead =
+  | { readonly kind: 'companies'; read(ctx: ReadContext): AsyncIterable<CompanyRow> }
+  | { readonly kind: 'filings'; read(ctx: ReadContext): AsyncIterable<ReportFiling> }
+  | { readonly kind: 'disclosures'; read(ctx: ReadContext): AsyncIterable<GhgDisclosureRow> }
+  | { readonly kind: 'registry-sites'; read(ctx: ReadContext): AsyncIterable<RegistrySiteRow> }
+  | { readonly kind: 'penalties'; read(ctx: ReadContext): AsyncIterable<PenaltyRow> }
+  | { readonly kind: 'funds'; read(ctx: ReadContext, inUniverse: (code: string) => boolean): Promise<EtfFund[]> }
+  | { readonly kind: 'cbam-products'; read(ctx: ReadContext): AsyncIterable<CbamProductRow> };
 
 /**
  * Data assertions (zavod's `assertions`): minima are fatal, maxima a warning. Absolute minima are

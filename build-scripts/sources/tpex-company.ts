@@ -11,6 +11,8 @@ import type { SourceModule } from './source.js';
  * exactly as served, punctuation included (`UnifiedBusinessNo.` ends in a full stop); the Chinese
  * labels are accepted for a CSV copy placed by hand.
  */
+const URL = 'https://www.tpex.org.tw/openapi/v1/mopsfin_t187ap03_O';
+
 export const tpexCompanyLayout = {
   file: 'mopsfin_t187ap03_O.json',
   alternatives: ['mopsfin_t187ap03_O.csv'],
@@ -33,12 +35,13 @@ export const tpexCompanyModule: SourceModule = {
     ...OWNERS.TPEX,
     licence: OGDL_TW,
     update_frequency: 'daily',
-    homepage_url: 'https://www.tpex.org.tw/openapi/v1/mopsfin_t187ap03_O',
+    homepage_url: URL,
     description: 'Names, industry, business ID and capital of TPEx-listed (OTC) companies. No record-level link is known: the row is the one with SecuritiesCompanyCode = the ticker.',
     record_link: null,
   },
   files: singleFile(tpexCompanyLayout),
-  plan: singleGetPlan(tpexCompanyLayout.file, 'https://www.tpex.org.tw/openapi/v1/mopsfin_t187ap03_O'),
+  read: { kind: 'companies', read: (c) => readTpexCompanies(c.dir, c.rejects, c.tally) },
+  plan: singleGetPlan(tpexCompanyLayout.file, URL),
   assertions: { minRecords: 600, maxRecords: 1200, minOfPrevious: 0.9 },
 };
 

@@ -6,6 +6,8 @@ import { OGDL_TW, OWNERS } from './registry-info.js';
 import type { SourceModule } from './source.js';
 
 /** SRC-TPEX-ESG-GHG: GHG disclosures of TPEx-listed (OTC) companies (t187ap46_O_1). */
+const URL = 'https://www.tpex.org.tw/openapi/v1/t187ap46_O_1';
+
 export const tpexGhgLayout = {
   file: 't187ap46_O_1.json',
   alternatives: ['t187ap46_O_1.csv'],
@@ -20,12 +22,13 @@ export const tpexGhgModule: SourceModule = {
     ...OWNERS.TPEX,
     licence: OGDL_TW,
     update_frequency: 'annual',
-    homepage_url: 'https://www.tpex.org.tw/openapi/v1/t187ap46_O_1',
+    homepage_url: URL,
     description: 'Scope 1, 2 and 3 emissions as disclosed by TPEx-listed (OTC) companies for their latest reporting year. No record-level link is known: facts link to the dataset (one JSON array), where the row is the one with 公司代號 = the ticker.',
     record_link: null,
   },
   files: singleFile(tpexGhgLayout),
-  plan: singleGetPlan(tpexGhgLayout.file, 'https://www.tpex.org.tw/openapi/v1/t187ap46_O_1'),
+  read: { kind: 'disclosures', read: (c) => readTpexGhg(c.dir, c.rejects) },
+  plan: singleGetPlan(tpexGhgLayout.file, URL),
   // Every OTC company files; most disclose scope 1 (a figure of their own).
   assertions: { minRecords: 400, maxRecords: 1200, minOfPrevious: 0.8, minLinkedShare: 0.8, minFilled: { what: 'a scope 1 figure', share: 0.5 } },
 };

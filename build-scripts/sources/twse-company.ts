@@ -7,6 +7,8 @@ import { OGDL_TW, OWNERS } from './registry-info.js';
 import type { SourceModule } from './source.js';
 
 /** SRC-TWSE-COMPANY: TWSE listed-company profiles (t187ap03_L). The TWSE OpenAPI keys are the Chinese labels. */
+const URL = 'https://openapi.twse.com.tw/v1/opendata/t187ap03_L';
+
 export const twseCompanyLayout = {
   file: 't187ap03_L.json',
   alternatives: ['t187ap03_L.csv'],
@@ -29,12 +31,13 @@ export const twseCompanyModule: SourceModule = {
     ...OWNERS.TWSE,
     licence: OGDL_TW,
     update_frequency: 'daily',
-    homepage_url: 'https://openapi.twse.com.tw/v1/opendata/t187ap03_L',
+    homepage_url: URL,
     description: 'Names, industry, business ID and capital of TWSE-listed companies. No record-level link is known: the row is the one with 公司代號 = the ticker.',
     record_link: null,
   },
   files: singleFile(twseCompanyLayout),
-  plan: singleGetPlan(twseCompanyLayout.file, 'https://openapi.twse.com.tw/v1/opendata/t187ap03_L'),
+  read: { kind: 'companies', read: (c) => readTwseCompanies(c.dir, c.rejects, c.tally) },
+  plan: singleGetPlan(twseCompanyLayout.file, URL),
   // About 1,000 listed companies; every one must carry its business ID (the penalty and registry join).
   assertions: { minRecords: 800, maxRecords: 1500, minOfPrevious: 0.9 },
 };

@@ -6,6 +6,8 @@ import { OGDL_TW, OWNERS } from './registry-info.js';
 import type { SourceModule } from './source.js';
 
 /** SRC-TWSE-ESG-GHG: GHG disclosures of TWSE-listed companies (t187ap46_L_1). */
+const URL = 'https://openapi.twse.com.tw/v1/opendata/t187ap46_L_1';
+
 export const twseGhgLayout = {
   file: 't187ap46_L_1.json',
   alternatives: ['t187ap46_L_1.csv'],
@@ -20,12 +22,13 @@ export const twseGhgModule: SourceModule = {
     ...OWNERS.TWSE,
     licence: OGDL_TW,
     update_frequency: 'annual',
-    homepage_url: 'https://openapi.twse.com.tw/v1/opendata/t187ap46_L_1',
+    homepage_url: URL,
     description: 'Scope 1, 2 and 3 emissions as disclosed by TWSE-listed companies for their latest reporting year. No record-level link is known: facts link to the dataset (one JSON array), where the row is the one with 公司代號 = the ticker.',
     record_link: null,
   },
   files: singleFile(twseGhgLayout),
-  plan: singleGetPlan(twseGhgLayout.file, 'https://openapi.twse.com.tw/v1/opendata/t187ap46_L_1'),
+  read: { kind: 'disclosures', read: (c) => readTwseGhg(c.dir, c.rejects) },
+  plan: singleGetPlan(twseGhgLayout.file, URL),
   // Every listed company files; most disclose scope 1 (a figure of their own).
   assertions: { minRecords: 600, maxRecords: 1500, minOfPrevious: 0.8, minLinkedShare: 0.8, minFilled: { what: 'a scope 1 figure', share: 0.5 } },
 };

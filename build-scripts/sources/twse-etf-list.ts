@@ -50,6 +50,8 @@ export const twseEtfListModule: SourceModule = {
   },
   files: { answers: /^t187ap47_L\.json$/, placed: ['t187ap47_L.csv'] },
   plan: singleGetPlan(twseEtfListLayout.file, URL),
+  // Read by the SITCA module, whose fund names it gives codes (sitca-etf-holdings.ts, `uses`).
+  read: null,
   // About 250 funds (index, active, bond, leveraged, foreign).
   assertions: { minRecords: 150, maxRecords: 600 },
 };
