@@ -42,7 +42,7 @@ export function upgradeFormat0(path: string): void {
   try {
     db.exec(SNAPSHOT_DDL);
     db.prepare('ATTACH DATABASE ? AS old').run(path);
-    const oldColumns = (table: string) => new Set(db.prepare('SELECT name FROM old.pragma_table_info(?)').pluck().all(table) as string[]);
+    const oldColumns = (table: string) => new Set(db.prepare("SELECT name FROM pragma_table_info(?, 'old')").pluck().all(table) as string[]);
     db.transaction(() => {
       for (const table of SNAPSHOT_TABLES) {
         const have = oldColumns(table.name);

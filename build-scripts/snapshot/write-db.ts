@@ -39,8 +39,7 @@ export function writeSnapshotDb(path: string, content: DbContent): void {
 
 /** The table's INSERT, prepared once; each call writes one row given in its TypeScript shape. */
 function inserter<C extends Columns>(db: Database.Database, table: Table<C>): (row: RowOf<C>) => void {
-  const statement = db.prepare(table.insertSql);
-  return (row) => void statement.run(table.encode(row));
+  return table.writer(db.prepare(table.insertSql));
 }
 
 function insertAll(db: Database.Database, { meta, companies, etfs, data, retrievedAt, carriedForward, sourceFiles }: DbContent) {

@@ -65,6 +65,11 @@ export interface Group<C extends Columns> {
   readonly fields: Record<string, keyof C & string>;
 }
 
+/** A prepared statement (better-sqlite3's), which this file does not need to import. */
+export interface Runnable {
+  run(...params: unknown[]): unknown;
+}
+
 export interface TableOptions {
   /** Table constraints after the columns, e.g. 'PRIMARY KEY (ticker, flag_id)'. */
   key?: string;
@@ -79,10 +84,10 @@ export interface Table<C extends Columns> {
   readonly names: readonly (keyof C & string)[];
   /** CREATE TABLE and its indexes. */
   readonly ddl: string;
-  /** `INSERT INTO name (every column) VALUES (…)`, bound by encode's array. */
+  /** `INSERT INTO name (every column) VALUES (…)`, its parameters in column order. */
   readonly insertSql: string;
-  /** A row's values in column order, as SQLite stores them. */
-  readonly encode: (row: RowOf<C>) => unknown[];
+  /** A writer of rows given in their TypeScript shape through `insert` (insertSql, prepared), each value encoded as SQLite stores it. */
+  writer(insert: Runnable): (row: RowOf<C>) => void;
   /** A reader of the named columns, in their order here (a group stands for its fields' columns). */
   reader<K extends keyof C & string>(picks: readonly (K | Group<C>)[]): Reader<Pick<RowOf<C>, K>>;
   /** A reader of every column but these, in table order. */
@@ -127,7 +132,8 @@ export function defineTable<C extends Columns>(name: string, columns: C, options
   const indexes = Object.entries(options.indexes ?? {}).map(([ix, on]) => `CREATE INDEX ${ix} ON ${name} ${on};\n`);
   const ddl = `CREATE TABLE ${name} (\n${lines.join(',\n')}\n)${options.withoutRowid ? ' WITHOUT ROWID' : ''};\n${indexes.join('')}`;
 
-  const encode = new Function('row', `return [${names.map((n) => encodeExpr(columns[n]!.codec, n)).join(', ')}];`) as (row: RowOf<C>) => unknown[];
+  // The statement's run called with each value as an argument: no array made per row.
+  const writer = new Function('insert', `return (row) => { insert.run(${names.map((n) => encodeExpr(columns[n]!.codec, n)).join(', ')}); };`) as Table<C>['writer'];
 
   function reader(picks: readonly (string | Group<C>)[]): Reader<never> {
     const selected: string[] = [];
@@ -156,7 +162,7 @@ export function defineTable<C extends Columns>(name: string, columns: C, options
     names,
     ddl,
     insertSql: `INSERT INTO ${name} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
-    encode,
+    writer,
     reader: reader as Table<C>['reader'],
     readerWithout: ((omit: readonly string[]) => reader(names.filter((n) => !omit.includes(n)))) as Table<C>['readerWithout'],
   };

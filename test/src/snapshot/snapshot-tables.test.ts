@@ -38,8 +38,8 @@ describe('every snapshot table: DDL, INSERT and SELECT agree', () => {
     it(`${table.name}: rows written through its INSERT read back equal through its reader`, () => {
       const db = freshDb();
       const rows = [0, 1].map((n) => rowOf(table, n));
-      const insert = db.prepare(table.insertSql);
-      for (const row of rows) insert.run(table.encode(row));
+      const insert = table.writer(db.prepare(table.insertSql));
+      for (const row of rows) insert(row);
       const all = table.readerWithout([]);
       const read = (db.prepare(`SELECT ${all.columns} FROM ${table.name}`).raw().all() as unknown[][]).map((r) => all.decode(r));
       const key = (r: Record<string, unknown>) => JSON.stringify(r);
@@ -53,7 +53,7 @@ describe('every snapshot table: DDL, INSERT and SELECT agree', () => {
   it('a reader decodes past a leading column, and a group reads as null when its first column is', () => {
     const db = freshDb();
     const row = { ...rowOf(CARBON_DISCLOSURES, 0), registry_total: null, registry_source_id: null, registry_deep_link: null };
-    db.prepare(CARBON_DISCLOSURES.insertSql).run(CARBON_DISCLOSURES.encode(row as never));
+    CARBON_DISCLOSURES.writer(db.prepare(CARBON_DISCLOSURES.insertSql))(row as never);
     const raw = db.prepare(`SELECT ticker, ${DISCLOSURE.columns} FROM carbon_disclosures`).raw().get() as unknown[];
     expect(DISCLOSURE.decode(raw, 1)).toEqual({ ...row, ticker: undefined, registry_total: undefined, registry_source_id: undefined, registry_deep_link: undefined, registry: null });
     expect(Object.keys(DISCLOSURE.decode(raw, 1))).not.toContain('ticker');
@@ -63,7 +63,7 @@ describe('every snapshot table: DDL, INSERT and SELECT agree', () => {
   it("the store's readers select only their table's columns, and decode what they select", () => {
     const db = freshDb();
     const company = rowOf(COMPANIES, 0);
-    db.prepare(COMPANIES.insertSql).run(COMPANIES.encode(company as never));
+    COMPANIES.writer(db.prepare(COMPANIES.insertSql))(company as never);
     const { cbam_sectors: _sectors, ...record } = company;
     expect(COMPANY.decode(db.prepare(`SELECT ${COMPANY.columns} FROM companies`).raw().get() as unknown[])).toEqual(record);
     const { ticker, company_name, credibility_score, verdict, rank } = company;
