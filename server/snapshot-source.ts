@@ -2,6 +2,7 @@ import { existsSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileForUrlPath, urls } from '../src/contract/urls.js';
 import { CURRENT_LINK } from '../src/snapshot/published.js';
+import { SnapshotFormatError } from '../src/snapshot/format.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
 import { ApiError } from '../src/contract/errors.js';
 import { isUnreadableDatabase } from './errors.js';
@@ -125,9 +126,11 @@ export function publishedSnapshotSource(
       // A snapshot is its database and its tree; one without the other cannot be served.
       if (!treeIndexExists(link)) throw new Error('tree missing');
       if (check && damageIn(next) !== null) throw new Error('damaged');
-    } catch {
+    } catch (e) {
       next?.close();
       if (check) damagedId = id;
+      // Another format's snapshot is refused as unreadable; the log says why and what to run.
+      if (e instanceof SnapshotFormatError && failure === null) logger.warn(e.message, { snapshots_dir: root, snapshot: link });
       return fail(check ? 'The current snapshot’s database is damaged.' : 'The current snapshot cannot be read.');
     }
     // Close the replaced store later: a streamed response (CSV) may still be reading it.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { historyEntrySchema, historyResponseSchema } from '../../src/contract/history.js';
 import { validatorFor } from '../../src/contract/validate.js';
 import { urls } from '../../src/contract/urls.js';
-import type { IndexedChange } from '../../src/snapshot/changes-file.js';
+import type { IndexedChange } from '../../src/snapshot/changes-store.js';
 import { HISTORY_DB, HistoryChunks, type HistoryRow, type StoreMember } from '../../src/snapshot/history-store.js';
 import { newestFirst, type DatedSnapshot } from '../../src/snapshot/newest-first.js';
 import type { SnapshotMeta } from '../../src/snapshot/schema.js';

@@ -1,4 +1,4 @@
-import type { IndexedChange } from '../../src/snapshot/changes-file.js';
+import type { IndexedChange } from '../../src/snapshot/changes-store.js';
 
 /**
  * A month in which `count` companies moved, made from a real month's changes, for load and memory

@@ -1,26 +1,30 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { currentSnapshotDir } from '../../src/snapshot/published.js';
-import type { IndexedChange } from '../../src/snapshot/changes-file.js';
+import type { IndexedChange } from '../../src/snapshot/changes-store.js';
+import { checkFormat, readMeta } from '../../src/snapshot/format.js';
 import { storeRecords } from '../../src/snapshot/history-store.js';
+import { currentSnapshotDir, publishedSnapshotIds } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import type { TreeStats } from '../tree/tree-files.js';
 import type { HistoryOptions } from './chunk-history.js';
-import { importLegacyHistory } from './legacy-history.js';
 import { removeUnpublishedHistory } from './store-steps.js';
 import { writeChanges } from './write-changes.js';
 import { writeFeed } from './write-feed.js';
 
 /**
  * Before the tree (contract section 10): the one older snapshot a build reads, the current one,
- * for the changes, and the history store's snapshots, whose entries make up the histories (a
- * current snapshot from before the store is carried into it first). Runs under the build lock.
+ * for the changes, and the history store's snapshots, whose entries make up the histories. Every
+ * kept snapshot must be of this code's format (the publish reads them), checked first, so a folder
+ * not yet migrated stops the build before anything is written. Runs under the build lock.
  */
-export async function historyOptionsFor(snapshotsDir: string, snapshotDir: string): Promise<HistoryOptions> {
+export function historyOptionsFor(snapshotsDir: string, snapshotDir: string): HistoryOptions {
+  for (const id of publishedSnapshotIds(snapshotsDir)) {
+    const dir = join(snapshotsDir, id);
+    if (existsSync(join(dir, 'snapshot.sqlite'))) checkFormat(dir, readMeta(dir).format_version);
+  }
   const current = currentSnapshotDir(snapshotsDir);
   const previousDir = current !== null && existsSync(join(current, 'snapshot.sqlite')) ? current : null;
   removeUnpublishedHistory(snapshotsDir);
-  if (previousDir !== null) await importLegacyHistory(snapshotsDir, previousDir);
   // The threads get plain records; the heads are for pinned reads.
   const earlier = storeRecords(snapshotsDir).map(({ head: _head, ...member }) => member);
   return { snapshotDir, previousDir, earlier, previousId: previousDir === null ? null : basename(previousDir) };

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IndexedChange } from '../../src/snapshot/changes-file.js';
+import type { IndexedChange } from '../../src/snapshot/changes-store.js';
 import { CHANGES_DB, CHANGES_INDEXES, CHANGES_TABLES } from '../../src/snapshot/changes-store.js';
 
 /**

@@ -1,7 +1,7 @@
 import { changesResponseSchema } from '../../src/contract/changes.js';
 import { LIMITS } from '../../src/contract/vocabulary.js';
 import { urls } from '../../src/contract/urls.js';
-import type { IndexedChange } from '../../src/snapshot/changes-file.js';
+import type { IndexedChange } from '../../src/snapshot/changes-store.js';
 import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 import { changesView } from '../../src/views/changes.js';
 import { TreeFiles, type TreeStats } from '../tree/tree-files.js';

@@ -1,13 +1,15 @@
 import Database from 'better-sqlite3';
 import { METHODOLOGY_VERSION } from '../../src/methodology/rules.js';
-import { SNAPSHOT_DDL, type SnapshotMeta } from '../../src/snapshot/schema.js';
-import { SOURCES } from '../sources/index.js';
+import type { Columns, RowOf, Table } from '../../src/snapshot/define-table.js';
+import {
+  ASSURANCES, CARBON_DISCLOSURES, CARBON_FEES, CBAM_PRODUCTS, COMPANIES, ETF_HOLDINGS, ETFS, FLAGS, FORMAT_VERSION, META, PENALTIES, REGISTRY_SITES,
+  SNAPSHOT_DDL, SOURCE_FILES, SOURCES, type SnapshotMeta,
+} from '../../src/snapshot/schema.js';
+import { SOURCES as SOURCES_LIST } from '../sources/index.js';
 import { topFlags, type ComputedCompany } from './compute.js';
 import type { EtfRecord } from './etf-stats.js';
 import type { SourceData } from './load-sources.js';
 import type { SourceFileRow } from './source-files.js';
-
-const b = (v: boolean) => (v ? 1 : 0);
 
 export interface DbContent {
   meta: Omit<SnapshotMeta, 'methodology_version'>;
@@ -35,35 +37,35 @@ export function writeSnapshotDb(path: string, content: DbContent): void {
   }
 }
 
+/** The table's INSERT, prepared once; each call writes one row given in its TypeScript shape. */
+function inserter<C extends Columns>(db: Database.Database, table: Table<C>): (row: RowOf<C>) => void {
+  return table.writer(db.prepare(table.insertSql));
+}
+
 function insertAll(db: Database.Database, { meta, companies, etfs, data, retrievedAt, carriedForward, sourceFiles }: DbContent) {
-  const metaRows: Record<string, string> = { ...meta, methodology_version: METHODOLOGY_VERSION };
-  const insMeta = db.prepare('INSERT INTO meta VALUES (?, ?)');
-  for (const [k, v] of Object.entries(metaRows).sort()) insMeta.run(k, v);
+  const metaRows: Record<string, string> = { ...meta, methodology_version: METHODOLOGY_VERSION, format_version: String(FORMAT_VERSION) };
+  const insMeta = inserter(db, META);
+  for (const [key, value] of Object.entries(metaRows).sort()) insMeta({ key, value });
 
   const stored = new Map<string, number>();
   const tally = (id: string) => stored.set(id, (stored.get(id) ?? 0) + 1);
 
-  const insCompany = db.prepare(`INSERT INTO companies (id, ticker, company_name, company_name_norm, uniform_no, market_type,
-    industry_code, industry, source_id, cbam_exposed, cbam_sectors, credibility_score, verdict, rank, percentile,
-    assurance_level, carbon_fee_liable, top_flags, top_signal_labels, score_breakdown)
-    VALUES (@id, @ticker, @company_name, @company_name_norm, @uniform_no, @market_type, @industry_code, @industry,
-    @source_id, @cbam_exposed, @cbam_sectors, @credibility_score, @verdict, @rank, @percentile, @assurance_level,
-    @carbon_fee_liable, @top_flags, @top_signal_labels, @score_breakdown)`);
-  const insPenalty = db.prepare('INSERT INTO penalties VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  const insDisclosure = db.prepare('INSERT INTO carbon_disclosures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  const insFee = db.prepare('INSERT INTO carbon_fees VALUES (?, ?, ?, ?, ?, ?, ?)');
-  const insAssurance = db.prepare(`INSERT INTO assurances (ticker, provider, level, year, source_id, deep_link, kind, standard, verifications)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insFlag = db.prepare('INSERT INTO flags VALUES (?, ?, ?, ?, ?, ?)');
-  const insSite = db.prepare('INSERT INTO registry_sites VALUES (?, ?, ?, ?, ?, ?)');
-  const insProduct = db.prepare('INSERT INTO cbam_products VALUES (?, ?, ?)');
+  const insCompany = inserter(db, COMPANIES);
+  const insPenalty = inserter(db, PENALTIES);
+  const insDisclosure = inserter(db, CARBON_DISCLOSURES);
+  const insFee = inserter(db, CARBON_FEES);
+  const insAssurance = inserter(db, ASSURANCES);
+  const insFlag = inserter(db, FLAGS);
+  const insSite = inserter(db, REGISTRY_SITES);
+  const insProduct = inserter(db, CBAM_PRODUCTS);
 
   companies.forEach((c, i) => {
     const p = c.profile;
+    const ticker = p.ticker;
     const top = topFlags(c.flags);
-    insCompany.run({
+    insCompany({
       id: i + 1,
-      ticker: p.ticker,
+      ticker,
       company_name: p.shortName,
       company_name_norm: p.legalName,
       uniform_no: p.uniformNo,
@@ -71,65 +73,80 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
       industry_code: p.industryCode,
       industry: p.industry,
       source_id: p.sourceId,
-      cbam_exposed: b(c.cbamSectors.length > 0),
-      cbam_sectors: JSON.stringify(c.cbamSectors),
+      cbam_exposed: c.cbamSectors.length > 0,
+      cbam_sectors: c.cbamSectors,
       credibility_score: c.score.credibility_score,
       verdict: c.score.verdict,
       rank: c.rank,
       percentile: c.percentile,
       assurance_level: c.assurance?.level ?? 'none',
-      carbon_fee_liable: b(c.carbonFee.obligated),
-      top_flags: JSON.stringify(top.map((f) => f.id)),
-      top_signal_labels: JSON.stringify(top.map((f) => f.label)),
-      score_breakdown: JSON.stringify(c.score.score_breakdown),
+      carbon_fee_liable: c.carbonFee.obligated,
+      top_flags: top.map((f) => f.id),
+      top_signal_labels: top.map((f) => f.label),
+      score_breakdown: c.score.score_breakdown,
     });
     tally(p.sourceId);
     for (const x of c.penalties) {
-      insPenalty.run(p.ticker, x.recordId, x.agency, x.agencyName, x.date, x.fine, b(x.serious), x.summary, x.sourceId, x.sourceUrl);
+      insPenalty({
+        ticker, record_id: x.recordId, agency: x.agency, agency_name: x.agencyName, date: x.date, fine: x.fine, serious: x.serious,
+        summary: x.summary, source_id: x.sourceId, source_url: x.sourceUrl,
+      });
       tally(x.sourceId);
     }
     const d = c.disclosure;
     if (d) {
-      insDisclosure.run(
-        p.ticker, d.year, d.scope1, d.scope2, d.scope3, b(d.scope1Verified), b(d.scope2Verified), d.boundary, d.reportDate, d.sourceId, d.deepLink,
-        d.registryTotal?.total ?? null, d.registryTotal?.sourceId ?? null, d.registryTotal ? d.registryLink : null,
-      );
+      insDisclosure({
+        ticker, year: d.year, scope1: d.scope1, scope2: d.scope2, scope3: d.scope3, scope1_verified: d.scope1Verified, scope2_verified: d.scope2Verified,
+        boundary: d.boundary, report_date: d.reportDate, source_id: d.sourceId, deep_link: d.deepLink,
+        registry_total: d.registryTotal?.total ?? null, registry_source_id: d.registryTotal?.sourceId ?? null, registry_deep_link: d.registryTotal ? d.registryLink : null,
+      });
       tally(d.sourceId);
     }
-    insFee.run(p.ticker, b(c.carbonFee.obligated), c.carbonFee.basis, c.carbonFee.registryYear, c.carbonFee.sourceId, c.carbonFee.deepLink, c.carbonFee.basisTco2e);
+    const fee = c.carbonFee;
+    insFee({
+      ticker, obligated: fee.obligated, basis: fee.basis, registry_year: fee.registryYear, source_id: fee.sourceId, deep_link: fee.deepLink, basis_tco2e: fee.basisTco2e,
+    });
     const a = c.assurance;
     if (a) {
-      const verifications = a.verifications.map((v) => ({ provider: v.provider, standard: v.standard }));
-      insAssurance.run(p.ticker, a.provider, a.level, a.year, a.sourceId, a.deepLink, a.kind, a.standard, JSON.stringify(verifications));
+      insAssurance({
+        ticker, provider: a.provider, level: a.level, year: a.year, source_id: a.sourceId, deep_link: a.deepLink, kind: a.kind, standard: a.standard,
+        verifications: a.verifications.map((v) => ({ provider: v.provider, standard: v.standard })),
+      });
       tally(a.sourceId);
     }
-    c.flags.forEach((f, pos) => insFlag.run(p.ticker, f.id, f.severity, f.label, f.source_id, pos));
-    for (const s of data.registrySites.get(p.ticker) ?? []) {
-      insSite.run(s.year, s.uniformNo, p.ticker, s.industryCode, s.direct, s.indirect);
+    c.flags.forEach((f, position) => insFlag({ ticker, flag_id: f.id, severity: f.severity, label: f.label, source_id: f.source_id, position }));
+    for (const s of data.registrySites.get(ticker) ?? []) {
+      insSite({ year: s.year, uniform_no: s.uniformNo, ticker, industry_code: s.industryCode, direct: s.direct, indirect: s.indirect });
       tally(c.carbonFee.sourceId);
     }
-    for (const x of data.cbamProducts.get(p.ticker) ?? []) insProduct.run(p.ticker, x.sector, x.product);
+    for (const x of data.cbamProducts.get(ticker) ?? []) insProduct({ ticker, sector: x.sector, product: x.product });
   });
 
-  const insEtf = db.prepare(`INSERT INTO etfs (etf_code, etf_name, holdings_asof, total, covered, avg_score, min_score,
-    assurance_coverage_pct, source_id, holdings_period, holdings_min_weight, listed_weight) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insHolding = db.prepare('INSERT INTO etf_holdings VALUES (?, ?, ?, ?, ?)');
+  const insEtf = inserter(db, ETFS);
+  const insHolding = inserter(db, ETF_HOLDINGS);
   for (const e of etfs) {
-    insEtf.run(e.code, e.name, e.holdingsAsof, e.holdings.length, e.covered, e.avgScore, e.minScore, e.assuranceCoveragePct, e.sourceId,
-      e.period, e.minWeight, e.listedWeight);
+    insEtf({
+      etf_code: e.code, etf_name: e.name, holdings_asof: e.holdingsAsof, total: e.holdings.length, covered: e.covered, avg_score: e.avgScore,
+      min_score: e.minScore, assurance_coverage_pct: e.assuranceCoveragePct, source_id: e.sourceId, holdings_period: e.period,
+      holdings_min_weight: e.minWeight, listed_weight: e.listedWeight,
+    });
     e.holdings.forEach((h, pos) => {
-      insHolding.run(e.code, pos + 1, h.ticker, h.name, h.weight);
+      insHolding({ etf_code: e.code, position: pos + 1, ticker: h.ticker, name: h.name, weight: h.weight });
       tally(e.sourceId);
     });
   }
 
-  const insSource = db.prepare('INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  for (const s of SOURCES) {
+  const insSource = inserter(db, SOURCES);
+  for (const s of SOURCES_LIST) {
     const carried = carriedForward(s.source_id);
-    insSource.run(s.source_id, s.name, s.owner_org, s.owner_org_name, b(s.is_government), s.licence.id, s.licence.name, s.licence.url,
-      s.update_frequency, s.homepage_url, s.description, stored.get(s.source_id) ?? 0, retrievedAt(s.source_id), carried && JSON.stringify({ attempted_at: carried.attempted_at, reason: carried.reason }));
+    insSource({
+      source_id: s.source_id, name: s.name, owner_org: s.owner_org, owner_org_name: s.owner_org_name, is_government: s.is_government,
+      licence_id: s.licence.id, licence_name: s.licence.name, licence_url: s.licence.url, update_frequency: s.update_frequency,
+      homepage_url: s.homepage_url, description: s.description, record_count: stored.get(s.source_id) ?? 0, retrieved_at: retrievedAt(s.source_id),
+      carried_forward: carried && { attempted_at: carried.attempted_at, reason: carried.reason },
+    });
   }
 
-  const insFile = db.prepare('INSERT INTO source_files VALUES (?, ?, ?, ?, ?, ?)');
-  for (const f of sourceFiles) insFile.run(f.source_id, f.file, f.url, f.retrieved_at, f.bytes, f.sha256);
+  const insFile = inserter(db, SOURCE_FILES);
+  for (const f of sourceFiles) insFile({ source_id: f.source_id, file: f.file, url: f.url, retrieved_at: f.retrieved_at, bytes: f.bytes, sha256: f.sha256 });
 }

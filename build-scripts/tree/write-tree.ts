@@ -7,7 +7,7 @@ import { sharedResources } from './shared-resources.js';
 import { HistoryPass, ownRecord, type HistoryOptions } from '../history/chunk-history.js';
 import { createHistoryDb, sealHistoryDb } from '../history/history-db.js';
 import { HISTORY_DB } from '../../src/snapshot/history-store.js';
-import type { IndexedChange } from '../../src/snapshot/changes-file.js';
+import type { IndexedChange } from '../../src/snapshot/changes-store.js';
 import { compareChanges } from '../../src/views/changes.js';
 import { TreeFiles, TreeValidationError, type TreeStats } from './tree-files.js';
 

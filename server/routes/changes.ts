@@ -1,28 +1,26 @@
 import { changesQuerySchema, type ChangesQuery, type ChangesResponse } from '../../src/contract/changes.js';
 import { parseQuery } from '../../src/contract/parse-request.js';
-import { ChangesUnavailable } from '../../src/snapshot/changes-file.js';
-import { openSnapshotChanges, type ChangesPage, type SnapshotChanges } from '../../src/snapshot/changes-store.js';
+import { ChangesStore, type ChangesPage } from '../../src/snapshot/changes-store.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { changesView } from '../../src/views/changes.js';
 import type { RouteContext } from '../context.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { sendJson } from '../http.js';
 
-const unreadable = (e: unknown) => new ApiError('UPSTREAM_FAILURE', e instanceof ChangesUnavailable ? e.message : 'The snapshot’s changes cannot be read.');
+const unreadable = () => new ApiError('UPSTREAM_FAILURE', 'The snapshot’s changes cannot be read.');
 
 /**
  * Each snapshot's changes, opened once per snapshot: its changes database, whose connection holds
- * no rows (SQLite's page cache aside) and is closed when the snapshot is collected; or, for a
- * snapshot published before that database existed, its legacy file (src/snapshot/changes-file.ts).
+ * no rows (SQLite's page cache aside) and is closed when the snapshot is collected.
  */
-const opened = new WeakMap<SnapshotStore, SnapshotChanges>();
-function changesOf(store: SnapshotStore): SnapshotChanges {
+const opened = new WeakMap<SnapshotStore, ChangesStore>();
+function changesOf(store: SnapshotStore): ChangesStore {
   let changes = opened.get(store);
   if (!changes) {
     try {
-      changes = openSnapshotChanges(store.dir);
-    } catch (e) {
-      throw unreadable(e);
+      changes = ChangesStore.open(store.dir);
+    } catch {
+      throw unreadable();
     }
     opened.set(store, changes);
   }
@@ -38,8 +36,8 @@ export function changesBody(store: SnapshotStore, q: ChangesQuery & { ticker?: s
   let page: ChangesPage;
   try {
     page = changes.page({ cause: q.cause, industry: q.industry, minAbsDelta: q.min_abs_delta, ticker: q.ticker }, (q.page - 1) * q.limit, q.limit);
-  } catch (e) {
-    throw unreadable(e);
+  } catch {
+    throw unreadable();
   }
   return changesView(store.meta, changes.fromSnapshotId, page.items, { total: page.total, page: q.page, perPage: q.limit });
 }

@@ -1,9 +1,7 @@
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeItem } from '../contract/changes.js';
 import type { CauseKind } from '../contract/vocabulary.js';
-import { CHANGES_FILE, type IndexedChange, LegacyChanges, matchesFilter } from './changes-file.js';
 
 /**
  * Every change of a snapshot since the previous one (contract 10), in a database of its own beside
@@ -64,17 +62,20 @@ export interface ChangesPage {
   items: ChangeItem[];
 }
 
-/** What the shim's filtered /changes reads from a snapshot. */
-export interface SnapshotChanges {
-  readonly fromSnapshotId: string | null;
-  /** The matching items from position `offset` (0-based), at most `limit` of them. */
-  page(filter: ChangesFilter, offset: number, limit: number): ChangesPage;
+/** A change with what filters read but the body does not show. */
+export interface IndexedChange {
+  industry: string;
+  item: ChangeItem;
 }
 
-/** The changes of a snapshot: its database, or the single file builds wrote before it (changes-file.ts). */
-export function openSnapshotChanges(snapshotDir: string): SnapshotChanges {
-  if (existsSync(join(snapshotDir, CHANGES_DB)) || !existsSync(join(snapshotDir, CHANGES_FILE))) return ChangesStore.open(snapshotDir);
-  return LegacyChanges.open(snapshotDir);
+/** Whether a change passes a filter (the one-company read checks its item with it). */
+export function matchesFilter(c: IndexedChange, f: ChangesFilter): boolean {
+  return (
+    (f.ticker === undefined || c.item.ticker === f.ticker) &&
+    (f.cause === undefined || c.item.causes.some((x) => x.kind === f.cause)) &&
+    (f.industry === undefined || c.industry === f.industry) &&
+    (f.minAbsDelta === undefined || Math.abs(c.item.score_delta) >= f.minAbsDelta)
+  );
 }
 
 /** Statements with no filter but the min_abs_delta bound, and the whole list. */
@@ -114,7 +115,7 @@ export function filterSql(f: ChangesFilter): { count: string; page: string; valu
 }
 
 /** Read-only access to a snapshot's changes database; statements prepared once. */
-export class ChangesStore implements SnapshotChanges {
+export class ChangesStore {
   readonly fromSnapshotId: string | null;
   /** Items in all: ords run from 0 to total − 1. */
   private readonly total: number;
@@ -151,7 +152,7 @@ export class ChangesStore implements SnapshotChanges {
 
   page(f: ChangesFilter, offset: number, limit: number): ChangesPage {
     if (f.ticker !== undefined) {
-      // At most one item: the other filters are checked on it as the legacy file checks them.
+      // At most one item: the other filters are checked on it.
       const row = this.stmt.ofTicker.get(f.ticker) as [string, string] | undefined;
       const matching = row ? [{ industry: row[0], item: parseItem(row[1]) }].filter((c) => matchesFilter(c, f)) : [];
       return { total: matching.length, items: matching.slice(offset, offset + limit).map((c) => c.item) };

@@ -80,7 +80,7 @@ interface RecordRow {
   head: Buffer | null;
 }
 
-/** One file of chunked history rows, read-only: a store file, or (its rows whole histories) a snapshot folder's from before the store. */
+/** One file of the history store, read-only. */
 export class HistoryChunks {
   private readonly db: Database.Database;
   private readonly range: Database.Statement;
@@ -94,10 +94,8 @@ export class HistoryChunks {
     this.holding = this.db.prepare('SELECT data FROM history_chunks WHERE first <= ? AND last >= ? ORDER BY first DESC LIMIT 1').pluck();
   }
 
-  /** The store record, or null in a file from before the store (no `snapshot` table). */
-  record(): StoreRecord | null {
-    const has = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'snapshot'").get() !== undefined;
-    if (!has) return null;
+  /** The store record. */
+  record(): StoreRecord {
     const r = this.db.prepare('SELECT id, data_asof, published_at, seq, head FROM snapshot').get() as RecordRow | undefined;
     if (!r) throw new Error(`${this.path}: no snapshot record`);
     return { dataset_snapshot_id: r.id, data_asof: r.data_asof, published_at: r.published_at, seq: r.seq, head: r.head, path: this.path };
@@ -128,9 +126,7 @@ export class HistoryChunks {
 export function memberAt(path: string): StoreMember {
   const file = new HistoryChunks(path);
   try {
-    const r = file.record();
-    if (!r) throw new Error(`${path}: not a history store file`);
-    const { head: _head, ...member } = r;
+    const { head: _head, ...member } = file.record();
     return member;
   } finally {
     file.close();

@@ -1,112 +1,167 @@
-import type { SnapshotKind } from '../contract/vocabulary.js';
+import type { AssuranceKind, AssuranceLevel, AssuredLevel, Boundary, MarketType, Severity, SnapshotKind, UpdateFrequency, Verdict } from '../contract/vocabulary.js';
+import { col, defineTable, type Table } from './define-table.js';
+
 /**
  * The snapshot's SQLite layout: written once by the builder, read-only afterwards. Methodology
  * results (score, verdict, rank, flags, ETF statistics) are computed once at build time and stored,
  * so every reader sees the same numbers. JSON columns hold small arrays that are only ever read whole.
+ * Each table is described here once (define-table.ts makes its DDL, INSERT, SELECT lists and
+ * decoders); the column order is the published download's (its CSVs and datapackage.json).
  */
-export const SNAPSHOT_DDL = `
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 
-CREATE TABLE sources (
-  source_id TEXT PRIMARY KEY, name TEXT NOT NULL, owner_org TEXT NOT NULL, owner_org_name TEXT NOT NULL,
-  is_government INTEGER NOT NULL, licence_id TEXT NOT NULL, licence_name TEXT NOT NULL, licence_url TEXT NOT NULL,
-  update_frequency TEXT NOT NULL, homepage_url TEXT NOT NULL, description TEXT NOT NULL,
-  record_count INTEGER NOT NULL, retrieved_at TEXT NOT NULL,
-  -- JSON {attempted_at, reason} when this snapshot used the source's previous good answers (contract 9); else NULL.
-  carried_forward TEXT
-) WITHOUT ROWID;
+/**
+ * The layout's version, in meta.format_version: the build writes it, and a reader refuses a snapshot
+ * of another (format.ts). Raise it with any change to a table below, and teach `npm run migrate`
+ * (build-scripts/migrate/) to bring the previous format's snapshots to it.
+ */
+export const FORMAT_VERSION = 1;
 
--- The exact files a snapshot was built from: where each was fetched (null when not fetched by
--- npm run fetch), when, and its size and sha256 as the builder read it.
-CREATE TABLE source_files (
-  source_id TEXT NOT NULL, file TEXT NOT NULL, url TEXT, retrieved_at TEXT NOT NULL,
-  bytes INTEGER NOT NULL, sha256 TEXT NOT NULL,
-  PRIMARY KEY (source_id, file)
-) WITHOUT ROWID;
+export const META = defineTable('meta', { key: col.text('PRIMARY KEY'), value: col.text() }, { withoutRowid: true });
 
-CREATE TABLE companies (
-  id INTEGER PRIMARY KEY,
-  ticker TEXT NOT NULL UNIQUE,
-  company_name TEXT NOT NULL,
-  company_name_norm TEXT NOT NULL,
-  uniform_no TEXT NOT NULL,
-  market_type TEXT NOT NULL,
-  industry_code TEXT NOT NULL,
-  industry TEXT NOT NULL,
-  source_id TEXT NOT NULL,
-  cbam_exposed INTEGER NOT NULL,
-  cbam_sectors TEXT NOT NULL,
-  credibility_score INTEGER NOT NULL,
-  verdict TEXT NOT NULL,
-  rank INTEGER NOT NULL,
-  percentile REAL NOT NULL,
-  assurance_level TEXT NOT NULL,
-  carbon_fee_liable INTEGER NOT NULL,
-  top_flags TEXT NOT NULL,
-  top_signal_labels TEXT NOT NULL,
-  score_breakdown TEXT NOT NULL
+export const SOURCES = defineTable(
+  'sources',
+  {
+    source_id: col.text('PRIMARY KEY'), name: col.text(), owner_org: col.text(), owner_org_name: col.text(),
+    is_government: col.boolean(), licence_id: col.text(), licence_name: col.text(), licence_url: col.text(),
+    update_frequency: col.text<UpdateFrequency>(), homepage_url: col.text(), description: col.text(),
+    record_count: col.integer(), retrieved_at: col.text(),
+    /** Set when this snapshot used the source's previous good answers (contract 3.3, 9); else NULL. */
+    carried_forward: col.nullable.json<{ attempted_at: string; reason: string }>(),
+  },
+  { withoutRowid: true },
 );
--- The default ranking order (score, ticker); filtered rankings use the in-memory index (src/snapshot/ranking-index.ts).
-CREATE INDEX companies_by_score ON companies (credibility_score DESC, ticker);
 
-CREATE TABLE penalties (
-  ticker TEXT NOT NULL, record_id TEXT NOT NULL, agency TEXT NOT NULL, agency_name TEXT NOT NULL,
-  date TEXT NOT NULL, fine REAL NOT NULL, serious INTEGER NOT NULL, summary TEXT NOT NULL,
-  source_id TEXT NOT NULL, source_url TEXT NOT NULL
+/**
+ * The exact files a snapshot was built from: where each was fetched (null when not fetched by
+ * npm run fetch), when, and its size and sha256 as the builder read it.
+ */
+export const SOURCE_FILES = defineTable(
+  'source_files',
+  { source_id: col.text(), file: col.text(), url: col.nullable.text(), retrieved_at: col.text(), bytes: col.integer(), sha256: col.text() },
+  { key: 'PRIMARY KEY (source_id, file)', withoutRowid: true },
 );
-CREATE INDEX penalties_by_company ON penalties (ticker, date DESC, record_id);
 
-CREATE TABLE carbon_disclosures (
-  ticker TEXT PRIMARY KEY, year INTEGER NOT NULL, scope1 REAL, scope2 REAL, scope3 REAL,
-  scope1_verified INTEGER NOT NULL, scope2_verified INTEGER NOT NULL, boundary TEXT NOT NULL,
-  report_date TEXT NOT NULL, source_id TEXT NOT NULL, deep_link TEXT NOT NULL,
-  -- The government registry's total for the same year (GF-V01 compares against it); NULL when unregistered.
-  registry_total REAL, registry_source_id TEXT, registry_deep_link TEXT
-) WITHOUT ROWID;
+export interface ScoreComponent {
+  component: 'disclosure' | 'assurance' | 'compliance' | 'consistency';
+  points: number;
+  max_points: number;
+  detail: string;
+}
 
--- basis_tco2e: the figure basis states (the deciding manufacturing site's total, whole tonnes); NULL when it states none.
-CREATE TABLE carbon_fees (
-  ticker TEXT PRIMARY KEY, obligated INTEGER NOT NULL, basis TEXT NOT NULL, registry_year INTEGER,
-  source_id TEXT NOT NULL, deep_link TEXT NOT NULL, basis_tco2e REAL
-) WITHOUT ROWID;
-
--- The company's most recent assured report. kind: cpa or third_party; standard as the filing states
--- it; verifications: JSON array of {provider, standard}, the verifiers beside a CPA assurance.
-CREATE TABLE assurances (
-  ticker TEXT PRIMARY KEY, provider TEXT NOT NULL, level TEXT NOT NULL, year INTEGER NOT NULL,
-  source_id TEXT NOT NULL, deep_link TEXT NOT NULL,
-  kind TEXT NOT NULL, standard TEXT, verifications TEXT NOT NULL
-) WITHOUT ROWID;
-
-CREATE TABLE flags (
-  ticker TEXT NOT NULL, flag_id TEXT NOT NULL, severity TEXT NOT NULL, label TEXT NOT NULL, source_id TEXT NOT NULL,
-  position INTEGER NOT NULL,
-  PRIMARY KEY (ticker, flag_id)
-) WITHOUT ROWID;
-CREATE INDEX flags_by_id ON flags (flag_id, ticker);
-
-CREATE TABLE registry_sites (
-  year INTEGER NOT NULL, uniform_no TEXT NOT NULL, ticker TEXT, industry_code TEXT NOT NULL,
-  direct REAL NOT NULL, indirect REAL NOT NULL
+export const COMPANIES = defineTable(
+  'companies',
+  {
+    id: col.integer('PRIMARY KEY'),
+    ticker: col.text('NOT NULL UNIQUE'),
+    company_name: col.text(),
+    company_name_norm: col.text(),
+    uniform_no: col.text(),
+    market_type: col.text<MarketType>(),
+    industry_code: col.text(),
+    industry: col.text(),
+    source_id: col.text(),
+    cbam_exposed: col.boolean(),
+    cbam_sectors: col.jsonArray<string[]>(),
+    credibility_score: col.integer(),
+    verdict: col.text<Verdict>(),
+    rank: col.integer(),
+    percentile: col.real(),
+    assurance_level: col.text<AssuranceLevel>(),
+    carbon_fee_liable: col.boolean(),
+    top_flags: col.jsonArray<string[]>(),
+    top_signal_labels: col.jsonArray<string[]>(),
+    score_breakdown: col.jsonArray<ScoreComponent[]>(),
+  },
+  // The default ranking order (score, ticker); filtered rankings use the in-memory index (ranking-index.ts).
+  { indexes: { companies_by_score: '(credibility_score DESC, ticker)' } },
 );
-CREATE INDEX registry_by_company ON registry_sites (uniform_no, year);
 
-CREATE TABLE cbam_products (ticker TEXT NOT NULL, sector TEXT NOT NULL, product TEXT NOT NULL);
+export const PENALTIES = defineTable(
+  'penalties',
+  {
+    ticker: col.text(), record_id: col.text(), agency: col.text(), agency_name: col.text(), date: col.text(), fine: col.real(),
+    serious: col.boolean(), summary: col.text(), source_id: col.text(), source_url: col.text(),
+  },
+  { indexes: { penalties_by_company: '(ticker, date DESC, record_id)' } },
+);
 
--- source_id: the holdings' source. holdings_period: the quarter (2025Q3), holdings_asof its last day;
--- holdings_min_weight: the publisher's cut-off (0.01, or 0 when every holding is listed);
--- listed_weight: the listed weights' sum, 4 decimals.
-CREATE TABLE etfs (
-  etf_code TEXT PRIMARY KEY, etf_name TEXT NOT NULL, holdings_asof TEXT NOT NULL, total INTEGER NOT NULL,
-  covered INTEGER NOT NULL, avg_score REAL, min_score REAL, assurance_coverage_pct REAL, source_id TEXT NOT NULL,
-  holdings_period TEXT NOT NULL, holdings_min_weight REAL NOT NULL, listed_weight REAL NOT NULL
-) WITHOUT ROWID;
+export const CARBON_DISCLOSURES = defineTable(
+  'carbon_disclosures',
+  {
+    ticker: col.text('PRIMARY KEY'), year: col.integer(), scope1: col.nullable.real(), scope2: col.nullable.real(), scope3: col.nullable.real(),
+    scope1_verified: col.boolean(), scope2_verified: col.boolean(), boundary: col.text<Boundary>(),
+    report_date: col.text(), source_id: col.text(), deep_link: col.text(),
+    // The government registry's total for the same year (GF-V01 compares against it); NULL when unregistered.
+    registry_total: col.nullable.real(), registry_source_id: col.nullable.text(), registry_deep_link: col.nullable.text(),
+  },
+  { withoutRowid: true },
+);
 
-CREATE TABLE etf_holdings (
-  etf_code TEXT NOT NULL, position INTEGER NOT NULL, ticker TEXT NOT NULL, name TEXT NOT NULL, weight REAL NOT NULL,
-  PRIMARY KEY (etf_code, position)
-) WITHOUT ROWID;
-`;
+/** basis_tco2e: the figure basis states (the deciding manufacturing site's total, whole tonnes); NULL when it states none. */
+export const CARBON_FEES = defineTable(
+  'carbon_fees',
+  {
+    ticker: col.text('PRIMARY KEY'), obligated: col.boolean(), basis: col.text(), registry_year: col.nullable.integer(),
+    source_id: col.text(), deep_link: col.text(), basis_tco2e: col.nullable.real(),
+  },
+  { withoutRowid: true },
+);
+
+/**
+ * The company's most recent assured report. kind: cpa or third_party; standard as the filing states
+ * it; verifications: the verifiers beside a CPA assurance.
+ */
+export const ASSURANCES = defineTable(
+  'assurances',
+  {
+    ticker: col.text('PRIMARY KEY'), provider: col.text(), level: col.text<AssuredLevel>(), year: col.integer(),
+    source_id: col.text(), deep_link: col.text(),
+    kind: col.text<AssuranceKind>(), standard: col.nullable.text(), verifications: col.jsonArray<{ provider: string; standard: string | null }[]>(),
+  },
+  { withoutRowid: true },
+);
+
+export const FLAGS = defineTable(
+  'flags',
+  { ticker: col.text(), flag_id: col.text(), severity: col.text<Severity>(), label: col.text(), source_id: col.text(), position: col.integer() },
+  { key: 'PRIMARY KEY (ticker, flag_id)', withoutRowid: true, indexes: { flags_by_id: '(flag_id, ticker)' } },
+);
+
+export const REGISTRY_SITES = defineTable(
+  'registry_sites',
+  { year: col.integer(), uniform_no: col.text(), ticker: col.nullable.text(), industry_code: col.text(), direct: col.real(), indirect: col.real() },
+  { indexes: { registry_by_company: '(uniform_no, year)' } },
+);
+
+export const CBAM_PRODUCTS = defineTable('cbam_products', { ticker: col.text(), sector: col.text(), product: col.text() });
+
+/**
+ * source_id: the holdings' source. holdings_period: the quarter (2025Q3), holdings_asof its last day;
+ * holdings_min_weight: the publisher's cut-off (0.01, or 0 when every holding is listed);
+ * listed_weight: the listed weights' sum, 4 decimals.
+ */
+export const ETFS = defineTable(
+  'etfs',
+  {
+    etf_code: col.text('PRIMARY KEY'), etf_name: col.text(), holdings_asof: col.text(), total: col.integer(),
+    covered: col.integer(), avg_score: col.nullable.real(), min_score: col.nullable.real(), assurance_coverage_pct: col.nullable.real(), source_id: col.text(),
+    holdings_period: col.text(), holdings_min_weight: col.real(), listed_weight: col.real(),
+  },
+  { withoutRowid: true },
+);
+
+export const ETF_HOLDINGS = defineTable(
+  'etf_holdings',
+  { etf_code: col.text(), position: col.integer(), ticker: col.text(), name: col.text(), weight: col.real() },
+  { key: 'PRIMARY KEY (etf_code, position)', withoutRowid: true },
+);
+
+/** Every table, in the order the DDL creates them. */
+export const SNAPSHOT_TABLES: readonly Table<any>[] = [
+  META, SOURCES, SOURCE_FILES, COMPANIES, PENALTIES, CARBON_DISCLOSURES, CARBON_FEES, ASSURANCES, FLAGS, REGISTRY_SITES, CBAM_PRODUCTS, ETFS, ETF_HOLDINGS,
+];
+
+export const SNAPSHOT_DDL = SNAPSHOT_TABLES.map((t) => t.ddl).join('\n');
 
 /** Keys of the meta table. */
 export interface SnapshotMeta {
@@ -120,10 +175,11 @@ export interface SnapshotMeta {
   service_host: string;
 }
 
+const columnsWith = (codec: string): ReadonlySet<string> =>
+  new Set(SNAPSHOT_TABLES.flatMap((t) => t.names.filter((n: string) => (t.columns[n] as { codec: string }).codec === codec)));
+
 /** INTEGER columns holding 0/1 booleans (decoded by the store; `boolean` in the download schema). */
-export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
-  'cbam_exposed', 'carbon_fee_liable', 'serious', 'scope1_verified', 'scope2_verified', 'obligated', 'is_government',
-]);
+export const BOOLEAN_COLUMNS = columnsWith('boolean');
 
 /** TEXT columns holding a JSON array (decoded by the store; `array` in the download schema). */
-export const JSON_ARRAY_COLUMNS: ReadonlySet<string> = new Set(['top_flags', 'top_signal_labels', 'score_breakdown', 'cbam_sectors', 'verifications']);
+export const JSON_ARRAY_COLUMNS = columnsWith('jsonArray');

@@ -1,12 +1,11 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { Lru } from '../lru.js';
+import { checkFormat } from './format.js';
 import {
-  ASSURANCE_COLUMNS, assuranceFromRow, CARBON_FEE_COLUMNS, carbonFeeFromRow, COMPANY_COLUMNS, companyFromRow, DISCLOSURE_COLUMNS, LEGACY_CARBON_FEE_COLUMNS,
-  disclosureFromRow, ETF_COLUMNS, etfFromRow, FLAG_COLUMNS, flagFromRow, LEGACY_ASSURANCE_COLUMNS, LEGACY_ETF_COLUMNS, PENALTY_COLUMNS,
-  LEGACY_SOURCE_COLUMNS, penaltyFromRow, RANKED_COLUMNS, rankedFromRow, SOURCE_COLUMNS,
-  SOURCE_FILE_COLUMNS, sourceFileFromRow, sourceFromRow, type AssuranceRecord, type CarbonFeeRecord, type CompanyRecord, type DisclosureRecord, type EtfHoldingRecord,
-  type EtfRecord, type FlagRecord, type PenaltyRecord, type RankedCompany, type Raw, type SourceRecord,
+  ASSURANCE, CARBON_FEE, COMPANY, DISCLOSURE, ETF, FLAG, PENALTY, RANKED, SOURCE, SOURCE_FILE, type AssuranceRecord, type CarbonFeeRecord,
+  type CompanyRecord, type DisclosureRecord, type EtfHoldingRecord, type EtfRecord, type FlagRecord, type PenaltyRecord, type RankedCompany, type Raw,
+  type SourceRecord,
 } from './rows.js';
 import type { SnapshotMeta } from './schema.js';
 
@@ -49,43 +48,37 @@ export class SnapshotStore {
   ) {
     this.db = db;
     const meta = Object.fromEntries(this.db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]);
+    // Another format's tables are not what the readers below select: refused before any is prepared.
+    checkFormat(dir, meta.format_version);
     for (const key of ['dataset_snapshot_id', 'data_asof', 'methodology_version', 'kind', 'published_at']) {
       if (!(key in meta)) throw new Error(`snapshot in ${dir} lacks meta ${key}`);
     }
     this.meta = meta as unknown as SnapshotMeta;
-    // Record queries are raw (arrays): rows.ts builds each record from its column list.
+    // Record queries are raw (arrays): rows.ts decodes each record from its reader's column list.
     const p = (sql: string) => this.db.prepare(sql);
     const raw = (sql: string) => this.db.prepare(sql).raw();
-    // A snapshot written before a table's newer columns existed reads them as rows.ts says (a build reads the previous snapshot).
-    const columns = (table: string) => new Set((this.db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
-    const assuranceColumns = columns('assurances').has('kind') ? ASSURANCE_COLUMNS : LEGACY_ASSURANCE_COLUMNS;
-    const etfColumns = columns('etfs').has('listed_weight') ? ETF_COLUMNS : LEGACY_ETF_COLUMNS;
-    const feeColumns = columns('carbon_fees').has('basis_tco2e') ? CARBON_FEE_COLUMNS : LEGACY_CARBON_FEE_COLUMNS;
     this.stmt = {
-      company: raw(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE ticker = ?`),
-      companies: raw(`SELECT ${COMPANY_COLUMNS} FROM companies ORDER BY ticker`),
-      factsBetween: factsReads(raw, 'ticker >= ? AND ticker < ?', assuranceColumns, feeColumns),
+      company: raw(`SELECT ${COMPANY.columns} FROM companies WHERE ticker = ?`),
+      companies: raw(`SELECT ${COMPANY.columns} FROM companies ORDER BY ticker`),
+      factsBetween: factsReads(raw, 'ticker >= ? AND ticker < ?'),
       // The tickers come as one JSON array: one statement for any number of them.
-      factsAmong: factsReads(raw, 'ticker IN (SELECT value FROM json_each(?))', assuranceColumns, feeColumns),
+      factsAmong: factsReads(raw, 'ticker IN (SELECT value FROM json_each(?))'),
       // `+` keeps SQLite off companies_by_score: one table scan and a sort beats 100k index-to-row lookups.
-      ranked: raw(`SELECT ${RANKED_COLUMNS} FROM companies ORDER BY +credibility_score DESC, ticker`),
+      ranked: raw(`SELECT ${RANKED.columns} FROM companies ORDER BY +credibility_score DESC, ticker`),
       rankedWithFlags: p(`SELECT ticker, company_name, company_name_norm, credibility_score, verdict, rank, industry, market_type,
         assurance_level, (SELECT json_group_array(flag_id) FROM flags f WHERE f.ticker = c.ticker) AS flag_ids
         FROM companies c ORDER BY credibility_score DESC, ticker`),
       tickers: p('SELECT ticker FROM companies ORDER BY ticker'),
       firstTickers: p('SELECT ticker FROM companies ORDER BY ticker LIMIT ?'),
-      penalties: raw(`SELECT ${PENALTY_COLUMNS} FROM penalties WHERE ticker = ? ORDER BY date DESC, record_id`),
-      disclosure: raw(`SELECT ${DISCLOSURE_COLUMNS} FROM carbon_disclosures WHERE ticker = ?`),
-      carbonFee: raw(`SELECT ${feeColumns} FROM carbon_fees WHERE ticker = ?`),
-      assurance: raw(`SELECT ${assuranceColumns} FROM assurances WHERE ticker = ?`),
-      flags: raw(`SELECT ${FLAG_COLUMNS} FROM flags WHERE ticker = ? ORDER BY position`),
-      sources: raw(`SELECT ${columns('sources').has('carried_forward') ? SOURCE_COLUMNS : LEGACY_SOURCE_COLUMNS} FROM sources ORDER BY source_id`),
-      // Snapshots published before source files were recorded have no such table.
-      sourceFiles: this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'source_files'").get()
-        ? raw(`SELECT ${SOURCE_FILE_COLUMNS} FROM source_files ORDER BY source_id, file`)
-        : null,
-      etfs: raw(`SELECT ${etfColumns} FROM etfs ORDER BY etf_code`),
-      etf: raw(`SELECT ${etfColumns} FROM etfs WHERE etf_code = ?`),
+      penalties: raw(`SELECT ${PENALTY.columns} FROM penalties WHERE ticker = ? ORDER BY date DESC, record_id`),
+      disclosure: raw(`SELECT ${DISCLOSURE.columns} FROM carbon_disclosures WHERE ticker = ?`),
+      carbonFee: raw(`SELECT ${CARBON_FEE.columns} FROM carbon_fees WHERE ticker = ?`),
+      assurance: raw(`SELECT ${ASSURANCE.columns} FROM assurances WHERE ticker = ?`),
+      flags: raw(`SELECT ${FLAG.columns} FROM flags WHERE ticker = ? ORDER BY position`),
+      sources: raw(`SELECT ${SOURCE.columns} FROM sources ORDER BY source_id`),
+      sourceFiles: raw(`SELECT source_id, ${SOURCE_FILE.columns} FROM source_files ORDER BY source_id, file`),
+      etfs: raw(`SELECT ${ETF.columns} FROM etfs ORDER BY etf_code`),
+      etf: raw(`SELECT ${ETF.columns} FROM etfs WHERE etf_code = ?`),
       holdings: p('SELECT ticker, name, weight FROM etf_holdings WHERE etf_code = ? ORDER BY position'),
       count: p('SELECT COUNT(*) FROM companies'),
       cbamProducts: p('SELECT ticker, sector, product FROM cbam_products ORDER BY ticker, sector'),
@@ -114,19 +107,19 @@ export class SnapshotStore {
     if (cached) return cached;
     const row = this.stmt.company.get(ticker) as Raw | undefined;
     if (!row) return undefined;
-    const company = companyFromRow(row);
+    const company = COMPANY.decode(row);
     this.companyCache.set(ticker, company);
     return company;
   }
 
   /** All companies, ordered by ticker. */
   *companies(): Generator<CompanyRecord> {
-    for (const row of this.stmt.companies.iterate() as Iterable<Raw>) yield companyFromRow(row);
+    for (const row of this.stmt.companies.iterate() as Iterable<Raw>) yield COMPANY.decode(row);
   }
 
   /** Every company's compact ranking entry in the default order: score descending, then ticker ascending. */
   rankedCompanies(): RankedCompany[] {
-    return (this.stmt.ranked.all() as Raw[]).map((r) => rankedFromRow(r));
+    return (this.stmt.ranked.all() as Raw[]).map((r) => RANKED.decode(r));
   }
 
   /** The default order with what the in-memory ranking index needs, flag ids included. */
@@ -166,11 +159,11 @@ export class SnapshotStore {
     const assurance = this.stmt.assurance.get(t) as Raw | undefined;
     return {
       company,
-      penalties: (this.stmt.penalties.all(t) as Raw[]).map((r) => penaltyFromRow(r)),
-      disclosure: disclosure ? disclosureFromRow(disclosure) : null,
-      carbonFee: carbonFeeFromRow(this.stmt.carbonFee.get(t) as Raw),
-      assurance: assurance ? assuranceFromRow(assurance) : null,
-      flags: (this.stmt.flags.all(t) as Raw[]).map((r) => flagFromRow(r)),
+      penalties: (this.stmt.penalties.all(t) as Raw[]).map((r) => PENALTY.decode(r)),
+      disclosure: disclosure ? DISCLOSURE.decode(disclosure) : null,
+      carbonFee: CARBON_FEE.decode(this.stmt.carbonFee.get(t) as Raw),
+      assurance: assurance ? ASSURANCE.decode(assurance) : null,
+      flags: (this.stmt.flags.all(t) as Raw[]).map((r) => FLAG.decode(r)),
     };
   }
 
@@ -193,19 +186,19 @@ export class SnapshotStore {
   }
 
   sources(): SourceRecord[] {
-    const sources = (this.stmt.sources.all() as Raw[]).map(sourceFromRow);
+    const sources: SourceRecord[] = (this.stmt.sources.all() as Raw[]).map((r) => ({ ...SOURCE.decode(r), files: [] }));
     const byId = new Map(sources.map((s) => [s.source_id, s]));
-    for (const r of (this.stmt.sourceFiles?.all() ?? []) as Raw[]) byId.get(r[0] as string)?.files.push(sourceFileFromRow(r));
+    for (const r of this.stmt.sourceFiles.all() as Raw[]) byId.get(r[0] as string)?.files.push(SOURCE_FILE.decode(r, 1));
     return sources;
   }
 
   etfs(): EtfRecord[] {
-    return (this.stmt.etfs.all() as Raw[]).map(etfFromRow);
+    return (this.stmt.etfs.all() as Raw[]).map((r) => ETF.decode(r));
   }
 
   etf(code: string): { etf: EtfRecord; holdings: EtfHoldingRecord[] } | undefined {
     const row = this.stmt.etf.get(code) as Raw | undefined;
-    return row && { etf: etfFromRow(row), holdings: this.stmt.holdings.all(code) as EtfHoldingRecord[] };
+    return row && { etf: ETF.decode(row), holdings: this.stmt.holdings.all(code) as EtfHoldingRecord[] };
   }
 
   /** Every industry in the snapshot with its code and company count, in code order (the pages' filter list). */
@@ -225,14 +218,14 @@ type Prepare = (sql: string) => Database.Statement;
  * with the ticker and is in ticker order, so mergeFacts can merge them; the record follows from
  * column 1.
  */
-function factsReads(raw: Prepare, where: string, assuranceColumns: string, feeColumns: string) {
+function factsReads(raw: Prepare, where: string) {
   return {
-    companies: raw(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE ${where} ORDER BY ticker`),
-    penalties: raw(`SELECT ticker, ${PENALTY_COLUMNS} FROM penalties WHERE ${where} ORDER BY ticker, date DESC, record_id`),
-    disclosures: raw(`SELECT ticker, ${DISCLOSURE_COLUMNS} FROM carbon_disclosures WHERE ${where} ORDER BY ticker`),
-    carbonFees: raw(`SELECT ticker, ${feeColumns} FROM carbon_fees WHERE ${where} ORDER BY ticker`),
-    assurances: raw(`SELECT ticker, ${assuranceColumns} FROM assurances WHERE ${where} ORDER BY ticker`),
-    flags: raw(`SELECT ticker, ${FLAG_COLUMNS} FROM flags WHERE ${where} ORDER BY ticker, position`),
+    companies: raw(`SELECT ${COMPANY.columns} FROM companies WHERE ${where} ORDER BY ticker`),
+    penalties: raw(`SELECT ticker, ${PENALTY.columns} FROM penalties WHERE ${where} ORDER BY ticker, date DESC, record_id`),
+    disclosures: raw(`SELECT ticker, ${DISCLOSURE.columns} FROM carbon_disclosures WHERE ${where} ORDER BY ticker`),
+    carbonFees: raw(`SELECT ticker, ${CARBON_FEE.columns} FROM carbon_fees WHERE ${where} ORDER BY ticker`),
+    assurances: raw(`SELECT ticker, ${ASSURANCE.columns} FROM assurances WHERE ${where} ORDER BY ticker`),
+    flags: raw(`SELECT ticker, ${FLAG.columns} FROM flags WHERE ${where} ORDER BY ticker, position`),
   };
 }
 
@@ -248,13 +241,13 @@ function mergeFacts(reads: ReturnType<typeof factsReads>, params: unknown[]): Co
       return out;
     };
   };
-  const penalties = cursor(reads.penalties.all(...params) as Raw[], penaltyFromRow);
-  const disclosures = cursor(reads.disclosures.all(...params) as Raw[], disclosureFromRow);
-  const fees = cursor(reads.carbonFees.all(...params) as Raw[], carbonFeeFromRow);
-  const assurances = cursor(reads.assurances.all(...params) as Raw[], assuranceFromRow);
-  const flags = cursor(reads.flags.all(...params) as Raw[], flagFromRow);
+  const penalties = cursor(reads.penalties.all(...params) as Raw[], PENALTY.decode);
+  const disclosures = cursor(reads.disclosures.all(...params) as Raw[], DISCLOSURE.decode);
+  const fees = cursor(reads.carbonFees.all(...params) as Raw[], CARBON_FEE.decode);
+  const assurances = cursor(reads.assurances.all(...params) as Raw[], ASSURANCE.decode);
+  const flags = cursor(reads.flags.all(...params) as Raw[], FLAG.decode);
   return (reads.companies.all(...params) as Raw[]).map((row) => {
-    const company = companyFromRow(row);
+    const company = COMPANY.decode(row);
     const t = company.ticker;
     return {
       company,

@@ -1,7 +1,7 @@
 import { pageMeta } from './ranking.js';
 import type { ChangeItem, ChangesResponse } from '../contract/changes.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
-import type { IndexedChange } from '../snapshot/changes-file.js';
+import type { IndexedChange } from '../snapshot/changes-store.js';
 import { withEnvelope } from './envelope.js';
 
 export type { IndexedChange };

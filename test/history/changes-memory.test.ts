@@ -7,7 +7,7 @@ import { scaledChanges } from '../../build-scripts/history/scaled-changes.js';
 import { writeChangesStore } from '../../build-scripts/history/write-changes-store.js';
 import { KeyStore } from '../../server/access/key-store.js';
 import type { ChangesResponse } from '../../src/contract/changes.js';
-import type { IndexedChange } from '../../src/snapshot/changes-file.js';
+import type { IndexedChange } from '../../src/snapshot/changes-store.js';
 import { ChangesStore } from '../../src/snapshot/changes-store.js';
 import { CURRENT_LINK, currentSnapshotDir } from '../../src/snapshot/published.js';
 import { fileForUrlPath, urls } from '../../src/contract/urls.js';

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAndPublish } from '../../build-scripts/build.js';
 import { generateDemo } from '../../build-scripts/demo/generate.js';
 import { createHistoryDb, HistoryWriter, sealHistoryDb, type HistoryRecord } from '../../build-scripts/history/history-db.js';
+import { migrateSnapshots } from '../../build-scripts/migrate/migrate.js';
 import { silentProgress } from '../../build-scripts/snapshot/progress.js';
 import { historyResponseSchema } from '../../src/contract/history.js';
 import { HISTORY_DB, HISTORY_STORE, HistoryChunks, storeFile, storeRecords, type HistoryRow } from '../../src/snapshot/history-store.js';
@@ -144,7 +145,14 @@ function writeLegacy(dir: string, form: 'chunks' | 'per-ticker' | 'jsonl', own: 
   }
 }
 
-describe('a current snapshot from before the store', () => {
+/** Marks a snapshot as the builds before format versions wrote it (they wrote no format_version). */
+function asFormat0(dir: string): void {
+  const db = new Database(join(dir, 'snapshot.sqlite'));
+  db.exec("DELETE FROM meta WHERE key = 'format_version'");
+  db.close();
+}
+
+describe('a current snapshot from before the store, migrated', () => {
   it.each(['chunks', 'per-ticker', 'jsonl'] as const)('(%s) has its whole histories carried into the store, one file per snapshot they name, and nothing is lost', async (form) => {
     const sourcesDir = join(root, `sources-${form}`);
     const snapshotsDir = join(root, `snapshots-${form}`);
@@ -156,6 +164,10 @@ describe('a current snapshot from before the store', () => {
     writeLegacy(first.dir, form, own);
     writeFileSync(join(snapshotsDir, PRUNED_FILE), JSON.stringify([OLD_ID]));
     const served = readFileSync(join(first.dir, 'tree/api/v1/company/D1101/history.json'));
+    // Such a snapshot is of format 0: the next build refuses it until `npm run migrate` carried its histories.
+    asFormat0(first.dir);
+    await expect(buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-12-01T00:00:00Z'), progress: silentProgress, pages: false })).rejects.toThrow(/npm run migrate/);
+    expect(await migrateSnapshots(snapshotsDir)).toEqual({ upgraded: [first.id], current: [] });
 
     const second = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-12-01T00:00:00Z'), progress: silentProgress, pages: false });
     const third = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2027-01-01T00:00:00Z'), progress: silentProgress, pages: false });
@@ -182,14 +194,17 @@ describe('a current snapshot from before the store', () => {
     }
   }, 120_000);
 
-  it('a malformed line fails the build rather than dropping history', async () => {
+  it('a malformed line fails the migration rather than dropping history', async () => {
     const sourcesDir = join(root, 'sources-broken');
     const snapshotsDir = join(root, 'snapshots-broken');
     await generateDemo({ outDir: sourcesDir, companies: 20 });
     const first = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-11-01T00:00:00Z'), progress: silentProgress, pages: false });
     rmSync(join(snapshotsDir, HISTORY_STORE), { recursive: true });
     writeFileSync(join(first.dir, 'history.jsonl'), '{"ticker":"D1101","data":[]}\nnot json\n');
-    await expect(buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-12-01T00:00:00Z'), progress: silentProgress, pages: false })).rejects.toThrow(/history\.jsonl: malformed line not json/);
+    asFormat0(first.dir);
+    await expect(migrateSnapshots(snapshotsDir)).rejects.toThrow(/history\.jsonl: malformed line not json/);
+    // Left of format 0, so no build reads it as migrated.
+    await expect(buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-12-01T00:00:00Z'), progress: silentProgress, pages: false })).rejects.toThrow(/npm run migrate/);
     // Nothing half-carried is counted, and no scratch is left.
     expect(storeRecords(snapshotsDir)).toEqual([]);
     expect(readdirSync(join(snapshotsDir, HISTORY_STORE))).toEqual([]);

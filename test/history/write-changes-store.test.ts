@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { writeChangesStore } from '../../build-scripts/history/write-changes-store.js';
-import type { IndexedChange } from '../../src/snapshot/changes-file.js';
+import type { IndexedChange } from '../../src/snapshot/changes-store.js';
 import { CHANGES_DB, ChangesStore } from '../../src/snapshot/changes-store.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 

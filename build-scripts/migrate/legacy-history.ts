@@ -4,16 +4,16 @@ import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import type { HistoryEntry } from '../../src/contract/history.js';
 import { HISTORY_DB, HISTORY_STORE, storeFile, unpackBetween, type HistoryRow } from '../../src/snapshot/history-store.js';
+import { readMeta } from '../../src/snapshot/format.js';
 import { compareSnapshotIds } from '../../src/snapshot/published.js';
-import { SnapshotStore } from '../../src/snapshot/store.js';
-import { createHistoryDb, HistoryWriter, sealHistoryDb } from './history-db.js';
+import { createHistoryDb, HistoryWriter, sealHistoryDb } from '../history/history-db.js';
 import { fsyncPath } from '../snapshot/fsync.js';
 
 /**
  * Builds before the history store kept every company's whole history in each snapshot's folder:
  * `history.sqlite` (rows of `TICKER\tKEY\t[entries, newest first]` in compressed chunks, or earlier
- * one uncompressed row per ticker without keys) or, before that, `history.jsonl`. The first build
- * after them carries the current snapshot's into the store, once, so no entry is lost.
+ * one uncompressed row per ticker without keys) or, before that, `history.jsonl`. Migrating carries
+ * the current snapshot's into the store, once, so no entry is lost (the next build reads the store).
  */
 const LEGACY_JSONL = 'history.jsonl';
 const BATCH = 1000;
@@ -66,14 +66,8 @@ function splitLine(line: string): HistoryRow {
 /** When a snapshot was published: its database says, if it is still kept; a pruned one's id is its publish date. */
 function publishedAt(root: string, id: string): string {
   const dir = join(root, id);
-  if (existsSync(join(dir, 'snapshot.sqlite'))) {
-    const store = SnapshotStore.open(dir);
-    try {
-      return store.meta.published_at;
-    } finally {
-      store.close();
-    }
-  }
+  // Read whatever its format: this runs before the snapshots are upgraded.
+  if (existsSync(join(dir, 'snapshot.sqlite'))) return readMeta(dir).published_at!;
   return `${id.slice(0, 10)}T00:00:00Z`;
 }
 
