@@ -9,7 +9,7 @@ const LIST_PAGES = new Set(['ranking', 'changes']);
  * path segments (`.json` already stripped) and raw query. A static file — no query string, not a
  * POST — counts toward nothing, as a CDN would serve it; neither does /usage. Nor does `?page=N`
  * alone on /ranking and /changes: the contract renders those pages into the tree, and the nginx
- * front serves them as files, so a shim answering them must not count them either (README, "API
+ * front serves them as files, so a shim answering them must not count them either (docs/api-decisions.md, "API
  * decisions beyond the contract"), past the last page included.
  */
 export function bucketsFor(method: string, segments: readonly string[], rawQuery: string): QuotaBucket[] {

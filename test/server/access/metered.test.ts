@@ -8,7 +8,7 @@ describe('which calls are metered', () => {
     ['GET', ['ranking'], '', []],
     ['GET', ['usage'], '', []],
     ['GET', ['usage'], 'x=1', []],
-    // ?page=N alone is the page the tree renders, free as nginx serves it (README, "API decisions").
+    // ?page=N alone is the page the tree renders, free as nginx serves it (docs/api-decisions.md).
     ['GET', ['ranking'], 'page=2', []],
     ['GET', ['changes'], 'page=999', []],
     ['GET', ['ranking'], 'page=02', []],
