@@ -48,12 +48,23 @@ function variablesRead(): string[] {
   return [...names].sort();
 }
 
-/** Relative links `[text](target)` of a Markdown file, resolved from its folder, anchors dropped. */
-const links = (file: string) =>
+/** Relative links `[text](target)` of a Markdown file: the file resolved from its folder, and the anchor. */
+const targets = (file: string) =>
   [...readFileSync(file, 'utf8').matchAll(/\]\(([^)\s]+)\)/g)]
     .map((m) => m[1]!)
-    .filter((t) => !/^[a-z]+:/.test(t) && !t.startsWith('#'))
-    .map((t) => resolve(dirname(file), t.split('#')[0]!));
+    .filter((t) => !/^[a-z]+:/.test(t))
+    .map((t) => {
+      const [path, anchor] = t.split('#');
+      return { file: path ? resolve(dirname(file), path) : resolve(file), anchor };
+    });
+const links = (file: string) => targets(file).map((t) => t.file);
+
+/** The anchors GitHub gives a Markdown file's headings: lower case, punctuation dropped, spaces as '-'. */
+const anchors = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => /^#{1,6} /.test(l))
+    .map((l) => l.replace(/^#+ /, '').trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-'));
 
 describe('README.md, the front door', () => {
   it('is at most 250 lines', () => {
@@ -78,11 +89,13 @@ describe('README.md, the front door', () => {
     expect(DOCS.filter((d) => !linked.has(resolve(d)))).toEqual([]);
   });
 
-  it('and docs/ link only files that exist in the repository', () => {
+  it('and docs/ link only files and headings that exist in the repository', () => {
     const root = resolve('.');
     for (const file of ['README.md', ...DOCS]) {
-      const inside = links(file).filter((t) => !relative(root, t).startsWith('..'));
-      expect(inside.filter((t) => !existsSync(t)), file).toEqual([]);
+      const inside = targets(file).filter((t) => !relative(root, t.file).startsWith('..'));
+      expect(inside.filter((t) => !existsSync(t.file)).map((t) => t.file), file).toEqual([]);
+      const broken = inside.filter((t) => t.anchor && t.file.endsWith('.md') && !anchors(t.file).includes(decodeURIComponent(t.anchor)));
+      expect(broken.map((t) => `${relative(root, t.file)}#${t.anchor}`), file).toEqual([]);
     }
   });
 });
