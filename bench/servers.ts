@@ -117,7 +117,7 @@ export async function startNginx(treeDir: string, port: number, workDir: string)
   const prefix = resolve(workDir, 'nginx');
   mkdirSync(join(prefix, 'logs'), { recursive: true });
   const conf = join(prefix, 'nginx.conf');
-  // One worker, like the single Node process of the shim; the tree mapped as the README documents.
+  // One worker, like the single Node process of the shim; the tree mapped as docs/snapshots.md documents.
   writeFileSync(
     conf,
     `${process.getuid?.() === 0 ? 'user root;\n' : ''}worker_processes 1;

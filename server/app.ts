@@ -102,7 +102,7 @@ export function createApp(o: AppOptions): express.Express {
   // The health paths only read: any other method is a 405 naming those they take (OPTIONS is answered above).
   app.all(['/healthz', '/readyz'], (req, _res, next) => next(methodNotAllowed(req.method, READ_ONLY_METHODS)));
 
-  // The Model Context Protocol (README "MCP endpoint"): tools over the same bodies as the API.
+  // The Model Context Protocol (docs/mcp.md): tools over the same bodies as the API.
   app.all(MCP_PATH, mcpRoute({ snapshots: o.snapshots, access: o.access, logger }));
 
   const jsonBody = express.json({ limit: MAX_BODY, strict: false, type: () => true });

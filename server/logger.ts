@@ -70,7 +70,7 @@ const num = (v: number | null) => (v === null || !Number.isFinite(v) ? 'null' : 
  * (level, time, pid, the fields, message). Every request writes one, and their fields are known:
  * ids, a route pattern, numbers. pino's generic serialiser (a type switch and an escape scan per
  * value) cost a company-file request 8 % of the shim's CPU; this costs a fraction of that
- * (README "Logs, metrics, shutdown"). Strings that are not plain are JSON-escaped, never trusted.
+ * (docs/operations.md, "Logs"). Strings that are not plain are JSON-escaped, never trusted.
  */
 function requestWriter(destination: DestinationStream): (line: RequestLine, message: string) => void {
   const head = `{"level":"info"`;

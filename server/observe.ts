@@ -139,7 +139,7 @@ export function observersOf(app: Express): Observers | undefined {
  *
  * Not pino-http: its middleware adds seven properties to each request and response and makes a
  * child logger per request, which cost a request through Express 40–60 µs more CPU than this
- * (measured here; README "Logs, metrics, shutdown" has the numbers).
+ * (measured here; bench/results.md has the numbers).
  */
 export function observeRequests(o: ObserveOptions): void {
   const metrics = o.metrics;

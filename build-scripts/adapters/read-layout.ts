@@ -45,7 +45,7 @@ export class MissingColumnError extends Error {
     readonly column: string,
     readonly sourceId?: string,
   ) {
-    super(`${sourceId ? `${sourceId} ` : ''}${file}: missing required column or key "${column}" (renamed by the publisher? see README, "When a publisher changes its form")`);
+    super(`${sourceId ? `${sourceId} ` : ''}${file}: missing required column or key "${column}" (renamed by the publisher? see docs/real-data.md, "When a publisher changes its form")`);
     this.name = 'MissingColumnError';
   }
 }

@@ -289,7 +289,7 @@ export function nginxHttpBlock(o: NginxOptions): string {
       ]),
       '}',
       '',
-      '# The MCP endpoint (README "MCP endpoint"): every method to a shim (its preflight allows the MCP headers, its',
+      '# The MCP endpoint (docs/mcp.md): every method to a shim (its preflight allows the MCP headers, its',
       '# GET and DELETE are 405), answers passed on as they come (an event stream must not wait in a buffer).',
       `location = ${MCP_PATH} {`,
       ...indent([...proxyToShims(o), 'proxy_buffering off;']),

@@ -10,26 +10,23 @@ import { UNKNOWN_KEY, type HistoryRow, type StoreRecord } from '../../src/snapsh
  * and the next builds and the shim read it a ticker range, or one ticker, at a time.
  *
  * Rows are `TICKER\tKEY\tENTRY` lines compressed a hundred at a time: an entry repeats the same
- * field names and breakdown sentences as its neighbours, so a chunk shrinks about thirteen-fold
- * (measured on the demo; a thousand rows gave sixteen-fold), while a pinned read, which needs one
- * row of each snapshot's file, decompresses about 0.1 ms per file instead of 1–3 ms.
+ * field names and breakdown sentences as its neighbours, so a chunk shrinks well, while a pinned
+ * read, which needs one row of each snapshot's file, decompresses a small chunk instead of a large
+ * one (figures: bench/results.md, "Figures the README carried until issue 42").
  */
 const ROWS_PER_CHUNK = 100;
 
 /** The record a store file starts with (its path is where it is read from). */
 export type HistoryRecord = Omit<StoreRecord, 'path'>;
 
-/**
- * Brotli at its fastest quality: on these chunks it packed 24-fold at about 2.5 GB/s, against
- * deflate's fastest level at 17-fold and 1 GB/s (measured here on whole histories).
- */
+/** Brotli at its fastest quality: on these chunks it packs tighter and faster than deflate's fastest level (bench/results.md). */
 const compress = (bytes: Buffer) =>
   brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 0, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
 const NL = Buffer.from('\n');
 
 /**
  * Makes an (empty) store file at `path`, in WAL mode so every tree thread can write its chunks. A
- * rollback journal made the threads' turns on the file lock 2–3× slower at 100k (measured). The
+ * rollback journal made the threads' turns on the file lock several times slower (bench/results.md). The
  * record is written now, or by sealHistoryDb when it is known only at the end.
  */
 export function createHistoryDb(path: string, record: HistoryRecord | null): void {

@@ -65,10 +65,10 @@ function pageResult() {
 /**
  * Astro's own runtime renders each page: the components are compiled by Astro's compiler
  * (astro-hooks.mjs) and rendered by `renderToString` from astro/runtime, against a result built
- * here. Measured on this machine, the alternatives cost more than the page itself:
- * `experimental_AstroContainer.renderToString` spends about 0.7 ms per call before a component
+ * here. The alternatives cost more than the page itself (bench/results.md has the figures):
+ * `experimental_AstroContainer.renderToString` has a fixed cost per call before a component
  * renders (a Request, a route pushed onto its manifest on every call, a render context, a Response
- * stream read back), and importing astro/container takes 1.3–2.6 s in every worker.
+ * stream read back), and importing astro/container takes seconds in every worker.
  */
 export async function createRenderer(): Promise<Render> {
   return async (component, props) => {

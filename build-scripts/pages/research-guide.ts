@@ -64,7 +64,7 @@ export interface RenderedGuide {
 export async function renderResearchGuide(source: Locale | string = 'en'): Promise<RenderedGuide> {
   const locale: Locale = source in RESEARCH_GUIDES ? (source as Locale) : 'en';
   const markdown = source in RESEARCH_GUIDES ? readFileSync(RESEARCH_GUIDES[locale], 'utf8') : source;
-  // Loaded here, not at the top: only the worker that writes the shared pages needs it (~0.3 s).
+  // Loaded here, not at the top: only the worker that writes the shared pages needs it, and it is slow to import.
   const { createMarkdownProcessor } = await import('@astrojs/markdown-remark');
   const processor = await createMarkdownProcessor({
     syntaxHighlight: false,

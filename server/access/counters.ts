@@ -213,6 +213,6 @@ async function warnWithoutPersistence(client: ReturnType<typeof createClient>, l
       logger.warn('redis keeps nothing on disk: a restart of Redis starts every quota again (set appendonly yes, or RDB save points)');
     }
   } catch {
-    // CONFIG disabled or renamed: the README says what to set.
+    // CONFIG disabled or renamed: docs/keys-and-quotas.md says what to set.
   }
 }

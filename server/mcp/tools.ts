@@ -25,7 +25,7 @@ import { storedHistoryFile } from '../routes/pinned-history.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 
 /**
- * The MCP tools (README "MCP endpoint"): each is one API request. Its arguments are that request's
+ * The MCP tools (docs/mcp.md): each is one API request. Its arguments are that request's
  * parameters, checked by the contract's own schema (src/contract/queries.ts) with the API's rules
  * and messages, and its answer is the API's body for it, built by the same function the route
  * calls (server/routes/*, src/views/*). So a tool cannot answer what the API would not.

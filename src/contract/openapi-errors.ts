@@ -9,7 +9,7 @@ export const errorResponse = (description: string, headers?: ZodOpenApiResponseO
   content: { 'application/json': { schema: errorBodySchema } },
 });
 
-/** Answers any request may get before it reaches its endpoint (contract 2; README "Paths"). */
+/** Answers any request may get before it reaches its endpoint (contract 2; docs/api-decisions.md, "Paths"). */
 export const requestLimits = {
   '405': errorResponse('A method the path does not take; the Allow header lists those it does'),
   '414': errorResponse(`The URL is longer than ${LIMITS.urlBytes} bytes`),

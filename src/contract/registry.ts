@@ -16,7 +16,7 @@ export const sourceFileSchema = z
 export type SourceFile = z.infer<typeof sourceFileSchema>;
 
 /**
- * `licence.id` of a source whose publisher grants no open-data licence (README, "API decisions
+ * `licence.id` of a source whose publisher grants no open-data licence (docs/api-decisions.md, "API decisions
  * beyond the contract"): the entry keeps the contract's shape and says so instead of naming a licence.
  */
 export const NO_OPEN_DATA_LICENCE = 'none';

@@ -3,7 +3,7 @@ import { API_BASE } from './urls.js';
 import { badRequest, headersTooLarge, uriTooLong, type ApiError } from './errors.js';
 
 /**
- * The path below /api/v1 as segments, by one rule everywhere (contract 1.1, README "Paths"):
+ * The path below /api/v1 as segments, by one rule everywhere (contract 1.1, docs/api-decisions.md, "Paths"):
  * fixed path words are lower-case and case-sensitive, as on any static host; each segment is
  * percent-decoded exactly once, after splitting, so an encoded `/` can never shift the segments that
  * follow; empty segments are kept (an empty code is then a 400, not a shifted path); `.json` on the

@@ -1,6 +1,6 @@
 /**
  * How URL paths map onto files of the static tree, shared by the tree writer and the shim (and
- * described for nginx in the README): `/api/v1/x/y` is `api/v1/x/y.json`; a folder URL ending in
+ * described for nginx in docs/snapshots.md): `/api/v1/x/y` is `api/v1/x/y.json`; a folder URL ending in
  * `/` is its `index.json`. A `.json` suffix on the request is the same resource.
  */
 export const API_BASE = '/api/v1';

@@ -91,8 +91,8 @@ const CACHE_POSITIONS = 2_000_000;
  * the sorted list of positions that carry it, and substring search has postings of 1- and
  * 2-character grams (exact for a 1–2 character query, verified against the text for longer ones).
  * A query walks the shortest list that applies and checks the other filters per position, so its
- * cost follows the smallest matching set, not the market. SQLite with indexes and FTS5 took about
- * 100 ms at 100k companies for broad filters and short Chinese substrings; this takes well under one.
+ * cost follows the smallest matching set, not the market. SQLite with indexes and FTS5 were far slower
+ * for broad filters and short Chinese substrings at 100k companies (bench/results.md).
  */
 export class RankingIndex {
   readonly size: number;

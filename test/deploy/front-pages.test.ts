@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { NGINX, startNginx, startShim, type Nginx, type Shim } from './front.js';
 
 /**
- * `?page=N` alone on /ranking and /changes is the same in both deployments (issue 41; README, "API
+ * `?page=N` alone on /ranking and /changes is the same in both deployments (issue 41; docs/api-decisions.md, "API
  * decisions beyond the contract"): the page the tree renders, free and `public` whether nginx sends
  * its file or a shim answers (past the last page, or spelled `02`), with no RateLimit and nothing
  * counted. Any other query is metered and `private` in both. One keyless client, one shim (its

@@ -108,7 +108,7 @@ describe('static files through nginx', () => {
       { url: '/api/v1', file: 'api/v1/index.json' },
       { url: `/api/v1/snapshots/${id}/company/D1101/canonical`, file: 'api/v1/company/D1101/canonical.json' },
       { url: `/api/v1/snapshots/${id}/`, file: 'api/v1/index.json' },
-      // Rendered pages: free and public from nginx's file and from the shim alike (README, "API decisions").
+      // Rendered pages: free and public from nginx's file and from the shim alike (docs/api-decisions.md).
       { url: '/api/v1/ranking?page=2', file: 'api/v1/ranking/page/2.json' },
       { url: '/api/v1/changes?page=1', file: 'api/v1/changes/page/1.json' },
       ...['/', '/company/D1101/', '/ranking/', '/docs/', '/research/', '/methodology/', '/404.html', '/favicon.ico', '/search/index.json', '/assets/site.css', '/assets/search.js', '/assets/messages.js']

@@ -18,7 +18,7 @@ async function fileAt(path: string): Promise<Buffer | null> {
   return info?.isFile() ? readFile(path) : null;
 }
 
-/** The README's nginx rule for pinned reads: `/api/v1/snapshots/{id}/…` is `…` in snapshot {id}'s own tree. */
+/** The nginx rule for pinned reads in docs/retention.md: `/api/v1/snapshots/{id}/…` is `…` in snapshot {id}'s own tree. */
 const PINNED = /^\/api\/v1\/snapshots\/(\d{4}-\d{2}-\d{2}(?:\.\d+)?)(\/.*)?$/;
 
 export async function startStaticHost(currentTreeDir: string, o: { snapshotsDir?: string } = {}): Promise<StaticHost> {

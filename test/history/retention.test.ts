@@ -80,7 +80,7 @@ describe('retention (SNAPSHOTS_KEEP) and pinned reads', () => {
         expect(pinned.headers.get('cache-control')).toBe('public, max-age=3600');
       }
     }
-    // A static host with the README's nginx rule serves the same bytes straight from the kept folders.
+    // A static host with the nginx rule of docs/retention.md serves the same bytes straight from the kept folders.
     const host = await startStaticHost(join(snapshotsDir, 'current', 'tree'), { snapshotsDir });
     try {
       for (const id of ids) {

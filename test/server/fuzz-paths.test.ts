@@ -44,7 +44,7 @@ const query = fc.oneof(
     .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&')),
 );
 
-/** The resource a decoded path names, by the contract's rules (README "Paths"), or null for none. */
+/** The resource a decoded path names, by the contract's rules (docs/api-decisions.md, "Paths"), or null for none. */
 function resourceOf(segments: string[]): { schema: z.ZodType; code?: string } | null {
   const last = segments.length - 1;
   const s = segments.map((x, i) => (i === last ? x.replace(/\.json$/, '') : x));

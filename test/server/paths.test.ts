@@ -3,7 +3,7 @@ import { expectEnvelope, raw } from '../helpers/raw-http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
 /**
- * One rule for every path (README "Paths"): fixed words are lower-case and case-sensitive, codes are
+ * One rule for every path (docs/api-decisions.md, "Paths"): fixed words are lower-case and case-sensitive, codes are
  * case-insensitive, each segment is percent-decoded once after splitting, empty segments stay where
  * they are, and integers in a path follow the query's rule.
  */
