@@ -1,12 +1,13 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGES_FILE, LEGACY_CHANGES_MAX_BYTES } from '../../src/snapshot/changes-file.js';
 import { ChangesStore } from '../../src/snapshot/changes-store.js';
 import { CURRENT_LINK, currentSnapshotDir } from '../../src/snapshot/published.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 import { queryOf, type ChangesCase } from './changes-expected.js';
+import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 /**
  * Snapshots published by builds before changes.sqlite hold their changes in one changes.json, and
@@ -36,7 +37,7 @@ async function servedWith(name: string, changes: string | null): Promise<Running
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'esg-legacy-changes-'));
-  current = currentSnapshotDir(inject('demoSeriesSnapshotsDir'))!;
+  current = currentSnapshotDir(demoSeriesSnapshotsDir)!;
   // What builds before the database wrote: the whole list with each company's industry.
   const store = ChangesStore.open(current);
   try {
@@ -52,7 +53,7 @@ afterAll(async () => {
 
 describe('filtered /changes of a snapshot published before the changes database', () => {
   it('answers from its changes.json the bytes the database answers', async () => {
-    const fromDatabase = await startServer(inject('demoSeriesSnapshotsDir'));
+    const fromDatabase = await startServer(demoSeriesSnapshotsDir);
     servers.push(fromDatabase);
     const legacy = await servedWith('legacy', legacyJson);
     const industry = (JSON.parse(legacyJson) as { changes: { industry: string }[] }).changes[0]!.industry;

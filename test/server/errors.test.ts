@@ -1,19 +1,20 @@
 import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../src/contract/common.js';
 import { currentSnapshotDir, currentSnapshotId } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import type { SnapshotSource } from '../../server/snapshot-source.js';
 import { expectEnvelope, raw, rawBytes } from '../helpers/raw-http.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 let server: RunningServer;
 let snapshotsDir: string;
 
 beforeAll(async () => {
-  snapshotsDir = inject('demoSnapshotsDir');
+  snapshotsDir = demoSnapshotsDir;
   server = await startServer(snapshotsDir);
 });
 afterAll(() => server.close());

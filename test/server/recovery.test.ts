@@ -1,11 +1,12 @@
 import { cpSync, mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { jsonLogger } from '../../server/logger.js';
 import { publishedSnapshotSource } from '../../server/snapshot-source.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * The shim must ride out a brief loss of the `current` link (an operator moving folders, a restore):
@@ -18,7 +19,7 @@ describe('recovery after the current snapshot goes missing', () => {
   const lines: Record<string, unknown>[] = [];
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'esg-recovery-'));
-    const source = currentSnapshotDir(inject('demoSnapshotsDir'))!;
+    const source = currentSnapshotDir(demoSnapshotsDir)!;
     cpSync(source, join(root, 'snap'), { recursive: true });
     symlinkSync('snap', join(root, 'current'));
     const snapshots = publishedSnapshotSource(root, { now: () => clock, logger: jsonLogger((l) => lines.push(JSON.parse(l))) });

@@ -2,12 +2,13 @@ import { copyFileSync, cpSync, mkdtempSync, openSync, readFileSync, renameSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonLogger } from '../../server/logger.js';
 import { publishedSnapshotSource, type SnapshotSource } from '../../server/snapshot-source.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { expectEnvelope, raw } from '../helpers/raw-http.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /** Polls `check` every 100 ms until it holds; fails after `ms` (the source looks again once a second). */
 async function until(what: string, check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
@@ -54,7 +55,7 @@ describe('a snapshot that cannot be read, and its recovery', () => {
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'esg-damage-'));
-    cpSync(currentSnapshotDir(inject('demoSnapshotsDir'))!, join(root, 'a'), { recursive: true });
+    cpSync(currentSnapshotDir(demoSnapshotsDir)!, join(root, 'a'), { recursive: true });
     symlinkSync('a', join(root, 'current'));
     good = join(root, 'good.sqlite');
     copyFileSync(join(root, 'a', 'snapshot.sqlite'), good);
