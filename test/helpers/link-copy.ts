@@ -1,5 +1,6 @@
 import { copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, readlinkSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { publishedSnapshotIds } from '../../src/snapshot/published.js';
 
 /**
  * Copies a folder as hard links (files) and the same symlinks: quick even for a whole snapshot, where
@@ -34,4 +35,9 @@ function linkOrCopy(src: string, dst: string) {
     if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
     copyFileSync(src, dst);
   }
+}
+
+/** A published snapshots folder for a test that only reads it (a shim, nginx): every snapshot's tree shared, the rest linked. */
+export function readOnlySnapshotsCopy(from: string, to: string): void {
+  linkCopy(from, to, { shared: publishedSnapshotIds(from).map((id) => join(id, 'tree')) });
 }
