@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -13,16 +13,19 @@ import { fileURLToPath } from 'node:url';
  */
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const CACHE = join(REPO, 'node_modules/.cache/esg-test-fixtures');
+export const FIXTURE_CACHE = join(REPO, 'node_modules/.cache/esg-test-fixtures');
+const CACHE = FIXTURE_CACHE;
 const COMPLETE = '.complete';
 /** Folders of one fixture kept besides the one in use: another run may still read an older one. */
 const KEEP_OLDER = 2;
 const POLL_MS = 250;
+/** Longer than any build on a loaded machine: past it, a wait is a hang, and fails the test file. */
+const MAX_WAIT_MS = 20 * 60_000;
 
 export interface FixtureSpec {
   /** Names the cache folder; one name per kind of fixture. */
   name: string;
-  /** Files and folders (relative to the repository) whose contents the fixture depends on. */
+  /** Files and folders (relative to the repository, or absolute) whose contents the fixture depends on. */
   inputs: readonly string[];
   /** Anything else that shapes the fixture (its parameters): part of the hash. */
   params?: unknown;
@@ -41,7 +44,7 @@ function filesUnder(path: string): string[] {
 /** The hash of the inputs' paths and contents (and the parameters): any change makes a new folder. */
 export function fixtureHash(spec: Pick<FixtureSpec, 'name' | 'inputs' | 'params'>): string {
   const hash = createHash('sha256').update(`${spec.name}\0${JSON.stringify(spec.params ?? null)}\0${process.version}\0`);
-  for (const file of spec.inputs.flatMap((p) => filesUnder(join(REPO, p)))) {
+  for (const file of spec.inputs.flatMap((p) => filesUnder(resolve(REPO, p)))) {
     hash.update(`${relative(REPO, file)}\0`).update(readFileSync(file)).update('\0');
   }
   return hash.digest('hex').slice(0, 16);
@@ -75,14 +78,20 @@ function tryLock(lock: string): boolean {
     return false; // released meanwhile: the next try takes it
   }
   if (owner && alive(owner)) return false;
-  rmSync(lock, { force: true });
+  // Its owner died: take it over, unless another waiter did so first (the lock then names a live process).
+  try {
+    if (Number(readFileSync(lock, 'utf8')) === owner) rmSync(lock, { force: true });
+  } catch {
+    // released meanwhile
+  }
   return false;
 }
 
 /** The older folders of this fixture, newest first, past the few kept: removed unless being built. */
 function pruneOlder(name: string, keep: string) {
+  const ofName = new RegExp(`^${name}-[0-9a-f]{16}$`);
   const older = readdirSync(CACHE)
-    .filter((f) => f.startsWith(`${name}-`) && !f.endsWith('.lock') && join(CACHE, f) !== keep && !existsSync(join(CACHE, `${f}.lock`)))
+    .filter((f) => ofName.test(f) && join(CACHE, f) !== keep && !existsSync(join(CACHE, `${f}.lock`)))
     .map((f) => ({ dir: join(CACHE, f), at: existsSync(join(CACHE, f, COMPLETE)) ? statSync(join(CACHE, f, COMPLETE)).mtimeMs : 0 }))
     .sort((a, b) => b.at - a.at);
   for (const { dir } of older.slice(KEEP_OLDER)) rmSync(dir, { recursive: true, force: true });
@@ -93,8 +102,10 @@ export async function cachedFixture(spec: FixtureSpec): Promise<string> {
   mkdirSync(CACHE, { recursive: true });
   const dir = join(CACHE, `${spec.name}-${fixtureHash(spec)}`);
   const lock = `${dir}.lock`;
+  const deadline = Date.now() + MAX_WAIT_MS;
   while (!existsSync(join(dir, COMPLETE))) {
     if (!tryLock(lock)) {
+      if (Date.now() > deadline) throw new Error(`${spec.name}: waited ${MAX_WAIT_MS / 60_000} min for ${lock}`);
       await new Promise((r) => setTimeout(r, POLL_MS));
       continue;
     }
