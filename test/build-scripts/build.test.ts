@@ -94,7 +94,8 @@ describe('publishing', () => {
     root = mkdtempSync(join(tmpdir(), 'esg-publish-'));
     sourcesDir = join(root, 'sources');
     snapshotsDir = join(root, 'snapshots');
-    await generateDemo({ outDir: sourcesDir, companies: 300 });
+    // Every archetype is there from 50 companies; the tests here are of the publish, not of the scale.
+    await generateDemo({ outDir: sourcesDir, companies: 100 });
     await build();
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
