@@ -17,9 +17,9 @@ const UNIT = [
 
 export default defineConfig({
   test: {
-    // Several suites build a snapshot in a temp folder; give them room on a 2-core machine.
+    // Several suites build a snapshot in a temp folder; give them room on a 2-core machine. (The shared
+    // demo snapshots are built as a test file imports them, test/helpers/demo-*-dir.ts, under no timeout.)
     testTimeout: 60_000,
-    // A test file that imports a demo snapshot (test/helpers/demo-*-dir.ts) may build it first.
     hookTimeout: 300_000,
     pool: 'forks',
     // Vitest's default on 2 cores is one worker (cores − 1), which ran the suite file after file; many
