@@ -94,7 +94,8 @@ describe('publishing', () => {
     root = mkdtempSync(join(tmpdir(), 'esg-publish-'));
     sourcesDir = join(root, 'sources');
     snapshotsDir = join(root, 'snapshots');
-    await generateDemo({ outDir: sourcesDir, companies: 300 });
+    // Every archetype is there from 50 companies; the tests here are of the publish, not of the scale.
+    await generateDemo({ outDir: sourcesDir, companies: 100 });
     await build();
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -173,7 +174,8 @@ describe('a build killed with SIGKILL', () => {
     root = mkdtempSync(join(tmpdir(), 'esg-kill-'));
     sourcesDir = join(root, 'sources');
     snapshotsDir = join(root, 'snapshots');
-    await generateDemo({ outDir: sourcesDir, companies: 12_000 });
+    // Large enough that each kill lands with stages still to run (the child is killed as it prints the marker).
+    await generateDemo({ outDir: sourcesDir, companies: 3_000 });
     // The kills land before the pages stage; the snapshots around them need no pages.
     await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: NOW, progress: silentProgress, pages: false });
   }, 300_000);

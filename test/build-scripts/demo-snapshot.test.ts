@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARCHETYPES, expectedResult } from '../../build-scripts/demo/archetypes.js';
 import { tickerFor } from '../../build-scripts/demo/ids.js';
 import { DEMO_SERIES_START } from '../../build-scripts/demo/series.js';
 import { FLAG_CATALOGUE } from '../../src/methodology/rules.js';
 import { currentSnapshotDir, publishedSnapshotIds, snapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
+import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 /**
  * The default demo snapshot as published: the generator's archetypes (whose expected scores and
@@ -13,7 +15,7 @@ import { SnapshotStore } from '../../src/snapshot/store.js';
  */
 let store: SnapshotStore;
 beforeAll(() => {
-  store = SnapshotStore.open(currentSnapshotDir(inject('demoSnapshotsDir'))!);
+  store = SnapshotStore.open(currentSnapshotDir(demoSnapshotsDir)!);
 });
 afterAll(() => store.close());
 
@@ -51,7 +53,7 @@ describe('default demo snapshot', () => {
 
 describe('the evolving demo’s first month (as of 31 August: E(D) = year(D) − 2)', () => {
   it('scores every archetype as expected before the reporting deadline, and raises every flag', () => {
-    const dir = inject('demoSeriesSnapshotsDir');
+    const dir = demoSeriesSnapshotsDir;
     const first = SnapshotStore.open(snapshotDir(dir, publishedSnapshotIds(dir)[0]!));
     try {
       expect(first.meta.data_asof).toBe(DEMO_SERIES_START);

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { factLink, SOURCES, sourceInfo } from '../../build-scripts/sources/index.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { officiallyValid } from '../helpers/ubn.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * A link audit over the whole demo snapshot: every source_url and deep_link is its source's record
@@ -11,7 +12,7 @@ import { officiallyValid } from '../helpers/ubn.js';
  */
 let store: SnapshotStore;
 beforeAll(() => {
-  store = SnapshotStore.open(currentSnapshotDir(inject('demoSnapshotsDir'))!);
+  store = SnapshotStore.open(currentSnapshotDir(demoSnapshotsDir)!);
 });
 afterAll(() => store.close());
 

@@ -3,11 +3,12 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writePages } from '../../build-scripts/pages/write-pages.js';
 import { snapshotsResponseSchema } from '../../src/contract/snapshots.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /** The page writer on its own: deterministic whatever the threads, and a failing worker fails it. */
 function hashes(dir: string): string[] {
@@ -21,7 +22,7 @@ function hashes(dir: string): string[] {
 let store: SnapshotStore;
 let snapshots: ReturnType<typeof snapshotsResponseSchema.parse>;
 beforeAll(() => {
-  store = SnapshotStore.open(currentSnapshotDir(inject('demoSnapshotsDir'))!);
+  store = SnapshotStore.open(currentSnapshotDir(demoSnapshotsDir)!);
   snapshots = snapshotsResponseSchema.parse(JSON.parse(readFileSync(join(store.dir, 'tree/api/v1/snapshots.json'), 'utf8')));
 });
 afterAll(() => store.close());

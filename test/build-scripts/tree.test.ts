@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Database from 'better-sqlite3';
 import type { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TreeFiles, TreeValidationError } from '../../build-scripts/tree/tree-files.js';
 import { writeTree } from '../../build-scripts/tree/write-tree.js';
 import { indexResponseSchema } from '../../src/contract/api-index.js';
@@ -25,6 +25,8 @@ import { HISTORY_DB, HistoryChunks, memberAt, storeFile } from '../../src/snapsh
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { fullPath, ROUTES } from '../../src/contract/routes.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
+import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 /** Which schema a tree file must satisfy, by its path; null = not a contract body (OpenAPI itself). */
 const SCHEMA_BY_PATH: [RegExp, z.ZodType | null][] = [
@@ -54,7 +56,7 @@ function filesUnder(dir: string): string[] {
 let store: SnapshotStore;
 let treeDir: string;
 beforeAll(() => {
-  store = SnapshotStore.open(currentSnapshotDir(inject('demoSnapshotsDir'))!);
+  store = SnapshotStore.open(currentSnapshotDir(demoSnapshotsDir)!);
   treeDir = join(store.dir, 'tree');
 });
 afterAll(() => store.close());
@@ -123,7 +125,7 @@ describe('the published tree', () => {
 
   it('histories and changes, written in the same pass, come out the same on one thread or three, equal to what was published', async () => {
     // The evolving demo: its current month's histories and changes were written against the month before.
-    const snapshotsDir = inject('demoSeriesSnapshotsDir');
+    const snapshotsDir = demoSeriesSnapshotsDir;
     const ids = publishedSnapshotIds(snapshotsDir);
     const store = SnapshotStore.open(snapshotDir(snapshotsDir, ids.at(-1)!));
     const treeDir = join(store.dir, 'tree');
@@ -244,7 +246,7 @@ describe('the OpenAPI document', () => {
   let server: RunningServer;
   let doc: { openapi: string; paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>> };
   beforeAll(async () => {
-    server = await startServer(inject('demoSnapshotsDir'));
+    server = await startServer(demoSnapshotsDir);
     doc = await (await fetch(`${server.base}/api/v1/openapi.json`)).json();
   });
   afterAll(() => server.close());

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DOWNLOAD_LIMITS } from '../../src/contract/downloads.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { PRUNED_FILE } from '../../src/snapshot/retention.js';
@@ -10,6 +10,7 @@ import { expectEnvelope } from '../helpers/raw-http.js';
 import { OTHER, firstStatuses, openUnread, requestFrom, withLargeDownload } from '../helpers/unread-downloads.js';
 import { expectScenario, unreadScenarioRuns } from '../helpers/unread-scenario.js';
 import { NGINX, startNginx, startShim, type Nginx, type Shim } from './front.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * Downloads through the nginx front (issue 41): nginx sends each file of a snapshot's download folder
@@ -32,7 +33,7 @@ const PRUNED_ID = '2025-12-01';
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'esg-front-downloads-'));
   snapshotsDir = join(dir, 'snapshots');
-  big = withLargeDownload(inject('demoSnapshotsDir'), snapshotsDir, 24);
+  big = withLargeDownload(demoSnapshotsDir, snapshotsDir, 24);
   writeFileSync(join(snapshotsDir, PRUNED_FILE), JSON.stringify([PRUNED_ID]));
   shim = await startShim({ SNAPSHOTS_DIR: snapshotsDir, KEYS_DB: join(dir, 'keys.sqlite'), TRUST_PROXY: 'loopback', LOG_LEVEL: 'warn' });
   nginx = await startNginx(join(dir, 'nginx'), snapshotsDir, [`127.0.0.1:${shim.port}`]);

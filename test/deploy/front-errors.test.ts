@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/contract/vocabulary.js';
 import { expectEnvelope, rawBytes } from '../helpers/raw-http.js';
 import { freePort } from '../server/access/processes.js';
 import { NGINX, startNginx, startShim, type Nginx, type Shim } from './front.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * The errors the nginx front answers itself (issue 41), each on an API path, each in the API's
@@ -23,7 +24,7 @@ let hung: Nginx;
 beforeAll(async () => {
   if (!NGINX) return;
   dir = mkdtempSync(join(tmpdir(), 'esg-front-errors-'));
-  const snapshotsDir = inject('demoSnapshotsDir');
+  const snapshotsDir = demoSnapshotsDir;
   shim = await startShim({ SNAPSHOTS_DIR: snapshotsDir, KEYS_DB: join(dir, 'keys.sqlite'), TRUST_PROXY: 'loopback', LOG_LEVEL: 'warn' });
   refused = await startNginx(join(dir, 'refused'), snapshotsDir, [`127.0.0.1:${await freePort()}`]);
   hung = await startNginx(join(dir, 'hung'), snapshotsDir, [`127.0.0.1:${shim.port}`], { upstreamTimeoutS: 2 });

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NGINX, startNginx, startShim, type Nginx, type Shim } from './front.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * `?page=N` alone on /ranking and /changes is the same in both deployments (issue 41; docs/api-decisions.md, "API
@@ -18,7 +19,7 @@ let nginx: Nginx;
 beforeAll(async () => {
   if (!NGINX) return;
   dir = mkdtempSync(join(tmpdir(), 'esg-front-pages-'));
-  const snapshotsDir = inject('demoSnapshotsDir');
+  const snapshotsDir = demoSnapshotsDir;
   shim = await startShim({ SNAPSHOTS_DIR: snapshotsDir, KEYS_DB: join(dir, 'keys.sqlite'), TRUST_PROXY: 'loopback', LOG_LEVEL: 'warn' });
   nginx = await startNginx(join(dir, 'nginx'), snapshotsDir, [`127.0.0.1:${shim.port}`]);
 }, 120_000);

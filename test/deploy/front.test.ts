@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyStore } from '../../server/access/key-store.js';
 import { PRUNED_FILE } from '../../src/snapshot/retention.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
@@ -13,6 +13,7 @@ import { staticCases } from '../server/cases/static-cases.js';
 import { startFront, type AccessLogEntry, type Front } from './front.js';
 import { paced, type Outcome } from './load.js';
 import { connectClient } from '../server/mcp/harness.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * The production shape of deploy/README.md, with the real parts on loopback: Debian's nginx with the
@@ -54,7 +55,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'esg-front-'));
   // A copy of the shared demo snapshot: this suite publishes into its folder and marks an id pruned.
   snapshotsDir = join(dir, 'snapshots');
-  cpSync(inject('demoSnapshotsDir'), snapshotsDir, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+  cpSync(demoSnapshotsDir, snapshotsDir, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
   writeFileSync(join(snapshotsDir, PRUNED_FILE), JSON.stringify([PRUNED_ID]));
   const keysDb = join(dir, 'keys.sqlite');
   const keys = KeyStore.open(keysDb);

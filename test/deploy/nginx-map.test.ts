@@ -2,13 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nginxConfig } from '../../build-scripts/deploy/nginx-config.js';
 import { apiSegments } from '../../src/contract/request-path.js';
 import { Router } from '../../server/router.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { DOWNLOADS_DIR, fileForUrlPath } from '../../src/contract/urls.js';
 import { NGINX } from './front.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /** The shim's router: what it would serve for a path. */
 const router = new Router();
@@ -44,7 +45,7 @@ describe('the nginx map', () => {
   });
 
   it('reaches every file of the tree by its URL, and only files the shim serves at that URL', () => {
-    const snapshot = currentSnapshotDir(inject('demoSnapshotsDir'))!;
+    const snapshot = currentSnapshotDir(demoSnapshotsDir)!;
     const tree = join(snapshot, 'tree');
     const files = walk(tree).map((f) => relative(tree, f));
     expect(files.length).toBeGreaterThan(7000);
@@ -121,7 +122,7 @@ describe('the nginx map', () => {
       '//company/D1101/',
     ];
     // Either the map names no file, or one the tree does not have (try_files then hands the request on).
-    const snapshots = inject('demoSnapshotsDir');
+    const snapshots = demoSnapshotsDir;
     const served = (uri: string) => {
       const file = fileFor('GET', uri);
       return file !== '' && existsSync(join(snapshots, file)) && statSync(join(snapshots, file)).isFile();
@@ -137,7 +138,7 @@ describe.skipIf(!NGINX)('nginx -t', () => {
     const dir = mkdtempSync(join(tmpdir(), 'esg-nginx-t-'));
     try {
       for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, 'tmp', t), { recursive: true });
-      const snapshotsDir = inject('demoSnapshotsDir');
+      const snapshotsDir = demoSnapshotsDir;
       const options = { snapshotsDir, upstreams: ['127.0.0.1:8081', '127.0.0.1:8082'], listen: '127.0.0.1:8080', runtimeDir: dir };
       writeFileSync(join(dir, 'full.conf'), nginxConfig(options));
       writeFileSync(join(dir, 'esg.conf'), nginxConfig({ ...options, mode: 'http' }));

@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startShimProcess, type ShimProcess } from '../server/access/processes.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
+import { readOnlySnapshotsCopy } from '../helpers/link-copy.js';
 
 /**
  * README.md "Quick start", pasted as written: the shim by its `npm start`, then the block of calls
@@ -23,7 +25,7 @@ let shim: ShimProcess;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'esg-quick-start-'));
-  cpSync(inject('demoSnapshotsDir'), join(root, 'snapshots'), { recursive: true, verbatimSymlinks: true });
+  readOnlySnapshotsCopy(demoSnapshotsDir, join(root, 'snapshots'));
   // The reader's checkout, seen from a folder of its own so the files the calls write land there.
   terminal = join(root, 'checkout');
   mkdirSync(terminal);

@@ -2,10 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../server/access/processes.js';
 import { NGINX } from './front.js';
 import { accepts } from '../server/access/processes.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * deploy/README.md, run as an operator would: its "start" block (generate the config, start
@@ -59,7 +60,7 @@ async function shimPort(): Promise<number> {
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'esg-readme-'));
-  cpSync(inject('demoSnapshotsDir'), join(root, 'snapshots'), { recursive: true, verbatimSymlinks: true });
+  cpSync(demoSnapshotsDir, join(root, 'snapshots'), { recursive: true, verbatimSymlinks: true });
   ports.nginx = await freePort();
   ports.a = await shimPort();
   ports.b = await shimPort();

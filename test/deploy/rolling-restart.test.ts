@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyStore } from '../../server/access/key-store.js';
 import { KEEP_ALIVE } from '../../src/contract/keep-alive.js';
 import { SHUTDOWN_DEFAULTS } from '../../server/shutdown.js';
 import { startShimProcess, stopProcess, type ShimProcess } from '../server/access/processes.js';
 import { NGINX, startNginx, type Nginx } from './front.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * A rolling restart under POST load, in the production shape (deploy/README.md): two shims behind
@@ -23,7 +24,7 @@ let dir: string;
 let key: string;
 let nginx: Nginx;
 const shims: ShimProcess[] = [];
-const snapshotsDir = () => inject('demoSnapshotsDir');
+const snapshotsDir = () => demoSnapshotsDir;
 const shimEnv = () => ({ SNAPSHOTS_DIR: snapshotsDir(), KEYS_DB: join(dir, 'keys.sqlite'), TRUST_PROXY: 'loopback', LOG_LEVEL: 'info' });
 
 beforeAll(async () => {

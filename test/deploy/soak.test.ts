@@ -1,10 +1,12 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { KeyStore } from '../../server/access/key-store.js';
 import { startFront, type Front } from './front.js';
 import { paced } from './load.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
+import { readOnlySnapshotsCopy } from '../helpers/link-copy.js';
 
 /**
  * A soak of the production shape (nginx in front of two shims sharing Redis): a few minutes of a
@@ -29,7 +31,7 @@ let key: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'esg-soak-'));
   const snapshotsDir = join(dir, 'snapshots');
-  cpSync(inject('demoSnapshotsDir'), snapshotsDir, { recursive: true, verbatimSymlinks: true });
+  readOnlySnapshotsCopy(demoSnapshotsDir, snapshotsDir);
   const keysDb = join(dir, 'keys.sqlite');
   const keys = KeyStore.open(keysDb);
   key = keys.create({ tier: 'commercial', owner: 'soak test', daily: 1e9, perMinute: 1e9 }).key;

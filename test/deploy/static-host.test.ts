@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_CSP, DOCS_PAGE_CSP, PAGE_CSP, STATIC_HEADERS } from '../../build-scripts/deploy/headers.js';
 import { staticHostHeaders, staticHostRedirects } from '../../build-scripts/deploy/static-host.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
@@ -8,6 +8,7 @@ import { SnapshotStore } from '../../src/snapshot/store.js';
 import { fileForUrlPath } from '../../src/contract/urls.js';
 import { fileForPageUrl } from '../../src/site/paths.js';
 import { staticCases } from '../server/cases/static-cases.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * The generated `_redirects` and `_headers`, read as the two hosts document and implement them
@@ -20,7 +21,7 @@ import { staticCases } from '../server/cases/static-cases.js';
 let store: SnapshotStore;
 let tree: string;
 beforeAll(() => {
-  store = SnapshotStore.open(currentSnapshotDir(inject('demoSnapshotsDir'))!);
+  store = SnapshotStore.open(currentSnapshotDir(demoSnapshotsDir)!);
   tree = join(store.dir, 'tree');
 });
 afterAll(() => store.close());

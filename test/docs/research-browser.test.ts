@@ -1,10 +1,11 @@
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUIDE_LOCAL_ORIGIN } from '../../build-scripts/pages/research-guide.js';
 import { pageUrls } from '../../src/site/paths.js';
 import { currentSnapshotId } from '../../src/snapshot/published.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { horizontalOverflow, seriousViolations } from '../site/browser-session.js';
+import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 /**
  * The researchers' guide (in English and in Chinese) and a download folder page in Debian's
@@ -19,7 +20,7 @@ let browser: Browser;
 let folder: string;
 
 beforeAll(async () => {
-  const snapshotsDir = inject('demoSeriesSnapshotsDir');
+  const snapshotsDir = demoSeriesSnapshotsDir;
   server = await startServer(snapshotsDir);
   folder = pageUrls.downloadFolder(currentSnapshotId(snapshotsDir)!);
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUIDE_LOCAL_ORIGIN, RESEARCH_GUIDES, renderResearchGuide } from '../../build-scripts/pages/research-guide.js';
 import { CATALOGUES } from '../../src/site/i18n/index.js';
 import { LOCALES } from '../../src/site/i18n/locales.js';
@@ -7,6 +7,7 @@ import { pageUrls, pageUrlsFor } from '../../src/site/paths.js';
 import { hrefsOf } from '../site/html.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { guideBlocks } from './guide-blocks.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * docs/research.md is served with the site, at /research/, linked from every page's navigation and
@@ -17,7 +18,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer(inject('demoSnapshotsDir'));
+  server = await startServer(demoSnapshotsDir);
 });
 afterAll(async () => {
   await server?.close();

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESEARCH_GUIDES } from '../../build-scripts/pages/research-guide.js';
 import { snapshotsResponseSchema } from '../../src/contract/snapshots.js';
 import { LOCALES } from '../../src/site/i18n/locales.js';
@@ -9,6 +9,7 @@ import { DOWNLOADS_DIR } from '../../src/contract/urls.js';
 import { currentSnapshotId } from '../../src/snapshot/published.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 import { GuideSession, guideBlocks, type GuideBlock } from './guide-blocks.js';
+import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 /**
  * The researchers' guides work as written, in every language (docs/research.md and its Traditional
@@ -26,7 +27,7 @@ const guides = LOCALES.map((locale) => {
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer(inject('demoSeriesSnapshotsDir'));
+  server = await startServer(demoSeriesSnapshotsDir);
 });
 afterAll(async () => {
   await server?.close();
@@ -112,7 +113,7 @@ for (const { name, blocks, runnable } of guides) {
     });
 
     it('names, in the blocks it does not run (pandas, R), only tables and columns the Data Package has', () => {
-      const snapshotsDir = inject('demoSeriesSnapshotsDir');
+      const snapshotsDir = demoSeriesSnapshotsDir;
       const current = currentSnapshotId(snapshotsDir)!;
       const dp = JSON.parse(readFileSync(join(snapshotsDir, current, 'tree', DOWNLOADS_DIR, current, 'datapackage.json'), 'utf8')) as {
         resources: { name: string; schema: { fields: { name: string; type: string }[] } }[];

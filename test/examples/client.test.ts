@@ -3,10 +3,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, batch, company, pack, worstInIndustry } from '../../examples/client.js';
 import { TYPES_FILE, typesFromDocument } from '../../examples/generate-types.js';
 import { startMetered, type Metered } from '../server/access/harness.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * The typed client (examples/): its types are what openapi-typescript generates from the document
@@ -21,7 +22,7 @@ let key: string;
 let work: string;
 
 beforeAll(async () => {
-  shim = await startMetered(inject('demoSnapshotsDir'));
+  shim = await startMetered(demoSnapshotsDir);
   key = shim.newKey('developer');
   work = mkdtempSync(join(tmpdir(), 'esg-client-'));
 });

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { DOWNLOADS_DIR } from '../../src/contract/urls.js';
+import { linkCopy } from './link-copy.js';
 
 /**
  * Slow and unread downloads (issue 41), shared by the shim's tests and the nginx front's. Clients are
@@ -14,29 +15,20 @@ import { DOWNLOADS_DIR } from '../../src/contract/urls.js';
 export const GREEDY = '127.0.0.3';
 export const OTHER = '127.0.0.2';
 
-/** Copies a folder as hard links (files) and the same symlinks: instant, and no file may be written in place. */
-function linkCopy(from: string, to: string): void {
-  mkdirSync(to, { recursive: true });
-  for (const name of readdirSync(from)) {
-    const [src, dst] = [join(from, name), join(to, name)];
-    const info = lstatSync(src);
-    if (info.isDirectory()) linkCopy(src, dst);
-    else if (info.isSymbolicLink()) symlinkSync(readlinkSync(src), dst);
-    else linkSync(src, dst);
-  }
-}
-
 /**
  * A copy of a published snapshots folder whose current snapshot's `snapshot.sqlite` download is
  * `megabytes` long: the demo's is 2.7 MB, which the kernel's socket buffers (some 4 MB on loopback)
  * take whole, so a client that never reads would never hold a download open at all; a real one (150 MB
  * at 100,000 companies) does. The copy's files are hard links of the original's, so the two files
- * changed (the download and SHA256SUMS, listing its new bytes) are unlinked and written anew.
+ * changed (the download and SHA256SUMS, listing its new bytes) are unlinked and written anew; the
+ * tree's folders outside api/ (the pages) are shared with the original.
  */
 export function withLargeDownload(from: string, to: string, megabytes: number): { path: string; size: number; id: string } {
-  linkCopy(from, to);
-  const current = currentSnapshotDir(to)!;
-  const id = current.split('/').pop()!;
+  const id = basename(currentSnapshotDir(from)!);
+  const tree = join(id, 'tree');
+  const pages = readdirSync(join(from, tree), { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== DOWNLOADS_DIR.split('/')[0]);
+  linkCopy(from, to, { shared: pages.map((e) => join(tree, e.name)) });
+  const current = join(to, id);
   const dir = join(current, 'tree', DOWNLOADS_DIR, id);
   const file = join(dir, 'snapshot.sqlite');
   const head = readFileSync(file);

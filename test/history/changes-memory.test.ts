@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaledChanges } from '../../build-scripts/history/scaled-changes.js';
 import { writeChangesStore } from '../../build-scripts/history/write-changes-store.js';
 import { KeyStore } from '../../server/access/key-store.js';
@@ -13,6 +13,7 @@ import { CURRENT_LINK, currentSnapshotDir } from '../../src/snapshot/published.j
 import { fileForUrlPath, urls } from '../../src/contract/urls.js';
 import { freePort } from '../server/access/processes.js';
 import { expectedBody, queryOf, type ChangesCase } from './changes-expected.js';
+import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 /**
  * A month in which 100,000 companies moved (a year boundary at full scale: 83,625 moves wrote a
@@ -57,7 +58,7 @@ function startFlags(): string[] {
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'esg-changes-memory-'));
-  const current = currentSnapshotDir(inject('demoSeriesSnapshotsDir'))!;
+  const current = currentSnapshotDir(demoSeriesSnapshotsDir)!;
   template = JSON.parse(readFileSync(join(current, 'tree', fileForUrlPath(urls.changes)), 'utf8')) as ChangesResponse;
   const store = ChangesStore.open(current);
   demo = [...store.entries()];

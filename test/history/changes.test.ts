@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseIsoDay } from '../../build-scripts/demo/dates.js';
 import { pairsInOrder } from '../../build-scripts/history/company-pass.js';
 import { explainChange, explainInFull, unmoved } from '../../build-scripts/history/explain.js';
@@ -12,6 +12,7 @@ import { withinLastMonths } from '../../src/methodology/months.js';
 import { publishedSnapshotIds } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 const API = '/api/v1';
 let server: RunningServer;
@@ -23,7 +24,7 @@ const itemOf = (ticker: string | null) => items.find((i) => i.ticker === ticker)
 const eventOf = (kind: DemoEvent['kind']) => events.filter((e) => e.kind === kind);
 
 beforeAll(async () => {
-  const dir = inject('demoSeriesSnapshotsDir');
+  const dir = demoSeriesSnapshotsDir;
   ids = publishedSnapshotIds(dir);
   server = await startServer(dir);
   // Every static page of /changes, in order.
@@ -147,7 +148,7 @@ describe('GET /changes on the evolving demo', () => {
   });
 
   it('a company whose rank alone moved is absent', () => {
-    const [a, b] = ids.map((id) => SnapshotStore.open(join(inject('demoSeriesSnapshotsDir'), id))) as [SnapshotStore, SnapshotStore];
+    const [a, b] = ids.map((id) => SnapshotStore.open(join(demoSeriesSnapshotsDir, id))) as [SnapshotStore, SnapshotStore];
     try {
       const listed = new Set(items.map((i) => i.ticker));
       let rankOnly = 0;
@@ -208,7 +209,7 @@ describe('GET /changes?… (filtered, computed)', () => {
 
 describe('the shortcut for unmoved companies', () => {
   it('gives exactly the full explanation, for the demo months and for a month whose as-of date moves within a year', () => {
-    const dir = inject('demoSeriesSnapshotsDir');
+    const dir = demoSeriesSnapshotsDir;
     const [first, second] = ids.map((id) => SnapshotStore.open(join(dir, id))) as [SnapshotStore, SnapshotStore];
     try {
       const all = (s: SnapshotStore) => s.factsBetween('', '~');

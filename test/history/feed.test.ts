@@ -2,13 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAndPublish } from '../../build-scripts/build.js';
 import { demoPublishTime } from '../../build-scripts/cli/defaults.js';
 import { generateDemoSeries } from '../../build-scripts/demo/series.js';
 import { silentProgress } from '../../build-scripts/snapshot/progress.js';
 import { publishedSnapshotIds } from '../../src/snapshot/published.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 const ATOM_NS = 'http://www.w3.org/2005/Atom';
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -40,7 +41,7 @@ describe('GET /feed.atom', () => {
   let server: RunningServer;
   let ids: string[];
   beforeAll(async () => {
-    const dir = inject('demoSeriesSnapshotsDir');
+    const dir = demoSeriesSnapshotsDir;
     ids = publishedSnapshotIds(dir);
     server = await startServer(dir);
   });

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeItem, ChangesResponse } from '../../src/contract/changes.js';
 import { CAUSE_KINDS } from '../../src/contract/vocabulary.js';
 import { CHANGES_DB, CHANGES_SQL, filterSql } from '../../src/snapshot/changes-store.js';
@@ -8,6 +8,7 @@ import { currentSnapshotDir, publishedSnapshotIds } from '../../src/snapshot/pub
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 import { expectedBody, queryOf, type ChangesCase } from './changes-expected.js';
+import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 /**
  * Filtered /changes (contract 10) on the evolving demo, read from the snapshot's changes database:
@@ -22,7 +23,7 @@ let list: { industry: string; item: ChangeItem }[];
 const get = (path: string) => getJson(`${server.base}${API}${path}`);
 
 beforeAll(async () => {
-  const dir = inject('demoSeriesSnapshotsDir');
+  const dir = demoSeriesSnapshotsDir;
   server = await startServer(dir);
   // Every static page of /changes, in order; the first as it was served, key order included.
   template = (await get('/changes')).body as ChangesResponse;
@@ -79,7 +80,7 @@ describe('GET /changes?… answers what the static list gives under the contract
   });
 
   it('every filter reads an index in the contract’s order: no table scan, no sort', () => {
-    const db = new Database(join(currentSnapshotDir(inject('demoSeriesSnapshotsDir'))!, CHANGES_DB), { readonly: true });
+    const db = new Database(join(currentSnapshotDir(demoSeriesSnapshotsDir)!, CHANGES_DB), { readonly: true });
     try {
       const plan = (sql: string, params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
       const plans = [plan(CHANGES_SQL.firstBelow, [5]), plan(CHANGES_SQL.range, [0, 200])];

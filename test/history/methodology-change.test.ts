@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pairsInOrder } from '../../build-scripts/history/company-pass.js';
 import { explainChange, explainInFull, inputOf, type Side } from '../../build-scripts/history/explain.js';
 import type { Cause, ChangeItem } from '../../src/contract/changes.js';
@@ -8,6 +8,7 @@ import { FLAG_CATALOGUE, METHODOLOGY_VERSION, verdictFor } from '../../src/metho
 import { scoreCompany } from '../../src/methodology/score.js';
 import { publishedSnapshotIds } from '../../src/snapshot/published.js';
 import { SnapshotStore, type CompanyFacts } from '../../src/snapshot/store.js';
+import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 /**
  * Contract 7: "the first 1.1 snapshot explains each company's move with `methodology_changed`
@@ -43,7 +44,7 @@ const pointsOf = (causes: Cause[]) => causes.reduce((s, c) => s + (c.points ?? 0
 let first: SnapshotStore;
 let second: SnapshotStore;
 beforeAll(() => {
-  const dir = inject('demoSeriesSnapshotsDir');
+  const dir = demoSeriesSnapshotsDir;
   [first, second] = publishedSnapshotIds(dir).map((id) => SnapshotStore.open(join(dir, id))) as [SnapshotStore, SnapshotStore];
 });
 afterAll(() => {

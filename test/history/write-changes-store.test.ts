@@ -2,11 +2,12 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeChangesStore } from '../../build-scripts/history/write-changes-store.js';
 import type { IndexedChange } from '../../src/snapshot/changes-store.js';
 import { CHANGES_DB, ChangesStore } from '../../src/snapshot/changes-store.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
+import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 /**
  * The build's writer of a snapshot's changes database (build-scripts/history/write-changes-store.ts),
@@ -18,7 +19,7 @@ let root: string;
 let demo: IndexedChange[];
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'esg-changes-store-'));
-  const store = ChangesStore.open(currentSnapshotDir(inject('demoSeriesSnapshotsDir'))!);
+  const store = ChangesStore.open(currentSnapshotDir(demoSeriesSnapshotsDir)!);
   demo = [...store.entries()];
   store.close();
 });

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { fileForUrlPath } from '../../src/contract/urls.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 import { startStaticHost, type StaticHost } from '../helpers/static-host.js';
 import { staticCases } from './cases/static-cases.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * One contract suite, three implementations: for each request of the case list, the body the shim
@@ -21,7 +22,7 @@ let store: SnapshotStore;
 let treeDir: string;
 
 beforeAll(async () => {
-  const snapshotsDir = inject('demoSnapshotsDir');
+  const snapshotsDir = demoSnapshotsDir;
   server = await startServer(snapshotsDir);
   store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
   treeDir = join(store.dir, 'tree');

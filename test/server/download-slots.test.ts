@@ -4,11 +4,12 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DOWNLOAD_LIMITS, downloadLimitsFromEnv, type DownloadLimits } from '../../src/contract/downloads.js';
 import { expectEnvelope } from '../helpers/raw-http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { GREEDY, OTHER, openUnread, requestFrom as from, withLargeDownload } from '../helpers/unread-downloads.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * The shim's caps on downloads (server/download-slots.ts, issue 41), on an in-process shim with small
@@ -26,7 +27,7 @@ const sockets: Socket[] = [];
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'esg-download-slots-'));
   snapshotsDir = join(dir, 'snapshots');
-  big = withLargeDownload(inject('demoSnapshotsDir'), snapshotsDir, 24);
+  big = withLargeDownload(demoSnapshotsDir, snapshotsDir, 24);
 });
 afterAll(async () => {
   for (const s of sockets) s.destroy();

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startShimProcess, type ShimProcess } from './access/processes.js';
 import { expectScenario, unreadScenarioRuns } from '../helpers/unread-scenario.js';
 import { withLargeDownload } from '../helpers/unread-downloads.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * Issue 41's finding, on the shim alone (a process of its own, as `npm start` runs it, default
@@ -22,7 +23,7 @@ let big: { path: string; id: string };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'esg-downloads-load-'));
-  big = withLargeDownload(inject('demoSnapshotsDir'), join(dir, 'snapshots'), 24);
+  big = withLargeDownload(demoSnapshotsDir, join(dir, 'snapshots'), 24);
   shim = await startShimProcess({ SNAPSHOTS_DIR: join(dir, 'snapshots'), KEYS_DB: join(dir, 'keys.sqlite'), LOG_LEVEL: 'warn' });
 }, 120_000);
 afterAll(async () => {

@@ -1,19 +1,21 @@
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../src/contract/common.js';
 import { currentSnapshotDir, currentSnapshotId } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import type { SnapshotSource } from '../../server/snapshot-source.js';
 import { expectEnvelope, raw, rawBytes } from '../helpers/raw-http.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
+import { linkCopy } from '../helpers/link-copy.js';
 
 let server: RunningServer;
 let snapshotsDir: string;
 
 beforeAll(async () => {
-  snapshotsDir = inject('demoSnapshotsDir');
+  snapshotsDir = demoSnapshotsDir;
   server = await startServer(snapshotsDir);
 });
 afterAll(() => server.close());
@@ -111,7 +113,8 @@ describe('a snapshot that cannot be read', () => {
 
   it('a corrupt database: 502, and the server keeps running', async () => {
     const dir = join(root, 'corrupt');
-    cpSync(currentSnapshotDir(snapshotsDir)!, join(dir, 'bad'), { recursive: true });
+    // The whole snapshot, its tree shared (only read), its database copied and then overwritten.
+    linkCopy(currentSnapshotDir(snapshotsDir)!, join(dir, 'bad'), { copied: ['snapshot.sqlite'], shared: ['tree'] });
     writeFileSync(join(dir, 'bad', 'snapshot.sqlite'), 'this is not a database');
     symlinkSync('bad', join(dir, 'current'));
     const s = await startServer(dir);

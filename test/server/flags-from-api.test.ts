@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * GF-V01 compares a disclosure with the government registry's total for the same year. Every company's
@@ -11,7 +12,7 @@ import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 let server: RunningServer;
 let tickers: string[];
 beforeAll(async () => {
-  const snapshotsDir = inject('demoSnapshotsDir');
+  const snapshotsDir = demoSnapshotsDir;
   server = await startServer(snapshotsDir);
   const store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
   tickers = [...store.companies()].map((c) => c.ticker);

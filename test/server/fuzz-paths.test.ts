@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexResponseSchema } from '../../src/contract/api-index.js';
 import { canonicalViewSchema } from '../../src/contract/canonical.js';
 import { companyResponseSchema } from '../../src/contract/company.js';
@@ -13,6 +13,7 @@ import { snapshotsResponseSchema } from '../../src/contract/snapshots.js';
 import { usageResponseSchema } from '../../src/contract/usage.js';
 import { expectEnvelope, raw } from '../helpers/raw-http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * Property test over generated paths and query strings: every answer is a 2xx/304 whose body is valid
@@ -22,7 +23,7 @@ import { startServer, type RunningServer } from '../helpers/server.js';
  */
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer(inject('demoSnapshotsDir'));
+  server = await startServer(demoSnapshotsDir);
 });
 afterAll(() => server.close());
 

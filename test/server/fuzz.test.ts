@@ -1,8 +1,9 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../src/contract/common.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * Property-based fuzzing of the shim's computed endpoints with random and hostile query strings and
@@ -22,7 +23,7 @@ let host: string;
 let port: number;
 
 beforeAll(async () => {
-  server = await startServer(inject('demoSnapshotsDir'));
+  server = await startServer(demoSnapshotsDir);
   const url = new URL(server.base);
   host = url.hostname;
   port = Number(url.port);

@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { KEEP_ALIVE } from '../../src/contract/keep-alive.js';
 import { createHttpServer, REQUEST_TIMEOUTS, type RequestTimeouts } from '../../server/serve.js';
 import { publishedSnapshotSource, type SnapshotSource } from '../../server/snapshot-source.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * Keep-alive without the race (server/keep-alive.ts): the shim announces 5 s, keeps an idle
@@ -16,7 +17,7 @@ let source: SnapshotSource;
 const servers: Server[] = [];
 const sockets: Socket[] = [];
 beforeAll(() => {
-  source = publishedSnapshotSource(inject('demoSnapshotsDir'));
+  source = publishedSnapshotSource(demoSnapshotsDir);
 });
 afterAll(async () => {
   for (const s of sockets) s.destroy();

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/contract/vocabulary.js';
 import { jsonLogger } from '../../server/logger.js';
 import { routePattern } from '../../server/observe.js';
@@ -9,12 +9,13 @@ import { startMetered, type Metered } from './access/harness.js';
 import { startShimProcess } from './access/processes.js';
 import { rawBytes } from '../helpers/raw-http.js';
 import { startServer } from '../helpers/server.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * Request logs (pino): one JSON line per request, fast path included, with the fields an
  * operator needs and never a key; LOG_LEVEL=warn turns them off.
  */
-const snapshotsDir = () => inject('demoSnapshotsDir');
+const snapshotsDir = () => demoSnapshotsDir;
 type Line = Record<string, unknown>;
 const parse = (lines: string[]): Line[] => lines.join('').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Line);
 const requestLines = (lines: Line[]) => lines.filter((l) => l.message === 'request' || l.message === 'request aborted');

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryCounters, type Counters } from '../../server/access/counters.js';
 import { KeyStore } from '../../server/access/key-store.js';
 import { Meter } from '../../server/access/meter.js';
@@ -11,6 +11,7 @@ import { publishedSnapshotSource } from '../../server/snapshot-source.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { rawBytes } from '../helpers/raw-http.js';
 import { freePort, startRedis, startShimProcess, type RedisServer, type ShimProcess } from './access/processes.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * /metrics (prom-client) on a server of its own: Prometheus text whose request counter equals the
@@ -76,7 +77,7 @@ function valueOf(samples: Sample[], name: string, labels: Record<string, string>
   return found[0]?.value;
 }
 
-const snapshotsDir = () => inject('demoSnapshotsDir');
+const snapshotsDir = () => demoSnapshotsDir;
 
 describe('metrics in process', () => {
   let dir: string;

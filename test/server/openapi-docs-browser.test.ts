@@ -1,8 +1,9 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/contract/openapi.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { openEveryDocsGroup } from '../site/browser-session.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * /docs/ in a real browser (Debian's chromium through playwright-core): it settles within seconds
@@ -16,7 +17,7 @@ let browser: Browser;
 let doc: Json;
 
 beforeAll(async () => {
-  server = await startServer(inject('demoSnapshotsDir'));
+  server = await startServer(demoSnapshotsDir);
   doc = (await (await fetch(`${server.base}/api/v1/openapi.json`)).json()) as Json;
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorExample, type ErrorExampleFacts } from '../../build-scripts/tree/openapi-error-examples.js';
 import { openApiErrorFacts, openApiExamples } from '../../build-scripts/tree/openapi-examples.js';
 import { openApiDocument } from '../../src/contract/openapi.js';
@@ -11,6 +11,8 @@ import { SnapshotStore } from '../../src/snapshot/store.js';
 import { raw } from '../helpers/raw-http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { startMetered, type Metered } from './access/harness.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
+import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 /**
  * The examples of the published OpenAPI document (what Scalar shows on /docs/): every named schema
@@ -25,9 +27,9 @@ type Json = Record<string, any>;
 const CHANGE_SCHEMAS = ['ChangeItem', 'ChangeSide', 'ChangeCause'];
 
 describe.each([
-  ['the shared demo (a first snapshot)', 'demoSnapshotsDir'],
-  ['the evolving demo (second month)', 'demoSeriesSnapshotsDir'],
-] as const)('examples in the OpenAPI document of %s', (_name, snapshotsKey) => {
+  ['the shared demo (a first snapshot)', demoSnapshotsDir],
+  ['the evolving demo (second month)', demoSeriesSnapshotsDir],
+] as const)('examples in the OpenAPI document of %s', (_name, snapshotsDir) => {
   let server: RunningServer;
   let metered: Metered;
   let store: SnapshotStore;
@@ -37,7 +39,7 @@ describe.each([
   let firstSnapshot: boolean;
 
   beforeAll(async () => {
-    const dir = inject(snapshotsKey);
+    const dir = snapshotsDir;
     server = await startServer(dir);
     metered = await startMetered(dir);
     const snapshotDir = currentSnapshotDir(dir)!;
@@ -124,7 +126,7 @@ describe.each([
   });
 
   it('is the same for the same snapshot: the examples are a pure function of it', () => {
-    const tree = join(currentSnapshotDir(inject(snapshotsKey))!, 'tree');
+    const tree = join(currentSnapshotDir(snapshotsDir)!, 'tree');
     const snapshots = JSON.parse(readFileSync(join(tree, 'api/v1/snapshots.json'), 'utf8'));
     const made = () => JSON.parse(JSON.stringify(openApiDocument(store.meta.methodology_version, openApiExamples(store, tree, snapshots))));
     expect(made()).toEqual(doc);

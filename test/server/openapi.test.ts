@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/contract/openapi.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * The OpenAPI document is generated from the same schemas that parse requests; these tests hold it to
@@ -21,7 +22,7 @@ const path = (p: string) => p.replace('{ticker}', 'D1101').replace('{code}', sto
   .replace('{id}', store.meta.dataset_snapshot_id).replace('{file}', 'SHA256SUMS');
 
 beforeAll(async () => {
-  const snapshotsDir = inject('demoSnapshotsDir');
+  const snapshotsDir = demoSnapshotsDir;
   server = await startServer(snapshotsDir);
   store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
   doc = JSON.parse(JSON.stringify(openApiDocument(store.meta.methodology_version)));

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope, raw } from '../helpers/raw-http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * One rule for every path (docs/api-decisions.md, "Paths"): fixed words are lower-case and case-sensitive, codes are
@@ -9,7 +10,7 @@ import { startServer, type RunningServer } from '../helpers/server.js';
  */
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer(inject('demoSnapshotsDir'));
+  server = await startServer(demoSnapshotsDir);
 });
 afterAll(() => server.close());
 const get = (path: string) => raw(server.base, path);

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope, raw } from '../helpers/raw-http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer(inject('demoSnapshotsDir'));
+  server = await startServer(demoSnapshotsDir);
 });
 afterAll(() => server.close());
 

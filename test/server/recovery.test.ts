@@ -1,11 +1,13 @@
-import { cpSync, mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { jsonLogger } from '../../server/logger.js';
 import { publishedSnapshotSource } from '../../server/snapshot-source.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
+import { linkCopy } from '../helpers/link-copy.js';
 
 /**
  * The shim must ride out a brief loss of the `current` link (an operator moving folders, a restore):
@@ -18,8 +20,8 @@ describe('recovery after the current snapshot goes missing', () => {
   const lines: Record<string, unknown>[] = [];
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'esg-recovery-'));
-    const source = currentSnapshotDir(inject('demoSnapshotsDir'))!;
-    cpSync(source, join(root, 'snap'), { recursive: true });
+    const source = currentSnapshotDir(demoSnapshotsDir)!;
+    linkCopy(source, join(root, 'snap'), { shared: ['tree'] });
     symlinkSync('snap', join(root, 'current'));
     const snapshots = publishedSnapshotSource(root, { now: () => clock, logger: jsonLogger((l) => lines.push(JSON.parse(l))) });
     server = await startServer(root, { snapshots });

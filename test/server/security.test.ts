@@ -1,11 +1,12 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { createHttpServer } from '../../server/serve.js';
 import { publishedSnapshotSource } from '../../server/snapshot-source.js';
 import { DOCS_PAGE_CSP, PAGE_CSP, SECURITY_HEADERS } from '../../src/contract/security.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * Hardening (issue 24): security headers on every response, a strict Content-Security-Policy on the
@@ -15,7 +16,7 @@ import { startServer, type RunningServer } from '../helpers/server.js';
 let server: RunningServer;
 let id: string;
 beforeAll(async () => {
-  server = await startServer(inject('demoSnapshotsDir'));
+  server = await startServer(demoSnapshotsDir);
   id = server.source.current().meta.dataset_snapshot_id;
 });
 afterAll(async () => server?.close());
@@ -54,7 +55,7 @@ describe('security headers', () => {
 describe('request timeouts', () => {
   /** A shim with short timeouts; a raw socket that sends `bytes` and then nothing. */
   async function stall(bytes: string): Promise<{ answer: string; ms: number }> {
-    const source = publishedSnapshotSource(inject('demoSnapshotsDir'));
+    const source = publishedSnapshotSource(demoSnapshotsDir);
     const http = createHttpServer(createApp({ snapshots: source }), source, { headersMs: 300, requestMs: 600, keepAliveMs: 5000 });
     await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
     const { port } = http.address() as AddressInfo;

@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { createHttpServer } from '../../server/serve.js';
 import { publishedSnapshotSource, type SnapshotSource } from '../../server/snapshot-source.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * The shim's HTTP server (issue 25, the tail): requests and responses are born with the Express
@@ -17,7 +18,7 @@ let base: string;
 const arrivals: { req: unknown; res: unknown }[] = [];
 
 beforeAll(async () => {
-  source = publishedSnapshotSource(inject('demoSnapshotsDir'));
+  source = publishedSnapshotSource(demoSnapshotsDir);
   app = createApp({ snapshots: source });
   http = createHttpServer(app, source);
   // Before the server's own handler, so before Express has touched either object.

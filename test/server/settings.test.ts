@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SettingError, trustProxySetting } from '../../server/settings.js';
 import { freePort } from './access/processes.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * Every setting server/index.ts reads, given a bad value: the server exits 2 having printed one
@@ -27,7 +28,7 @@ const NOT_HERE = '198.51.100.7';
 function run(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
-      env: { ...process.env, SNAPSHOTS_DIR: inject('demoSnapshotsDir'), KEYS_DB: join(dir, 'keys.sqlite'), HOST: '127.0.0.1', PORT: '0', ...env },
+      env: { ...process.env, SNAPSHOTS_DIR: demoSnapshotsDir, KEYS_DB: join(dir, 'keys.sqlite'), HOST: '127.0.0.1', PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

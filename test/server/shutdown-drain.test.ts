@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyStore } from '../../server/access/key-store.js';
 import { listensOn, rawRequest, watchShim, type RawAnswer } from './shim-process.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * Issue 41's shutdown that drops nothing, on `npm start` (the server as supervisors run it): a
@@ -40,7 +41,7 @@ function summary(answers: RawAnswer[]) {
 
 describe('SIGTERM with 200 requests in flight and 200 connections queued', () => {
   it('npm start: all 400 answered whole with Connection: close, none reset; the log: 400 drained, none cut, none refused; exit 0', async () => {
-    const shim = await watchShim('npm start', { SNAPSHOTS_DIR: inject('demoSnapshotsDir'), KEYS_DB: join(dir, 'keys.sqlite') });
+    const shim = await watchShim('npm start', { SNAPSHOTS_DIR: demoSnapshotsDir, KEYS_DB: join(dir, 'keys.sqlite') });
     try {
       // In flight: each POST's headers and half its body sent; the server has begun each request.
       const inFlight = Array.from({ length: K }, () => rawRequest(shim.port, post(), BODY, BODY.length >> 1));

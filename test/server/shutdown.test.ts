@@ -4,9 +4,10 @@ import { Agent, get } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { listensOn, rawRequest, watchShim } from './shim-process.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * Graceful shutdown (server/shutdown.ts), tried the way supervisors do it: SIGTERM to `npm start`
@@ -18,7 +19,7 @@ import { listensOn, rawRequest, watchShim } from './shim-process.js';
  * log says how many were cut; a second signal exits at once. 200 requests in flight and 200
  * connections queued: shutdown-drain.test.ts.
  */
-const snapshotsDir = () => inject('demoSnapshotsDir');
+const snapshotsDir = () => demoSnapshotsDir;
 
 let dir: string;
 beforeAll(() => {

@@ -1,13 +1,15 @@
-import { copyFileSync, cpSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonLogger } from '../../server/logger.js';
 import { publishedSnapshotSource, type SnapshotSource } from '../../server/snapshot-source.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { expectEnvelope, raw } from '../helpers/raw-http.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
+import { linkCopy } from '../helpers/link-copy.js';
 
 /** Polls `check` every 100 ms until it holds; fails after `ms` (the source looks again once a second). */
 async function until(what: string, check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
@@ -54,7 +56,8 @@ describe('a snapshot that cannot be read, and its recovery', () => {
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'esg-damage-'));
-    cpSync(currentSnapshotDir(inject('demoSnapshotsDir'))!, join(root, 'a'), { recursive: true });
+    // Its tree shared (only read here), its database copied: the tests damage it in place.
+    linkCopy(currentSnapshotDir(demoSnapshotsDir)!, join(root, 'a'), { copied: ['snapshot.sqlite'], shared: ['tree'] });
     symlinkSync('a', join(root, 'current'));
     good = join(root, 'good.sqlite');
     copyFileSync(join(root, 'a', 'snapshot.sqlite'), good);
@@ -98,8 +101,9 @@ describe('a snapshot that cannot be read, and its recovery', () => {
   });
 
   it('damaged where only a query reads it: that query is 502, not 500, and from then on the snapshot is unavailable; restored in place, it is served again', async () => {
-    // A second copy, its companies table damaged and its meta whole, so it opens as the current snapshot.
-    cpSync(join(root, 'a'), join(root, 'b'), { recursive: true });
+    // A second copy, its companies table damaged and its meta whole, so it opens as the current
+    // snapshot; with a tree of its own (hard links), since a file of it is replaced below.
+    linkCopy(currentSnapshotDir(demoSnapshotsDir)!, join(root, 'b'), { copied: ['snapshot.sqlite'] });
     damageTable(join(root, 'b', 'snapshot.sqlite'), 'companies');
     symlinkSync('b', join(root, 'next'));
     renameSync(join(root, 'next'), join(root, 'current'));

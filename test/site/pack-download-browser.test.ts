@@ -3,9 +3,10 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMetered, type Metered } from '../server/access/harness.js';
 import { horizontalOverflow, seriousViolations } from './browser-session.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
  * The evidence-pack download on the ranking and company pages, in Debian's chromium: pick
@@ -18,7 +19,7 @@ let work: string;
 let key: string;
 
 beforeAll(async () => {
-  shim = await startMetered(inject('demoSnapshotsDir'));
+  shim = await startMetered(demoSnapshotsDir);
   key = shim.newKey('developer');
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
   work = mkdtempSync(join(tmpdir(), 'esg-pack-browser-'));

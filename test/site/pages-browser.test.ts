@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/contract/openapi.js';
 import { LIMITS } from '../../src/contract/vocabulary.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 import { browserSession, openEveryDocsGroup, SCREENSHOTS, WIDTHS, walkPageTypes, type BrowserSession } from './browser-session.js';
+import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 /**
  * The pages in a real browser (Debian's chromium through playwright-core): search, the docs page,
@@ -22,7 +23,7 @@ let session: BrowserSession;
 let browser: Browser;
 
 beforeAll(async () => {
-  const snapshotsDir = inject('demoSeriesSnapshotsDir');
+  const snapshotsDir = demoSeriesSnapshotsDir;
   server = await startServer(snapshotsDir);
   store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
   session = await browserSession(server, [NOT_FOUND]);

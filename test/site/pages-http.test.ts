@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changesResponseSchema, type ChangeItem } from '../../src/contract/changes.js';
 import { historyResponseSchema } from '../../src/contract/history.js';
 import { ASSURANCE_LEVELS, MARKET_TYPES } from '../../src/contract/vocabulary.js';
@@ -10,6 +10,8 @@ import { SnapshotStore } from '../../src/snapshot/store.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 import { at, causesOf, historyChartLabelOf, historyRowsOf, hrefsOf, numbersOf, rankingRowsOf, sectionTextOf } from './html.js';
 import { sentence } from '../../src/site/i18n/en.js';
+import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
+import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 /**
  * The pages for people over HTTP, against the API on the same shim: headers, navigation without
@@ -22,11 +24,11 @@ let series: RunningServer;
 let seriesStore: SnapshotStore;
 
 beforeAll(async () => {
-  const snapshotsDir = inject('demoSnapshotsDir');
+  const snapshotsDir = demoSnapshotsDir;
   server = await startServer(snapshotsDir);
   store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
-  series = await startServer(inject('demoSeriesSnapshotsDir'));
-  seriesStore = SnapshotStore.open(currentSnapshotDir(inject('demoSeriesSnapshotsDir'))!);
+  series = await startServer(demoSeriesSnapshotsDir);
+  seriesStore = SnapshotStore.open(currentSnapshotDir(demoSeriesSnapshotsDir)!);
 });
 afterAll(async () => {
   store.close();
@@ -247,7 +249,7 @@ describe('history and latest changes on a company page (the evolving demo)', () 
   let ids: string[];
   beforeAll(async () => {
     changes = await changesOf(series);
-    ids = publishedSnapshotIds(inject('demoSeriesSnapshotsDir'));
+    ids = publishedSnapshotIds(demoSeriesSnapshotsDir);
   });
 
   it('a company that moved shows both snapshots with the history’s scores and exactly the causes of its item in /changes', async () => {
@@ -296,7 +298,7 @@ describe('history and latest changes on a company page (the evolving demo)', () 
 
   it('in the first snapshot, a company’s history starts with one dot and says there is nothing to compare with', () => {
     // The first month's page as its build wrote it (pages are not pinned reads, so read from its tree).
-    const html = readFileSync(join(inject('demoSeriesSnapshotsDir'), ids[0]!, 'tree/company/D1101/index.html'), 'utf8');
+    const html = readFileSync(join(demoSeriesSnapshotsDir, ids[0]!, 'tree/company/D1101/index.html'), 'utf8');
     expect(html).toContain('This is the first snapshot that holds D1101');
     expect(html).toContain('This is the first published snapshot');
     expect(historyRowsOf(html).map((r) => r.snapshot)).toEqual([ids[0]]);

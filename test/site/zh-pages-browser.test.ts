@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUES } from '../../src/site/i18n/index.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { browserSession, WIDTHS, walkPageTypes, type BrowserSession } from './browser-session.js';
 import { englishUi } from './english-ui.js';
+import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 /**
  * The Traditional Chinese pages in Chromium (issue 26): axe on every page type, screenshots at
@@ -20,7 +21,7 @@ let store: SnapshotStore;
 let session: BrowserSession;
 
 beforeAll(async () => {
-  const snapshotsDir = inject('demoSeriesSnapshotsDir');
+  const snapshotsDir = demoSeriesSnapshotsDir;
   server = await startServer(snapshotsDir);
   store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
   session = await browserSession(server, [NOT_FOUND]);

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUES } from '../../src/site/i18n/index.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 import { englishUi } from './english-ui.js';
 import { at, hrefsOf, numbersOf, sectionTextOf } from './html.js';
+import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 /**
  * The Traditional Chinese pages over HTTP (issue 26), on the evolving demo (company pages with a
@@ -16,7 +17,7 @@ let server: RunningServer;
 let store: SnapshotStore;
 
 beforeAll(async () => {
-  const snapshotsDir = inject('demoSeriesSnapshotsDir');
+  const snapshotsDir = demoSeriesSnapshotsDir;
   server = await startServer(snapshotsDir);
   store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
 });

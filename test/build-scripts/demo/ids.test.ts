@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniformNoFor } from '../../../build-scripts/demo/ids.js';
 import { currentSnapshotDir } from '../../../src/snapshot/published.js';
 import { SnapshotStore } from '../../../src/snapshot/store.js';
 import { officiallyValid } from '../../helpers/ubn.js';
+import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 
 describe('demo business ID numbers (統一編號) can never be real ones', () => {
   it('the reference check accepts known valid numbers and rejects their neighbours', () => {
@@ -25,7 +26,7 @@ describe('demo business ID numbers (統一編號) can never be real ones', () =>
   describe('in the published demo snapshot', () => {
     let store: SnapshotStore;
     beforeAll(() => {
-      store = SnapshotStore.open(currentSnapshotDir(inject('demoSnapshotsDir'))!);
+      store = SnapshotStore.open(currentSnapshotDir(demoSnapshotsDir)!);
     });
     afterAll(() => store.close());
 

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LOCALES } from '../../../src/site/i18n/locales.js';
 import { currentSnapshotDir } from '../../../src/snapshot/published.js';
+import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 
 /**
  * The page writer renders with Astro's runtime against a render result it builds itself (faster
@@ -10,7 +11,7 @@ import { currentSnapshotDir } from '../../../src/snapshot/published.js';
  */
 describe('page renderer', () => {
   it('renders company pages byte for byte as Astro’s container API does', () => {
-    const dir = currentSnapshotDir(inject('demoSnapshotsDir'))!;
+    const dir = currentSnapshotDir(demoSnapshotsDir)!;
     const tickers = ['D1101', 'D1104', 'D1139'];
     const out = execFileSync(process.execPath, ['--import', 'tsx', '--import', './build-scripts/pages/register-astro.mjs', 'test/build-scripts/pages/container-check.ts', dir, ...tickers], { encoding: 'utf8', timeout: 120_000 });
     const results = JSON.parse(out.trim().split('\n').pop()!) as { ticker: string; same: boolean; bytes: number }[];

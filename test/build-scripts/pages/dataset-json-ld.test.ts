@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASET_CREATOR_NAME } from '../../../build-scripts/pages/dataset-json-ld.js';
 import { NO_OPEN_DATA_LICENCE, registryResponseSchema, type RegistryResponse } from '../../../src/contract/registry.js';
 import { snapshotsResponseSchema, type SnapshotEntry, type SnapshotsResponse } from '../../../src/contract/snapshots.js';
@@ -11,6 +11,7 @@ import { pageUrls } from '../../../src/site/paths.js';
 import { DOWNLOADS_DIR } from '../../../src/contract/urls.js';
 import { hrefsOf } from '../../site/html.js';
 import { getJson, startServer, type RunningServer } from '../../helpers/server.js';
+import { demoSeriesSnapshotsDir } from '../../helpers/demo-series-dir.js';
 
 /**
  * The schema.org Dataset that dataset search engines read, on /downloads/ and on each snapshot's
@@ -24,7 +25,7 @@ let snapshots: SnapshotsResponse;
 let registry: RegistryResponse;
 
 beforeAll(async () => {
-  snapshotsDir = inject('demoSeriesSnapshotsDir');
+  snapshotsDir = demoSeriesSnapshotsDir;
   server = await startServer(snapshotsDir);
   snapshots = snapshotsResponseSchema.parse((await getJson(`${server.base}/api/v1/snapshots`)).body);
   registry = registryResponseSchema.parse((await getJson(`${server.base}/api/v1/sources/registry`)).body);

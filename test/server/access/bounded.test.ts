@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClientTable, DEFAULT_MEMORY_CLIENTS, memoryClientsFrom } from '../../../server/access/client-table.js';
 import { memoryCounters } from '../../../server/access/counters.js';
 import { count, startMetered, statuses } from './harness.js';
+import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 
 const run = promisify(execFile);
 
@@ -89,7 +90,7 @@ describe('the client table', () => {
 
 describe('over HTTP', () => {
   it('a forgotten client starts again from 0: its spent minute is open again once two other clients came (cap 2)', async () => {
-    const m = await startMetered(inject('demoSnapshotsDir'), { trustProxy: 'loopback', counters: memoryCounters({ maxClients: 2 }) });
+    const m = await startMetered(demoSnapshotsDir, { trustProxy: 'loopback', counters: memoryCounters({ maxClients: 2 }) });
     try {
       const from = (ip: string) => () => m.call('/ranking?limit=1', { headers: { 'X-Forwarded-For': ip } });
       expect(count(await statuses(6, from('198.51.100.1')), 429)).toBe(1); // 5 a minute for the free tier

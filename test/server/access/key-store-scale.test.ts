@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyStore } from '../../../server/access/key-store.js';
 import { addFillerKeys } from '../../helpers/many-keys.js';
 import { startShimProcess, type ShimProcess } from './processes.js';
+import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 
 const run = promisify(execFile);
 
@@ -29,7 +30,7 @@ beforeAll(async () => {
   const store = KeyStore.open(keysDb);
   keys = Array.from({ length: 4 }, () => store.create({ tier: 'commercial', owner: 'load', daily: 1e9, perMinute: 1e9 }).key);
   store.close();
-  shim = await startShimProcess({ SNAPSHOTS_DIR: inject('demoSnapshotsDir'), KEYS_DB: keysDb });
+  shim = await startShimProcess({ SNAPSHOTS_DIR: demoSnapshotsDir, KEYS_DB: keysDb });
 }, 240_000);
 
 afterAll(async () => {

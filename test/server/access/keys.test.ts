@@ -3,10 +3,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../../src/contract/common.js';
 import { KeyStore } from '../../../server/access/key-store.js';
 import { startMetered, type Metered } from './harness.js';
+import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 
 const run = promisify(execFile);
 const KEY = /^esg_[0-9a-f]{10}_[A-Za-z0-9_-]{43}$/;
@@ -135,7 +136,7 @@ describe('npm run keys', () => {
 describe('keys over HTTP', () => {
   let m: Metered;
   beforeAll(async () => {
-    m = await startMetered(inject('demoSnapshotsDir'));
+    m = await startMetered(demoSnapshotsDir);
   });
   afterAll(() => m?.close());
 

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../../src/contract/common.js';
 import { usageResponseSchema } from '../../../src/contract/usage.js';
 import { QUOTA_BUCKETS, type QuotaBucket } from '../../../src/contract/vocabulary.js';
 import { count, MINUTE, startMetered, statuses, type Metered } from './harness.js';
+import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 
 /**
  * Quotas of contract 6 over HTTP, counters in memory, on an injected clock. Each test starts on a
@@ -14,7 +15,7 @@ let day = 0;
 let dayStart = 0;
 
 beforeAll(async () => {
-  m = await startMetered(inject('demoSnapshotsDir'));
+  m = await startMetered(demoSnapshotsDir);
 });
 afterAll(() => m?.close());
 beforeEach(() => {

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageResponseSchema } from '../../../src/contract/usage.js';
 import { KeyStore } from '../../../server/access/key-store.js';
 import { freePort, startRedis, startShimProcess, until, type RedisServer, type ShimProcess } from './processes.js';
+import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 
 /**
  * /usage and daily quotas with the counters in a real redis-server (Debian's, on loopback): an
@@ -23,7 +24,7 @@ beforeAll(async () => {
   keys = KeyStore.open(join(dir, 'keys.sqlite'));
   redisPort = await freePort();
   redis = await startRedis(redisPort, { aofDir: dir });
-  shim = await startShimProcess({ SNAPSHOTS_DIR: inject('demoSnapshotsDir'), KEYS_DB: join(dir, 'keys.sqlite'), REDIS_URL: redis.url });
+  shim = await startShimProcess({ SNAPSHOTS_DIR: demoSnapshotsDir, KEYS_DB: join(dir, 'keys.sqlite'), REDIS_URL: redis.url });
 }, 120_000);
 
 afterAll(async () => {

@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyStore } from '../../../server/access/key-store.js';
 import { freePort, startRedis, startShimProcess, until, type RedisServer, type ShimProcess } from './processes.js';
+import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 
 /**
  * Counters shared in Redis (contract 6): two shim processes on one real redis-server share a quota
@@ -38,7 +39,7 @@ beforeAll(async () => {
   keys = KeyStore.open(keysDb);
   redisPort = await freePort();
   redis = await startRedis(redisPort);
-  const env = { SNAPSHOTS_DIR: inject('demoSnapshotsDir'), KEYS_DB: keysDb, REDIS_URL: redis.url };
+  const env = { SNAPSHOTS_DIR: demoSnapshotsDir, KEYS_DB: keysDb, REDIS_URL: redis.url };
   shims.push(...(await Promise.all([startShimProcess(env), startShimProcess(env)])));
 }, 120_000);
 

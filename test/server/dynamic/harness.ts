@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { errorBodySchema } from '../../../src/contract/common.js';
 import { currentSnapshotDir } from '../../../src/snapshot/published.js';
 import { SnapshotStore, type CompanyRecord } from '../../../src/snapshot/store.js';
 import { fileForUrlPath } from '../../../src/contract/urls.js';
 import { getJson, startServer, type RunningServer } from '../../helpers/server.js';
+import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 
 /**
  * Shared harness of the computed-endpoint suites (one file per endpoint beside this one). The shim's computed endpoints (contract 4.1, 4.2, 4.4–4.6), over real HTTP against a published
@@ -28,7 +29,7 @@ export let globalRank: Map<string, number>;
 /** Registers the suite's setup: a shim on the demo snapshot, and the ground truth from the store. */
 export function useDynamicServer(): void {
 beforeAll(async () => {
-  const snapshotsDir = inject('demoSnapshotsDir');
+  const snapshotsDir = demoSnapshotsDir;
   server = await startServer(snapshotsDir);
   store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
   treeDir = join(store.dir, 'tree');

@@ -2,12 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../../src/contract/common.js';
 import { registryResponseSchema } from '../../../src/contract/registry.js';
 import { currentSnapshotDir } from '../../../src/snapshot/published.js';
 import { SnapshotStore, type CompanyRecord } from '../../../src/snapshot/store.js';
 import { startMetered, T0, type Metered } from '../access/harness.js';
+import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 
 /**
  * POST /packs (contract 4.7, quotas 6) on the real shim over the 1,800-company demo snapshot, with
@@ -21,7 +22,7 @@ let work: string;
 let commercial: string;
 
 beforeAll(async () => {
-  const snapshotsDir = inject('demoSnapshotsDir');
+  const snapshotsDir = demoSnapshotsDir;
   shim = await startMetered(snapshotsDir);
   store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
   companies = [...store.companies()];

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE, startMetered, type Metered } from '../access/harness.js';
 import { callMessage, connectClient, rpc, toolErrorOf } from './harness.js';
+import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 
 /**
  * Access to /mcp as to the API (contract 6): anonymous is the free tier, a key (X-API-Key or
@@ -10,7 +11,7 @@ import { callMessage, connectClient, rpc, toolErrorOf } from './harness.js';
  */
 let m: Metered;
 beforeAll(async () => {
-  m = await startMetered(inject('demoSnapshotsDir'));
+  m = await startMetered(demoSnapshotsDir);
 });
 afterAll(() => m?.close());
 

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startMetered, type Metered } from '../access/harness.js';
+import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance, pinned at 0.1.9: later
@@ -27,7 +28,7 @@ const CLI = join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'confor
 let m: Metered;
 let work: string;
 beforeAll(async () => {
-  m = await startMetered(inject('demoSnapshotsDir'));
+  m = await startMetered(demoSnapshotsDir);
   work = mkdtempSync(join(tmpdir(), 'esg-conformance-')); // the suite writes its results/ into its working folder
 });
 afterAll(async () => {

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../src/contract/vocabulary.js';
 import { startServer, type RunningServer } from '../../helpers/server.js';
 import { callMessage, MCP_HEADERS, rpc } from './harness.js';
+import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 
 /**
  * What no MCP client would send: every answer is a JSON-RPC error with a bounded body and the
@@ -10,7 +11,7 @@ import { callMessage, MCP_HEADERS, rpc } from './harness.js';
  */
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer(inject('demoSnapshotsDir'));
+  server = await startServer(demoSnapshotsDir);
 });
 afterAll(() => server?.close());
 

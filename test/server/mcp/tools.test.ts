@@ -1,11 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAUSE_KINDS } from '../../../src/contract/vocabulary.js';
 import { currentSnapshotDir } from '../../../src/snapshot/published.js';
 import { SnapshotStore } from '../../../src/snapshot/store.js';
 import { TOOLS } from '../../../server/mcp/tools.js';
 import { startMetered, type Metered } from '../access/harness.js';
 import { answerOf, connectClient, toolErrorOf } from './harness.js';
+import { demoSeriesSnapshotsDir } from '../../helpers/demo-series-dir.js';
 
 /**
  * The MCP endpoint against a started shim, through a client built on the official SDK: it lists the
@@ -19,7 +20,7 @@ let key: string;
 const enc = encodeURIComponent;
 
 beforeAll(async () => {
-  const dir = inject('demoSeriesSnapshotsDir');
+  const dir = demoSeriesSnapshotsDir;
   m = await startMetered(dir);
   key = m.newKey('commercial', { daily: 1e6, perMinute: 1e6 });
   store = SnapshotStore.open(currentSnapshotDir(dir)!);

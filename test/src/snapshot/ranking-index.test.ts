@@ -1,8 +1,9 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RankingIndex, type RankingFilter, type RankingSort } from '../../../src/snapshot/ranking-index.js';
 import { currentSnapshotDir } from '../../../src/snapshot/published.js';
 import { SnapshotStore, type CompanyRecord } from '../../../src/snapshot/store.js';
+import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 
 /** The in-memory index against a brute-force reading of contract 4.2 over the demo snapshot. */
 let store: SnapshotStore;
@@ -10,7 +11,7 @@ let index: RankingIndex;
 let all: (CompanyRecord & { flags: string[] })[];
 
 beforeAll(() => {
-  store = SnapshotStore.open(currentSnapshotDir(inject('demoSnapshotsDir'))!);
+  store = SnapshotStore.open(currentSnapshotDir(demoSnapshotsDir)!);
   index = RankingIndex.fromStore(store);
   all = [...store.companies()].map((c) => ({ ...c, flags: store.factsOf(c).flags.map((f) => f.flag_id) }));
 });

@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentSnapshotDir } from '../../../src/snapshot/published.js';
 import { SnapshotStore } from '../../../src/snapshot/store.js';
+import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 
 /** The store's bulk reads against its one-company reads, over the demo snapshot. */
 let store: SnapshotStore;
 let tickers: string[];
 beforeAll(() => {
-  store = SnapshotStore.open(currentSnapshotDir(inject('demoSnapshotsDir'))!);
+  store = SnapshotStore.open(currentSnapshotDir(demoSnapshotsDir)!);
   tickers = store.tickers();
 });
 afterAll(() => store.close());
