@@ -59,6 +59,7 @@ export function createApp(o: AppOptions): express.Express {
   // A log line and metrics per request, started by the HTTP server (server/serve.ts), fast path included.
   const router = o.router ?? new Router();
   useRouter(app, router);
+  const staticFile = (segments: readonly string[]) => router.fileOf(segments);
   observeRequests({ app, logger, metrics: o.metrics, snapshots: o.snapshots, routes: router.matcher });
 
   app.use((req, res, next) => {
@@ -133,7 +134,7 @@ export function createApp(o: AppOptions): express.Express {
         await new Promise<void>((resolve, reject) => jsonBody(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
       }
       const ctx: RouteContext = {
-        req, res, store: o.snapshots.current(), source: o.snapshots, rawQuery, params: resolved.params, rest: resolved.rest, router, access: o.access, downloads,
+        req, res, store: o.snapshots.current(), source: o.snapshots, rawQuery, params: resolved.params, rest: resolved.rest, staticFile, access: o.access, downloads,
       };
       await router.handlerOf(op)(ctx);
     } catch (e) {

@@ -1,5 +1,4 @@
 import type { Request, Response } from 'express';
-import type { Router } from './router.js';
 import { Lru } from '../src/lru.js';
 import { RankingIndex } from '../src/snapshot/ranking-index.js';
 import type { SnapshotStore } from '../src/snapshot/store.js';
@@ -44,8 +43,8 @@ export interface RouteContext {
   params: Readonly<Record<string, string>>;
   /** A rest parameter's segments (a pinned read's static path), else empty. */
   rest: readonly string[];
-  /** The router that resolved the request (a pinned read resolves its rest path with it). */
-  router: Router;
+  /** The static file a GET of a path below /api/v1 answers, as the router resolves it (a pinned read's rest path). */
+  staticFile: (segments: readonly string[]) => { url: string; media?: string } | null;
   /** Keys and quotas; absent when the app was built without them. */
   access?: Access;
   /** How many downloads may be sent at once, per client and in all. */

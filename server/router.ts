@@ -41,7 +41,7 @@ export const HANDLERS = {
     usage,
     download: (ctx) => download(ctx, ctx.params.id!, ctx.params.file!),
     downloadFolder: (ctx) => downloadFolderRedirect(ctx, ctx.params.id!),
-    pinned: (ctx) => pinnedRead(ctx, ctx.params.id!, () => ctx.router.fileOf(ctx.rest)),
+    pinned: (ctx) => pinnedRead(ctx, ctx.params.id!, () => ctx.staticFile(ctx.rest)),
   },
 } satisfies { computed: Partial<Record<OperationId, Handler>>; handlers: Partial<Record<OperationId, Handler>> };
 

@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The import graph flows one way (issue 42): sources → snapshot → views → outlets. The build and
+ * the shim are siblings over src/; the contract imports nothing of the project; no circle, type
+ * imports included (a type circle is still two files that cannot be read apart).
+ */
+const ROOT = join(import.meta.dirname, '..', '..');
+const LAYERS = ['src', 'server', 'build-scripts'];
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return filesUnder(path);
+    return /\.(ts|mts)$/.test(e.name) && !e.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** Each project file and the project files it imports (relative specifiers, `.js` naming the `.ts`). */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of LAYERS.flatMap(filesUnder)) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
+    const deps = importedFiles
+      .map((i) => i.fileName)
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => {
+        const target = normalize(join(dirname(file), spec)).replace(/\.m?js$/, (ext) => (ext === '.mjs' ? '.mts' : '.ts'));
+        return existsSync(join(ROOT, target)) ? target : normalize(join(dirname(file), spec));
+      });
+    graph.set(file, deps);
+  }
+  return graph;
+}
+
+const graph = importGraph();
+const edges = [...graph].flatMap(([from, deps]) => deps.map((to) => ({ from, to })));
+const under = (path: string, folder: string) => path.startsWith(`${folder}/`);
+
+describe('the import graph', () => {
+  it('reads every layer (a check of nothing would pass)', () => {
+    expect(graph.size).toBeGreaterThan(200);
+    expect(edges.length).toBeGreaterThan(1000);
+  });
+
+  it('has nothing under build-scripts/ import from server/ (the build and the shim are siblings over src/)', () => {
+    expect(edges.filter((e) => under(e.from, 'build-scripts') && under(e.to, 'server'))).toEqual([]);
+  });
+
+  it('has nothing under src/ import from server/ or build-scripts/', () => {
+    expect(edges.filter((e) => under(e.from, 'src') && !under(e.to, 'src'))).toEqual([]);
+  });
+
+  it('has src/contract/ import nothing of the project outside itself', () => {
+    expect(edges.filter((e) => under(e.from, 'src/contract') && !under(e.to, 'src/contract'))).toEqual([]);
+  });
+
+  it('has the views import nothing of the site', () => {
+    expect(edges.filter((e) => under(e.from, 'src/views') && under(e.to, 'src/site'))).toEqual([]);
+  });
+
+  it('has no circle', () => {
+    // Tarjan's strongly connected components: any component of two or more files is a circle.
+    let next = 0;
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const circles: string[][] = [];
+    const visit = (v: string): void => {
+      index.set(v, next);
+      low.set(v, next++);
+      stack.push(v);
+      onStack.add(v);
+      for (const w of graph.get(v) ?? []) {
+        if (!graph.has(w)) continue;
+        if (!index.has(w)) {
+          visit(w);
+          low.set(v, Math.min(low.get(v)!, low.get(w)!));
+        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+      if (low.get(v) === index.get(v)) {
+        const component: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          onStack.delete(w);
+          component.push(w);
+        } while (w !== v);
+        if (component.length > 1) circles.push(component.map((f) => relative(ROOT, join(ROOT, f))).sort());
+      }
+    };
+    for (const v of graph.keys()) if (!index.has(v)) visit(v);
+    expect(circles).toEqual([]);
+  });
+});
