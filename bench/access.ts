@@ -52,7 +52,11 @@ export interface KeyStoreFigures {
 }
 
 /** p99 while keys change ÷ p99 while the same command changes nothing, the median of each round's own ratio. */
-export const keyChangeRatio = (k: KeyStoreFigures) => medianRatio(k.rounds.map((r) => r.during.p99), k.rounds.map((r) => r.control.p99));
+export const keyChangeRatio = (k: KeyStoreFigures) =>
+  medianRatio(
+    k.rounds.map((r) => r.during.p99),
+    k.rounds.map((r) => r.control.p99),
+  );
 
 /** The bounded counters' cost ÷ MemoryStore's, the median of each round's own ratio. */
 export const countersRatio = (c: AccessFigures['counters'][number]) => medianRatio(c.boundedUs, c.memoryStoreUs);
@@ -121,7 +125,11 @@ export async function measureCounters(o: { calls: number; rounds: number; log: (
     const keyed = presented.map((key) => ({ headers: { 'x-api-key': key }, ip: '127.0.0.1', socket: {} }) as unknown as Request);
     const workloads = [
       { workload: '20 keys in turn', request: (_round: number, i: number) => keyed[i % keyed.length]! },
-      { workload: 'a new keyless client every call', request: (round: number, i: number) => ({ headers: {}, ip: `${11 + round}.${(i >>> 16) & 255}.${(i >>> 8) & 255}.${i & 255}`, socket: {} }) as unknown as Request },
+      {
+        workload: 'a new keyless client every call',
+        request: (round: number, i: number) =>
+          ({ headers: {}, ip: `${11 + round}.${(i >>> 16) & 255}.${(i >>> 8) & 255}.${i & 255}`, socket: {} }) as unknown as Request,
+      },
     ];
     const out: AccessFigures['counters'] = [];
     for (const w of workloads) {
@@ -140,7 +148,9 @@ export async function measureCounters(o: { calls: number; rounds: number; log: (
         }
       }
       out.push({ workload: w.workload, calls: o.calls, boundedUs: us[0]!, memoryStoreUs: us[1]! });
-      o.log(`access: metering, ${w.workload}: bounded ${us[0]!.map((x) => x.toFixed(2)).join('/')} µs, MemoryStore ${us[1]!.map((x) => x.toFixed(2)).join('/')} µs a call; ratio ${countersRatio(out.at(-1)!).toFixed(3)}`);
+      o.log(
+        `access: metering, ${w.workload}: bounded ${us[0]!.map((x) => x.toFixed(2)).join('/')} µs, MemoryStore ${us[1]!.map((x) => x.toFixed(2)).join('/')} µs a call; ratio ${countersRatio(out.at(-1)!).toFixed(3)}`,
+      );
     }
     return out;
   } finally {
@@ -155,7 +165,15 @@ export async function measureCounters(o: { calls: number; rounds: number; log: (
  * `seconds` alone, then as long again while `npm run keys` creates a key and revokes it, each in
  * a process of its own, as an operator would.
  */
-export async function measureKeyStore(o: { published: string; port: number; keys: number; rate: number; seconds: number; rounds: number; log: (m: string) => void }): Promise<KeyStoreFigures> {
+export async function measureKeyStore(o: {
+  published: string;
+  port: number;
+  keys: number;
+  rate: number;
+  seconds: number;
+  rounds: number;
+  log: (m: string) => void;
+}): Promise<KeyStoreFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'esg-bench-keys-'));
   const keysDb = join(dir, 'keys.sqlite');
   const fillStart = performance.now();
@@ -166,10 +184,15 @@ export async function measureKeyStore(o: { published: string; port: number; keys
   store.close();
   const shim = await startShim(o.published, o.port, { KEYS_DB: keysDb });
   try {
-    const requests = Array.from({ length: 200 }, (_, i) => ({ path: `/api/v1/ranking?limit=1&page=${(i % 5) + 1}`, headers: { 'X-API-Key': loadKeys[i % loadKeys.length]! } }));
+    const requests = Array.from({ length: 200 }, (_, i) => ({
+      path: `/api/v1/ranking?limit=1&page=${(i % 5) + 1}`,
+      headers: { 'X-API-Key': loadKeys[i % loadKeys.length]! },
+    }));
     const keysCommand = async (...args: string[]) => {
       const start = performance.now();
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/cli/keys.ts', ...args], { env: { ...process.env, KEYS_DB: keysDb } });
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/cli/keys.ts', ...args], {
+        env: { ...process.env, KEYS_DB: keysDb },
+      });
       return { ms: performance.now() - start, last: stdout.trim().split('\n').at(-1)! };
     };
     const status = async (key: string) => (await fetch(`${shim.base}/api/v1/ranking?limit=1`, { headers: { 'X-API-Key': key } })).status;
@@ -196,10 +219,14 @@ export async function measureKeyStore(o: { published: string; port: number; keys
       const during = await load();
       const r = { before, control, during, ...(await changes) };
       rounds.push(r);
-      o.log(`access: ${o.keys} keys: keyed calls at ${o.rate}/s p50 ${before.p50} / p99 ${before.p99} ms alone, ${control.p50} / ${control.p99} ms beside \`npm run keys -- --help\`, ${during.p50} / ${during.p99} ms while a key was created (${r.createMs.toFixed(0)} ms; answered ${r.seenAfterMs.toFixed(0)} ms after) and revoked (${r.revokeMs.toFixed(0)} ms)`);
+      o.log(
+        `access: ${o.keys} keys: keyed calls at ${o.rate}/s p50 ${before.p50} / p99 ${before.p99} ms alone, ${control.p50} / ${control.p99} ms beside \`npm run keys -- --help\`, ${during.p50} / ${during.p99} ms while a key was created (${r.createMs.toFixed(0)} ms; answered ${r.seenAfterMs.toFixed(0)} ms after) and revoked (${r.revokeMs.toFixed(0)} ms)`,
+      );
     }
     const figures = { keys: o.keys, fillSeconds, rate: o.rate, rounds, shimPeakRssMb: peakRssMb(shim.pid) };
-    o.log(`access: ${o.keys} keys filled in ${fillSeconds.toFixed(1)} s; p99 while keys change ÷ beside the command changing nothing ${keyChangeRatio(figures).toFixed(2)} (median of ${o.rounds} rounds); shim peak RSS ${figures.shimPeakRssMb} MB`);
+    o.log(
+      `access: ${o.keys} keys filled in ${fillSeconds.toFixed(1)} s; p99 while keys change ÷ beside the command changing nothing ${keyChangeRatio(figures).toFixed(2)} (median of ${o.rounds} rounds); shim peak RSS ${figures.shimPeakRssMb} MB`,
+    );
     return figures;
   } finally {
     await shim.stop();
@@ -208,7 +235,11 @@ export async function measureKeyStore(o: { published: string; port: number; keys
 }
 
 /** The target rows (report.ts): the counters' cost, the keyed calls' p99 while keys change. */
-export function accessTargetRows(a: AccessFigures | undefined, n: (x: number, digits?: number) => string, met: (ok: boolean | null) => string): string[] {
+export function accessTargetRows(
+  a: AccessFigures | undefined,
+  n: (x: number, digits?: number) => string,
+  met: (ok: boolean | null) => string,
+): string[] {
   if (!a) return [];
   const rows = a.counters.map((c) => {
     const ratio = countersRatio(c);
@@ -218,7 +249,9 @@ export function accessTargetRows(a: AccessFigures | undefined, n: (x: number, di
   if (k) {
     const ratio = keyChangeRatio(k);
     const clean = k.rounds.every((r) => r.during.errors + r.during.non2xx === 0);
-    rows.push(`| a key created and revoked at ${n(k.keys)} keys holds no keyed call: p99 while it happens ≤ ${ACCESS_TARGETS.keyChangeP99}× p99 beside the same command changing nothing (median of ${k.rounds.length} rounds) | ${n(ratio, 2)}× | ${met(ratio <= ACCESS_TARGETS.keyChangeP99 && clean)} |`);
+    rows.push(
+      `| a key created and revoked at ${n(k.keys)} keys holds no keyed call: p99 while it happens ≤ ${ACCESS_TARGETS.keyChangeP99}× p99 beside the same command changing nothing (median of ${k.rounds.length} rounds) | ${n(ratio, 2)}× | ${met(ratio <= ACCESS_TARGETS.keyChangeP99 && clean)} |`,
+    );
   }
   return rows;
 }
@@ -229,12 +262,33 @@ const ACCESS_TARGETS = { countersCost: 1.05, keyChangeP99: 1.5 };
 export function accessSection(a: AccessFigures | undefined, n: (x: number, digits?: number) => string): string[] {
   if (!a) return [];
   const us = (xs: number[]) => xs.map((x) => n(x, 2)).join(', ');
-  const out = ['', '## Quota counters and key store (issue 41)', '', `Metering one computed GET in the bench's own process (Meter.meter: caller, calls/day and calls/min counted, RateLimit headers), with the bounded in-memory counters (server/access/client-table.ts, QUOTA_MEMORY_CLIENTS at its default) against express-rate-limit's MemoryStore, which counted before them; each side behind the same adapter, a fresh Meter and a full GC before each run, in rounds (order reversed every other round); the ratio is the median of the rounds' own.`, '', '| workload | calls a run | bounded µs a call (rounds) | MemoryStore µs a call (rounds) | median µs, bounded / MemoryStore | ratio |', '|---|---:|---|---|---:|---:|'];
-  for (const c of a.counters) out.push(`| ${c.workload} | ${n(c.calls)} | ${us(c.boundedUs)} | ${us(c.memoryStoreUs)} | ${n(median(c.boundedUs), 2)} / ${n(median(c.memoryStoreUs), 2)} | **${n(countersRatio(c), 3)}×** |`);
+  const out = [
+    '',
+    '## Quota counters and key store (issue 41)',
+    '',
+    `Metering one computed GET in the bench's own process (Meter.meter: caller, calls/day and calls/min counted, RateLimit headers), with the bounded in-memory counters (server/access/client-table.ts, QUOTA_MEMORY_CLIENTS at its default) against express-rate-limit's MemoryStore, which counted before them; each side behind the same adapter, a fresh Meter and a full GC before each run, in rounds (order reversed every other round); the ratio is the median of the rounds' own.`,
+    '',
+    '| workload | calls a run | bounded µs a call (rounds) | MemoryStore µs a call (rounds) | median µs, bounded / MemoryStore | ratio |',
+    '|---|---:|---|---|---:|---:|',
+  ];
+  for (const c of a.counters)
+    out.push(
+      `| ${c.workload} | ${n(c.calls)} | ${us(c.boundedUs)} | ${us(c.memoryStoreUs)} | ${n(median(c.boundedUs), 2)} / ${n(median(c.memoryStoreUs), 2)} | **${n(countersRatio(c), 3)}×** |`,
+    );
   const k = a.keyStore;
   if (k) {
-    out.push('', `Key store of ${n(k.keys)} keys (filled in ${n(k.fillSeconds, 1)} s), the shim as \`npm start\` runs it (peak RSS ${k.shimPeakRssMb ?? '?'} MB): in each round keyed calls paced at ${n(k.rate)}/s, a run alone; a run while \`npm run keys -- --help\` ran twice (it changes nothing: what starting the command takes from the two cores the shim and the load share); and a run while \`npm run keys\` created a key and revoked it at the same moments, each command a process of its own.`, '', '| round | alone p50 / p99 ms | beside --help p50 / p99 ms | while keys change p50 / p99 ms | errors / non-2xx | create ms | new key answered after ms | revoke ms |', '|---:|---|---|---|---:|---:|---:|---:|');
-    k.rounds.forEach((r, i) => out.push(`| ${i + 1} | ${n(r.before.p50, 1)} / ${n(r.before.p99, 1)} | ${n(r.control.p50, 1)} / ${n(r.control.p99, 1)} | ${n(r.during.p50, 1)} / **${n(r.during.p99, 1)}** | ${r.during.errors} / ${r.during.non2xx} | ${n(r.createMs)} | ${n(r.seenAfterMs)} | ${n(r.revokeMs)} |`));
+    out.push(
+      '',
+      `Key store of ${n(k.keys)} keys (filled in ${n(k.fillSeconds, 1)} s), the shim as \`npm start\` runs it (peak RSS ${k.shimPeakRssMb ?? '?'} MB): in each round keyed calls paced at ${n(k.rate)}/s, a run alone; a run while \`npm run keys -- --help\` ran twice (it changes nothing: what starting the command takes from the two cores the shim and the load share); and a run while \`npm run keys\` created a key and revoked it at the same moments, each command a process of its own.`,
+      '',
+      '| round | alone p50 / p99 ms | beside --help p50 / p99 ms | while keys change p50 / p99 ms | errors / non-2xx | create ms | new key answered after ms | revoke ms |',
+      '|---:|---|---|---|---:|---:|---:|---:|',
+    );
+    k.rounds.forEach((r, i) =>
+      out.push(
+        `| ${i + 1} | ${n(r.before.p50, 1)} / ${n(r.before.p99, 1)} | ${n(r.control.p50, 1)} / ${n(r.control.p99, 1)} | ${n(r.during.p50, 1)} / **${n(r.during.p99, 1)}** | ${r.during.errors} / ${r.during.non2xx} | ${n(r.createMs)} | ${n(r.seenAfterMs)} | ${n(r.revokeMs)} |`,
+      ),
+    );
   }
   return out;
 }

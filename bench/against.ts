@@ -34,13 +34,19 @@ const base = join(scratch, 'tree');
  * ticks of 10 ms): a stage's own work, which a busy machine stretches far less than its wall time.
  */
 function childrenCpuMs(): number {
-  const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync('/proc/self/stat', 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
 function stage(tree: string, name: string, work: string): { ms: number; cpuMs: number; maxRssMb: number } {
   const cpu0 = childrenCpuMs();
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/stage.ts', name, work, values.companies!], { cwd: tree, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/stage.ts', name, work, values.companies!], {
+    cwd: tree,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return { ...(JSON.parse(out.trim().split('\n').pop()!) as { ms: number; maxRssMb: number }), cpuMs: childrenCpuMs() - cpu0 };
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -64,7 +70,9 @@ try {
   }
   const [now, then] = sides.map((s) => median(s.ms));
   const [cpuNow, cpuThen] = sides.map((s) => median(s.cpuMs));
-  console.log(`${values.stage} at ${values.companies} companies (medians of ${rounds}): this tree ${Math.round(now!)} ms, ${values.rev} ${Math.round(then!)} ms: ratio ${(now! / then!).toFixed(3)}; CPU ${cpuNow} ms against ${cpuThen} ms: ratio ${(cpuNow! / cpuThen!).toFixed(3)}`);
+  console.log(
+    `${values.stage} at ${values.companies} companies (medians of ${rounds}): this tree ${Math.round(now!)} ms, ${values.rev} ${Math.round(then!)} ms: ratio ${(now! / then!).toFixed(3)}; CPU ${cpuNow} ms against ${cpuThen} ms: ratio ${(cpuNow! / cpuThen!).toFixed(3)}`,
+  );
 } finally {
   execFileSync('git', ['worktree', 'remove', '--force', base], { cwd: here, stdio: 'inherit' });
   rmSync(scratch, { recursive: true, force: true });

@@ -32,7 +32,10 @@ export async function measureDrain(
   requests: Record<string, LoadRequest[]>,
   o: { seconds: number; rounds: number; inRounds: InRounds; log: (m: string) => void; companies: number },
 ): Promise<DrainFigures[]> {
-  const shims = await Promise.all([startShim(published, port, { BENCH_DRAIN: '0' }, 'bench/unmetered-shim.ts'), startShim(published, port + 1, { BENCH_DRAIN: '1' }, 'bench/unmetered-shim.ts')]);
+  const shims = await Promise.all([
+    startShim(published, port, { BENCH_DRAIN: '0' }, 'bench/unmetered-shim.ts'),
+    startShim(published, port + 1, { BENCH_DRAIN: '1' }, 'bench/unmetered-shim.ts'),
+  ]);
   const figures: DrainFigures[] = [];
   try {
     const cases: [string, LoadRequest[]][] = [
@@ -59,7 +62,9 @@ export async function measureDrain(
         cpuUs: { without: us(cpu[0]), with: us(cpu[1]) },
       };
       figures.push(d);
-      o.log(`${o.companies}: ${name}: without the drain ${median(d.without).toFixed(0)} req/s, with it ${median(d.with).toFixed(0)} req/s: ${drainRatio(d).toFixed(3)}×; CPU ${d.cpuUs.without?.toFixed(0)} / ${d.cpuUs.with?.toFixed(0)} µs`);
+      o.log(
+        `${o.companies}: ${name}: without the drain ${median(d.without).toFixed(0)} req/s, with it ${median(d.with).toFixed(0)} req/s: ${drainRatio(d).toFixed(3)}×; CPU ${d.cpuUs.without?.toFixed(0)} / ${d.cpuUs.with?.toFixed(0)} µs`,
+      );
     }
   } finally {
     await Promise.all(shims.map((s: Running) => s.stop()));
@@ -68,8 +73,16 @@ export async function measureDrain(
 }
 
 /** The target rows and the section of bench/results.md. */
-export function drainTargetRows(companies: number, figures: DrainFigures[], n: (x: number, digits?: number) => string, met: (ok: boolean) => string): string[] {
-  return figures.map((d) => `| ${d.name}: the drain's machinery ≥ ${DRAIN_TARGET}× its req/s without (${n(companies)} companies) | ${n(drainRatio(d), 3)}× | ${met(drainRatio(d) >= DRAIN_TARGET)} |`);
+export function drainTargetRows(
+  companies: number,
+  figures: DrainFigures[],
+  n: (x: number, digits?: number) => string,
+  met: (ok: boolean) => string,
+): string[] {
+  return figures.map(
+    (d) =>
+      `| ${d.name}: the drain's machinery ≥ ${DRAIN_TARGET}× its req/s without (${n(companies)} companies) | ${n(drainRatio(d), 3)}× | ${met(drainRatio(d) >= DRAIN_TARGET)} |`,
+  );
 }
 
 export function drainSection(figures: DrainFigures[], n: (x: number, digits?: number) => string): string[] {
@@ -81,6 +94,9 @@ export function drainSection(figures: DrainFigures[], n: (x: number, digits?: nu
     '',
     '| endpoint | without req/s (runs) | with req/s (runs) | ratio | p99 ms without / with | shim CPU µs per request: without / with |',
     '|---|---|---|---:|---:|---:|',
-    ...figures.map((d) => `| ${d.name} | ${runs(d.without)} | ${runs(d.with)} | **${n(drainRatio(d), 3)}×** | ${n(d.p99.without, 1)} / ${n(d.p99.with, 1)} | ${us(d.cpuUs.without)} / ${us(d.cpuUs.with)} |`),
+    ...figures.map(
+      (d) =>
+        `| ${d.name} | ${runs(d.without)} | ${runs(d.with)} | **${n(drainRatio(d), 3)}×** | ${n(d.p99.without, 1)} / ${n(d.p99.with, 1)} | ${us(d.cpuUs.without)} / ${us(d.cpuUs.with)} |`,
+    ),
   ];
 }

@@ -89,8 +89,14 @@ export function wrkLoad(base: string, paths: string[], o: { seconds: number; con
   const dir = mkdtempSync(join(tmpdir(), 'esg-wrk-'));
   try {
     const script = join(dir, 'paths.lua');
-    writeFileSync(script, `local paths = ${luaList(paths)}\nlocal n = 0\nrequest = function()\n  n = n % #paths + 1\n  return wrk.format("GET", paths[n])\nend\n`);
-    const out = execFileSync(wrk, ['-t1', `-c${o.connections}`, `-d${o.seconds}s`, '--latency', '-s', script, base], { encoding: 'utf8', timeout: (o.seconds + 30) * 1000 });
+    writeFileSync(
+      script,
+      `local paths = ${luaList(paths)}\nlocal n = 0\nrequest = function()\n  n = n % #paths + 1\n  return wrk.format("GET", paths[n])\nend\n`,
+    );
+    const out = execFileSync(wrk, ['-t1', `-c${o.connections}`, `-d${o.seconds}s`, '--latency', '-s', script, base], {
+      encoding: 'utf8',
+      timeout: (o.seconds + 30) * 1000,
+    });
     const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
     const ms = (label: string) => {
       const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(out);

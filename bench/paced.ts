@@ -29,11 +29,20 @@ export function saturated(base: string, requests: LoadRequest[], o: { seconds: n
 
 function runClient(base: string, requests: LoadRequest[], rate: number, seconds: number, connections: number): Promise<LoadResult> {
   const binary = compileC('paced-client');
-  if (!binary) throw new Error('npm run bench: its paced load is a C program (bench/paced-client.c), and no C compiler is installed (apt-get install gcc)');
+  if (!binary)
+    throw new Error('npm run bench: its paced load is a C program (bench/paced-client.c), and no C compiler is installed (apt-get install gcc)');
   const { hostname, port, host } = new URL(base);
   const dir = mkdtempSync(join(tmpdir(), 'esg-paced-'));
   const file = join(dir, 'requests');
-  writeFileSync(file, Buffer.concat(requests.flatMap((r) => { const b = requestBytes(host, r); return [Buffer.from(`${b.length}\n`), b]; })));
+  writeFileSync(
+    file,
+    Buffer.concat(
+      requests.flatMap((r) => {
+        const b = requestBytes(host, r);
+        return [Buffer.from(`${b.length}\n`), b];
+      }),
+    ),
+  );
   const args = [hostname, port, String(rate), String(seconds), String(connections), file];
   return new Promise((resolve, reject) => {
     execFile(binary, args, { timeout: (seconds + 60) * 1000 }, (err, stdout, stderr) => {
@@ -50,6 +59,8 @@ function requestBytes(host: string, r: LoadRequest): Buffer {
   const body = r.body ? Buffer.from(r.body) : null;
   const headers: Record<string, string> = { host, connection: 'keep-alive', ...r.headers };
   if (body) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(body.length) });
-  const head = `${r.method ?? 'GET'} ${r.path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+  const head = `${r.method ?? 'GET'} ${r.path} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n`;
   return body ? Buffer.concat([Buffer.from(head, 'latin1'), body]) : Buffer.from(head, 'latin1');
 }

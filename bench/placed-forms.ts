@@ -42,13 +42,26 @@ export async function writePlacedForms(realDir: string, outDir: string): Promise
   const report = sourceModule('SRC-MOPS-ESGREPORT');
   filesOf(realDir, report).forEach((f) => moved.add(f));
   const reports = new CsvWriter(join(outDir, 'esg_report.csv'), 'utf8-bom');
-  await reports.write(['年份', '公司代號', '第三方驗證單位名稱', '第三方驗證採用標準', '會計師確信驗證單位', '會計師確信採用標準', '會計師確信意見類型']);
+  await reports.write([
+    '年份',
+    '公司代號',
+    '第三方驗證單位名稱',
+    '第三方驗證採用標準',
+    '會計師確信驗證單位',
+    '會計師確信採用標準',
+    '會計師確信意見類型',
+  ]);
   for await (const f of readReportFilings(realDir, new RejectLog(), new SourceTally())) {
     const a = f.assurance;
     const verifier = a?.kind === 'third_party' ? { provider: a.provider, standard: a.standard } : a?.verifications[0];
     await reports.write([
-      String(f.year), f.ticker, verifier?.provider ?? '', verifier?.standard ?? '',
-      a?.kind === 'cpa' ? a.provider : '', a?.kind === 'cpa' ? (a.standard ?? '') : '', a?.kind === 'cpa' ? (a.level === 'reasonable' ? '合理確信' : '有限確信') : '',
+      String(f.year),
+      f.ticker,
+      verifier?.provider ?? '',
+      verifier?.standard ?? '',
+      a?.kind === 'cpa' ? a.provider : '',
+      a?.kind === 'cpa' ? (a.standard ?? '') : '',
+      a?.kind === 'cpa' ? (a.level === 'reasonable' ? '合理確信' : '有限確信') : '',
     ]);
   }
   await reports.close();

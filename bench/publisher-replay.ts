@@ -12,7 +12,9 @@ import { join } from 'node:path';
 export async function startPublisherReplay(dir: string): Promise<{ urls: Record<string, string>; close: () => Promise<void> }> {
   const send = (res: import('node:http').ServerResponse, file: string, type: string) => {
     if (!existsSync(join(dir, file))) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(type.includes('json') && file.startsWith('esggenplus') ? '{"code":200,"success":true,"data":[],"message":null}' : '[]');
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(type.includes('json') && file.startsWith('esggenplus') ? '{"code":200,"success":true,"data":[],"message":null}' : '[]');
       return;
     }
     res.writeHead(200, { 'content-type': type });
@@ -37,7 +39,11 @@ export async function startPublisherReplay(dir: string): Promise<{ urls: Record<
       if (url.pathname === '/sitca/IN2630.aspx') {
         if (req.method === 'GET') return send(res, 'sitca-IN2630-form.html', 'text/html; charset=utf-8');
         const form = new URLSearchParams(body);
-        return send(res, `sitca-IN2630-${form.get('ctl00$ContentPlaceHolder1$ddlQ_YM')}-${form.get('ctl00$ContentPlaceHolder1$ddlQ_Class')}.html`, 'text/html; charset=utf-8');
+        return send(
+          res,
+          `sitca-IN2630-${form.get('ctl00$ContentPlaceHolder1$ddlQ_YM')}-${form.get('ctl00$ContentPlaceHolder1$ddlQ_Class')}.html`,
+          'text/html; charset=utf-8',
+        );
       }
       res.writeHead(404).end();
     });
@@ -58,9 +64,10 @@ export async function startPublisherReplay(dir: string): Promise<{ urls: Record<
       // The stand-in asks for no key, but the fetch checks that one is set before it starts.
       MOENV_API_KEY: 'bench-replay-key',
     },
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -12,8 +12,37 @@ import { stallProbe, type StallFigures } from './stall-probe.js';
 import { drainRatio, measureDrain } from './drain.js';
 import { measureCounters, measureKeyStore, type AccessFigures } from './access.js';
 import { startPublisherReplay } from './publisher-replay.js';
-import { PAGES_ALL_LANGUAGES, PAGES_ONE_LANGUAGE, renderMarkdown, type BenchResults, type BuildFigures, type FormsFigures, type FrontFigures, type HistoryRuns, type LoggingFigures, type TailFigures, type ChangesFigures, type StorageFigures, type MeteringFigures, type ServeFigures, type TreeRuns } from './report.js';
-import { busyOver, cpuMs, ensureWrk, firstChildPid, peakRssMb, profiled, startNginx, startRedis, startShim, startShippedNginx, type Running, type ShimProfile } from './servers.js';
+import {
+  PAGES_ALL_LANGUAGES,
+  PAGES_ONE_LANGUAGE,
+  renderMarkdown,
+  type BenchResults,
+  type BuildFigures,
+  type FormsFigures,
+  type FrontFigures,
+  type HistoryRuns,
+  type LoggingFigures,
+  type TailFigures,
+  type ChangesFigures,
+  type StorageFigures,
+  type MeteringFigures,
+  type ServeFigures,
+  type TreeRuns,
+} from './report.js';
+import {
+  busyOver,
+  cpuMs,
+  ensureWrk,
+  firstChildPid,
+  peakRssMb,
+  profiled,
+  startNginx,
+  startRedis,
+  startShim,
+  startShippedNginx,
+  type Running,
+  type ShimProfile,
+} from './servers.js';
 
 /**
  * npm run bench [-- --companies 100000] [--sizes 100000] [--storage-companies N|0] [--runs 3] [--seconds 3] [--port 18600] [--only tail [--work DIR] | --only drain | --only access [--access-keys N] [--access-calls N]]
@@ -48,7 +77,8 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const seconds = Number(values.seconds);
 const sizes = values.sizes ? values.sizes.split(',').map(Number) : [...new Set([1800, ...(values.companies ? [Number(values.companies)] : [])])];
-if (values.only !== undefined && !['tail', 'drain', 'access'].includes(values.only)) throw new Error(`--only: the stages that run alone are tail, drain and access, not ${values.only}`);
+if (values.only !== undefined && !['tail', 'drain', 'access'].includes(values.only))
+  throw new Error(`--only: the stages that run alone are tail, drain and access, not ${values.only}`);
 if (values.work !== undefined && (values.only !== 'tail' || sizes.length !== 1)) throw new Error('--work: with --only tail and one size (--sizes N)');
 if (sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error(`--sizes: whole numbers of companies, at least 100: ${values.sizes}`);
 // On disk by default, where snapshots are written (--dir /dev/shm measures in memory instead).
@@ -57,12 +87,22 @@ const root = mkdtempSync(join(workBase, 'esg-bench-'));
 const log = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 
 /** A stage while this process keeps serving (the loopback publishers of the refresh stage live here). */
-function stageAsync(name: string, work: string, companies: number, env: Record<string, string>): Promise<{ ms: number; maxRssMb: number } & Record<string, number>> {
+function stageAsync(
+  name: string,
+  work: string,
+  companies: number,
+  env: Record<string, string>,
+): Promise<{ ms: number; maxRssMb: number } & Record<string, number>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/stage.ts', name, work, String(companies)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/stage.ts', name, work, String(companies)], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`stage ${name} exited ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`stage ${name} exited ${code}`)),
+    );
   });
 }
 
@@ -73,20 +113,36 @@ function stageAsync(name: string, work: string, companies: number, env: Record<s
  */
 async function formsFigures(companies: number, work: string): Promise<FormsFigures> {
   stage('placed-forms', work, companies);
-  const [realMs = [], placedMs = []] = await inRounds([() => stage('snapshot-real', work, companies).ms, () => stage('snapshot-placed', work, companies).ms]);
+  const [realMs = [], placedMs = []] = await inRounds([
+    () => stage('snapshot-real', work, companies).ms,
+    () => stage('snapshot-placed', work, companies).ms,
+  ]);
   const build = stage('build', work, companies);
   const publishers = await startPublisherReplay(join(work, 'sources'));
   try {
     const refreshed = await stageAsync('refresh', work, companies, publishers.urls);
-    log(`${companies}: real forms ${realMs.join('/')} ms, placed forms ${placedMs.join('/')} ms; build peak ${build.maxRssMb} MB, refresh peak ${refreshed.maxRssMb} MB (${refreshed.answers} answers)`);
-    return { realMs, placedMs, buildMs: build.ms, buildRssMb: build.maxRssMb, refreshMs: refreshed.ms, refreshRssMb: refreshed.maxRssMb, answers: refreshed.answers! };
+    log(
+      `${companies}: real forms ${realMs.join('/')} ms, placed forms ${placedMs.join('/')} ms; build peak ${build.maxRssMb} MB, refresh peak ${refreshed.maxRssMb} MB (${refreshed.answers} answers)`,
+    );
+    return {
+      realMs,
+      placedMs,
+      buildMs: build.ms,
+      buildRssMb: build.maxRssMb,
+      refreshMs: refreshed.ms,
+      refreshRssMb: refreshed.maxRssMb,
+      answers: refreshed.answers!,
+    };
   } finally {
     await publishers.close();
   }
 }
 
 function stage(name: string, work: string, companies?: number): { ms: number; maxRssMb: number } & Record<string, number> {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/stage.ts', name, work, String(companies ?? '')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/stage.ts', name, work, String(companies ?? '')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
@@ -113,16 +169,21 @@ async function buildFigures(companies: number, work: string): Promise<BuildFigur
   timed('evolve', 'next month: evolve, adapters + snapshot (setup)');
   const history = [await historyRuns(companies, work, medium)];
   const alsoInMemory = workBase !== MEMORY_DIR && existsSync(MEMORY_DIR);
-  const inMemory = alsoInMemory ? await inMemoryCopy(work, async (memWork) => {
-    history.push(await historyRuns(companies, memWork, 'memory (tmpfs)'));
-    return alternateTreeRuns(companies, memWork, 'memory (tmpfs)');
-  }) : null;
+  const inMemory = alsoInMemory
+    ? await inMemoryCopy(work, async (memWork) => {
+        history.push(await historyRuns(companies, memWork, 'memory (tmpfs)'));
+        return alternateTreeRuns(companies, memWork, 'memory (tmpfs)');
+      })
+    : null;
   return { companies, stages, history, forms, tree: { files: tree.files!, bytes: tree.bytes!, media: inMemory ? [onDisk, inMemory] : [onDisk] } };
 }
 
 /** History's storage after 6, 12 and 24 published snapshots (stage.ts history-storage). */
 function storageFigures(companies: number, work: string): StorageFigures {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/stage.ts', 'history-storage', work, String(companies), '6,12,24'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/stage.ts', 'history-storage', work, String(companies), '6,12,24'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const r = JSON.parse(out.trim().split('\n').pop()!) as { storage: StorageFigures['points']; pagesDropped: number };
   log(`${companies}: history storage ${r.storage.map((p) => `${p.snapshots}: ${(p.bytes / 1e6).toFixed(1)} MB`).join(', ')}`);
   return { companies, points: r.storage, pagesDropped: r.pagesDropped === 1 };
@@ -136,14 +197,17 @@ async function historyRuns(companies: number, work: string, medium: string): Pro
   let changed = 0;
   // Five rounds at least: on this disk the same tree took 15 to 28 s from one round to the next,
   // and the ratio of one round's pair moved between 1.06 and 2.1 (bench/results.md).
-  const [treeMs, withHistoryMs] = await inRounds([
-    () => stage('next-tree', work, companies).ms,
-    () => {
-      const w = stage('next-tree-history', work, companies);
-      changed = w.changed!;
-      return w.ms;
-    },
-  ], Math.max(runs, 5));
+  const [treeMs, withHistoryMs] = await inRounds(
+    [
+      () => stage('next-tree', work, companies).ms,
+      () => {
+        const w = stage('next-tree-history', work, companies);
+        changed = w.changed!;
+        return w.ms;
+      },
+    ],
+    Math.max(runs, 5),
+  );
   log(`${companies}, ${medium}: next month's tree ${treeMs!.join(', ')} ms; with history and changes ${withHistoryMs!.join(', ')} ms`);
   return { medium, treeMs: treeMs!, withHistoryMs: withHistoryMs!, changed };
 }
@@ -170,7 +234,10 @@ async function alternateTreeRuns(companies: number, work: string, medium: string
 async function inMemoryCopy<T>(work: string, measure: (memWork: string) => Promise<T>): Promise<T> {
   const memWork = mkdtempSync(join(MEMORY_DIR, 'esg-bench-tree-'));
   try {
-    for (const [dir, files] of [['snapshot', ['snapshot.sqlite', 'history.sqlite']], ['snapshot-next', ['snapshot.sqlite']]] as const) {
+    for (const [dir, files] of [
+      ['snapshot', ['snapshot.sqlite', 'history.sqlite']],
+      ['snapshot-next', ['snapshot.sqlite']],
+    ] as const) {
       mkdirSync(join(memWork, dir));
       for (const f of files) copyFileSync(join(work, dir, f), join(memWork, dir, f));
     }
@@ -181,7 +248,10 @@ async function inMemoryCopy<T>(work: string, measure: (memWork: string) => Promi
 }
 
 function sampleRequests(store: SnapshotStore) {
-  const tickers = store.firstTickers(store.companyCount()).filter((_, i) => i % 7 === 0).slice(0, 500);
+  const tickers = store
+    .firstTickers(store.companyCount())
+    .filter((_, i) => i % 7 === 0)
+    .slice(0, 500);
   const industries = [...new Set([...store.companies()].slice(0, 5000).map((c) => c.industry))];
   const names = tickers.slice(0, 200).map((t) => store.company(t)!);
   const pick = <T>(xs: T[], i: number) => xs[i % xs.length]!;
@@ -192,7 +262,9 @@ function sampleRequests(store: SnapshotStore) {
     static: list((i) => ({ path: `/api/v1/company/${pick(tickers, i)}` })),
     canonical: list((i) => ({ path: `/api/v1/company/${pick(tickers, i)}/canonical?fields=penalties,carbon,flags` })),
     'ranking industry': list((i) => ({ path: `/api/v1/ranking?industry=${enc(pick(industries, i))}&page=${(i % 3) + 1}` })),
-    'ranking gf': list((i) => ({ path: `/api/v1/ranking?gf=${pick(['GF-F01', 'GF-P02', 'GF-A01', 'GF-P01', 'GF-D01', 'GF-C01', 'GF-V01', 'GF-D02'], i)}&sort=${i % 2 ? 'score_asc' : 'score_desc'}` })),
+    'ranking gf': list((i) => ({
+      path: `/api/v1/ranking?gf=${pick(['GF-F01', 'GF-P02', 'GF-A01', 'GF-P01', 'GF-D01', 'GF-C01', 'GF-V01', 'GF-D02'], i)}&sort=${i % 2 ? 'score_asc' : 'score_desc'}`,
+    })),
     'ranking q': list((i) => {
       const name = [...pick(names, i).company_name];
       const len = 1 + (i % 4);
@@ -200,7 +272,11 @@ function sampleRequests(store: SnapshotStore) {
       return { path: `/api/v1/ranking?q=${enc(name.slice(from, from + len).join(''))}` };
     }),
     'compare 5': list((i) => ({ path: `/api/v1/compare?tickers=${[0, 1, 2, 3, 4].map((k) => pick(tickers, i * 5 + k)).join(',')}` })),
-    'batch 100': list((i) => ({ method: 'POST', path: '/api/v1/batch', body: JSON.stringify({ tickers: Array.from({ length: 100 }, (_, k) => pick(tickers, i * 100 + k)) }) })),
+    'batch 100': list((i) => ({
+      method: 'POST',
+      path: '/api/v1/batch',
+      body: JSON.stringify({ tickers: Array.from({ length: 100 }, (_, k) => pick(tickers, i * 100 + k)) }),
+    })),
   };
 }
 
@@ -292,7 +368,9 @@ async function serveFigures(companies: number, work: string, port: number): Prom
       const ratioTo = (k: number) => medianRatio(rps(k), rps(0));
       modes.forEach((m, i) => {
         throughput.push({ name: `${name} (${m.label})`, ...results[i]!, ratioToStatic: results[i]!.rps / shimStatic.rps });
-        log(`${companies}: ${name} ${m.label}: ${results[i]!.rps.toFixed(0)} req/s, p99 ${results[i]!.p99} ms, shim CPU ${median(cpu[i]!).toFixed(0)} µs per call`);
+        log(
+          `${companies}: ${name} ${m.label}: ${results[i]!.rps.toFixed(0)} req/s, p99 ${results[i]!.p99} ms, shim CPU ${median(cpu[i]!).toFixed(0)} µs per call`,
+        );
       });
       const cpuUs = (i: number) => (cpu[i]!.length > 0 ? median(cpu[i]!) : null);
       metering.push({
@@ -315,9 +393,14 @@ async function serveFigures(companies: number, work: string, port: number): Prom
     const packLoad = withKey(packs);
     await paced(shim.base, packLoad.slice(0, 10), { seconds: 1, rate: 10 });
     const packsAtRate = await paced(shim.base, packLoad.slice(10), { seconds: packSeconds, rate: PACK_RATE });
-    log(`${companies}: 50-company packs at ${PACK_RATE}/s for ${packSeconds} s: p50 ${packsAtRate.p50} ms, p99 ${packsAtRate.p99} ms, ${packsAtRate.non2xx} not 2xx${packsAtRate.statuses ? ` (${JSON.stringify(packsAtRate.statuses)})` : ''}`);
+    log(
+      `${companies}: 50-company packs at ${PACK_RATE}/s for ${packSeconds} s: p50 ${packsAtRate.p50} ms, p99 ${packsAtRate.p99} ms, ${packsAtRate.non2xx} not 2xx${packsAtRate.statuses ? ` (${JSON.stringify(packsAtRate.statuses)})` : ''}`,
+    );
     const mcp = await measureMcp(companies, shim, requests.static!, withKey);
-    const frontFigures = typeof nginx !== 'string' && typeof front !== 'string' ? await measureFront(companies, nginx, front, shim, requests, withKey, throughput) : null;
+    const frontFigures =
+      typeof nginx !== 'string' && typeof front !== 'string'
+        ? await measureFront(companies, nginx, front, shim, requests, withKey, throughput)
+        : null;
     const logging = await measureLogging(companies, shim, logged, logFile, requests, withKey);
     const { stalls, tail } = await measureTail(companies, published, keysDb, port + 8, requests, withKey);
     const changes = await measureChanges(companies, work, port + 7, keysDb, withKey);
@@ -378,14 +461,18 @@ async function measureFront(
     const server = i === 0 ? bare : front;
     const worker = workers[i] ?? null;
     const before = worker === null ? null : cpuMs(worker);
-    const r = useWrk ? wrkLoad(server.base, paths, { seconds, connections: 10 })! : await load(server.base, requests.static!, { seconds, connections: 10 });
+    const r = useWrk
+      ? wrkLoad(server.base, paths, { seconds, connections: 10 })!
+      : await load(server.base, requests.static!, { seconds, connections: 10 });
     const after = worker === null ? null : cpuMs(worker);
     if (before !== null && after !== null && r.rps > 0) cpu[i].push((1000 * (after - before)) / (r.rps * seconds));
     return r;
   };
   await load(front.base, requests.static!, { seconds: 1, connections: 4 });
   const [bareRuns = [], shippedRuns = []] = await inRounds([staticRun(0), staticRun(1)], Math.max(runs, 5));
-  const [bareAc = [], shippedAc = []] = useWrk ? await inRounds([run(bare.base, requests.static!), run(front.base, requests.static!)], Math.max(runs, 5)) : [bareRuns, shippedRuns];
+  const [bareAc = [], shippedAc = []] = useWrk
+    ? await inRounds([run(bare.base, requests.static!), run(front.base, requests.static!)], Math.max(runs, 5))
+    : [bareRuns, shippedRuns];
   throughput.push({ name: `static company file, nginx with the shipped config (1 worker${useWrk ? ', wrk' : ''})`, ...medians(shippedRuns) });
   const figures: FrontFigures = {
     static: {
@@ -405,7 +492,12 @@ async function measureFront(
     await load(front.base, keyed, { seconds: 1, connections: 4 });
     const [direct = [], via = []] = await inRounds([run(shim.base, keyed), run(front.base, keyed)], Math.max(runs, 5));
     throughput.push({ name: `${name} (metered, memory), through nginx`, ...medians(via) });
-    figures.dynamic.push({ name, direct: direct.map((r) => r.rps), viaNginx: via.map((r) => r.rps), errors: [...direct, ...via].reduce((a, r) => a + r.errors + r.non2xx, 0) });
+    figures.dynamic.push({
+      name,
+      direct: direct.map((r) => r.rps),
+      viaNginx: via.map((r) => r.rps),
+      errors: [...direct, ...via].reduce((a, r) => a + r.errors + r.non2xx, 0),
+    });
     log(`${companies}: ${name} through nginx ${medians(via).rps.toFixed(0)} req/s, shim alone ${medians(direct).rps.toFixed(0)}`);
   }
   return figures;
@@ -448,7 +540,9 @@ async function measureLogging(
     const [off = [], on = []] = await inRounds([() => loadWithCpu(quiet, reqs, cpu[0]), () => loadWithCpu(logged, reqs, cpu[1])], Math.max(runs, 7));
     const us = (xs: number[]) => (xs.length > 0 ? median(xs) : null);
     figures.push({ name, quiet: off.map((r) => r.rps), logged: on.map((r) => r.rps), cpuUs: { quiet: us(cpu[0]), logged: us(cpu[1]) } });
-    log(`${companies}: ${name}: lines off ${medians(off).rps.toFixed(0)} req/s, a line per request ${medians(on).rps.toFixed(0)} req/s; CPU ${us(cpu[0])?.toFixed(0)} / ${us(cpu[1])?.toFixed(0)} µs`);
+    log(
+      `${companies}: ${name}: lines off ${medians(off).rps.toFixed(0)} req/s, a line per request ${medians(on).rps.toFixed(0)} req/s; CPU ${us(cpu[0])?.toFixed(0)} / ${us(cpu[1])?.toFixed(0)} µs`,
+    );
   }
   await new Promise((r) => setTimeout(r, 100)); // the last lines leave the shim's 20 ms batch
   let lines = 0;
@@ -467,7 +561,13 @@ async function measureLogging(
  * metered shim started as `npm start` starts it, paced at the fixed rate over causes, industries,
  * |score_delta| bounds and pages, and its peak RSS.
  */
-async function measureChanges(companies: number, work: string, port: number, keysDb: string, withKey: (reqs: LoadRequest[]) => LoadRequest[]): Promise<ChangesFigures> {
+async function measureChanges(
+  companies: number,
+  work: string,
+  port: number,
+  keysDb: string,
+  withKey: (reqs: LoadRequest[]) => LoadRequest[],
+): Promise<ChangesFigures> {
   const { moved, monthMoved } = stage('changes-month', work, companies);
   const published = join(work, 'published-changes');
   const store = SnapshotStore.open(join(published, 'current'));
@@ -489,7 +589,9 @@ async function measureChanges(companies: number, work: string, port: number, key
     await paced(shim.base, keyed, { rate: 100, seconds: 2 });
     const result = await medianOf(runs, () => paced(shim.base, keyed, { rate: FIXED_RATE, seconds: Math.max(seconds, 5) }));
     const peak = peakRssMb(shim.pid);
-    log(`${companies}: filtered /changes, ${moved} moved (the month itself ${monthMoved}), at ${FIXED_RATE} req/s: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms; peak RSS ${peak} MB`);
+    log(
+      `${companies}: filtered /changes, ${moved} moved (the month itself ${monthMoved}), at ${FIXED_RATE} req/s: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms; peak RSS ${peak} MB`,
+    );
     return { moved: moved!, monthMoved: monthMoved!, rate: FIXED_RATE, result, peakRssMb: peak };
   } finally {
     await shim.stop();
@@ -509,15 +611,27 @@ function mcpLookups(companyRequests: LoadRequest[]): LoadRequest[] {
     method: 'POST',
     path: '/mcp',
     headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'get_company', arguments: { ticker: r.path.split('/').pop() } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: i + 1,
+      method: 'tools/call',
+      params: { name: 'get_company', arguments: { ticker: r.path.split('/').pop() } },
+    }),
   }));
 }
 
-async function measureMcp(companies: number, shim: Running, companyRequests: LoadRequest[], withKey: (reqs: LoadRequest[]) => LoadRequest[]): Promise<ServeFigures['mcp']> {
+async function measureMcp(
+  companies: number,
+  shim: Running,
+  companyRequests: LoadRequest[],
+  withKey: (reqs: LoadRequest[]) => LoadRequest[],
+): Promise<ServeFigures['mcp']> {
   const keyed = withKey(mcpLookups(companyRequests));
   await paced(shim.base, keyed, { rate: 100, seconds: 2 });
   const result = await medianOf(runs, () => paced(shim.base, keyed, { rate: MCP_RATE, seconds: Math.max(seconds, 5) }));
-  log(`${companies}: MCP company lookup at ${MCP_RATE} calls/s: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.non2xx} not 2xx`);
+  log(
+    `${companies}: MCP company lookup at ${MCP_RATE} calls/s: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.non2xx} not 2xx`,
+  );
   return { rate: MCP_RATE, ...result };
 }
 
@@ -531,7 +645,14 @@ const FIXED_RATE = 500;
  * a shim of its own with /metrics: its GC pauses and worst event-loop delay over each paced run say
  * how much of the tail is the shim's (bench/results.md has what they showed).
  */
-async function measureTail(companies: number, published: string, keysDb: string, port: number, requests: Record<string, LoadRequest[]>, withKey: (reqs: LoadRequest[]) => LoadRequest[]): Promise<{ stalls: StallFigures | null; tail: TailFigures[] }> {
+async function measureTail(
+  companies: number,
+  published: string,
+  keysDb: string,
+  port: number,
+  requests: Record<string, LoadRequest[]>,
+  withKey: (reqs: LoadRequest[]) => LoadRequest[],
+): Promise<{ stalls: StallFigures | null; tail: TailFigures[] }> {
   const stalls = await stallProbe();
   if (stalls) log(`${companies}: the machine's own stalls, one loop per core: longest gaps ${stalls.probes.map((p) => p.maxGapMs).join(', ')} ms`);
   const figures: TailFigures[] = [];
@@ -557,7 +678,9 @@ async function measureTail(companies: number, published: string, keysDb: string,
         saturations.push({ result: sat, busy: satBusy() });
         const rate = Math.max(1, Math.round((sat.rps * 2) / 3));
         const runBusy = busyOver(shim.pid);
-        const run = await profiled(`http://127.0.0.1:${port + 1}`, () => paced(shim.base, keyed, { rate, seconds: Math.max(seconds, 5), connections: 50 }));
+        const run = await profiled(`http://127.0.0.1:${port + 1}`, () =>
+          paced(shim.base, keyed, { rate, seconds: Math.max(seconds, 5), connections: 50 }),
+        );
         pacedRuns.push({ result: { ...run.result, rate }, profile: run.profile, busy: runBusy() });
       }
       const saturation = medians(saturations.map((s) => s.result));
@@ -566,8 +689,18 @@ async function measureTail(companies: number, published: string, keysDb: string,
       const saturationBusy = satShares.every((b) => b !== null) ? satShares.reduce((a, b) => a + b!, 0) / satShares.length : null;
       const { result, profile, busy: pacedBusy } = [...pacedRuns].sort((a, b) => a.result.p99 - b.result.p99)[Math.floor(pacedRuns.length / 2)]!;
       const busy = saturationBusy !== null && pacedBusy !== null ? { saturation: saturationBusy, paced: pacedBusy } : undefined;
-      figures.push({ name, saturation, paced: result, pacedP99s: pacedRuns.map((r) => r.result.p99), pacedRates: pacedRuns.map((r) => r.result.rate), profile, ...(busy && { busy }) });
-      log(`${companies}: ${name}, 50 connections: saturation ${saturation.rps.toFixed(0)} req/s p50 ${saturation.p50} p99 ${saturation.p99} ms; paced ${result.rate} req/s (runs at ${pacedRuns.map((r) => r.result.rate).join(', ')}) p50 ${result.p50.toFixed(1)} p99 ${result.p99.toFixed(1)} ms; shim GC ${profile.gcPauses} pauses ${profile.gcPauseMs} ms (mark-compact ${profile.majorPauses}, ${profile.majorPauseMs} ms), loop delay max ${profile.loopLagMaxMs} ms${busy ? `; shim thread busy ${(busy.saturation * 100).toFixed(0)} % / ${(busy.paced * 100).toFixed(0)} %` : ''}`);
+      figures.push({
+        name,
+        saturation,
+        paced: result,
+        pacedP99s: pacedRuns.map((r) => r.result.p99),
+        pacedRates: pacedRuns.map((r) => r.result.rate),
+        profile,
+        ...(busy && { busy }),
+      });
+      log(
+        `${companies}: ${name}, 50 connections: saturation ${saturation.rps.toFixed(0)} req/s p50 ${saturation.p50} p99 ${saturation.p99} ms; paced ${result.rate} req/s (runs at ${pacedRuns.map((r) => r.result.rate).join(', ')}) p50 ${result.p50.toFixed(1)} p99 ${result.p99.toFixed(1)} ms; shim GC ${profile.gcPauses} pauses ${profile.gcPauseMs} ms (mark-compact ${profile.majorPauses}, ${profile.majorPauseMs} ms), loop delay max ${profile.loopLagMaxMs} ms${busy ? `; shim thread busy ${(busy.saturation * 100).toFixed(0)} % / ${(busy.paced * 100).toFixed(0)} %` : ''}`,
+      );
     }
   } finally {
     await shim.stop();
@@ -595,7 +728,15 @@ async function inRounds<T>(fns: (() => T | Promise<T>)[], times = runs): Promise
 /** Issue 41: the bounded quota counters against MemoryStore, in rounds; a shim on a key store of --access-keys keys. */
 async function accessFigures(published: string, port: number): Promise<AccessFigures> {
   const counters = await measureCounters({ calls: Number(values['access-calls']), rounds: Math.max(runs, 7), log });
-  const keyStore = await measureKeyStore({ published, port, keys: Number(values['access-keys']), rate: 500, seconds: Math.max(seconds, 8), rounds: runs, log });
+  const keyStore = await measureKeyStore({
+    published,
+    port,
+    keys: Number(values['access-keys']),
+    rate: 500,
+    seconds: Math.max(seconds, 8),
+    rounds: runs,
+    log,
+  });
   return { counters, keyStore };
 }
 
@@ -610,7 +751,18 @@ let removing: Promise<void> | undefined;
 const results: BenchResults = {
   measured_at: new Date().toISOString(),
   machine: { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` },
-  settings: { runs, seconds, connections: 10, fixedRate: 500, workDir: workBase, pacedGenerator: 'C', tailSaturationRuns: runs, tailGenerator: 'C', tailPacedRuns: runs, tailPaired: true },
+  settings: {
+    runs,
+    seconds,
+    connections: 10,
+    fixedRate: 500,
+    workDir: workBase,
+    pacedGenerator: 'C',
+    tailSaturationRuns: runs,
+    tailGenerator: 'C',
+    tailPacedRuns: runs,
+    tailPaired: true,
+  },
   builds: [],
   serving: [],
   durationSeconds: 0,

@@ -39,10 +39,21 @@ function stopper(child: ChildProcess): () => Promise<void> {
  * `snapshotsDir`; `env` adds settings (KEYS_DB, REDIS_URL, LOG_LEVEL), `entry` replaces
  * server/start.ts (the metering baseline), `logFile` receives its log lines.
  */
-export async function startShim(snapshotsDir: string, port: number, env: Record<string, string> = {}, entry?: string, logFile?: string): Promise<Running> {
+export async function startShim(
+  snapshotsDir: string,
+  port: number,
+  env: Record<string, string> = {},
+  entry?: string,
+  logFile?: string,
+): Promise<Running> {
   // `npm start` first makes sure a snapshot exists, then runs the server: the last command is the server's.
   const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const start = script.split('&&').at(-1)!.trim().replace(/^exec\s+/, '').split(/\s+/); // `exec node …` (the script's own process becomes node)
+  const start = script
+    .split('&&')
+    .at(-1)!
+    .trim()
+    .replace(/^exec\s+/, '')
+    .split(/\s+/); // `exec node …` (the script's own process becomes node)
   if (start[0] !== 'node') throw new Error(`npm start does not end in a plain node command: ${script}`);
   const args = start.slice(1);
   if (entry) args[args.length - 1] = entry;
@@ -85,7 +96,14 @@ function accepts(port: number): Promise<boolean> {
 function nginxBinary(): string | null {
   let nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync);
   if (!nginx && process.getuid?.() === 0) {
-    spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx'], { stdio: 'ignore' });
+    spawnSync(
+      'sh',
+      [
+        '-c',
+        'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx',
+      ],
+      { stdio: 'ignore' },
+    );
     nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync);
   }
   return nginx ?? null;
@@ -95,7 +113,14 @@ function nginxBinary(): string | null {
 export function ensureWrk(): boolean {
   const found = () => ['/usr/bin/wrk', '/usr/local/bin/wrk'].some(existsSync);
   if (!found() && process.getuid?.() === 0) {
-    spawnSync('sh', ['-c', 'DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk)'], { stdio: 'ignore' });
+    spawnSync(
+      'sh',
+      [
+        '-c',
+        'DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk)',
+      ],
+      { stdio: 'ignore' },
+    );
   }
   return found();
 }
@@ -161,7 +186,17 @@ export async function startShippedNginx(snapshotsDir: string, port: number, work
   for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(runtimeDir, 'tmp', t), { recursive: true });
   const conf = join(runtimeDir, 'nginx.conf');
   // As root, workers would run as nobody: the bench's work folder (mkdtemp) is its owner's alone.
-  writeFileSync(conf, nginxConfig({ snapshotsDir: resolve(snapshotsDir), upstreams, listen: `127.0.0.1:${port}`, runtimeDir, workerProcesses: 1, user: process.getuid?.() === 0 ? 'root' : undefined }));
+  writeFileSync(
+    conf,
+    nginxConfig({
+      snapshotsDir: resolve(snapshotsDir),
+      upstreams,
+      listen: `127.0.0.1:${port}`,
+      runtimeDir,
+      workerProcesses: 1,
+      user: process.getuid?.() === 0 ? 'root' : undefined,
+    }),
+  );
   const child = spawn(nginx, ['-p', runtimeDir, '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/api/v1/methodology`, child, 20);

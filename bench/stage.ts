@@ -40,7 +40,9 @@ const tree = join(dbDir, 'tree');
 const nextDir = join(work, 'snapshot-next');
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 const start = performance.now();
@@ -56,8 +58,13 @@ switch (stage) {
   case 'snapshot': {
     mkdirSync(dbDir, { recursive: true });
     const s = await buildSnapshotDb({
-      sourcesDir: sources, dbPath: join(dbDir, 'snapshot.sqlite'), snapshotId: '2026-11-01', publishedAt: '2026-11-01T00:00:00Z',
-      kind: 'demo', serviceHost: 'bench.example', progress: silentProgress,
+      sourcesDir: sources,
+      dbPath: join(dbDir, 'snapshot.sqlite'),
+      snapshotId: '2026-11-01',
+      publishedAt: '2026-11-01T00:00:00Z',
+      kind: 'demo',
+      serviceHost: 'bench.example',
+      progress: silentProgress,
     });
     facts.companies = s.companies;
     break;
@@ -81,7 +88,9 @@ switch (stage) {
   case 'tree-baseline': {
     // The same bytes in the order one tree writer writes them (company by company, in ticker order,
     // then the rest), with nothing but mkdirSync + writeFileSync: the floor for the tree stage.
-    const rel = filesUnder(join(tree, 'api')).map((f) => relative(tree, f)).filter((f) => !f.startsWith(`${DOWNLOADS_DIR}/`));
+    const rel = filesUnder(join(tree, 'api'))
+      .map((f) => relative(tree, f))
+      .filter((f) => !f.startsWith(`${DOWNLOADS_DIR}/`));
     const companyKey = (f: string) => /^api\/v1\/company\/([0-9A-Z]+)(\/canonical)?\.json$/.exec(f);
     rel.sort((a, b) => {
       const ka = companyKey(a);
@@ -117,7 +126,15 @@ switch (stage) {
     execFileSync('sync');
     const store = SnapshotStore.open(dbDir);
     const counts = { companies: store.companyCount(), penalties: store.penaltyCount(), etfs: store.etfs().length, sources: store.sources().length };
-    const self = { dataset_snapshot_id: store.meta.dataset_snapshot_id, data_asof: store.meta.data_asof, methodology_version: store.meta.methodology_version, kind: store.meta.kind, published_at: store.meta.published_at, counts, files: [] };
+    const self = {
+      dataset_snapshot_id: store.meta.dataset_snapshot_id,
+      data_asof: store.meta.data_asof,
+      methodology_version: store.meta.methodology_version,
+      kind: store.meta.kind,
+      published_at: store.meta.published_at,
+      counts,
+      files: [],
+    };
     const t0 = performance.now();
     const stats = await writePages(store, tree, snapshotsView(store.meta, [self]), { locales: stage === 'pages-en' ? ['en'] : LOCALES });
     measuredMs = performance.now() - t0;
@@ -133,7 +150,9 @@ switch (stage) {
     // The pages stage wrote the folder's own page there; the downloads start from an empty folder, as in a build.
     rmSync(outDir, { recursive: true, force: true });
     const files = await writeDownloads({
-      dbPath: join(dbDir, 'snapshot.sqlite'), treeDir: tree, outDir,
+      dbPath: join(dbDir, 'snapshot.sqlite'),
+      treeDir: tree,
+      outDir,
       excludeFromArchive: outsideTreeArchive,
     });
     facts.files = files.length;
@@ -147,8 +166,13 @@ switch (stage) {
     rmSync(nextDir, { recursive: true, force: true });
     mkdirSync(nextDir, { recursive: true });
     await buildSnapshotDb({
-      sourcesDir: months[1]!.dir, dbPath: join(nextDir, 'snapshot.sqlite'), snapshotId: '2026-12-01', publishedAt: '2026-12-01T00:00:00Z',
-      kind: 'demo', serviceHost: 'bench.example', progress: silentProgress,
+      sourcesDir: months[1]!.dir,
+      dbPath: join(nextDir, 'snapshot.sqlite'),
+      snapshotId: '2026-12-01',
+      publishedAt: '2026-12-01T00:00:00Z',
+      kind: 'demo',
+      serviceHost: 'bench.example',
+      progress: silentProgress,
     });
     break;
   }
@@ -188,7 +212,17 @@ switch (stage) {
     // keeps the API and downloads), and the folder's figure says so.
     const dropPages = Number(companies) > PAGES_BUILT_UP_TO;
     for (const [i, m] of months.entries()) {
-      await buildAndPublish({ sourcesDir: m.dir, snapshotsDir, kind: 'demo', now: demoPublishTime(m.asof), assertScale: BENCH_ASSERT_SCALE, serviceHost: 'bench.example', progress: silentProgress, keep: 24, pages: !dropPages });
+      await buildAndPublish({
+        sourcesDir: m.dir,
+        snapshotsDir,
+        kind: 'demo',
+        now: demoPublishTime(m.asof),
+        assertScale: BENCH_ASSERT_SCALE,
+        serviceHost: 'bench.example',
+        progress: silentProgress,
+        keep: 24,
+        pages: !dropPages,
+      });
       if (counts.includes(i + 1)) storage.push({ snapshots: i + 1, ...historyStorage(snapshotsDir), folderDiskBytes: folderDiskBytes() });
     }
     facts.storage = storage;
@@ -207,7 +241,15 @@ switch (stage) {
     const snapshotsDir = join(work, 'published-changes');
     rmSync(snapshotsDir, { recursive: true, force: true });
     for (const m of months) {
-      await buildAndPublish({ sourcesDir: m.dir, snapshotsDir, kind: 'demo', now: demoPublishTime(m.asof), assertScale: BENCH_ASSERT_SCALE, serviceHost: 'bench.example', progress: silentProgress });
+      await buildAndPublish({
+        sourcesDir: m.dir,
+        snapshotsDir,
+        kind: 'demo',
+        now: demoPublishTime(m.asof),
+        assertScale: BENCH_ASSERT_SCALE,
+        serviceHost: 'bench.example',
+        progress: silentProgress,
+      });
     }
     rmSync(join(work, 'series-changes'), { recursive: true, force: true });
     const current = SnapshotStore.open(join(snapshotsDir, 'current'));
@@ -235,8 +277,13 @@ switch (stage) {
     rmSync(out, { recursive: true, force: true });
     mkdirSync(out, { recursive: true });
     const s = await buildSnapshotDb({
-      sourcesDir: stage === 'snapshot-real' ? sources : join(work, 'sources-placed'), dbPath: join(out, 'snapshot.sqlite'), snapshotId: '2026-11-01',
-      publishedAt: '2026-11-01T00:00:00Z', kind: 'demo', serviceHost: 'bench.example', progress: silentProgress,
+      sourcesDir: stage === 'snapshot-real' ? sources : join(work, 'sources-placed'),
+      dbPath: join(out, 'snapshot.sqlite'),
+      snapshotId: '2026-11-01',
+      publishedAt: '2026-11-01T00:00:00Z',
+      kind: 'demo',
+      serviceHost: 'bench.example',
+      progress: silentProgress,
     });
     facts.companies = s.companies;
     break;
@@ -248,11 +295,23 @@ switch (stage) {
     // fetch must not raise the build's peak memory.
     const snapshotsDir = join(work, `published-${stage}`);
     rmSync(snapshotsDir, { recursive: true, force: true });
-    const common = { snapshotsDir, now: new Date('2026-11-02T00:00:00Z'), assertScale: BENCH_ASSERT_SCALE, serviceHost: 'bench.example', progress: silentProgress };
+    const common = {
+      snapshotsDir,
+      now: new Date('2026-11-02T00:00:00Z'),
+      assertScale: BENCH_ASSERT_SCALE,
+      serviceHost: 'bench.example',
+      progress: silentProgress,
+    };
     if (stage === 'build') {
       await buildAndPublish({ ...common, sourcesDir: sources, kind: 'production' });
     } else {
-      const { fetched } = await refresh({ ...common, sourcesDir: join(work, 'refetched'), env: { ...process.env, ASSERT_MIN_SCALE: String(BENCH_ASSERT_SCALE) }, http: { minIntervalMs: 0 }, log: () => undefined });
+      const { fetched } = await refresh({
+        ...common,
+        sourcesDir: join(work, 'refetched'),
+        env: { ...process.env, ASSERT_MIN_SCALE: String(BENCH_ASSERT_SCALE) },
+        http: { minIntervalMs: 0 },
+        log: () => undefined,
+      });
       facts.answers = fetched.files.length;
     }
     rmSync(snapshotsDir, { recursive: true, force: true });

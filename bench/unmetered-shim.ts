@@ -14,6 +14,10 @@ import { publishedSnapshotSource } from '../server/snapshot-source.js';
 const env = process.env;
 const snapshots = publishedSnapshotSource(env.SNAPSHOTS_DIR!, { onOpen: (store) => rankingIndex(store) });
 let shutdown: Shutdown | undefined;
-const server = createHttpServer(createApp({ snapshots, stopping: () => shutdown?.stopping === true }), snapshots).listen(Number(env.PORT), env.HOST ?? '127.0.0.1');
-if (env.BENCH_DRAIN === '1') shutdown = handleShutdown({ server, logger: silentLogger, drainMs: 0, graceMs: 1000, release: async () => snapshots.close() });
+const server = createHttpServer(createApp({ snapshots, stopping: () => shutdown?.stopping === true }), snapshots).listen(
+  Number(env.PORT),
+  env.HOST ?? '127.0.0.1',
+);
+if (env.BENCH_DRAIN === '1')
+  shutdown = handleShutdown({ server, logger: silentLogger, drainMs: 0, graceMs: 1000, release: async () => snapshots.close() });
 else process.on('SIGTERM', () => server.close(() => process.exit(0)));

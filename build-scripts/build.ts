@@ -99,7 +99,18 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
 
     o.onStage?.('database');
     const summary = await timed('database', () =>
-      buildSnapshotDb({ sourcesDir: o.sourcesDir, dbPath, snapshotId: id, publishedAt, kind: o.kind, asof: o.asof, maxRejects: o.maxRejects, assertScale: o.assertScale, serviceHost: o.serviceHost ?? DEFAULT_SERVICE_HOST, progress: o.progress }),
+      buildSnapshotDb({
+        sourcesDir: o.sourcesDir,
+        dbPath,
+        snapshotId: id,
+        publishedAt,
+        kind: o.kind,
+        asof: o.asof,
+        maxRejects: o.maxRejects,
+        assertScale: o.assertScale,
+        serviceHost: o.serviceHost ?? DEFAULT_SERVICE_HOST,
+        progress: o.progress,
+      }),
     );
 
     o.onStage?.('tree');
@@ -138,12 +149,19 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
       };
       // /snapshots lists what stays after this publish prunes the oldest beyond `keep`.
       const gone = new Set(prunedSnapshotIds(o.snapshotsDir));
-      const earlier = publishedSnapshotIds(o.snapshotsDir).filter((old) => !gone.has(old)).slice(1 - keep || Infinity).flatMap((old) => entryOf(join(o.snapshotsDir, old), old) ?? []);
+      const earlier = publishedSnapshotIds(o.snapshotsDir)
+        .filter((old) => !gone.has(old))
+        .slice(1 - keep || Infinity)
+        .flatMap((old) => entryOf(join(o.snapshotsDir, old), old) ?? []);
       const body = snapshotsView(meta, [...earlier, self]);
       const snapshotsFile = new TreeFiles(treeDir);
       snapshotsFile.write({ url: urls.snapshots, schema: snapshotsResponseSchema, body });
       // The OpenAPI document last: its examples are bodies of this tree, /snapshots among them.
-      snapshotsFile.write({ url: urls.openapi, schema: null, body: openApiDocument(meta.methodology_version, openApiExamples(store, treeDir, body)) });
+      snapshotsFile.write({
+        url: urls.openapi,
+        schema: null,
+        body: openApiDocument(meta.methodology_version, openApiExamples(store, treeDir, body)),
+      });
       tree = { files: tree.files + 2, bytes: tree.bytes + snapshotsFile.stats.bytes };
 
       // Pages for people, beside the JSON and from the same views (downloads page: the body above).

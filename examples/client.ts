@@ -66,11 +66,14 @@ async function main(): Promise<void> {
 
   const found = await batch(api, ['D1101', 'D1104', 'D9999']);
   console.log(`\nBatch: ${found.meta.found} found, ${found.meta.not_found} not found`);
-  for (const item of found.data) console.log(`  ${item.ticker}: ${item.ok ? `${item.company.credibility_score} ${item.company.verdict}` : item.error.message}`);
+  for (const item of found.data)
+    console.log(`  ${item.ticker}: ${item.ok ? `${item.company.credibility_score} ${item.company.verdict}` : item.error.message}`);
 
   try {
     const p = await pack(api, ['D1101', 'D1104', 'D1139'], 'pack.zip');
-    console.log(`\nEvidence pack ${p.name}: ${p.bytes} bytes in ${p.file}; check it with: unzip ${p.file} && cd ${p.name.replace(/\.zip$/, '')} && sha256sum -c SHA256SUMS`);
+    console.log(
+      `\nEvidence pack ${p.name}: ${p.bytes} bytes in ${p.file}; check it with: unzip ${p.file} && cd ${p.name.replace(/\.zip$/, '')} && sha256sum -c SHA256SUMS`,
+    );
   } catch (e) {
     console.log(`\nNo evidence pack: ${(e as Error).message}`);
   }

@@ -17,7 +17,11 @@ export const TYPES_FILE = fileURLToPath(new URL('./api-types.ts', import.meta.ur
 function withoutExamples(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(withoutExamples);
   if (v === null || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'example' && k !== 'examples').map(([k, x]) => [k, withoutExamples(x)]));
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([k]) => k !== 'example' && k !== 'examples')
+      .map(([k, x]) => [k, withoutExamples(x)]),
+  );
 }
 
 /** The TypeScript that `npm run client:types` writes for a published document. */

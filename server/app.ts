@@ -67,7 +67,10 @@ export function createApp(o: AppOptions): express.Express {
     const tooLarge = requestTooLarge(req.originalUrl, req.rawHeaders);
     if (tooLarge) return next(tooLarge);
     if (req.method === 'OPTIONS') {
-      res.set(req.path === MCP_PATH ? MCP_PREFLIGHT_HEADERS : PREFLIGHT_HEADERS).status(204).end();
+      res
+        .set(req.path === MCP_PATH ? MCP_PREFLIGHT_HEADERS : PREFLIGHT_HEADERS)
+        .status(204)
+        .end();
       return;
     }
     next();
@@ -134,7 +137,16 @@ export function createApp(o: AppOptions): express.Express {
         await new Promise<void>((resolve, reject) => jsonBody(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
       }
       const ctx: RouteContext = {
-        req, res, store: o.snapshots.current(), source: o.snapshots, rawQuery, params: resolved.params, rest: resolved.rest, staticFile, access: o.access, downloads,
+        req,
+        res,
+        store: o.snapshots.current(),
+        source: o.snapshots,
+        rawQuery,
+        params: resolved.params,
+        rest: resolved.rest,
+        staticFile,
+        access: o.access,
+        downloads,
       };
       await router.handlerOf(op)(ctx);
     } catch (e) {
@@ -215,10 +227,17 @@ export function answerClientErrors(server: Server, snapshots: SnapshotSource, ob
     const requestId = randomUUID();
     const bytes = Buffer.from(JSON.stringify(errorBody(snapshots, error.code, error.message, requestId)), 'utf8');
     const headers = {
-      ...CORS_HEADERS, ...error.headers, 'X-Request-Id': requestId, 'Cache-Control': NO_STORE, 'Content-Type': JSON_TYPE,
-      'Content-Length': String(bytes.length), Connection: 'close',
+      ...CORS_HEADERS,
+      ...error.headers,
+      'X-Request-Id': requestId,
+      'Cache-Control': NO_STORE,
+      'Content-Type': JSON_TYPE,
+      'Content-Length': String(bytes.length),
+      Connection: 'close',
     };
-    const answer = `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${bytes.toString('utf8')}`;
+    const answer = `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\r\n')}\r\n\r\n${bytes.toString('utf8')}`;
     socket.end(answer);
     observe?.({ status: error.status, requestId, socket: socket as Socket, bytes: Buffer.byteLength(answer) });
     socket.on('error', () => socket.destroy());

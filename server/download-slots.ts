@@ -84,7 +84,12 @@ export class DownloadSlots {
     // Closed after the answer: a client opening connection after connection keeps none of them open here.
     const retry = { 'Retry-After': String(DOWNLOAD_RETRY_AFTER_S), Connection: 'close' };
     if (mine >= perClient) throw new ApiError('RATE_LIMITED', tooManyDownloads(perClient), retry);
-    if (this.held >= total) throw new ApiError('RATE_LIMITED', `The server is sending as many downloads as it takes at once (${total}); retry after ${DOWNLOAD_RETRY_AFTER_S} s.`, retry);
+    if (this.held >= total)
+      throw new ApiError(
+        'RATE_LIMITED',
+        `The server is sending as many downloads as it takes at once (${total}); retry after ${DOWNLOAD_RETRY_AFTER_S} s.`,
+        retry,
+      );
   }
 }
 

@@ -31,7 +31,14 @@ export function matches(ifNoneMatch: string | undefined, etag: string): boolean 
  * Sends a 200 body for GET/HEAD with the contract's caching: for an hour (public, or private when
  * metered), strong ETag, 304 when If-None-Match matches. POST answers go through sendPostBody: they are never cached.
  */
-export function sendBody(req: IncomingMessage, res: ServerResponse, bytes: Buffer | string, contentType = JSON_TYPE, extra: Record<string, string> = {}, knownEtag?: string): void {
+export function sendBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  bytes: Buffer | string,
+  contentType = JSON_TYPE,
+  extra: Record<string, string> = {},
+  knownEtag?: string,
+): void {
   res.statusCode = 200;
   res.setHeader('Content-Type', contentType);
   for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
@@ -56,7 +63,10 @@ export function sendPostBody(res: ServerResponse, parts: readonly Buffer[]): voi
   res.statusCode = 200;
   res.setHeader('Content-Type', JSON_TYPE);
   res.setHeader('Cache-Control', NO_STORE);
-  res.setHeader('Content-Length', parts.reduce((n, p) => n + p.length, 0));
+  res.setHeader(
+    'Content-Length',
+    parts.reduce((n, p) => n + p.length, 0),
+  );
   res.cork(); // end() uncorks: the parts leave in one writev
   for (const p of parts) res.write(p);
   res.end();

@@ -7,7 +7,16 @@ import { downloadLimitsFromEnv } from '../src/contract/downloads.js';
 import { rankingIndex } from './context.js';
 import { logLevelFrom, stderrLogger, type LogLevel } from './logger.js';
 import { createMetrics, metricsAddress, startMetricsServer } from './metrics.js';
-import { listenSettingError, hostSetting, msSetting, portSetting, redisUrlSetting, SettingError, snapshotsDirSetting, trustProxySetting } from './settings.js';
+import {
+  listenSettingError,
+  hostSetting,
+  msSetting,
+  portSetting,
+  redisUrlSetting,
+  SettingError,
+  snapshotsDirSetting,
+  trustProxySetting,
+} from './settings.js';
 import { handleShutdown, SHUTDOWN_DEFAULTS, type Shutdown } from './shutdown.js';
 import { publishedSnapshotSource } from './snapshot-source.js';
 import { snapshotsDirFromEnv } from '../src/snapshot/published.js';
@@ -49,7 +58,8 @@ const memoryClients = setting(() => memoryClientsFrom(env.QUOTA_MEMORY_CLIENTS))
 // Build the in-memory ranking index when a snapshot opens, not on the first ranking request.
 const snapshots = publishedSnapshotSource(snapshotsDir, { onOpen: (store) => rankingIndex(store), logger });
 // Metrics only when they are served: the event-loop monitor and per-request counting cost nothing otherwise.
-const metrics = metricsPort === undefined ? undefined : createMetrics({ snapshots, redisUp: redisUrl ? () => access.countersReachable() : undefined });
+const metrics =
+  metricsPort === undefined ? undefined : createMetrics({ snapshots, redisUp: redisUrl ? () => access.countersReachable() : undefined });
 const access: Access = setting(() => {
   try {
     return openAccess({ keysDb: env.KEYS_DB || undefined, redisUrl, memoryClients, logger, metrics });

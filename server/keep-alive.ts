@@ -1,7 +1,6 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-
 type IdleSocket = Socket & { _httpMessage?: ServerResponse | null };
 
 /**

@@ -88,7 +88,13 @@ function wrap(p: Pino, destination: DestinationStream, written?: () => void): Lo
     p[level](fields ?? {}, message);
     written?.();
   };
-  return { info: at('info'), warn: at('warn'), error: at('error'), pino: p, ...(p.isLevelEnabled('info') ? { request: requestWriter(destination) } : {}) };
+  return {
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    pino: p,
+    ...(p.isLevelEnabled('info') ? { request: requestWriter(destination) } : {}),
+  };
 }
 
 /** A pino logger with the lines' shape, writing to `destination`. */

@@ -38,7 +38,12 @@ export function createMetrics(o: MetricsOptions = {}): Metrics {
   const now = o.now ?? Date.now;
   if (o.processMetrics !== false) collectDefaultMetrics({ register: registry });
 
-  const requests = new Counter({ name: 'esg_http_requests_total', help: 'Requests answered, by route pattern and status.', labelNames: ['route', 'status'] as const, registers });
+  const requests = new Counter({
+    name: 'esg_http_requests_total',
+    help: 'Requests answered, by route pattern and status.',
+    labelNames: ['route', 'status'] as const,
+    registers,
+  });
   const latency = new Histogram({
     name: 'esg_http_request_duration_seconds',
     help: 'Time from a request to the end of its response, by route pattern and status.',
@@ -46,9 +51,18 @@ export function createMetrics(o: MetricsOptions = {}): Metrics {
     buckets: LATENCY_BUCKETS,
     registers,
   });
-  const rejections = new Counter({ name: 'esg_quota_rejections_total', help: 'Metered calls refused with 429, by quota bucket.', labelNames: ['bucket'] as const, registers });
+  const rejections = new Counter({
+    name: 'esg_quota_rejections_total',
+    help: 'Metered calls refused with 429, by quota bucket.',
+    labelNames: ['bucket'] as const,
+    registers,
+  });
   for (const bucket of QUOTA_BUCKETS) rejections.inc({ bucket }, 0);
-  const failOpen = new Counter({ name: 'esg_quota_fail_open_total', help: 'Metered calls served uncounted because the quota counters were unreachable.', registers });
+  const failOpen = new Counter({
+    name: 'esg_quota_fail_open_total',
+    help: 'Metered calls served uncounted because the quota counters were unreachable.',
+    registers,
+  });
 
   const redisUp = o.redisUp;
   if (redisUp) {

@@ -42,7 +42,21 @@ export function noteTool(res: ServerResponse, tool: string): void {
   if (watch) watch.tool = tool;
 }
 
-const PAGE_WORDS = new Set(['/', '/etf/', '/ranking/', '/sources/', '/methodology/', '/downloads/', '/research/', '/docs/', '/favicon.ico', '/search/index.json', '/404.html', '/healthz', '/readyz']);
+const PAGE_WORDS = new Set([
+  '/',
+  '/etf/',
+  '/ranking/',
+  '/sources/',
+  '/methodology/',
+  '/downloads/',
+  '/research/',
+  '/docs/',
+  '/favicon.ico',
+  '/search/index.json',
+  '/404.html',
+  '/healthz',
+  '/readyz',
+]);
 const RANKING_PAGE = /^\/ranking\/(?:(industry|market|assurance|flag)\/[^/]+\/)?(?:page\/[^/]+\/?)?$/;
 
 /**
@@ -91,7 +105,8 @@ const DEFAULT_ROUTES = new RouteMatcher();
  */
 function clientAddressOf(app: Express): (req: IncomingMessage) => string | undefined {
   if (!app.get('trust proxy')) return (req) => req.socket.remoteAddress;
-  return (req) => ('ip' in req ? (req as Request).ip : Reflect.get(app.request, 'ip', { app, headers: req.headers, socket: req.socket, connection: req.socket }));
+  return (req) =>
+    'ip' in req ? (req as Request).ip : Reflect.get(app.request, 'ip', { app, headers: req.headers, socket: req.socket, connection: req.socket });
 }
 
 export interface ObserveOptions {

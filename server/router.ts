@@ -1,7 +1,16 @@
 import { notFound, type ApiError } from '../src/contract/errors.js';
 import { parseQuery } from '../src/contract/parse-request.js';
 import { noQuerySchema } from '../src/contract/queries.js';
-import { readParams, ROUTES, RouteMatcher, urlOf, type Operation, type OperationId, type PathParam, type RouteTable } from '../src/contract/routes.js';
+import {
+  readParams,
+  ROUTES,
+  RouteMatcher,
+  urlOf,
+  type Operation,
+  type OperationId,
+  type PathParam,
+  type RouteTable,
+} from '../src/contract/routes.js';
 import { usage } from './access/usage.js';
 import type { RouteContext } from './context.js';
 import { batch } from './routes/batch.js';

@@ -85,19 +85,22 @@ export function createHttpServer(app: Express, snapshots: SnapshotSource, custom
   const observers = observersOf(app);
   const router = routerOf(app);
   const observe = observers?.request;
-  const server = createServer({
-    ...appClasses(app),
-    maxHeaderSize: 4 * (LIMITS.urlBytes + LIMITS.headerBytes),
-    headersTimeout: timeouts.headersMs,
-    requestTimeout: timeouts.requestMs,
-    keepAliveTimeout: timeouts.keepAliveMs,
-    // How often Node checks the two timeouts above (default 30 s, longer than the headers' own).
-    connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
-  }, (req, res) => {
-    if (!requestTooLarge(req.url ?? '', req.rawHeaders) && serveStaticFile(req, res, snapshots, router, observe)) return;
-    observe?.(req, res); // a line and metrics for every request the app answers
-    app(req, res);
-  });
+  const server = createServer(
+    {
+      ...appClasses(app),
+      maxHeaderSize: 4 * (LIMITS.urlBytes + LIMITS.headerBytes),
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      // How often Node checks the two timeouts above (default 30 s, longer than the headers' own).
+      connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+    },
+    (req, res) => {
+      if (!requestTooLarge(req.url ?? '', req.rawHeaders) && serveStaticFile(req, res, snapshots, router, observe)) return;
+      observe?.(req, res); // a line and metrics for every request the app answers
+      app(req, res);
+    },
+  );
   answerClientErrors(server, snapshots, observers?.refused);
   holdIdleConnections(server, timeouts.idleHoldMs);
   return server;

@@ -29,7 +29,8 @@ export function portSetting(env: Env, name: string, fallback?: number): number |
 export function msSetting(env: Env, name: string, fallback: number): number {
   if (!set(env, name)) return fallback;
   const value = env[name]!;
-  if (!/^\d{1,10}$/.test(value) || Number(value) > MAX_TIMER_MS) throw new SettingError(`${name} must be a whole number of milliseconds (at most ${MAX_TIMER_MS}); got ${value}`);
+  if (!/^\d{1,10}$/.test(value) || Number(value) > MAX_TIMER_MS)
+    throw new SettingError(`${name} must be a whole number of milliseconds (at most ${MAX_TIMER_MS}); got ${value}`);
   return Number(value);
 }
 
@@ -66,11 +67,13 @@ export function redisUrlSetting(env: Env): string | undefined {
   } catch {
     // reported below
   }
-  if (!url || !['redis:', 'rediss:'].includes(url.protocol) || url.hostname === '') throw new SettingError(`REDIS_URL must be a redis:// or rediss:// URL with a host, e.g. redis://127.0.0.1:6379; got ${value}`);
+  if (!url || !['redis:', 'rediss:'].includes(url.protocol) || url.hostname === '')
+    throw new SettingError(`REDIS_URL must be a redis:// or rediss:// URL with a host, e.g. redis://127.0.0.1:6379; got ${value}`);
   return value;
 }
 
-const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || /^::ffff:127\./i.test(host);
+const isLoopback = (host: string) =>
+  host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || /^::ffff:127\./i.test(host);
 
 /**
  * TRUST_PROXY: whose `X-Forwarded-For` is believed, as Express's `trust proxy` takes it (a hop count,
@@ -84,7 +87,8 @@ export function trustProxySetting(env: Env, host: string): number | string | und
   const publicHost = flagSetting(env, 'TRUST_PROXY_PUBLIC_HOST');
   if (!set(env, 'TRUST_PROXY')) return undefined;
   const value = env.TRUST_PROXY!.trim();
-  if (value === 'true') throw new SettingError('TRUST_PROXY=true would believe any client\'s X-Forwarded-For; give a hop count or the proxies\' addresses (e.g. loopback)');
+  if (value === 'true')
+    throw new SettingError("TRUST_PROXY=true would believe any client's X-Forwarded-For; give a hop count or the proxies' addresses (e.g. loopback)");
   const trust = /^\d+$/.test(value) ? Number(value) : value;
   try {
     express().set('trust proxy', trust);
@@ -103,7 +107,11 @@ export function trustProxySetting(env: Env, host: string): number | string | und
  * A listen error that is a bad setting, as the line to print; null for the others (a port in use
  * is another process's doing, not the setting's: exit 1, and a supervisor may try again).
  */
-export function listenSettingError(e: NodeJS.ErrnoException, [hostName, host]: [string, string], [portName, port]: [string, number | undefined]): string | null {
+export function listenSettingError(
+  e: NodeJS.ErrnoException,
+  [hostName, host]: [string, string],
+  [portName, port]: [string, number | undefined],
+): string | null {
   switch (e.code) {
     case 'EADDRNOTAVAIL':
       return `${hostName}=${host} is not an address of this machine`;

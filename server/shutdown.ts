@@ -186,10 +186,24 @@ export function handleShutdown(o: ShutdownOptions): Shutdown {
     } catch (e) {
       logger.error('shutdown: closing snapshots or counters failed', { error: e instanceof Error ? e.message : String(e) });
     }
-    const fields = { drained, cut, refused, abandoned, connections_closed: connectionsClosed, ms: Math.round(performance.now() - started), drain_ms: o.drainMs, grace_ms: o.graceMs };
+    const fields = {
+      drained,
+      cut,
+      refused,
+      abandoned,
+      connections_closed: connectionsClosed,
+      ms: Math.round(performance.now() - started),
+      drain_ms: o.drainMs,
+      grace_ms: o.graceMs,
+    };
     const lost = cut > 0 || (refused ?? 0) > 0;
     const cutText = cut > 0 ? `${cut} cut when the grace of ${o.graceMs} ms ran out (${connectionsClosed} connections closed)` : 'none cut';
-    const refusedText = refused === null ? 'accept queue unknown' : refused > 0 ? `${refused} connections refused (reset in the accept queue when listening stopped)` : 'none refused';
+    const refusedText =
+      refused === null
+        ? 'accept queue unknown'
+        : refused > 0
+          ? `${refused} connections refused (reset in the accept queue when listening stopped)`
+          : 'none refused';
     const message = `shut down: ${drained} requests drained, ${cutText}, ${refusedText}`;
     if (lost) logger.warn(message, fields);
     else logger.info(message, fields);
@@ -215,7 +229,12 @@ export function handleShutdown(o: ShutdownOptions): Shutdown {
     // First among the 'request' listeners, so that each answer can still get `Connection: close`
     // before the app (or the company-file fast path) writes its headers.
     server.prependListener('request', (_req, res: ServerResponse) => follow(res));
-    logger.info(`shutting down: unready, draining for ${o.drainMs} ms (every answer with Connection: close), then no new connections`, { signal, in_flight: inFlight, drain_ms: o.drainMs, grace_ms: o.graceMs });
+    logger.info(`shutting down: unready, draining for ${o.drainMs} ms (every answer with Connection: close), then no new connections`, {
+      signal,
+      in_flight: inFlight,
+      drain_ms: o.drainMs,
+      grace_ms: o.graceMs,
+    });
     // After pending reads, so that Node has taken what the kernel accepted before it looks.
     setTimeout(() => afterPendingReads(stopListeningSoon), o.drainMs);
   }

@@ -146,7 +146,12 @@ export function publishedSnapshotSource(
     missing.clear();
     recover();
     // A reopened file (`check`) is the same snapshot: its return, if it was away, is the line recover() wrote.
-    if (!check) logger.info(from === null ? 'snapshot opened' : 'snapshot switched', { snapshots_dir: root, snapshot: next.meta.dataset_snapshot_id, ...(from === null ? {} : { previous: from }) });
+    if (!check)
+      logger.info(from === null ? 'snapshot opened' : 'snapshot switched', {
+        snapshots_dir: root,
+        snapshot: next.meta.dataset_snapshot_id,
+        ...(from === null ? {} : { previous: from }),
+      });
   }
 
   /** Forgets the missing files that are back; the last one back makes the shim ready again. */
@@ -172,7 +177,8 @@ export function publishedSnapshotSource(
         source.readFailed(e);
         return e instanceof ApiError ? e.message : 'The current snapshot’s database cannot be read.';
       }
-      if (missing.size > 0) return `The current snapshot lacks ${missing.size}${missing.size === MAX_MISSING ? ' or more' : ''} of its files, such as ${missing.values().next().value}.`;
+      if (missing.size > 0)
+        return `The current snapshot lacks ${missing.size}${missing.size === MAX_MISSING ? ' or more' : ''} of its files, such as ${missing.values().next().value}.`;
       return null;
     },
     readFailed(error) {
@@ -183,7 +189,11 @@ export function publishedSnapshotSource(
       if (problem === null) {
         // Whole: the failed read was another database's (the history store, changes.sqlite); said once per file.
         soundId = openedId;
-        logger.warn('a database read failed, but the snapshot’s own database is whole', { snapshots_dir: root, snapshot: target, error: (error as Error).message });
+        logger.warn('a database read failed, but the snapshot’s own database is whole', {
+          snapshots_dir: root,
+          snapshot: target,
+          error: (error as Error).message,
+        });
         return;
       }
       damagedId = openedId;
@@ -192,7 +202,8 @@ export function publishedSnapshotSource(
     },
     fileMissing(treePath) {
       if (missing.has(treePath) || missing.size >= MAX_MISSING) return;
-      if (missing.size === 0) logger.warn('snapshot file missing: unready until it is back', { snapshots_dir: root, snapshot: target, file: treePath });
+      if (missing.size === 0)
+        logger.warn('snapshot file missing: unready until it is back', { snapshots_dir: root, snapshot: target, file: treePath });
       missing.add(treePath);
     },
     close() {

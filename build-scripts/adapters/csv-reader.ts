@@ -59,13 +59,16 @@ export async function* readCsv(path: string, options: ReadCsvOptions = {}): Asyn
       prevEnd = info.lines;
       prevEmpty = info.empty_lines;
       // A skipped long line arrives as an empty line before this record: report it in order.
-      while (longLines.length > 0 && longLines[0]! < start) yield { line: longLines.shift()!, skipped: `line longer than ${maxLine} characters: skipped` };
+      while (longLines.length > 0 && longLines[0]! < start)
+        yield { line: longLines.shift()!, skipped: `line longer than ${maxLine} characters: skipped` };
       yield info.lines > start ? { line: start, fields: record, endLine: info.lines } : { line: start, fields: record };
     }
   } catch (e) {
     const err = e as CsvError;
-    if (err.code === 'CSV_QUOTE_NOT_CLOSED') throw new CsvFormatError(`${path}:${prevEnd + 1}: unterminated quoted field (a quote opened here is never closed)`);
-    if (err.code === 'CSV_MAX_RECORD_SIZE') throw new CsvFormatError(`${path}:${prevEnd + 1}: a quoted field runs over ${maxLine * 4} characters (an unbalanced quote?)`);
+    if (err.code === 'CSV_QUOTE_NOT_CLOSED')
+      throw new CsvFormatError(`${path}:${prevEnd + 1}: unterminated quoted field (a quote opened here is never closed)`);
+    if (err.code === 'CSV_MAX_RECORD_SIZE')
+      throw new CsvFormatError(`${path}:${prevEnd + 1}: a quoted field runs over ${maxLine * 4} characters (an unbalanced quote?)`);
     if (err.code) throw new CsvFormatError(`${path}:${prevEnd + 1}: ${err.message}`);
     throw e;
   } finally {

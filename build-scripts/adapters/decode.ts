@@ -72,7 +72,11 @@ export const MAX_LINE_CHARS = 1 << 20;
  * line. A line longer than that is dropped (replaced by an empty line, so later line numbers stay
  * right) and its number reported through `onLongLine`: one 50 MB line never sits in memory.
  */
-export async function* guardLineLength(chunks: AsyncIterable<string>, onLongLine: (line: number) => void, maxLine = MAX_LINE_CHARS): AsyncGenerator<string> {
+export async function* guardLineLength(
+  chunks: AsyncIterable<string>,
+  onLongLine: (line: number) => void,
+  maxLine = MAX_LINE_CHARS,
+): AsyncGenerator<string> {
   let held = '';
   let line = 1;
   let dropping = false;

@@ -157,6 +157,9 @@ export async function* readJsonRecords(path: string, maxRecordChars = MAX_RECORD
     if (out.length > 0) yield* out.splice(0);
   }
   if (!rootSeen) throw new JsonFormatError(`${path}: empty file`);
-  if (depth !== 0 || inString) throw new JsonFormatError(`${path}: truncated JSON (the file ends inside ${inString ? 'a string' : 'an unclosed array or object'} after ${index} complete records)`);
+  if (depth !== 0 || inString)
+    throw new JsonFormatError(
+      `${path}: truncated JSON (the file ends inside ${inString ? 'a string' : 'an unclosed array or object'} after ${index} complete records)`,
+    );
   if (recordsDepth < 0) throw new JsonFormatError(`${path}: a JSON object without a "records" array`);
 }

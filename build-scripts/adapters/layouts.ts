@@ -31,4 +31,3 @@ export interface FileLayout<K extends string = string> {
 
 export const req = (...labels: string[]): ColumnSpec => ({ labels, required: true });
 export const opt = (...labels: string[]): ColumnSpec => ({ labels, required: false });
-

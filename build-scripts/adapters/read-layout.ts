@@ -45,7 +45,9 @@ export class MissingColumnError extends Error {
     readonly column: string,
     readonly sourceId?: string,
   ) {
-    super(`${sourceId ? `${sourceId} ` : ''}${file}: missing required column or key "${column}" (renamed by the publisher? see docs/real-data.md, "When a publisher changes its form")`);
+    super(
+      `${sourceId ? `${sourceId} ` : ''}${file}: missing required column or key "${column}" (renamed by the publisher? see docs/real-data.md, "When a publisher changes its form")`,
+    );
     this.name = 'MissingColumnError';
   }
 }
@@ -228,7 +230,9 @@ export async function* readLayoutFile<K extends string, T>(
   const path = join(dir, file);
   const isJson = file.toLowerCase().endsWith('.json');
   if (isJson && (await sniffEncoding(path)) !== 'utf8') {
-    throw new SourceFileError(`${layout.sourceId} ${file}: JSON that is not UTF-8 (the bytes read as Big5/CP950); JSON is served in UTF-8, so this is not the publisher's answer`);
+    throw new SourceFileError(
+      `${layout.sourceId} ${file}: JSON that is not UTF-8 (the bytes read as Big5/CP950); JSON is served in UTF-8, so this is not the publisher's answer`,
+    );
   }
   const unit = isJson ? 'record' : 'line';
   const labelOf = (key: K | undefined) => (key !== undefined ? (layout.columns[key]?.labels[0] ?? String(key)) : 'row');

@@ -27,7 +27,11 @@ export async function publishDemo(o: { sourcesDir: string; companies?: number; s
   const progress = stderrProgress('demo');
   try {
     // Two months a month apart, the second evolved from the first (build-scripts/demo/evolve.ts).
-    const months = await generateDemoSeries({ outDir: o.sourcesDir, ...(o.companies ? { companies: o.companies } : {}), ...(o.seed ? { seed: o.seed } : {}) });
+    const months = await generateDemoSeries({
+      outDir: o.sourcesDir,
+      ...(o.companies ? { companies: o.companies } : {}),
+      ...(o.seed ? { seed: o.seed } : {}),
+    });
     for (const [i, month] of months.entries()) {
       progress.step(`demo sources for ${month.asof} written to ${month.dir}`);
       for (const e of month.events) progress.step(`demo event ${e.kind}${e.ticker ? ` ${e.ticker}` : ''}: ${e.detail}`);

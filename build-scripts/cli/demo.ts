@@ -17,4 +17,9 @@ if (!Number.isInteger(companies) || companies < 50) {
   console.error('--companies must be a whole number ≥ 50');
   process.exit(2);
 }
-await publishDemo({ sourcesDir: resolve(values.sources), companies, ...(values.seed ? { seed: Number(values.seed) } : {}), ...(values.now ? { now: new Date(values.now) } : {}) });
+await publishDemo({
+  sourcesDir: resolve(values.sources),
+  companies,
+  ...(values.seed ? { seed: Number(values.seed) } : {}),
+  ...(values.now ? { now: new Date(values.now) } : {}),
+});

@@ -5,7 +5,9 @@ import { migrateSnapshots } from '../migrate/migrate.js';
 const root = snapshotsDirFromEnv();
 try {
   const { upgraded, current } = await migrateSnapshots(root);
-  console.log(`${root}: ${upgraded.length} snapshot(s) upgraded${upgraded.length ? ` (${upgraded.join(', ')})` : ''}, ${current.length} already current`);
+  console.log(
+    `${root}: ${upgraded.length} snapshot(s) upgraded${upgraded.length ? ` (${upgraded.join(', ')})` : ''}, ${current.length} already current`,
+  );
 } catch (e) {
   console.error(`migrate failed: ${(e as Error).message}`);
   process.exit(1);

@@ -35,7 +35,12 @@ export function addSite(c: Company, code: string, years: Record<number, readonly
 export function registrySums(c: Company, year: number): [number, number] {
   let direct = 0;
   let indirect = 0;
-  for (const s of c.sites) for (const y of s.years) if (y.year === year) { direct += y.direct; indirect += y.indirect; }
+  for (const s of c.sites)
+    for (const y of s.years)
+      if (y.year === year) {
+        direct += y.direct;
+        indirect += y.indirect;
+      }
   return [direct, indirect];
 }
 

@@ -61,7 +61,10 @@ const a = (
 ): Archetype => ({ id, industry, market, expect: { score, flags }, build, ...(cbam ? { cbam } : {}) });
 
 export const ARCHETYPES: readonly Archetype[] = [
-  a('perfect', '28', 'listed', 100, [], (c, x) => { full(c, x, x.E, 8000); report(c, x, x.E, 'cpa-reasonable'); }),
+  a('perfect', '28', 'listed', 100, [], (c, x) => {
+    full(c, x, x.E, 8000);
+    report(c, x, x.E, 'cpa-reasonable');
+  }),
   a('obligated-all-verified', '24', 'listed', 100, [], (c, x) => {
     site(c, '2611', { [x.Y - 2]: [51000, 119000], [x.Y - 1]: [54000, 126000] });
     matched(c, x.E, 1.02);
@@ -90,13 +93,29 @@ export const ARCHETYPES: readonly Archetype[] = [
     disclose(c, x.E, null, 5234.5, null);
     report(c, x, x.E, 'cpa-limited');
   }),
-  a('cbam-aluminium-no-disclosure', '20', 'otc', 30, ['GF-C01'], (c, x) => {
-    report(c, x, x.E, 'none');
-  }, { sector: 'aluminium', product: '鋁擠型材' }),
-  a('cbam-fertiliser-with-scope1', '21', 'listed', 90, [], (c, x) => {
-    full(c, x, x.E, 21000);
-    report(c, x, x.E, 'tp-limited');
-  }, { sector: 'fertilisers', product: '尿素' }),
+  a(
+    'cbam-aluminium-no-disclosure',
+    '20',
+    'otc',
+    30,
+    ['GF-C01'],
+    (c, x) => {
+      report(c, x, x.E, 'none');
+    },
+    { sector: 'aluminium', product: '鋁擠型材' },
+  ),
+  a(
+    'cbam-fertiliser-with-scope1',
+    '21',
+    'listed',
+    90,
+    [],
+    (c, x) => {
+      full(c, x, x.E, 21000);
+      report(c, x, x.E, 'tp-limited');
+    },
+    { sector: 'fertilisers', product: '尿素' },
+  ),
   a('cbam-steel-obligated-verified', '10', 'listed', 95, ['GF-D02'], (c, x) => {
     site(c, '2411', { [x.Y - 2]: [700000, 180000], [x.Y - 1]: [720000, 180000] });
     site(c, '2412', { [x.Y - 2]: [12000, 17000], [x.Y - 1]: [12500, 17500] });
@@ -157,8 +176,13 @@ export const ARCHETYPES: readonly Archetype[] = [
     }),
     expectBeforeDeadline: { score: 85, flags: ['GF-D02', 'GF-V01'] },
   },
-  a('report-without-assurance', '31', 'listed', 75, ['GF-A01'], (c, x) => { full(c, x, x.E, 3000); report(c, x, x.E, 'none'); }),
-  a('no-report-at-all', '22', 'otc', 75, ['GF-A01'], (c, x) => { full(c, x, x.E, 2500); }),
+  a('report-without-assurance', '31', 'listed', 75, ['GF-A01'], (c, x) => {
+    full(c, x, x.E, 3000);
+    report(c, x, x.E, 'none');
+  }),
+  a('no-report-at-all', '22', 'otc', 75, ['GF-A01'], (c, x) => {
+    full(c, x, x.E, 2500);
+  }),
   a('assured-year-older-reasonable', '25', 'listed', 87, [], (c, x) => {
     full(c, x, x.E, 4000);
     report(c, x, x.E - 1, 'cpa-reasonable');
@@ -249,8 +273,14 @@ export const ARCHETYPES: readonly Archetype[] = [
     pen(c, x, before(x, 26), 15_000_000);
     pen(c, x, before(x, 33), 5_000_000);
   }),
-  a('tie-a', '35', 'listed', 85, ['GF-D02'], (c, x) => { full(c, x, x.E, 1800, { s3: false }); report(c, x, x.E, 'cpa-limited'); }),
-  a('tie-b', '36', 'otc', 85, ['GF-D02'], (c, x) => { full(c, x, x.E, 900, { s3: false }); report(c, x, x.E, 'tp-limited'); }),
+  a('tie-a', '35', 'listed', 85, ['GF-D02'], (c, x) => {
+    full(c, x, x.E, 1800, { s3: false });
+    report(c, x, x.E, 'cpa-limited');
+  }),
+  a('tie-b', '36', 'otc', 85, ['GF-D02'], (c, x) => {
+    full(c, x, x.E, 900, { s3: false });
+    report(c, x, x.E, 'tp-limited');
+  }),
   a('disclosure-y2-not-obligated', '37', 'listed', 85, ['GF-D01'], (c, x) => {
     full(c, x, x.E - 1, 2600);
     report(c, x, x.E - 1, 'cpa-limited');

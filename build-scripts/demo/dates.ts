@@ -37,7 +37,7 @@ export function addMonths(day: Day, months: number): Day {
   const { y, m, d } = toYmd(day);
   const idx = y * 12 + (m - 1) + months;
   const ny = Math.floor(idx / 12);
-  const nm = (idx - ny * 12) + 1;
+  const nm = idx - ny * 12 + 1;
   return fromYmd(ny, nm, Math.min(d, daysInMonth(ny, nm)));
 }
 

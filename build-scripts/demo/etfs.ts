@@ -14,7 +14,19 @@ const SIZES = [99, 100, 30, 59, 50, 40, 50, 30, 30, 45] as const;
 const TOP_SHARE = [0.33, 0, 0.31, 0, 0, 0, 0, 0.12, 0, 0] as const;
 /** Holdings outside the universe per ETF. */
 const OUTSIDE: readonly (readonly (readonly [string, string])[])[] = [
-  [['CASH', '現金']], [], [], [['XUS001', '示範海外科技'], ['CASH', '現金']], [], [], [['XJP002', '虛構日本電子']], [], [], [],
+  [['CASH', '現金']],
+  [],
+  [],
+  [
+    ['XUS001', '示範海外科技'],
+    ['CASH', '現金'],
+  ],
+  [],
+  [],
+  [['XJP002', '虛構日本電子']],
+  [],
+  [],
+  [],
 ];
 
 /** The latest calendar quarter that ended on or before D: [year, quarter]. */

@@ -38,8 +38,18 @@ import { CBAM_BY_INDUSTRY } from '../../src/methodology/cbam.js';
 import { expectedReportingYear } from '../../src/methodology/reporting-year.js';
 
 export type DemoEventKind =
-  | 'asof' | 'registry_year' | 'penalty_new' | 'penalty_ages_out_36' | 'penalty_ages_out_12' | 'disclosure_new' | 'disclosure_corrected'
-  | 'assurance_upgrade' | 'carbon_fee_new' | 'cbam_mapping' | 'delisting' | 'listing';
+  | 'asof'
+  | 'registry_year'
+  | 'penalty_new'
+  | 'penalty_ages_out_36'
+  | 'penalty_ages_out_12'
+  | 'disclosure_new'
+  | 'disclosure_corrected'
+  | 'assurance_upgrade'
+  | 'carbon_fee_new'
+  | 'cbam_mapping'
+  | 'delisting'
+  | 'listing';
 
 export interface DemoEvent {
   kind: DemoEventKind;
@@ -89,10 +99,12 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
   const E1 = expectedReportingYear(isoDate(D1));
   const E2 = expectedReportingYear(isoDate(D2));
   events.push({
-    kind: 'asof', ticker: null,
-    detail: E2 !== E1
-      ? `as-of date ${isoDate(D1)} → ${isoDate(D2)}, past the reporting deadline: E(D) ${E1} → ${E2}, disclosures for ${E1} now a year late`
-      : `as-of date ${isoDate(D1)} → ${isoDate(D2)} (E(D) stays ${E2})`,
+    kind: 'asof',
+    ticker: null,
+    detail:
+      E2 !== E1
+        ? `as-of date ${isoDate(D1)} → ${isoDate(D2)}, past the reporting deadline: E(D) ${E1} → ${E2}, disclosures for ${E1} now a year late`
+        : `as-of date ${isoDate(D1)} → ${isoDate(D2)} (E(D) stays ${E2})`,
   });
   const newRegistryYear = u.year !== yearOf(D1);
   if (newRegistryYear) {
@@ -111,14 +123,26 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
   const aged12 = pick((c) => c.penalties.some((p) => within(p.day, D1, 12) && !within(p.day, D2, 12) && within(p.day, D2, 36)));
   if (aged12) events.push({ kind: 'penalty_ages_out_12', ticker: aged12.ticker, detail: 'a penalty leaves the 12-month window' });
 
-  const fines: [number, boolean][] = [[80_000, false], [2_000_000, true], [12_000_000, false]];
+  const fines: [number, boolean][] = [
+    [80_000, false],
+    [2_000_000, true],
+    [12_000_000, false],
+  ];
   for (const [money, serious] of fines) {
     const c = pick((x) => x.penalties.every((p) => !within(p.day, D1, 36)));
     if (!c) continue;
     const day = D2 - rng.int(0, 20);
     const p: Penalty = {
-      day, transgressDay: day - rng.int(10, 60), money, serious, agency: c.county, violation: rng.int(0, 3),
-      penaltyStyle: 'iso', transgressStyle: 'iso', moneyCommas: false, serial: ++serial,
+      day,
+      transgressDay: day - rng.int(10, 60),
+      money,
+      serious,
+      agency: c.county,
+      violation: rng.int(0, 3),
+      penaltyStyle: 'iso',
+      transgressStyle: 'iso',
+      moneyCommas: false,
+      serial: ++serial,
     };
     c.penalties.push(p);
     events.push({ kind: 'penalty_new', ticker: c.ticker, detail: `new penalty of ${isoDate(day)}: NT$${money}${serious ? ', serious' : ''}` });
@@ -126,14 +150,28 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
 
   const fresh = pick((c) => c.disclosure === null && c.cbam === null);
   if (fresh) {
-    fresh.disclosure = { year: E2, scope1: tq(12_000), scope2: tq(8_000), scope3: tq(30_000), boundary: 'consolidated', s1Verified: true, s2Verified: true, s3Verified: false, intensity: null };
+    fresh.disclosure = {
+      year: E2,
+      scope1: tq(12_000),
+      scope2: tq(8_000),
+      scope3: tq(30_000),
+      boundary: 'consolidated',
+      s1Verified: true,
+      s2Verified: true,
+      s3Verified: false,
+      intensity: null,
+    };
     events.push({ kind: 'disclosure_new', ticker: fresh.ticker, detail: `first carbon disclosure, for ${E2}` });
   }
   const corrected = pick((c) => c.disclosure !== null && c.disclosure.scope3 === null && c.disclosure.scope1 !== null && c.disclosure.year >= E2);
   if (corrected) {
     const d = corrected.disclosure!;
     corrected.disclosure = { ...d, scope1: Math.round(d.scope1! * 1.05), scope3: tq(5_000) };
-    events.push({ kind: 'disclosure_corrected', ticker: corrected.ticker, detail: `disclosure for ${d.year} corrected: scope 1 +5 %, scope 3 added` });
+    events.push({
+      kind: 'disclosure_corrected',
+      ticker: corrected.ticker,
+      detail: `disclosure for ${d.year} corrected: scope 1 +5 %, scope 3 added`,
+    });
   }
   const upgraded = pick((c) => {
     const latest = [...c.reports].reverse().find((r) => r.assurance.kind !== 'none');
@@ -142,24 +180,38 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
   if (upgraded) {
     const r = [...upgraded.reports].reverse().find((x) => x.assurance.kind !== 'none')!;
     if (r.assurance.kind !== 'none') r.assurance = { ...r.assurance, level: 'reasonable' };
-    events.push({ kind: 'assurance_upgrade', ticker: upgraded.ticker, detail: `assurance of the ${r.year} report upgraded from limited to reasonable` });
+    events.push({
+      kind: 'assurance_upgrade',
+      ticker: upgraded.ticker,
+      detail: `assurance of the ${r.year} report upgraded from limited to reasonable`,
+    });
   }
   const newest = (c: Company) => c.sites.flatMap((s) => s.years.filter((y) => y.year === u.year - 1));
   const liable = pick(
-    (c) => c.sites.some((s) => isManufacturing(s.code) && s.years.some((y) => y.year === u.year - 1)) &&
-      !c.sites.some((s) => s.code.startsWith('35')) && newest(c).every((y) => y.direct + y.indirect < LIABLE_TQ),
+    (c) =>
+      c.sites.some((s) => isManufacturing(s.code) && s.years.some((y) => y.year === u.year - 1)) &&
+      !c.sites.some((s) => s.code.startsWith('35')) &&
+      newest(c).every((y) => y.direct + y.indirect < LIABLE_TQ),
   );
   if (liable) {
     const site = liable.sites.find((s) => isManufacturing(s.code) && s.years.some((y) => y.year === u.year - 1))!;
     const y = site.years.find((x) => x.year === u.year - 1)!;
     y.direct = tq(30_000) - y.indirect > 0 ? tq(30_000) - y.indirect : tq(30_000);
-    events.push({ kind: 'carbon_fee_new', ticker: liable.ticker, detail: `site ${site.code} reaches 30,000 t CO2e in ${u.year - 1}${newRegistryYear ? '' : ' (the registry revises that year)'}: carbon-fee obligated` });
+    events.push({
+      kind: 'carbon_fee_new',
+      ticker: liable.ticker,
+      detail: `site ${site.code} reaches 30,000 t CO2e in ${u.year - 1}${newRegistryYear ? '' : ' (the registry revises that year)'}: carbon-fee obligated`,
+    });
   }
 
   const mapped = pick((c) => c.cbam === null && c.disclosure === null && c.sites.length === 0 && !(c.industry in CBAM_BY_INDUSTRY));
   if (mapped) {
     mapped.cbam = { sector: 'aluminium', product: '鋁擠型材' };
-    events.push({ kind: 'cbam_mapping', ticker: mapped.ticker, detail: 'the curated CBAM product list (part of the methodology) adds its aluminium extrusions' });
+    events.push({
+      kind: 'cbam_mapping',
+      ticker: mapped.ticker,
+      detail: 'the curated CBAM product list (part of the methodology) adds its aluminium extrusions',
+    });
   }
 
   const held = new Set(u.etfs.flatMap((e) => e.holdings.map((h) => h.code)));
@@ -175,9 +227,21 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
   const index = [...u.companies, ...base.companies].reduce((m, c) => Math.max(m, c.index + 1), base.companies.length);
   const shortName = `晨曦示範${index}`;
   const listed: Company = {
-    index, ticker: tickerFor(index, index), uniformNo: uniformNoFor(u.seed, 9_999_999 - index), shortName, legalName: legalName(shortName),
-    market: 'otc', industry: base.companies[0]!.industry, capital: 500_000_000, county: 0, sites: [], penalties: [], disclosure: null,
-    reports: [], cbam: null, archetype: null,
+    index,
+    ticker: tickerFor(index, index),
+    uniformNo: uniformNoFor(u.seed, 9_999_999 - index),
+    shortName,
+    legalName: legalName(shortName),
+    market: 'otc',
+    industry: base.companies[0]!.industry,
+    capital: 500_000_000,
+    county: 0,
+    sites: [],
+    penalties: [],
+    disclosure: null,
+    reports: [],
+    cbam: null,
+    archetype: null,
   };
   u.companies.push(listed);
   events.push({ kind: 'listing', ticker: listed.ticker, detail: 'newly listed; no disclosure or report yet' });

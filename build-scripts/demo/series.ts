@@ -20,9 +20,19 @@ export interface DemoMonth extends GenerateDemoResult {
   events: DemoEvent[];
 }
 
-export async function generateDemoSeries(o: { outDir: string; companies?: number; seed?: number; months?: number; asof?: string }): Promise<DemoMonth[]> {
+export async function generateDemoSeries(o: {
+  outDir: string;
+  companies?: number;
+  seed?: number;
+  months?: number;
+  asof?: string;
+}): Promise<DemoMonth[]> {
   const months = o.months ?? DEFAULTS.months;
-  let universe = buildUniverse({ seed: o.seed ?? DEFAULTS.seed, companies: o.companies ?? DEFAULTS.companies, asof: parseIsoDay(o.asof ?? DEMO_SERIES_START) });
+  let universe = buildUniverse({
+    seed: o.seed ?? DEFAULTS.seed,
+    companies: o.companies ?? DEFAULTS.companies,
+    asof: parseIsoDay(o.asof ?? DEMO_SERIES_START),
+  });
   const out: DemoMonth[] = [];
   let events: DemoEvent[] = [];
   for (let m = 0; m < months; m++) {

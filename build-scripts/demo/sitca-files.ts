@@ -64,7 +64,10 @@ interface SitcaDemoFund {
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const thousands = (n: number) => Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const thousands = (n: number) =>
+  Math.round(n)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const pct = (hundredths: number) => (hundredths / 100).toFixed(2);
 /** ROC compact as t187ap47_L writes dates: seven digits, a leading zero before ROC year 100 (`0920630`). */
 function roc7(day: Day): string {
@@ -102,7 +105,9 @@ function periodsUpTo(year: number, quarter: number): string[] {
 
 function select(name: string, options: readonly (readonly [string, string])[], chosen: string): string {
   const id = name.replace(/\$/g, '_');
-  const opts = options.map(([v, label]) => `\t\t<option${v === chosen ? ' selected="selected"' : ''} value="${esc(v)}">${esc(label)}</option>`).join('\n');
+  const opts = options
+    .map(([v, label]) => `\t\t<option${v === chosen ? ' selected="selected"' : ''} value="${esc(v)}">${esc(label)}</option>`)
+    .join('\n');
   return `<select name="${esc(name)}" id="${id}">\n${opts}\n\t</select>`;
 }
 
@@ -155,17 +160,33 @@ ${table}
 `;
 }
 
-const HEADER = ['基金名稱', '名次', '標的種類', '標的代號', '標的名稱', '金額', '擔保機構**', '次順位債券**', '受益權單位數***', '占基金淨資產價值之比例(%)'];
+const HEADER = [
+  '基金名稱',
+  '名次',
+  '標的種類',
+  '標的代號',
+  '標的名稱',
+  '金額',
+  '擔保機構**',
+  '次順位債券**',
+  '受益權單位數***',
+  '占基金淨資產價值之比例(%)',
+];
 /** The note SITCA writes under the name of a fund that may pay distributions from its equalisation reserve. */
 const DISTRIBUTION_NOTE = '(基金之配息來源可能為收益平準金)';
 
 function holdingsTable(funds: readonly SitcaDemoFund[]): string {
-  const lines = ['<table class="DataTable" border="1" cellspacing="0" cellpadding="2">', `\t<tr>${HEADER.map((h) => `<td class="DTHeader">${esc(h)}</td>`).join('')}</tr>`];
+  const lines = [
+    '<table class="DataTable" border="1" cellspacing="0" cellpadding="2">',
+    `\t<tr>${HEADER.map((h) => `<td class="DTHeader">${esc(h)}</td>`).join('')}</tr>`,
+  ];
   for (const f of funds) {
     f.rows.forEach((r, i) => {
       const cls = i % 2 === 0 ? 'DTeven' : 'DTodd';
       const amount = (f.nav * r.weight) / 10_000;
-      const cells = [String(i + 1), r.kind, r.code, r.name, thousands(amount), '', '', '0', pct(r.weight)].map((c, k) => `<td class="${cls}"${k === 0 || k >= 4 ? ' align="right"' : ''}>${esc(c)}</td>`);
+      const cells = [String(i + 1), r.kind, r.code, r.name, thousands(amount), '', '', '0', pct(r.weight)].map(
+        (c, k) => `<td class="${cls}"${k === 0 || k >= 4 ? ' align="right"' : ''}>${esc(c)}</td>`,
+      );
       const name = i === 0 ? `<td class="DTeven" rowspan="${f.rows.length}">${esc(f.fullName)}${f.note ? `<br>${esc(f.note)}` : ''}</td>` : '';
       lines.push(`\t<tr>${name}${cells.join('')}</tr>`);
     });
@@ -191,8 +212,14 @@ export async function writeSitcaDemoFiles(dir: string, u: Universe): Promise<Rec
     const c = byTicker.get(code);
     return c ? MARKET[c.market] : '國外';
   };
-  const variant = Math.max(0, u.etfs.findIndex((e) => e.name.includes('臺')));
-  const noted = Math.max(0, u.etfs.findIndex((e) => e.name.includes('高股息')));
+  const variant = Math.max(
+    0,
+    u.etfs.findIndex((e) => e.name.includes('臺')),
+  );
+  const noted = Math.max(
+    0,
+    u.etfs.findIndex((e) => e.name.includes('高股息')),
+  );
   // Some securities carry SITCA's mark (國巨*), always the same ones.
   const marked = (code: string, name: string) => ((byTicker.get(code)?.index ?? 1) % 9 === 0 ? `${name}*` : name);
   const row = (kind: string, code: string, name: string, weight: number): Row => ({ kind, code, name: marked(code, name), weight });
@@ -216,7 +243,10 @@ export async function writeSitcaDemoFiles(dir: string, u: Universe): Promise<Rec
   const counts: Record<string, number> = {};
   await writeFile(join(dir, SITCA_FORM_FILE), page(state(u.seed, SITCA_FORM_FILE), periods, period, 'AH11', ''), 'utf8');
   counts[SITCA_FORM_FILE] = 0;
-  for (const [fundClass, funds] of [['AH11', index], ['AL11', active]] as const) {
+  for (const [fundClass, funds] of [
+    ['AH11', index],
+    ['AL11', active],
+  ] as const) {
     const file = sitcaAnswerFile(period, fundClass);
     await writeFile(join(dir, file), page(state(u.seed, file), periods, period, fundClass, holdingsTable(funds)), 'utf8');
     counts[file] = funds.reduce((s, f) => s + f.rows.length, 0);

@@ -54,7 +54,10 @@ if (values.out) {
   try {
     text = nginxConfig({
       snapshotsDir: resolve(values.snapshots),
-      upstreams: values.upstream.split(',').map((u) => u.trim()).filter(Boolean),
+      upstreams: values.upstream
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean),
       listen: values.listen!,
       runtimeDir,
       mode: values.mode,
@@ -70,7 +73,8 @@ if (values.out) {
     fail((e as Error).message);
   }
   mkdirSync(dirname(out), { recursive: true });
-  if (values.mode === 'full') for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(runtimeDir, 'tmp', t), { recursive: true });
+  if (values.mode === 'full')
+    for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(runtimeDir, 'tmp', t), { recursive: true });
   writeFileSync(out, text);
   process.stderr.write(`deploy:nginx: wrote ${out}${values.mode === 'full' ? `; start it with: nginx -c ${out}` : ''}\n`);
 }

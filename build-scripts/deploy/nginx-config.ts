@@ -117,7 +117,10 @@ function fileMap(): string {
     [`${GET}${pinned}/?$`, `/$esg_sid/tree/${fileForUrlPath(urls.index)}`],
     [`${GET}${pinned}/${feed}$`, `/$esg_sid/tree/${fileForUrlPath(urls.feed)}`],
     [`${GET}${pinned}/(?<esg_path>${API_PATH})(?:\\.json)?$`, `/$esg_sid/tree/api/v1/$esg_path.json`],
-    [`${GET}${API}/(?<esg_list>${LIST_PAGES.join('|')})(?:\\.json)?\\?page=(?<esg_n>[1-9][0-9]{0,5})$`, '/current/tree/api/v1/$esg_list/page/$esg_n.json'],
+    [
+      `${GET}${API}/(?<esg_list>${LIST_PAGES.join('|')})(?:\\.json)?\\?page=(?<esg_n>[1-9][0-9]{0,5})$`,
+      '/current/tree/api/v1/$esg_list/page/$esg_n.json',
+    ],
     [`${GET}${API}/${feed}$`, apiFile(urls.feed)],
     ...downloadMapRows(GET, API, SNAPSHOT_ID),
     // Pages take any query (the shim ignores it); a folder URL is its index.html.
@@ -177,7 +180,8 @@ function upstreamBlock(upstreams: string[]): string {
 
 function listenDirective(listen: string, sendBufferKiB: number): string {
   if (!/^(?:[A-Za-z0-9.:[\]-]+:)?\d{1,5}$/.test(listen)) throw new Error(`--listen is a port or address:port, got "${listen}"`);
-  if (!Number.isInteger(sendBufferKiB) || sendBufferKiB < 4) throw new Error(`the send buffer is a whole number of KiB, at least 4, got ${sendBufferKiB}`);
+  if (!Number.isInteger(sendBufferKiB) || sendBufferKiB < 4)
+    throw new Error(`the send buffer is a whole number of KiB, at least 4, got ${sendBufferKiB}`);
   // A fixed send buffer (no autotuning up to 4 MB): see build-scripts/deploy/nginx-downloads.ts.
   return `listen ${listen} sndbuf=${sendBufferKiB}k;`;
 }
@@ -340,7 +344,9 @@ export function nginxConfig(o: NginxOptions): string {
     'events { worker_connections 4096; }',
     'http {',
     ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `    ${t}_temp_path ${r}/tmp/${t};`),
-    ...nginxHttpBlock(o).split('\n').map((l) => (l === '' ? '' : `    ${l}`)),
+    ...nginxHttpBlock(o)
+      .split('\n')
+      .map((l) => (l === '' ? '' : `    ${l}`)),
     '}',
     '',
   ].join('\n');

@@ -58,7 +58,12 @@ export const downloadZone = () => `limit_conn_zone $binary_remote_addr zone=${ZO
  * spellings, queries: it owns those answers). `errorPages` and `headers` are the server's, repeated
  * because a location that sets any inherits none.
  */
-export function downloadLocation(o: { snapshotsDir: string; limits: Pick<DownloadLimits, 'perClient' | 'stallMs'>; errorPages: string[]; headers: string[] }): string[] {
+export function downloadLocation(o: {
+  snapshotsDir: string;
+  limits: Pick<DownloadLimits, 'perClient' | 'stallMs'>;
+  errorPages: string[];
+  headers: string[];
+}): string[] {
   const types = Object.entries(DOWNLOAD_MEDIA_TYPES).map(([ext, type]) => `    ${literal(type)} ${ext.slice(1)};`);
   return [
     `location ^~ ${API_BASE}/downloads/ {`,

@@ -25,12 +25,21 @@ interface OwnError {
 export function ownErrors(o: { perClientDownloads: number; upstreamTimeoutS: number }): OwnError[] {
   return [
     { statuses: [400], code: 'BAD_REQUEST', message: 'Malformed HTTP request.' },
-    { statuses: [501], code: 'BAD_REQUEST', message: 'The request has a Transfer-Encoding this server does not take: send chunked, or a Content-Length.' },
+    {
+      statuses: [501],
+      code: 'BAD_REQUEST',
+      message: 'The request has a Transfer-Encoding this server does not take: send chunked, or a Content-Length.',
+    },
     { statuses: [413], code: 'PAYLOAD_TOO_LARGE', message: `The request body is over ${LIMITS.bodyBytes / 1024} KiB.` },
     { statuses: [414], code: 'URI_TOO_LONG', message: `The URL is longer than ${LIMITS.urlBytes} bytes.` },
     { statuses: [494], code: 'HEADERS_TOO_LARGE', message: `The request headers are larger than ${LIMITS.headerBytes} bytes together.` },
     // Only `limit_conn` on the downloads makes nginx answer 429 itself (the shims' 429s pass through).
-    { statuses: [429], code: 'RATE_LIMITED', message: tooManyDownloads(o.perClientDownloads), headers: { 'Retry-After': String(DOWNLOAD_RETRY_AFTER_S) } },
+    {
+      statuses: [429],
+      code: 'RATE_LIMITED',
+      message: tooManyDownloads(o.perClientDownloads),
+      headers: { 'Retry-After': String(DOWNLOAD_RETRY_AFTER_S) },
+    },
     { statuses: [500], code: 'INTERNAL', message: 'Internal error. The request id identifies it in our logs.' },
     { statuses: [502, 503], code: 'UPSTREAM_FAILURE', message: 'No API server answered; try again shortly.' },
     { statuses: [504], code: 'UPSTREAM_FAILURE', message: `No API server answered within ${o.upstreamTimeoutS} s; try again shortly.` },
@@ -64,7 +73,13 @@ export const errorPages = (errors: OwnError[]) => errors.map((e) => `error_page 
  */
 export function errorLocations(errors: OwnError[]): string[] {
   return errors.flatMap((e) => {
-    const body = JSON.stringify({ ok: false, error: { code: e.code, message: e.message, request_id: '@ID@' }, methodology_version: null, dataset_snapshot_id: null, data_asof: null }).replace('@ID@', '$esg_request_id');
+    const body = JSON.stringify({
+      ok: false,
+      error: { code: e.code, message: e.message, request_id: '@ID@' },
+      methodology_version: null,
+      dataset_snapshot_id: null,
+      data_asof: null,
+    }).replace('@ID@', '$esg_request_id');
     if (body.includes("'")) throw new Error('error body cannot hold a single quote');
     return [
       `location = ${uriOf(e)} {`,

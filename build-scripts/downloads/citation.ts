@@ -20,7 +20,9 @@ export function citationCff(meta: SnapshotMeta): string {
   const abstract = [
     `${SCORE_NAME} of Taiwan-listed companies, with the disclosure, assurance, penalty and carbon-fee facts it is computed from,`,
     `as of ${meta.data_asof} (methodology ${meta.methodology_version}, snapshot ${id}).`,
-    meta.kind === 'demo' ? 'This is a demo snapshot: the companies and facts in it are fictional.' : 'Built from open government and stock-exchange data; each fact names its source.',
+    meta.kind === 'demo'
+      ? 'This is a demo snapshot: the companies and facts in it are fictional.'
+      : 'Built from open government and stock-exchange data; each fact names its source.',
   ].join(' ');
   const lines = [
     'cff-version: 1.2.0',

@@ -12,7 +12,7 @@ const REQUIRED_META = ['dataset_snapshot_id', 'data_asof', 'methodology_version'
 
 /** Reads meta and sources; a missing or malformed key fails here rather than producing a wrong descriptor. */
 export function readSnapshotFacts(db: Database.Database): SnapshotFacts {
-  const kv = new Map((db.prepare('SELECT key, value FROM meta').raw(true).all() as [string, string][]));
+  const kv = new Map(db.prepare('SELECT key, value FROM meta').raw(true).all() as [string, string][]);
   for (const k of REQUIRED_META) if (!kv.get(k)) throw new Error(`snapshot meta has no ${k}`);
   const kind = kv.get('kind');
   if (kind !== 'demo' && kind !== 'production') throw new Error(`snapshot meta kind is ${JSON.stringify(kind)}, not demo or production`);

@@ -42,11 +42,18 @@ export function listDataTables(db: Database.Database): TableInfo[] {
 
 function describeTable(db: Database.Database, name: string): TableInfo {
   const cols = db.prepare('SELECT name, type, "notnull" AS nn, pk FROM pragma_table_info(?) ORDER BY cid').all(name) as {
-    name: string; type: string; nn: number; pk: number;
+    name: string;
+    type: string;
+    nn: number;
+    pk: number;
   }[];
-  const primaryKey = cols.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
-  const uniqueKeys = (db.prepare("SELECT name FROM pragma_index_list(?) WHERE \"unique\" = 1 AND origin = 'u' ORDER BY name").all(name) as { name: string }[])
-    .map((ix) => (db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(ix.name) as { name: string }[]).map((c) => c.name));
+  const primaryKey = cols
+    .filter((c) => c.pk > 0)
+    .sort((a, b) => a.pk - b.pk)
+    .map((c) => c.name);
+  const uniqueKeys = (
+    db.prepare('SELECT name FROM pragma_index_list(?) WHERE "unique" = 1 AND origin = \'u\' ORDER BY name').all(name) as { name: string }[]
+  ).map((ix) => (db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(ix.name) as { name: string }[]).map((c) => c.name));
   return {
     name,
     columns: cols.map((c) => ({ name: c.name, declaredType: c.type.toUpperCase(), notNull: c.nn === 1 })),
@@ -62,5 +69,8 @@ function describeTable(db: Database.Database, name: string): TableInfo {
 export function tableRows(db: Database.Database, t: TableInfo): IterableIterator<unknown[]> {
   const order = (t.primaryKey.length > 0 ? t.primaryKey : t.columns.map((c) => c.name)).map(quoteIdent).join(', ');
   const cols = t.columns.map((c) => quoteIdent(c.name)).join(', ');
-  return db.prepare(`SELECT ${cols} FROM ${quoteIdent(t.name)} ORDER BY ${order}`).raw(true).iterate() as IterableIterator<unknown[]>;
+  return db
+    .prepare(`SELECT ${cols} FROM ${quoteIdent(t.name)} ORDER BY ${order}`)
+    .raw(true)
+    .iterate() as IterableIterator<unknown[]>;
 }

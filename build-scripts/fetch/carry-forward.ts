@@ -11,7 +11,14 @@ import type { FailureKind } from './http.js';
  */
 
 /** How old a source's previous answers may be, by its update frequency (irregular sources as annual ones). */
-export const CARRY_LIMIT_DAYS: Readonly<Record<UpdateFrequency, number>> = { daily: 7, weekly: 7, monthly: 45, quarterly: 120, annual: 400, irregular: 400 };
+export const CARRY_LIMIT_DAYS: Readonly<Record<UpdateFrequency, number>> = {
+  daily: 7,
+  weekly: 7,
+  monthly: 45,
+  quarterly: 120,
+  annual: 400,
+  irregular: 400,
+};
 
 /** What the manifest, the registry and the pages say of a source carried forward. */
 export interface CarriedForward {
@@ -34,7 +41,12 @@ export const EMPTY_REASON = 'the publisher answered empty (0 records), as it doe
 export function previousAnswers(previous: SourcesManifest, sourceId: string): { files: ManifestFile[]; retrievedAt: string } | null {
   const files = (previous.files ?? []).filter((f) => f.source_id === sourceId && !f.placed_by_hand);
   if (files.length === 0) return null;
-  const retrievedAt = previous.retrieved_at?.[sourceId] ?? files.map((f) => f.retrieved_at).sort().at(-1)!;
+  const retrievedAt =
+    previous.retrieved_at?.[sourceId] ??
+    files
+      .map((f) => f.retrieved_at)
+      .sort()
+      .at(-1)!;
   return { files, retrievedAt };
 }
 
@@ -46,6 +58,7 @@ export function refuseCarry(frequency: UpdateFrequency, previous: { retrievedAt:
   const limit = CARRY_LIMIT_DAYS[frequency];
   if (previous === null) return `no previous answers to carry forward (never fetched into this folder)`;
   const days = (now.getTime() - Date.parse(previous.retrievedAt)) / 86_400_000;
-  if (days > limit) return `the previous answers (retrieved ${previous.retrievedAt}) are ${Math.floor(days)} days old, older than the ${limit}-day limit of a ${frequency} source`;
+  if (days > limit)
+    return `the previous answers (retrieved ${previous.retrievedAt}) are ${Math.floor(days)} days old, older than the ${limit}-day limit of a ${frequency} source`;
   return null;
 }

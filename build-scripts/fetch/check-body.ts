@@ -40,16 +40,24 @@ async function isBlockedPage(path: string): Promise<boolean> {
   return [bytes.toString('utf8'), iconv.decode(bytes, 'cp950')].some((text) => BLOCKED.some((t) => text.includes(t)));
 }
 
-export async function checkBody(path: string, expect: 'json' | 'csv' | 'html', contentType: string, count?: (path: string) => Promise<number>): Promise<number> {
+export async function checkBody(
+  path: string,
+  expect: 'json' | 'csv' | 'html',
+  contentType: string,
+  count?: (path: string) => Promise<number>,
+): Promise<number> {
   const start = (await head(path)).replace(/^\xef\xbb\xbf/, '').trimStart();
   if (start === '') throw new FetchFailure('empty body', 200);
   if (expect === 'html') {
-    if (!looksHtml(start, contentType)) throw new FetchFailure(`expected an HTML page, got ${contentType || 'no content type'}: ${JSON.stringify(start.slice(0, 80))}`, 200);
+    if (!looksHtml(start, contentType))
+      throw new FetchFailure(`expected an HTML page, got ${contentType || 'no content type'}: ${JSON.stringify(start.slice(0, 80))}`, 200);
   } else if (looksHtml(start, contentType)) {
-    if (await isBlockedPage(path)) throw new FetchFailure('blocked by the publisher: its security page (因為安全性考量…) with status 200, not data', 200, 'blocked');
+    if (await isBlockedPage(path))
+      throw new FetchFailure('blocked by the publisher: its security page (因為安全性考量…) with status 200, not data', 200, 'blocked');
     throw new FetchFailure(`an HTML page with status 200, not data (an error or maintenance page?): ${JSON.stringify(start.slice(0, 80))}`, 200);
   }
-  if (expect === 'json' && (await sniffEncoding(path)) !== 'utf8') throw new FetchFailure('JSON that is not UTF-8 (the bytes read as Big5/CP950)', 200);
+  if (expect === 'json' && (await sniffEncoding(path)) !== 'utf8')
+    throw new FetchFailure('JSON that is not UTF-8 (the bytes read as Big5/CP950)', 200);
   try {
     if (count) return await count(path);
     let records = 0;

@@ -98,14 +98,23 @@ export async function fetchSources(o: FetchOptions): Promise<FetchResult> {
   const now = o.now ?? (() => new Date());
   const asof = o.asof ?? isoSecond(now()).slice(0, 10);
   const scale = minScale(o.env);
-  const plans = new Map(SOURCE_MODULES.filter(selected).flatMap((m) => {
-    const p = planOf(m, o.env);
-    return p ? [[m.info.source_id, p] as const] : [];
-  }));
-  for (const id of o.only ?? []) if (!plans.has(id)) throw new SourceFetchError(id, `no endpoint to fetch from: placed by hand only; set ${urlVariable(id)} or put its file into ${outDir}`);
+  const plans = new Map(
+    SOURCE_MODULES.filter(selected).flatMap((m) => {
+      const p = planOf(m, o.env);
+      return p ? [[m.info.source_id, p] as const] : [];
+    }),
+  );
+  for (const id of o.only ?? [])
+    if (!plans.has(id))
+      throw new SourceFetchError(id, `no endpoint to fetch from: placed by hand only; set ${urlVariable(id)} or put its file into ${outDir}`);
 
   // Everything the run needs, checked before any download and reported at once.
-  await preflight({ outDir, key, plans: [...plans.entries()].map(([id, p]) => ({ id, url: p.url, needs: p.plan.needs ?? [] })), resolveHost: o.resolveHost });
+  await preflight({
+    outDir,
+    key,
+    plans: [...plans.entries()].map(([id, p]) => ({ id, url: p.url, needs: p.plan.needs ?? [] })),
+    resolveHost: o.resolveHost,
+  });
 
   mkdirSync(dirname(outDir), { recursive: true });
   const work = `${outDir}.fetch-${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -201,5 +210,16 @@ function sumRecords(m: SourcesManifest, id: string): number | null {
 /** A file an operator put in: its bytes and sha256 as found, and no URL. */
 async function placedByHand(dir: string, file: string, sourceId: string, now: () => Date): Promise<ManifestFile> {
   const { bytes, sha256 } = await hashFile(join(dir, file));
-  return { file, source_id: sourceId, url: null, method: null, http_status: null, retrieved_at: isoSecond(new Date(statSync(join(dir, file)).mtimeMs || now().getTime())), bytes, sha256, records: 0, placed_by_hand: true };
+  return {
+    file,
+    source_id: sourceId,
+    url: null,
+    method: null,
+    http_status: null,
+    retrieved_at: isoSecond(new Date(statSync(join(dir, file)).mtimeMs || now().getTime())),
+    bytes,
+    sha256,
+    records: 0,
+    placed_by_hand: true,
+  };
 }

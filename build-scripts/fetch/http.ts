@@ -93,8 +93,7 @@ async function politeStart(url: URL, minIntervalMs: number): Promise<void> {
   lastStart.set(url.host, Date.now());
 }
 
-export const redact = (text: string, secrets: readonly string[]) =>
-  secrets.reduce((t, s) => (s ? t.split(s).join('***') : t), text);
+export const redact = (text: string, secrets: readonly string[]) => secrets.reduce((t, s) => (s ? t.split(s).join('***') : t), text);
 
 function retryAfter(value: string | null): number | null {
   if (!value) return null;
@@ -119,7 +118,11 @@ async function attempt(r: HttpRequest, dest: string, o: HttpOptions): Promise<Do
       method: r.method,
       signal,
       redirect: 'follow',
-      headers: { accept: 'application/json, text/csv;q=0.9, text/html;q=0.5, */*;q=0.1', 'user-agent': 'esg-credibility-fetch/1 (open data client)', ...r.headers },
+      headers: {
+        accept: 'application/json, text/csv;q=0.9, text/html;q=0.5, */*;q=0.1',
+        'user-agent': 'esg-credibility-fetch/1 (open data client)',
+        ...r.headers,
+      },
       ...(r.body !== undefined ? { body: r.body } : {}),
     });
   } catch (e) {
@@ -133,7 +136,12 @@ async function attempt(r: HttpRequest, dest: string, o: HttpOptions): Promise<Do
   }
   if (res.status !== 200) {
     await res.body?.cancel().catch(() => undefined);
-    const hint = res.status === 401 || res.status === 403 ? ' (is the API key set and valid?)' : res.status === 405 ? ` (the server does not take ${r.method} here)` : '';
+    const hint =
+      res.status === 401 || res.status === 403
+        ? ' (is the API key set and valid?)'
+        : res.status === 405
+          ? ` (the server does not take ${r.method} here)`
+          : '';
     throw new FetchFailure(`HTTP ${res.status}${hint}`, res.status);
   }
   const hash = createHash('sha256');
@@ -159,7 +167,13 @@ async function attempt(r: HttpRequest, dest: string, o: HttpOptions): Promise<Do
   out.end();
   await once(out, 'close');
   if (writeError) throw writeError;
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', bytes, sha256: hash.digest('hex'), cookies: res.headers.getSetCookie() };
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? '',
+    bytes,
+    sha256: hash.digest('hex'),
+    cookies: res.headers.getSetCookie(),
+  };
 }
 
 /** Sends `r` and writes the answer into `dest` (overwritten), retrying what is transient. Throws FetchFailure. */

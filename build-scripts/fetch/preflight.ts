@@ -25,10 +25,7 @@ export interface PreflightInput {
 const LOOKUP_TIMEOUT_MS = 5_000;
 
 async function defaultResolve(host: string): Promise<void> {
-  await Promise.race([
-    lookup(host),
-    new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), LOOKUP_TIMEOUT_MS).unref()),
-  ]);
+  await Promise.race([lookup(host), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), LOOKUP_TIMEOUT_MS).unref())]);
 }
 
 /** The nearest existing folder at or above `path`. */
@@ -41,7 +38,8 @@ function existingAncestor(path: string): string {
 export async function preflight(i: PreflightInput): Promise<void> {
   const problems: string[] = [];
   const needKey = i.plans.filter((p) => p.needs.includes('moenv-key')).map((p) => p.id);
-  if (needKey.length > 0 && !i.key) problems.push(`MOENV_API_KEY is not set; ${needKey.join(' and ')} need it (a free key from data.moenv.gov.tw), or leave them out with --only`);
+  if (needKey.length > 0 && !i.key)
+    problems.push(`MOENV_API_KEY is not set; ${needKey.join(' and ')} need it (a free key from data.moenv.gov.tw), or leave them out with --only`);
   if (existsSync(i.outDir) && !statSync(i.outDir).isDirectory()) problems.push(`--out ${i.outDir} exists and is not a folder`);
   const parent = existingAncestor(dirname(i.outDir));
   try {
@@ -64,7 +62,9 @@ export async function preflight(i: PreflightInput): Promise<void> {
     )
   ).filter((x): x is string => x !== null);
   if (unresolved.length > 0) {
-    problems.push(`cannot resolve ${unresolved.join(', ')}: no network or DNS on this machine${unresolved.length === hosts.length ? '' : ', or a wrong FETCH_URL_… host'}`);
+    problems.push(
+      `cannot resolve ${unresolved.join(', ')}: no network or DNS on this machine${unresolved.length === hosts.length ? '' : ', or a wrong FETCH_URL_… host'}`,
+    );
   }
   if (problems.length > 0) throw new PreflightError(problems);
 }

@@ -26,10 +26,16 @@ export class Session implements FetchSession {
   async request(r: AnswerRequest): Promise<KeptAnswer> {
     const path = join(this.work, r.file);
     const part = `${path}.part`;
-    const retrievedAt = this.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const retrievedAt = this.now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z');
     const cookie = [...this.cookies.entries()].map(([k, v]) => `${k}=${v}`).join('; ');
     try {
-      const d = await download({ url: r.url, method: r.method, body: r.body, headers: { ...r.headers, ...(cookie ? { cookie } : {}) } }, part, this.http);
+      const d = await download(
+        { url: r.url, method: r.method, body: r.body, headers: { ...r.headers, ...(cookie ? { cookie } : {}) } },
+        part,
+        this.http,
+      );
       for (const c of d.cookies) {
         const [pair] = c.split(';');
         const eq = pair!.indexOf('=');
@@ -56,7 +62,11 @@ export class Session implements FetchSession {
     } catch (e) {
       rmSync(part, { force: true });
       const message = redact((e as Error).message ?? String(e), this.http.secrets);
-      throw new FetchFailure(`${r.method} ${withoutKey(r.url)} (${r.file}): ${message}`, e instanceof FetchFailure ? e.status : null, e instanceof FetchFailure ? e.kind : null);
+      throw new FetchFailure(
+        `${r.method} ${withoutKey(r.url)} (${r.file}): ${message}`,
+        e instanceof FetchFailure ? e.status : null,
+        e instanceof FetchFailure ? e.kind : null,
+      );
     }
   }
 }

@@ -117,7 +117,13 @@ export class HistoryPass {
    * Rows without keys (carried from before the store, legacy-history.ts) or none at all: every
    * company's facts are read.
    */
-  private explainChanges(from: string, to: string, facts: readonly CompanyFacts[], keys: readonly string[], past: readonly HistoryRow[] | null): void {
+  private explainChanges(
+    from: string,
+    to: string,
+    facts: readonly CompanyFacts[],
+    keys: readonly string[],
+    past: readonly HistoryRow[] | null,
+  ): void {
     if (!this.previous || !this.from) return;
     const keyed = past !== null && past.every((r) => r[2] !== null);
     if (!keyed) {

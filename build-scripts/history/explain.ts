@@ -28,7 +28,17 @@ export function inputOf(f: CompanyFacts, asof: string): MethodologyInput {
     asof,
     companySourceId: f.company.source_id,
     cbamExposed: f.company.cbam_exposed,
-    disclosure: d ? { year: d.year, scope1: d.scope1, scope2: d.scope2, scope3: d.scope3, scope1Verified: d.scope1_verified, scope2Verified: d.scope2_verified, sourceId: d.source_id } : null,
+    disclosure: d
+      ? {
+          year: d.year,
+          scope1: d.scope1,
+          scope2: d.scope2,
+          scope3: d.scope3,
+          scope1Verified: d.scope1_verified,
+          scope2Verified: d.scope2_verified,
+          sourceId: d.source_id,
+        }
+      : null,
     assurance: f.assurance ? { level: f.assurance.level, year: f.assurance.year, sourceId: f.assurance.source_id } : null,
     carbonFee: { obligated: f.carbonFee.obligated, sourceId: f.carbonFee.source_id },
     penalties: f.penalties.map((p) => ({ date: p.date, fine: p.fine, serious: p.serious, sourceId: p.source_id })),
@@ -40,9 +50,17 @@ export function inputOf(f: CompanyFacts, asof: string): MethodologyInput {
 const penaltyKey = (p: PenaltyRecord) => `${p.agency_name}\u0000${p.record_id}\u0000${p.date}`;
 const sameDisclosure = (a: CompanyFacts['disclosure'], b: CompanyFacts['disclosure']) =>
   a === b ||
-  (a !== null && b !== null && a.year === b.year && a.scope1 === b.scope1 && a.scope2 === b.scope2 && a.scope3 === b.scope3 &&
-    a.scope1_verified === b.scope1_verified && a.scope2_verified === b.scope2_verified && a.boundary === b.boundary);
-const sameAssurance = (a: CompanyFacts['assurance'], b: CompanyFacts['assurance']) => a === b || (a !== null && b !== null && a.level === b.level && a.year === b.year);
+  (a !== null &&
+    b !== null &&
+    a.year === b.year &&
+    a.scope1 === b.scope1 &&
+    a.scope2 === b.scope2 &&
+    a.scope3 === b.scope3 &&
+    a.scope1_verified === b.scope1_verified &&
+    a.scope2_verified === b.scope2_verified &&
+    a.boundary === b.boundary);
+const sameAssurance = (a: CompanyFacts['assurance'], b: CompanyFacts['assurance']) =>
+  a === b || (a !== null && b !== null && a.level === b.level && a.year === b.year);
 
 function sideOf(f: CompanyFacts): ChangeSide {
   return { credibility_score: f.company.credibility_score, verdict: f.company.verdict, rank: f.company.rank, flags: f.flags.map((x) => x.flag_id) };
@@ -58,7 +76,8 @@ function penaltyLeaves(p: PenaltyRecord, stays: boolean, from: Side, to: Side): 
   const in36 = withinLastMonths(p.date, from.asof, COMPLIANCE.windowMonths);
   if (!stays && in36) return 'source';
   if (in36 && !withinLastMonths(p.date, to.asof, COMPLIANCE.windowMonths)) return COMPLIANCE.windowMonths;
-  if (withinLastMonths(p.date, from.asof, RECENT_PENALTY_MONTHS) && !withinLastMonths(p.date, to.asof, RECENT_PENALTY_MONTHS)) return RECENT_PENALTY_MONTHS;
+  if (withinLastMonths(p.date, from.asof, RECENT_PENALTY_MONTHS) && !withinLastMonths(p.date, to.asof, RECENT_PENALTY_MONTHS))
+    return RECENT_PENALTY_MONTHS;
   return null;
 }
 
@@ -74,7 +93,10 @@ export function factsKey(f: CompanyFacts): string {
   const d = f.disclosure;
   const a = f.assurance;
   return JSON.stringify([
-    c.credibility_score, c.verdict, c.cbam_exposed, f.flags.map((x) => x.flag_id),
+    c.credibility_score,
+    c.verdict,
+    c.cbam_exposed,
+    f.flags.map((x) => x.flag_id),
     d && [d.year, d.scope1, d.scope2, d.scope3, d.scope1_verified, d.scope2_verified, d.boundary],
     a && [a.level, a.year],
     f.carbonFee.obligated,
@@ -83,7 +105,8 @@ export function factsKey(f: CompanyFacts): string {
 }
 
 /** No penalty of these leaves a window between the two as-of dates (all of them stay in the source). */
-const noPenaltyLeaves = (penalties: readonly PenaltyRecord[], from: Side, to: Side) => penalties.every((p) => penaltyLeaves(p, true, from, to) === null);
+const noPenaltyLeaves = (penalties: readonly PenaltyRecord[], from: Side, to: Side) =>
+  penalties.every((p) => penaltyLeaves(p, true, from, to) === null);
 
 /**
  * True when explainChange would find nothing to list: the same score, verdict, flags and
@@ -124,13 +147,22 @@ export function explainInFull(ticker: string, before: CompanyFacts | null, after
     const signed = (x: number) => (after ? x : 0 - x);
     const kind: CauseKind = after ? 'company_added' : 'company_removed';
     const causes = f.company.score_breakdown.map((c) => ({
-      kind, component: c.component, points: signed(c.points), source_id: f.company.source_id,
-      detail: after ? `${f.company.company_name} entered the universe (${c.component}: ${c.points} points)` : `${f.company.company_name} left the universe (${c.component}: ${c.points} points no longer counted)`,
+      kind,
+      component: c.component,
+      points: signed(c.points),
+      source_id: f.company.source_id,
+      detail: after
+        ? `${f.company.company_name} entered the universe (${c.component}: ${c.points} points)`
+        : `${f.company.company_name} left the universe (${c.component}: ${c.points} points no longer counted)`,
     }));
     return {
-      ticker, company_name: f.company.company_name, change: after ? 'added' : 'removed',
-      before: before ? sideOf(before) : null, after: after ? sideOf(after) : null,
-      score_delta: signed(f.company.credibility_score), causes,
+      ticker,
+      company_name: f.company.company_name,
+      change: after ? 'added' : 'removed',
+      before: before ? sideOf(before) : null,
+      after: after ? sideOf(after) : null,
+      score_delta: signed(f.company.credibility_score),
+      causes,
     };
   }
 
@@ -144,7 +176,13 @@ export function explainInFull(ticker: string, before: CompanyFacts | null, after
     let moved = false;
     for (const c of SCORE_COMPONENTS) {
       if (now[c] === points[c]) continue;
-      causes.push({ kind, component: c, points: now[c] - points[c], source_id: sourceId, detail: `${detail} (${c} ${now[c] > points[c] ? '+' : ''}${now[c] - points[c]})` });
+      causes.push({
+        kind,
+        component: c,
+        points: now[c] - points[c],
+        source_id: sourceId,
+        detail: `${detail} (${c} ${now[c] > points[c] ? '+' : ''}${now[c] - points[c]})`,
+      });
       moved = true;
     }
     if (!moved && pointless) causes.push({ kind, component: null, points: null, source_id: sourceId, detail });
@@ -180,10 +218,13 @@ export function explainInFull(ticker: string, before: CompanyFacts | null, after
   }
 
   // 3. The as-of date itself: timeliness of the same disclosure once E(D) moves (past the reporting deadline).
-  if (from.asof !== to.asof) step({ ...state, asof: to.asof }, 'timeliness', after.disclosure?.source_id ?? null, `as-of date ${from.asof} → ${to.asof}`, false);
+  if (from.asof !== to.asof)
+    step({ ...state, asof: to.asof }, 'timeliness', after.disclosure?.source_id ?? null, `as-of date ${from.asof} → ${to.asof}`, false);
 
   // 4. New penalties, oldest first, one at a time.
-  const added = after.penalties.filter((p) => !beforeKeys.has(penaltyKey(p))).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.record_id < b.record_id ? -1 : 1));
+  const added = after.penalties
+    .filter((p) => !beforeKeys.has(penaltyKey(p)))
+    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.record_id < b.record_id ? -1 : 1));
   for (const p of added) {
     factsMoved = true;
     step({ ...state, penalties: [...state.penalties, ...asFacts([p])] }, 'penalty_new', p.source_id, `new ${describePenalty(p)}`);
@@ -196,28 +237,48 @@ export function explainInFull(ticker: string, before: CompanyFacts | null, after
     const d = after.disclosure;
     const kind: CauseKind = before.disclosure === null ? 'disclosure_new' : 'disclosure_changed';
     const detail = d === null ? 'carbon disclosure withdrawn' : `${kind === 'disclosure_new' ? 'new' : 'corrected'} carbon disclosure for ${d.year}`;
-    step({ ...state, disclosure: target.disclosure, registryTotal: target.registryTotal }, kind, d?.source_id ?? before.disclosure!.source_id, detail);
+    step(
+      { ...state, disclosure: target.disclosure, registryTotal: target.registryTotal },
+      kind,
+      d?.source_id ?? before.disclosure!.source_id,
+      detail,
+    );
   }
   // 6. Assurance.
   if (!sameAssurance(before.assurance, after.assurance)) {
     factsMoved = true;
     const a = after.assurance;
-    const detail = a ? `assurance now ${a.level} (${a.year})${before.assurance ? `, was ${before.assurance.level} (${before.assurance.year})` : ''}` : 'assurance withdrawn';
+    const detail = a
+      ? `assurance now ${a.level} (${a.year})${before.assurance ? `, was ${before.assurance.level} (${before.assurance.year})` : ''}`
+      : 'assurance withdrawn';
     step({ ...state, assurance: target.assurance }, 'assurance_changed', (a ?? before.assurance)!.source_id, detail);
   }
   // 7. Carbon-fee obligation.
   if (before.carbonFee.obligated !== after.carbonFee.obligated) {
     factsMoved = true;
-    step({ ...state, carbonFee: target.carbonFee }, 'carbon_fee_changed', after.carbonFee.source_id, after.carbonFee.obligated ? `now carbon-fee obligated: ${after.carbonFee.basis}` : 'no longer carbon-fee obligated');
+    step(
+      { ...state, carbonFee: target.carbonFee },
+      'carbon_fee_changed',
+      after.carbonFee.source_id,
+      after.carbonFee.obligated ? `now carbon-fee obligated: ${after.carbonFee.basis}` : 'no longer carbon-fee obligated',
+    );
   }
   // 8. CBAM exposure comes from the methodology's sector mapping: whatever points are left are the methodology's.
   const finalPoints = pointsOf(after.company.score_breakdown);
-  const mapping = before.company.cbam_exposed !== after.company.cbam_exposed
-    ? `CBAM exposure ${after.company.cbam_exposed ? 'added' : 'removed'} by the methodology's sector mapping` : 'methodology inputs changed';
+  const mapping =
+    before.company.cbam_exposed !== after.company.cbam_exposed
+      ? `CBAM exposure ${after.company.cbam_exposed ? 'added' : 'removed'} by the methodology's sector mapping`
+      : 'methodology inputs changed';
   let residual = false;
   for (const c of SCORE_COMPONENTS) {
     if (finalPoints[c] === points[c]) continue;
-    causes.push({ kind: 'methodology_changed', component: c, points: finalPoints[c] - points[c], source_id: null, detail: `${mapping} (${c} ${finalPoints[c] > points[c] ? '+' : ''}${finalPoints[c] - points[c]})` });
+    causes.push({
+      kind: 'methodology_changed',
+      component: c,
+      points: finalPoints[c] - points[c],
+      source_id: null,
+      detail: `${mapping} (${c} ${finalPoints[c] > points[c] ? '+' : ''}${finalPoints[c] - points[c]})`,
+    });
     residual = true;
   }
   if (before.company.cbam_exposed !== after.company.cbam_exposed) {
@@ -228,14 +289,23 @@ export function explainInFull(ticker: string, before: CompanyFacts | null, after
   // Flags raised and cleared (they move no points).
   const beforeFlags = new Map(before.flags.map((f) => [f.flag_id, f]));
   const afterFlags = new Map(after.flags.map((f) => [f.flag_id, f]));
-  for (const f of after.flags) if (!beforeFlags.has(f.flag_id)) causes.push({ kind: 'flag_raised', component: null, points: null, source_id: f.source_id, detail: `${f.flag_id} raised: ${f.label}` });
-  for (const f of before.flags) if (!afterFlags.has(f.flag_id)) causes.push({ kind: 'flag_cleared', component: null, points: null, source_id: f.source_id, detail: `${f.flag_id} cleared: ${f.label}` });
+  for (const f of after.flags)
+    if (!beforeFlags.has(f.flag_id))
+      causes.push({ kind: 'flag_raised', component: null, points: null, source_id: f.source_id, detail: `${f.flag_id} raised: ${f.label}` });
+  for (const f of before.flags)
+    if (!afterFlags.has(f.flag_id))
+      causes.push({ kind: 'flag_cleared', component: null, points: null, source_id: f.source_id, detail: `${f.flag_id} cleared: ${f.label}` });
 
   const delta = after.company.credibility_score - before.company.credibility_score;
   const flagsMoved = beforeFlags.size !== afterFlags.size || causes.some((c) => c.kind === 'flag_raised' || c.kind === 'flag_cleared');
   if (delta === 0 && before.company.verdict === after.company.verdict && !flagsMoved && !factsMoved) return null;
   return {
-    ticker, company_name: after.company.company_name, change: 'changed', before: sideOf(before), after: sideOf(after), score_delta: delta,
+    ticker,
+    company_name: after.company.company_name,
+    change: 'changed',
+    before: sideOf(before),
+    after: sideOf(after),
+    score_delta: delta,
     // A cause that moved no points and says nothing beyond the facts' own causes is dropped (the as-of date moving alone).
     causes: causes.filter((c) => c.kind !== 'timeliness' || c.points !== null),
   };

@@ -42,7 +42,13 @@ export function createHistoryDb(path: string, record: HistoryRecord | null): voi
 }
 
 function insertRecord(db: Database.Database, r: HistoryRecord): void {
-  db.prepare('INSERT INTO snapshot (id, data_asof, published_at, seq, head) VALUES (?, ?, ?, ?, ?)').run(r.dataset_snapshot_id, r.data_asof, r.published_at, r.seq, r.head);
+  db.prepare('INSERT INTO snapshot (id, data_asof, published_at, seq, head) VALUES (?, ?, ?, ?, ?)').run(
+    r.dataset_snapshot_id,
+    r.data_asof,
+    r.published_at,
+    r.seq,
+    r.head,
+  );
 }
 
 /** After every thread has written: one self-contained file again, no WAL beside it (and its record, if not written yet). */

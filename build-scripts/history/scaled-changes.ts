@@ -11,7 +11,7 @@ export function* scaledChanges(real: readonly IndexedChange[], count: number): G
   if (real.length === 0) throw new Error('scaledChanges: no changes to copy');
   const copies = Math.ceil(count / real.length);
   let n = 0;
-  for (let i = 0; i < real.length; ) {
+  for (let i = 0; i < real.length;) {
     const abs = Math.abs(real[i]!.item.score_delta);
     let end = i;
     while (end < real.length && Math.abs(real[end]!.item.score_delta) === abs) end++;

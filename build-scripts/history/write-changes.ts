@@ -13,12 +13,24 @@ import { writeChangesStore } from './write-changes-store.js';
  * tree, and the whole list with each company's industry into the snapshot's changes database
  * (changes.sqlite), which the shim's filtered changes query.
  */
-export function writeChanges(o: { meta: SnapshotMeta; fromSnapshotId: string | null; list: IndexedChange[]; snapshotDir: string; treeDir: string }): TreeStats {
+export function writeChanges(o: {
+  meta: SnapshotMeta;
+  fromSnapshotId: string | null;
+  list: IndexedChange[];
+  snapshotDir: string;
+  treeDir: string;
+}): TreeStats {
   const { meta, fromSnapshotId: fromId, list } = o;
   const tree = new TreeFiles(o.treeDir);
   const perPage = LIMITS.changesPerPage;
   const pageCount = Math.ceil(list.length / perPage);
-  const page = (n: number) => changesView(meta, fromId, list.slice((n - 1) * perPage, n * perPage).map((c) => c.item), { total: list.length, page: n, perPage });
+  const page = (n: number) =>
+    changesView(
+      meta,
+      fromId,
+      list.slice((n - 1) * perPage, n * perPage).map((c) => c.item),
+      { total: list.length, page: n, perPage },
+    );
   tree.write({ url: urls.changes, schema: changesResponseSchema, body: page(1) });
   // Page 1 always exists, as the ranking's does, even when nothing changed.
   for (let n = 1; n <= Math.max(1, pageCount); n++) tree.write({ url: urls.changesPage(n), schema: changesResponseSchema, body: page(n) });

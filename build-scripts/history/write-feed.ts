@@ -16,7 +16,14 @@ export const FEED_FILE = 'feed.json';
  * last 12 published, listed newest first as everywhere (data date, then publish time: a corrected
  * older month sits below the later months).
  */
-export function writeFeed(o: { meta: SnapshotMeta; fromSnapshotId: string | null; changes: readonly ChangeItem[]; snapshotDir: string; treeDir: string; previousDir: string | null }): { bytes: number } {
+export function writeFeed(o: {
+  meta: SnapshotMeta;
+  fromSnapshotId: string | null;
+  changes: readonly ChangeItem[];
+  snapshotDir: string;
+  treeDir: string;
+  previousDir: string | null;
+}): { bytes: number } {
   const previousFile = o.previousDir ? join(o.previousDir, FEED_FILE) : null;
   const earlier = previousFile && existsSync(previousFile) ? (JSON.parse(readFileSync(previousFile, 'utf8')) as FeedEntry[]) : [];
   const all = [feedEntry(o.meta, o.fromSnapshotId, o.changes), ...earlier.filter((e) => e.dataset_snapshot_id !== o.meta.dataset_snapshot_id)];

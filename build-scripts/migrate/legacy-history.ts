@@ -59,7 +59,8 @@ const LINE_HEAD = '{"ticker":"';
 /** `{"ticker":"T","data":[…]}` → T and the data array's JSON (tickers are [0-9A-Z], so no escapes). */
 function splitLine(line: string): HistoryRow {
   const end = line.indexOf('"', LINE_HEAD.length);
-  if (!line.startsWith(LINE_HEAD) || !line.startsWith('","data":', end) || !line.endsWith(']}')) throw new Error(`${LEGACY_JSONL}: malformed line ${line.slice(0, 60)}`);
+  if (!line.startsWith(LINE_HEAD) || !line.startsWith('","data":', end) || !line.endsWith(']}'))
+    throw new Error(`${LEGACY_JSONL}: malformed line ${line.slice(0, 60)}`);
   return [line.slice(LINE_HEAD.length, end), Buffer.from(line.slice(end + 9, -1)), null];
 }
 
@@ -70,7 +71,6 @@ function publishedAt(root: string, id: string): string {
   if (existsSync(join(dir, 'snapshot.sqlite'))) return readMeta(dir).published_at!;
   return `${id.slice(0, 10)}T00:00:00Z`;
 }
-
 
 /**
  * Carries the current snapshot's whole histories (an older build's) into the store: one file per

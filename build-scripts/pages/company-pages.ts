@@ -38,7 +38,13 @@ export function companyPageProps(meta: SnapshotMeta, facts: CompanyFacts, source
 
 /** The company pages of one chunk, in every language: the props are made once and rendered in each. */
 export async function writeCompanyPages(
-  store: SnapshotStore, companies: CompanyFacts[], render: Render, files: PageFiles, bodies: CompanyTreeBodies, industrySlug: (name: string) => string, locales: readonly Locale[],
+  store: SnapshotStore,
+  companies: CompanyFacts[],
+  render: Render,
+  files: PageFiles,
+  bodies: CompanyTreeBodies,
+  industrySlug: (name: string) => string,
+  locales: readonly Locale[],
 ): Promise<void> {
   const meta = store.meta;
   const sourceName = sourceNamesOf(store.sources());

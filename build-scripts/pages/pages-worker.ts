@@ -14,7 +14,13 @@ import { readChanges, treeOf } from './tree-bodies.js';
  * One page worker: claims jobs from the shared plan until none is left. Job 0 is every page that is
  * not a company's own (claimed first, as it is the longest); job k is company chunk k − 1.
  */
-const { snapshotDir, treeDir, plan, snapshots, locales } = workerData as { snapshotDir: string; treeDir: string; plan: ChunkPlan; snapshots: SnapshotsResponse; locales: Locale[] };
+const { snapshotDir, treeDir, plan, snapshots, locales } = workerData as {
+  snapshotDir: string;
+  treeDir: string;
+  plan: ChunkPlan;
+  snapshots: SnapshotsResponse;
+  locales: Locale[];
+};
 const NEXT_JOB = 0;
 const store = SnapshotStore.open(snapshotDir);
 try {

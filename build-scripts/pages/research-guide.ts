@@ -28,7 +28,12 @@ interface HastNode {
   value?: string;
 }
 
-const el = (tagName: string, properties: Record<string, unknown>, children: HastNode[]): HastNode => ({ type: 'element', tagName, properties, children });
+const el = (tagName: string, properties: Record<string, unknown>, children: HastNode[]): HastNode => ({
+  type: 'element',
+  tagName,
+  properties,
+  children,
+});
 
 /** Code blocks in the API reference's copyable frame; wide tables in a scrolling wrapper. */
 function framePreAndTables(o: { copy: string }) {

@@ -63,13 +63,22 @@ function headingOf(f: RankingFilter | undefined, locale: Locale): string {
  * from one ordered pass (the default order) split by filter, each page through the same ranking view
  * as the JSON; each body is made once and rendered in each language.
  */
-export async function writeSharedPages(store: SnapshotStore, render: Render, files: PageFiles, snapshots: SnapshotsResponse, locales: readonly Locale[]): Promise<void> {
+export async function writeSharedPages(
+  store: SnapshotStore,
+  render: Render,
+  files: PageFiles,
+  snapshots: SnapshotsResponse,
+  locales: readonly Locale[],
+): Promise<void> {
   const meta = store.meta;
   const ranked: IndexedCompany[] = [...store.rankedCompaniesWithFlags()];
   const industries = store.industries();
 
   // The search index: [code, name] pairs, compact enough to load whole (about 2 MB at 100k companies).
-  files.write(pageUrls.searchIndex, JSON.stringify({ dataset_snapshot_id: meta.dataset_snapshot_id, companies: ranked.map((c) => [c.ticker, c.company_name]) }));
+  files.write(
+    pageUrls.searchIndex,
+    JSON.stringify({ dataset_snapshot_id: meta.dataset_snapshot_id, companies: ranked.map((c) => [c.ticker, c.company_name]) }),
+  );
 
   const lists: { filter?: RankingFilter; rows: IndexedCompany[] }[] = [{ rows: ranked }];
   const filters: RankingFilter[] = [
@@ -82,26 +91,51 @@ export async function writeSharedPages(store: SnapshotStore, render: Render, fil
     ...FLAG_CATALOGUE.map((f): RankingFilter => ({ kind: 'flag', value: f.id })),
   ];
   const matches = (f: RankingFilter, c: IndexedCompany) =>
-    f.kind === 'industry' ? c.industry === f.value : f.kind === 'market' ? c.market_type === f.value : f.kind === 'assurance' ? c.assurance_level === f.value : c.flag_ids.includes(f.value);
+    f.kind === 'industry'
+      ? c.industry === f.value
+      : f.kind === 'market'
+        ? c.market_type === f.value
+        : f.kind === 'assurance'
+          ? c.assurance_level === f.value
+          : c.flag_ids.includes(f.value);
   for (const filter of filters) lists.push({ filter, rows: ranked.filter((c) => matches(filter, c)) });
 
   /** Writes one page in every language: `url` names it in a language, `props` are shared. */
-  const writeAll = async (url: (u: ReturnType<typeof pageUrlsFor>) => string, page: Parameters<Render>[0], props: Record<string, unknown>, perLocale: (l: Locale) => Record<string, unknown> = () => ({})) => {
+  const writeAll = async (
+    url: (u: ReturnType<typeof pageUrlsFor>) => string,
+    page: Parameters<Render>[0],
+    props: Record<string, unknown>,
+    perLocale: (l: Locale) => Record<string, unknown> = () => ({}),
+  ) => {
     for (const locale of locales) files.write(url(pageUrlsFor(locale)), await render(page, { ...props, ...perLocale(locale), locale }));
   };
 
   for (const { filter, rows } of lists) {
     const pageCount = Math.max(1, Math.ceil(rows.length / LIMITS.perPageDefault));
     for (let page = 1; page <= pageCount; page++) {
-      const body = rankingView(meta, { rows: rows.slice((page - 1) * LIMITS.perPageDefault, page * LIMITS.perPageDefault), total: rows.length, page, perPage: LIMITS.perPageDefault, mode: 'compact' });
-      await writeAll((u) => u.ranking(page, filter), RankingPage, { meta, body, filter, apiUrl: apiRankingUrl(filter, page), industries }, (l) => ({ heading: headingOf(filter, l) }));
+      const body = rankingView(meta, {
+        rows: rows.slice((page - 1) * LIMITS.perPageDefault, page * LIMITS.perPageDefault),
+        total: rows.length,
+        page,
+        perPage: LIMITS.perPageDefault,
+        mode: 'compact',
+      });
+      await writeAll(
+        (u) => u.ranking(page, filter),
+        RankingPage,
+        { meta, body, filter, apiUrl: apiRankingUrl(filter, page), industries },
+        (l) => ({ heading: headingOf(filter, l) }),
+      );
     }
   }
 
-  const ends = (rows: IndexedCompany[]) => rankingView(meta, { rows, total: ranked.length, page: 1, perPage: rows.length || 1, mode: 'compact' }).data;
+  const ends = (rows: IndexedCompany[]) =>
+    rankingView(meta, { rows, total: ranked.length, page: 1, perPage: rows.length || 1, mode: 'compact' }).data;
   const counts = { companies: ranked.length, penalties: store.penaltyCount(), etfs: store.etfs().length, sources: store.sources().length };
   await writeAll((u) => u.home, HomePage, {
-    meta, counts, industries,
+    meta,
+    counts,
+    industries,
     top: ends(ranked.slice(0, ENDS)),
     bottom: ends(ranked.slice(-ENDS).reverse()),
     histogram: scoreHistogram(ranked.map((c) => c.credibility_score)),
@@ -127,7 +161,12 @@ export async function writeSharedPages(store: SnapshotStore, render: Render, fil
   const self = snapshots.data.find((e) => e.dataset_snapshot_id === meta.dataset_snapshot_id);
   if (!self) throw new Error(`the snapshot list has no entry for ${meta.dataset_snapshot_id}`);
   const englishOnly = (l: Locale, jsonLd: unknown) => (l === 'en' ? { jsonLd } : {});
-  await writeAll((u) => u.downloads, DownloadsPage, { meta, snapshots }, (l) => englishOnly(l, datasetJsonLd(meta, self, registry, pageUrls.downloads)));
+  await writeAll(
+    (u) => u.downloads,
+    DownloadsPage,
+    { meta, snapshots },
+    (l) => englishOnly(l, datasetJsonLd(meta, self, registry, pageUrls.downloads)),
+  );
   // This snapshot's own download folder gets its English page here, once: a later build never
   // rewrites it. Other languages' folder pages are pages of the site, written for every snapshot listed.
   for (const entry of snapshots.data) {
@@ -136,10 +175,18 @@ export async function writeSharedPages(store: SnapshotStore, render: Render, fil
     for (const locale of locales) {
       if (locale === 'en' && !own) continue;
       const folder = pageUrlsFor(locale).downloadFolder(id);
-      files.write(folder, await render(DownloadFolderPage, { meta, entry, locale, ...englishOnly(locale, datasetJsonLd(meta, entry, registry, folder)) }));
+      files.write(
+        folder,
+        await render(DownloadFolderPage, { meta, entry, locale, ...englishOnly(locale, datasetJsonLd(meta, entry, registry, folder)) }),
+      );
     }
   }
-  for (const locale of locales) files.write(pageUrlsFor(locale).research, await render(ResearchPage, { meta, locale, ...(await renderResearchGuide(locale)) }));
-  await writeAll((u) => u.docs, DocsPage, { meta, operations: docsOperations(meta, store.firstTickers(2), etfs[0]?.etf_code), scalarBundle: pageUrls.asset(SCALAR_ASSET) });
+  for (const locale of locales)
+    files.write(pageUrlsFor(locale).research, await render(ResearchPage, { meta, locale, ...(await renderResearchGuide(locale)) }));
+  await writeAll((u) => u.docs, DocsPage, {
+    meta,
+    operations: docsOperations(meta, store.firstTickers(2), etfs[0]?.etf_code),
+    scalarBundle: pageUrls.asset(SCALAR_ASSET),
+  });
   await writeAll((u) => u.notFound, NotFoundPage, { meta });
 }

@@ -24,9 +24,17 @@ const ASSET_SOURCES = join(dirname(fileURLToPath(import.meta.url)), '../../src/s
 /** Scalar's browser bundle (the API reference on /docs/), served from the site itself. */
 const SCALAR_BUNDLE = join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser/standalone.js');
 
-function runWorker(snapshotDir: string, treeDir: string, plan: ChunkPlan, snapshots: SnapshotsResponse, locales: readonly Locale[]): Promise<PageStats> {
+function runWorker(
+  snapshotDir: string,
+  treeDir: string,
+  plan: ChunkPlan,
+  snapshots: SnapshotsResponse,
+  locales: readonly Locale[],
+): Promise<PageStats> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./pages-worker-entry.mjs', import.meta.url), { workerData: { snapshotDir, treeDir, plan, snapshots, locales } });
+    const worker = new Worker(new URL('./pages-worker-entry.mjs', import.meta.url), {
+      workerData: { snapshotDir, treeDir, plan, snapshots, locales },
+    });
     let result: PageStats | null = null;
     let failure: Error | null = null;
     worker.once('message', (m: { stats?: PageStats; error?: { message: string } }) => {
@@ -61,7 +69,12 @@ function copyAssets(treeDir: string): number {
  * /api/v1/snapshots body the downloads page shows. Company pages also show the history and changes
  * the build already wrote into the snapshot's own tree (`store.dir/tree`, which `treeDir` is in a build).
  */
-export async function writePages(store: SnapshotStore, treeDir: string, snapshots: SnapshotsResponse, o: { threads?: number; locales?: readonly Locale[] } = {}): Promise<PageStats> {
+export async function writePages(
+  store: SnapshotStore,
+  treeDir: string,
+  snapshots: SnapshotsResponse,
+  o: { threads?: number; locales?: readonly Locale[] } = {},
+): Promise<PageStats> {
   const tickers = store.tickers();
   const plan = planChunks(tickers, CHUNK_SIZE);
   // One worker per core (at most 8), never more than there are jobs (the shared pages, then each chunk).

@@ -70,7 +70,14 @@ export async function buildSnapshotDb(o: SnapshotDbOptions): Promise<SnapshotDbS
     return c && { score: c.score.credibility_score, hasAssurance: c.assurance !== null };
   });
   writeSnapshotDb(o.dbPath, {
-    meta: { dataset_snapshot_id: o.snapshotId, data_asof: asof, kind: o.kind, published_at: o.publishedAt, registry_year: String(data.latestRegistryYear ?? ''), service_host: o.serviceHost },
+    meta: {
+      dataset_snapshot_id: o.snapshotId,
+      data_asof: asof,
+      kind: o.kind,
+      published_at: o.publishedAt,
+      registry_year: String(data.latestRegistryYear ?? ''),
+      service_host: o.serviceHost,
+    },
     companies,
     etfs,
     data,
@@ -84,7 +91,7 @@ export async function buildSnapshotDb(o: SnapshotDbOptions): Promise<SnapshotDbS
   try {
     const problems = checkInvariants(db);
     if (problems.length > 0) throw new BuildError(`snapshot invariants violated:\n${problems.slice(0, 50).join('\n')}`);
-    const counts = (sql: string) => Object.fromEntries((db.prepare(sql).raw().all() as [string, number][]));
+    const counts = (sql: string) => Object.fromEntries(db.prepare(sql).raw().all() as [string, number][]);
     return {
       asof,
       companies: companies.length,
@@ -95,8 +102,17 @@ export async function buildSnapshotDb(o: SnapshotDbOptions): Promise<SnapshotDbS
       rejects,
       flagsById: counts('SELECT flag_id, COUNT(*) FROM flags GROUP BY flag_id ORDER BY flag_id'),
       verdicts: counts('SELECT verdict, COUNT(*) FROM companies GROUP BY verdict ORDER BY verdict'),
-      carriedForward: (db.prepare('SELECT source_id, retrieved_at, carried_forward FROM sources WHERE carried_forward IS NOT NULL ORDER BY source_id').all() as { source_id: string; retrieved_at: string; carried_forward: string }[])
-        .map((r) => ({ source_id: r.source_id, retrieved_at: r.retrieved_at, ...(JSON.parse(r.carried_forward) as { attempted_at: string; reason: string }) })),
+      carriedForward: (
+        db.prepare('SELECT source_id, retrieved_at, carried_forward FROM sources WHERE carried_forward IS NOT NULL ORDER BY source_id').all() as {
+          source_id: string;
+          retrieved_at: string;
+          carried_forward: string;
+        }[]
+      ).map((r) => ({
+        source_id: r.source_id,
+        retrieved_at: r.retrieved_at,
+        ...(JSON.parse(r.carried_forward) as { attempted_at: string; reason: string }),
+      })),
     };
   } finally {
     db.close();

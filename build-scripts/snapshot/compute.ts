@@ -20,12 +20,14 @@ export interface ComputedCompany {
   disclosure: (GhgDisclosureRow & { deepLink: string; registryTotal: { total: number; sourceId: string } | null; registryLink: string }) | null;
   carbonFee: { obligated: boolean; basis: string; registryYear: number | null; sourceId: string; deepLink: string; basisTco2e: number | null };
   /** The most recent assured report (contract 3.2: the CPA assurance when a report has both, its verifiers beside it). */
-  assurance: (AssuredReport['assurance'] & {
-    year: number;
-    sourceId: string;
-    /** The report itself: the filing's link. */
-    deepLink: string;
-  }) | null;
+  assurance:
+    | (AssuredReport['assurance'] & {
+        year: number;
+        sourceId: string;
+        /** The report itself: the filing's link. */
+        deepLink: string;
+      })
+    | null;
   score: Score;
   flags: Flag[];
   rank: number;
@@ -52,8 +54,11 @@ export function computeCompanies(data: SourceData, asof: string): ComputedCompan
       const sites = data.registrySites.get(ticker) ?? [];
       // GF-V01 compares the disclosure with the registry total of the same year; the view shows it.
       const registryForYear = d ? sites.filter((s) => s.year === d.year) : [];
-      const registryTotal = registryForYear.length > 0 ? { total: registryForYear.reduce((s, x) => s + x.total, 0), sourceId: REGISTRY_SOURCE } : null;
-      const disclosure = d ? { ...d, deepLink: factLink(d.sourceId, { ticker, year: d.year }), registryTotal, registryLink: factLink(REGISTRY_SOURCE, { year: d.year }) } : null;
+      const registryTotal =
+        registryForYear.length > 0 ? { total: registryForYear.reduce((s, x) => s + x.total, 0), sourceId: REGISTRY_SOURCE } : null;
+      const disclosure = d
+        ? { ...d, deepLink: factLink(d.sourceId, { ticker, year: d.year }), registryTotal, registryLink: factLink(REGISTRY_SOURCE, { year: d.year }) }
+        : null;
       const fee = carbonFeeLiability(sites, data.latestRegistryYear);
       const carbonFee = {
         obligated: fee.obligated,
@@ -80,7 +85,17 @@ export function computeCompanies(data: SourceData, asof: string): ComputedCompan
         asof,
         companySourceId: profile.sourceId,
         cbamExposed: cbamSectors.length > 0,
-        disclosure: d ? { year: d.year, scope1: d.scope1, scope2: d.scope2, scope3: d.scope3, scope1Verified: d.scope1Verified, scope2Verified: d.scope2Verified, sourceId: d.sourceId } : null,
+        disclosure: d
+          ? {
+              year: d.year,
+              scope1: d.scope1,
+              scope2: d.scope2,
+              scope3: d.scope3,
+              scope1Verified: d.scope1Verified,
+              scope2Verified: d.scope2Verified,
+              sourceId: d.sourceId,
+            }
+          : null,
         assurance: assurance ? { level: assurance.level, year: assurance.year, sourceId: assurance.sourceId } : null,
         carbonFee: { obligated: carbonFee.obligated, sourceId: carbonFee.sourceId },
         penalties: penalties.map((p) => ({ date: p.date, fine: p.fine, serious: p.serious, sourceId: p.sourceId })),

@@ -13,7 +13,10 @@ export function checkInvariants(db: Database.Database): string[] {
   };
 
   const companies = db.prepare('SELECT ticker, credibility_score, verdict, score_breakdown FROM companies').all() as {
-    ticker: string; credibility_score: number; verdict: string; score_breakdown: string;
+    ticker: string;
+    credibility_score: number;
+    verdict: string;
+    score_breakdown: string;
   }[];
   for (const c of companies) {
     const parts = JSON.parse(c.score_breakdown) as { points: number; max_points: number }[];
@@ -46,9 +49,16 @@ export function checkInvariants(db: Database.Database): string[] {
      WHERE d.registry_source_id IS NOT NULL AND s.source_id IS NULL`,
     (r) => `carbon_disclosures: registry source_id ${r.registry_source_id} of ${r.ticker} does not resolve in the registry`,
   );
-  for (const [table, column] of [['penalties', 'source_url'], ['carbon_disclosures', 'deep_link'], ['carbon_fees', 'deep_link'], ['assurances', 'deep_link']]) {
-    fail(`SELECT ticker, ${column} AS url FROM ${table} WHERE ${column} LIKE '%{%' OR ${column} LIKE '%}%' OR ${column} NOT LIKE 'https://%'`,
-      (r) => `${table}.${column} of ${r.ticker}: not an expanded https URL: ${r.url}`);
+  for (const [table, column] of [
+    ['penalties', 'source_url'],
+    ['carbon_disclosures', 'deep_link'],
+    ['carbon_fees', 'deep_link'],
+    ['assurances', 'deep_link'],
+  ]) {
+    fail(
+      `SELECT ticker, ${column} AS url FROM ${table} WHERE ${column} LIKE '%{%' OR ${column} LIKE '%}%' OR ${column} NOT LIKE 'https://%'`,
+      (r) => `${table}.${column} of ${r.ticker}: not an expanded https URL: ${r.url}`,
+    );
   }
   // Contract 3.2: a known kind; verifications a JSON array, listed only beside a CPA assurance.
   fail(
@@ -64,7 +74,8 @@ export function checkInvariants(db: Database.Database): string[] {
      HAVING e.total != n OR ABS(e.listed_weight - sum) > 0.00005 + 1e-9 OR e.holdings_min_weight NOT BETWEEN 0 AND 1
        OR e.holdings_period NOT GLOB '[0-9][0-9][0-9][0-9]Q[1-4]'
        OR e.holdings_asof != date(substr(e.holdings_period, 1, 4) || '-' || printf('%02d', 3 * CAST(substr(e.holdings_period, 6) AS INTEGER)) || '-01', '+1 month', '-1 day')`,
-    (r) => `etfs ${r.etf_code}: period ${r.holdings_period} as of ${r.holdings_asof}, listed weight ${r.listed_weight} of ${r.total} holdings, but ${r.n} holdings summing to ${r.sum}`,
+    (r) =>
+      `etfs ${r.etf_code}: period ${r.holdings_period} as of ${r.holdings_asof}, listed weight ${r.listed_weight} of ${r.total} holdings, but ${r.n} holdings summing to ${r.sum}`,
   );
   fail(
     `SELECT c.ticker, j.value AS flag FROM companies c, json_each(c.top_flags) j

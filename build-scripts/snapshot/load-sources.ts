@@ -66,7 +66,8 @@ const ONE_FORM_ENOUGH: Partial<Record<Kind, string>> = { funds: 'ETF holdings' }
 
 /** A module and the sources its reader reads beside it. */
 const formOf = (m: SourceModule): SourceModule[] => [m, ...(m.uses ?? [])];
-const filesNamed = (m: SourceModule) => [...(m.plan ? ['its fetched answers'] : []), ...(m.files.placed.length > 0 ? [m.files.placed.join(', ')] : [])].join(' or ');
+const filesNamed = (m: SourceModule) =>
+  [...(m.plan ? ['its fetched answers'] : []), ...(m.files.placed.length > 0 ? [m.files.placed.join(', ')] : [])].join(' or ');
 
 /**
  * Every source a build needs, checked at once: the folder, then each module's files and those of
@@ -74,7 +75,9 @@ const filesNamed = (m: SourceModule) => [...(m.plan ? ['its fetched answers'] : 
  */
 export function checkSourcesPresent(dir: string): void {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new MissingSourcesError(`sources folder ${dir} does not exist: run \`npm run fetch -- --out ${dir}\` first (or \`npm run refresh\`), or point --sources at a folder of publisher files`);
+    throw new MissingSourcesError(
+      `sources folder ${dir} does not exist: run \`npm run fetch -- --out ${dir}\` first (or \`npm run refresh\`), or point --sources at a folder of publisher files`,
+    );
   }
   const has = (m: SourceModule) => filesOf(dir, m).length > 0;
   const missing: string[] = [];
@@ -91,7 +94,9 @@ export function checkSourcesPresent(dir: string): void {
     alternativesDone.add(kind);
     const forms = SOURCE_MODULES.filter((x) => x.read?.kind === kind).map(formOf);
     if (!forms.some((form) => form.every(has))) {
-      missing.push(`${what}, in one of its forms: ${forms.map((form) => form.map((x) => `${x.info.source_id} (${filesNamed(x)})`).join(' with ')).join('; or ')}`);
+      missing.push(
+        `${what}, in one of its forms: ${forms.map((form) => form.map((x) => `${x.info.source_id} (${filesNamed(x)})`).join(' with ')).join('; or ')}`,
+      );
     }
   }
   if (missing.length > 0) {
@@ -201,7 +206,19 @@ export async function loadSources(dir: string, rejects: RejectLog, progress: Pro
   if (outcome.failures.length > 0) throw new SourceAssertionError(`source assertions failed:\n${outcome.failures.map((f) => `  - ${f}`).join('\n')}`);
 
   const rowsRead = new Map([...tally.bySource.entries()].map(([id, c]) => [id, c.records]));
-  return { companies, penalties, disclosures, assurances, registrySites, latestRegistryYear, cbamProducts, etfs, rowsRead, tally, warnings: outcome.warnings };
+  return {
+    companies,
+    penalties,
+    disclosures,
+    assurances,
+    registrySites,
+    latestRegistryYear,
+    cbamProducts,
+    etfs,
+    rowsRead,
+    tally,
+    warnings: outcome.warnings,
+  };
 }
 
 /**

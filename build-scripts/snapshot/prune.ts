@@ -7,7 +7,6 @@ import { fsyncPath } from './fsync.js';
 /** Folders of pruned snapshots on their way out: no longer a snapshot id, so never served. */
 const DOOMED_PREFIX = '.pruned-';
 
-
 /**
  * Prunes the oldest published snapshots beyond `keep`, never `current`. Each step is atomic and
  * the order makes a kill at any point harmless: (1) the ids are added to the pruned record (written

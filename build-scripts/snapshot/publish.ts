@@ -122,7 +122,6 @@ function flushFileSystem(path: string): void {
   }
 }
 
-
 /**
  * Publishes a finished work folder as snapshot `id` and makes it current: make the link that will
  * be `current`, rename the folder into place, then swap the link onto `current` with rename(2). The

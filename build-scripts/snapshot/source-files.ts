@@ -36,7 +36,11 @@ export class SourceFileMismatch extends Error {
  * file the manifest lists with another sha256 was changed after the fetch: that is an error, not a
  * detail. Files the fetch did not write keep a null URL and the source's retrieval time.
  */
-export async function describeSourceFiles(dir: string, manifest: SourcesManifest, retrievedAt: (sourceId: string) => string): Promise<SourceFileRow[]> {
+export async function describeSourceFiles(
+  dir: string,
+  manifest: SourcesManifest,
+  retrievedAt: (sourceId: string) => string,
+): Promise<SourceFileRow[]> {
   const fetched = new Map((manifest.files ?? []).map((f) => [f.file, f]));
   const rows: SourceFileRow[] = [];
   for (const m of SOURCE_MODULES) {
@@ -44,7 +48,9 @@ export async function describeSourceFiles(dir: string, manifest: SourcesManifest
       const { bytes, sha256 } = await hashFile(join(dir, file));
       const entry = fetched.get(file);
       if (entry && (entry.sha256 !== sha256 || entry.bytes !== bytes)) {
-        throw new SourceFileMismatch(`${m.info.source_id} ${file}: sha256 ${sha256.slice(0, 12)}… (${bytes} bytes) is not what the fetch recorded in manifest.json (${entry.sha256.slice(0, 12)}…, ${entry.bytes} bytes); fetch again or remove its manifest entry`);
+        throw new SourceFileMismatch(
+          `${m.info.source_id} ${file}: sha256 ${sha256.slice(0, 12)}… (${bytes} bytes) is not what the fetch recorded in manifest.json (${entry.sha256.slice(0, 12)}…, ${entry.bytes} bytes); fetch again or remove its manifest entry`,
+        );
       }
       rows.push({
         source_id: m.info.source_id,

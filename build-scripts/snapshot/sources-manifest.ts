@@ -46,7 +46,10 @@ const sourceCountSchema = z.object({ records: z.number().int().nonnegative(), pr
  */
 export const manifestSchema = z.object({
   kind: z.enum(['demo', 'production']).optional(),
-  asof: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  asof: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
   retrieved_at: z.record(z.string(), z.string().datetime()).optional(),
   files: z.array(manifestFileSchema).optional(),
   sources: z.record(z.string(), sourceCountSchema).optional(),
@@ -68,7 +71,10 @@ export function retrievalTimes(dir: string, manifest: SourcesManifest): Map<stri
   const times = new Map<string, string>();
   for (const m of SOURCE_MODULES) {
     const id = m.info.source_id;
-    const fetched = (manifest.files ?? []).filter((f) => f.source_id === id).map((f) => f.retrieved_at).sort();
+    const fetched = (manifest.files ?? [])
+      .filter((f) => f.source_id === id)
+      .map((f) => f.retrieved_at)
+      .sort();
     const stated = manifest.retrieved_at?.[id] ?? fetched[fetched.length - 1];
     if (stated) {
       times.set(id, new Date(stated).toISOString().replace(/\.000Z$/, 'Z'));

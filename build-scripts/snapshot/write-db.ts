@@ -2,8 +2,22 @@ import Database from 'better-sqlite3';
 import { METHODOLOGY_VERSION } from '../../src/methodology/rules.js';
 import type { Columns, RowOf, Table } from '../../src/snapshot/define-table.js';
 import {
-  ASSURANCES, CARBON_DISCLOSURES, CARBON_FEES, CBAM_PRODUCTS, COMPANIES, ETF_HOLDINGS, ETFS, FLAGS, FORMAT_VERSION, META, PENALTIES, REGISTRY_SITES,
-  SNAPSHOT_DDL, SOURCE_FILES, SOURCES, type SnapshotMeta,
+  ASSURANCES,
+  CARBON_DISCLOSURES,
+  CARBON_FEES,
+  CBAM_PRODUCTS,
+  COMPANIES,
+  ETF_HOLDINGS,
+  ETFS,
+  FLAGS,
+  FORMAT_VERSION,
+  META,
+  PENALTIES,
+  REGISTRY_SITES,
+  SNAPSHOT_DDL,
+  SOURCE_FILES,
+  SOURCES,
+  type SnapshotMeta,
 } from '../../src/snapshot/schema.js';
 import { SOURCES as SOURCES_LIST } from '../sources/index.js';
 import { topFlags, type ComputedCompany } from './compute.js';
@@ -88,28 +102,60 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
     tally(p.sourceId);
     for (const x of c.penalties) {
       insPenalty({
-        ticker, record_id: x.recordId, agency: x.agency, agency_name: x.agencyName, date: x.date, fine: x.fine, serious: x.serious,
-        summary: x.summary, source_id: x.sourceId, source_url: x.sourceUrl,
+        ticker,
+        record_id: x.recordId,
+        agency: x.agency,
+        agency_name: x.agencyName,
+        date: x.date,
+        fine: x.fine,
+        serious: x.serious,
+        summary: x.summary,
+        source_id: x.sourceId,
+        source_url: x.sourceUrl,
       });
       tally(x.sourceId);
     }
     const d = c.disclosure;
     if (d) {
       insDisclosure({
-        ticker, year: d.year, scope1: d.scope1, scope2: d.scope2, scope3: d.scope3, scope1_verified: d.scope1Verified, scope2_verified: d.scope2Verified,
-        boundary: d.boundary, report_date: d.reportDate, source_id: d.sourceId, deep_link: d.deepLink,
-        registry_total: d.registryTotal?.total ?? null, registry_source_id: d.registryTotal?.sourceId ?? null, registry_deep_link: d.registryTotal ? d.registryLink : null,
+        ticker,
+        year: d.year,
+        scope1: d.scope1,
+        scope2: d.scope2,
+        scope3: d.scope3,
+        scope1_verified: d.scope1Verified,
+        scope2_verified: d.scope2Verified,
+        boundary: d.boundary,
+        report_date: d.reportDate,
+        source_id: d.sourceId,
+        deep_link: d.deepLink,
+        registry_total: d.registryTotal?.total ?? null,
+        registry_source_id: d.registryTotal?.sourceId ?? null,
+        registry_deep_link: d.registryTotal ? d.registryLink : null,
       });
       tally(d.sourceId);
     }
     const fee = c.carbonFee;
     insFee({
-      ticker, obligated: fee.obligated, basis: fee.basis, registry_year: fee.registryYear, source_id: fee.sourceId, deep_link: fee.deepLink, basis_tco2e: fee.basisTco2e,
+      ticker,
+      obligated: fee.obligated,
+      basis: fee.basis,
+      registry_year: fee.registryYear,
+      source_id: fee.sourceId,
+      deep_link: fee.deepLink,
+      basis_tco2e: fee.basisTco2e,
     });
     const a = c.assurance;
     if (a) {
       insAssurance({
-        ticker, provider: a.provider, level: a.level, year: a.year, source_id: a.sourceId, deep_link: a.deepLink, kind: a.kind, standard: a.standard,
+        ticker,
+        provider: a.provider,
+        level: a.level,
+        year: a.year,
+        source_id: a.sourceId,
+        deep_link: a.deepLink,
+        kind: a.kind,
+        standard: a.standard,
         verifications: a.verifications.map((v) => ({ provider: v.provider, standard: v.standard })),
       });
       tally(a.sourceId);
@@ -126,9 +172,18 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
   const insHolding = inserter(db, ETF_HOLDINGS);
   for (const e of etfs) {
     insEtf({
-      etf_code: e.code, etf_name: e.name, holdings_asof: e.holdingsAsof, total: e.holdings.length, covered: e.covered, avg_score: e.avgScore,
-      min_score: e.minScore, assurance_coverage_pct: e.assuranceCoveragePct, source_id: e.sourceId, holdings_period: e.period,
-      holdings_min_weight: e.minWeight, listed_weight: e.listedWeight,
+      etf_code: e.code,
+      etf_name: e.name,
+      holdings_asof: e.holdingsAsof,
+      total: e.holdings.length,
+      covered: e.covered,
+      avg_score: e.avgScore,
+      min_score: e.minScore,
+      assurance_coverage_pct: e.assuranceCoveragePct,
+      source_id: e.sourceId,
+      holdings_period: e.period,
+      holdings_min_weight: e.minWeight,
+      listed_weight: e.listedWeight,
     });
     e.holdings.forEach((h, pos) => {
       insHolding({ etf_code: e.code, position: pos + 1, ticker: h.ticker, name: h.name, weight: h.weight });
@@ -140,13 +195,24 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
   for (const s of SOURCES_LIST) {
     const carried = carriedForward(s.source_id);
     insSource({
-      source_id: s.source_id, name: s.name, owner_org: s.owner_org, owner_org_name: s.owner_org_name, is_government: s.is_government,
-      licence_id: s.licence.id, licence_name: s.licence.name, licence_url: s.licence.url, update_frequency: s.update_frequency,
-      homepage_url: s.homepage_url, description: s.description, record_count: stored.get(s.source_id) ?? 0, retrieved_at: retrievedAt(s.source_id),
+      source_id: s.source_id,
+      name: s.name,
+      owner_org: s.owner_org,
+      owner_org_name: s.owner_org_name,
+      is_government: s.is_government,
+      licence_id: s.licence.id,
+      licence_name: s.licence.name,
+      licence_url: s.licence.url,
+      update_frequency: s.update_frequency,
+      homepage_url: s.homepage_url,
+      description: s.description,
+      record_count: stored.get(s.source_id) ?? 0,
+      retrieved_at: retrievedAt(s.source_id),
       carried_forward: carried && { attempted_at: carried.attempted_at, reason: carried.reason },
     });
   }
 
   const insFile = inserter(db, SOURCE_FILES);
-  for (const f of sourceFiles) insFile({ source_id: f.source_id, file: f.file, url: f.url, retrieved_at: f.retrieved_at, bytes: f.bytes, sha256: f.sha256 });
+  for (const f of sourceFiles)
+    insFile({ source_id: f.source_id, file: f.file, url: f.url, retrieved_at: f.retrieved_at, bytes: f.bytes, sha256: f.sha256 });
 }

@@ -33,10 +33,15 @@ export function checkFetched(m: SourceModule, records: number, previous: number 
   const id = m.info.source_id;
   const out: Outcome = { failures: [], warnings: [] };
   const least = scaled(a.minRecords, scale);
-  if (records < least) out.failures.push(`${id}: assertion minRecords failed: ${records} records, at least ${least} expected${scale !== 1 ? ` (${a.minRecords} × ${MIN_SCALE_VARIABLE}=${scale})` : ''}`);
+  if (records < least)
+    out.failures.push(
+      `${id}: assertion minRecords failed: ${records} records, at least ${least} expected${scale !== 1 ? ` (${a.minRecords} × ${MIN_SCALE_VARIABLE}=${scale})` : ''}`,
+    );
   const share = a.minOfPrevious ?? 0.5;
   if (previous !== null && previous > 0 && records < previous * share) {
-    out.failures.push(`${id}: assertion minOfPrevious failed: ${records} records, under ${Math.round(share * 100)} % of the previous fetch's ${previous}`);
+    out.failures.push(
+      `${id}: assertion minOfPrevious failed: ${records} records, under ${Math.round(share * 100)} % of the previous fetch's ${previous}`,
+    );
   }
   if (records > a.maxRecords) out.warnings.push(`${id}: ${records} records, above the ${a.maxRecords} expected (assertion maxRecords)`);
   return out;
@@ -57,13 +62,19 @@ export function checkRead(m: SourceModule, c: SourceCounts, o: { scale: number; 
   if (c.records === 0) return out;
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   if (a.minLinkedShare !== undefined && c.linked / c.records < a.minLinkedShare) {
-    out.failures.push(`${id}: assertion minLinkedShare failed: ${pct(c.linked / c.records)} of ${c.records} records link to a company of the universe, at least ${pct(a.minLinkedShare)} expected (a join that matches almost nothing: a renamed code or number?)`);
+    out.failures.push(
+      `${id}: assertion minLinkedShare failed: ${pct(c.linked / c.records)} of ${c.records} records link to a company of the universe, at least ${pct(a.minLinkedShare)} expected (a join that matches almost nothing: a renamed code or number?)`,
+    );
   }
   if (a.minLinkedCompanies !== undefined && o.absolute && c.companies.size < scaled(a.minLinkedCompanies, o.scale)) {
-    out.failures.push(`${id}: assertion minLinkedCompanies failed: the records link to ${c.companies.size} companies, at least ${scaled(a.minLinkedCompanies, o.scale)} expected`);
+    out.failures.push(
+      `${id}: assertion minLinkedCompanies failed: the records link to ${c.companies.size} companies, at least ${scaled(a.minLinkedCompanies, o.scale)} expected`,
+    );
   }
   if (a.minFilled !== undefined && c.filled / c.records < a.minFilled.share) {
-    out.failures.push(`${id}: assertion minFilled failed: ${pct(c.filled / c.records)} of records carry ${a.minFilled.what}, at least ${pct(a.minFilled.share)} expected`);
+    out.failures.push(
+      `${id}: assertion minFilled failed: ${pct(c.filled / c.records)} of records carry ${a.minFilled.what}, at least ${pct(a.minFilled.share)} expected`,
+    );
   }
   return out;
 }

@@ -39,7 +39,11 @@ export function profileReader(layout: FileLayout<ProfileKey>, marketType: Market
   return async function* (dir: string, rejects: RejectLog, tally: SourceTally): AsyncGenerator<CompanyRow> {
     for await (const { row } of readLayout(dir, layout, profileSchema, rejects)) {
       if (row.uniformNo.padded) tally.paddedId(layout.sourceId);
-      if (!(row.industryCode in INDUSTRY_NAMES)) tally.unknownValue(layout.sourceId, `industry code ${row.industryCode} (not in the industry table: kept, labelled ${industryName(row.industryCode)})`);
+      if (!(row.industryCode in INDUSTRY_NAMES))
+        tally.unknownValue(
+          layout.sourceId,
+          `industry code ${row.industryCode} (not in the industry table: kept, labelled ${industryName(row.industryCode)})`,
+        );
       yield {
         ticker: row.ticker,
         legalName: row.legalName,

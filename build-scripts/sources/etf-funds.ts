@@ -17,7 +17,9 @@ import type { FundListRow } from './twse-etf-list.js';
  * `元大台灣高股息證券投資信託基金`.
  */
 export function normaliseFundName(name: string): string {
-  return withoutFundNote(toHalfWidth(name).replace(/臺/g, '台')).replace(/[\s\u00a0\u3000]+/g, '').replace(/證券投資信託/g, '');
+  return withoutFundNote(toHalfWidth(name).replace(/臺/g, '台'))
+    .replace(/[\s\u00a0\u3000]+/g, '')
+    .replace(/證券投資信託/g, '');
 }
 
 /**

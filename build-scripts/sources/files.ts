@@ -13,7 +13,9 @@ export function filesOf(dir: string, m: SourceModule): string[] {
   const answers = names.filter((n) => m.files.answers.test(n)).sort();
   const placed = m.files.placed.filter((f) => names.includes(f) && !m.files.answers.test(f));
   if (placed.length > 1 || (placed.length > 0 && answers.length > 0)) {
-    throw new SourceFileError(`${m.info.source_id}: ${[...answers.slice(0, 2), ...placed].join(' and ')}${answers.length > 2 ? ' …' : ''} are two forms of one source in one folder; keep one`);
+    throw new SourceFileError(
+      `${m.info.source_id}: ${[...answers.slice(0, 2), ...placed].join(' and ')}${answers.length > 2 ? ' …' : ''} are two forms of one source in one folder; keep one`,
+    );
   }
   return placed.length > 0 ? placed : answers;
 }

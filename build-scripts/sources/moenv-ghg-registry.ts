@@ -51,7 +51,8 @@ export const moenvRegistryModule: SourceModule = {
     licence: OGDL_TW,
     update_frequency: 'annual',
     homepage_url: moenvDatasetPage(DATASET),
-    description: 'Registered annual direct and energy-indirect emissions per site; the basis of carbon-fee liability (Climate Change Response Act, fee rules from 2025-01-01). No record-level link is known: facts link to the dataset, where the rows are found by business ID (companyno) and year (app_year, ROC).',
+    description:
+      'Registered annual direct and energy-indirect emissions per site; the basis of carbon-fee liability (Climate Change Response Act, fee rules from 2025-01-01). No record-level link is known: facts link to the dataset, where the rows are found by business ID (companyno) and year (app_year, ROC).',
     record_link: null,
   },
   files: { answers: moenvPageFiles(DATASET), placed: [registryLayout.file, ...registryLayout.alternatives] },
@@ -74,11 +75,15 @@ const schema = z
     industryCode: text.pipe(z.string().regex(/^[A-Z]?\d{2,6}$/, 'not an industry code')),
     indirect: amount,
     total: amount,
-    ...Object.fromEntries(GASES.map((g) => [g, optionalAmount])) as Record<(typeof GASES)[number], typeof optionalAmount>,
+    ...(Object.fromEntries(GASES.map((g) => [g, optionalAmount])) as Record<(typeof GASES)[number], typeof optionalAmount>),
   })
   .superRefine((r, ctx) => {
     if (r.total < r.indirect) {
-      ctx.addIssue({ code: 'custom', path: ['total'], message: `total ${r.total} is below the energy-indirect ${r.indirect}: is tot still the site total (gases + tot2)?` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['total'],
+        message: `total ${r.total} is below the energy-indirect ${r.indirect}: is tot still the site total (gases + tot2)?`,
+      });
       return;
     }
     // Where the gases are served, they must make up the direct part: a publisher that changed what
@@ -87,7 +92,11 @@ const schema = z
     if (gases.length === 0) return;
     const direct = gases.reduce((a, b) => a + b, 0);
     if (Math.abs(direct + r.indirect - r.total) > GAS_TOLERANCE(r.total)) {
-      ctx.addIssue({ code: 'custom', path: ['total'], message: `tot ${r.total} is not the gases (${Math.round(direct * 1000) / 1000}) plus tot2 (${r.indirect}): has the publisher changed what tot means?` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['total'],
+        message: `tot ${r.total} is not the gases (${Math.round(direct * 1000) / 1000}) plus tot2 (${r.indirect}): has the publisher changed what tot means?`,
+      });
     }
   });
 

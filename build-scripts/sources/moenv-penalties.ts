@@ -56,7 +56,8 @@ export const moenvPenaltiesModule: SourceModule = {
     licence: OGDL_TW,
     update_frequency: 'monthly',
     homepage_url: moenvDatasetPage(DATASET),
-    description: 'Penalty decisions by the Ministry of Environment and local environmental protection bureaus, by business ID (統一編號). Each penalty links to its record in MOENV’s public penalty query (prtr.moenv.gov.tw): the company’s business ID with the penalty date as both bounds.',
+    description:
+      'Penalty decisions by the Ministry of Environment and local environmental protection bureaus, by business ID (統一編號). Each penalty links to its record in MOENV’s public penalty query (prtr.moenv.gov.tw): the company’s business ID with the penalty date as both bounds.',
     record_link: {
       template: 'https://prtr.moenv.gov.tw/api/v1/Penalty?UniformNo={uniform_no}&StartDate={date}&EndDate={date}&PageNumber=1&PageSize=-1',
       confirmed: '2026-11-23',
@@ -77,10 +78,28 @@ export type { PenaltyRow };
  * city/county environmental protection bureau. Codes follow the ISO 3166-2:TW subdivision codes.
  */
 const COUNTY_CODES: Readonly<Record<string, string>> = {
-  臺北市: 'TPE', 新北市: 'NWT', 桃園市: 'TAO', 臺中市: 'TXG', 臺南市: 'TNN', 高雄市: 'KHH',
-  基隆市: 'KEE', 新竹市: 'HSZ', 新竹縣: 'HSQ', 苗栗縣: 'MIA', 彰化縣: 'CHA', 南投縣: 'NAN',
-  雲林縣: 'YUN', 嘉義市: 'CYI', 嘉義縣: 'CYQ', 屏東縣: 'PIF', 宜蘭縣: 'ILA', 花蓮縣: 'HUA',
-  臺東縣: 'TTT', 澎湖縣: 'PEN', 金門縣: 'KIN', 連江縣: 'LIE',
+  臺北市: 'TPE',
+  新北市: 'NWT',
+  桃園市: 'TAO',
+  臺中市: 'TXG',
+  臺南市: 'TNN',
+  高雄市: 'KHH',
+  基隆市: 'KEE',
+  新竹市: 'HSZ',
+  新竹縣: 'HSQ',
+  苗栗縣: 'MIA',
+  彰化縣: 'CHA',
+  南投縣: 'NAN',
+  雲林縣: 'YUN',
+  嘉義市: 'CYI',
+  嘉義縣: 'CYQ',
+  屏東縣: 'PIF',
+  宜蘭縣: 'ILA',
+  花蓮縣: 'HUA',
+  臺東縣: 'TTT',
+  澎湖縣: 'PEN',
+  金門縣: 'KIN',
+  連江縣: 'LIE',
 };
 
 /** `MOENV` for the ministry (or its former name), `XXX-EPB` for a local bureau, else null. */

@@ -32,8 +32,14 @@ export function moenvPlan(dataset: string): FetchPlan {
         page.searchParams.set('offset', String(offset));
         page.searchParams.set('limit', String(MOENV_PAGE));
         page.searchParams.set('api_key', ctx.moenvKey);
-        const kept = await session.request({ file: `${dataset}.${String(n).padStart(4, '0')}.json`, method: 'GET', url: page.toString(), expect: 'json' });
-        if (kept.records === MOENV_PAGE && kept.sha256 === previousSha) throw new Error(`page at offset ${offset} repeats the previous page: the server ignores offset`);
+        const kept = await session.request({
+          file: `${dataset}.${String(n).padStart(4, '0')}.json`,
+          method: 'GET',
+          url: page.toString(),
+          expect: 'json',
+        });
+        if (kept.records === MOENV_PAGE && kept.sha256 === previousSha)
+          throw new Error(`page at offset ${offset} repeats the previous page: the server ignores offset`);
         previousSha = kept.sha256;
         if (kept.records < MOENV_PAGE) return;
       }

@@ -87,7 +87,8 @@ export const mopsEsgReportModule: SourceModule = {
     licence: OGDL_TW,
     update_frequency: 'annual',
     homepage_url: `${SITE}/inquiry/report`,
-    description: 'Sustainability report filings with the CPA firm that assured them (its standard and opinion: limited or reasonable) and any third-party verifier, from TWSE ESG GenPlus (report years from 2023, and the older MOPS filings it serves). A CPA firm’s assurance is the one shown and scored; a verifier alone is shown as third-party verification. Each report links to its file where GenPlus has one (or to the old MOPS file), else to its GenPlus page for the company and year.',
+    description:
+      'Sustainability report filings with the CPA firm that assured them (its standard and opinion: limited or reasonable) and any third-party verifier, from TWSE ESG GenPlus (report years from 2023, and the older MOPS filings it serves). A CPA firm’s assurance is the one shown and scored; a verifier alone is shown as third-party verification. Each report links to its file where GenPlus has one (or to the old MOPS file), else to its GenPlus page for the company and year.',
     record_link: null,
   },
   files: { answers: /^esggenplus-(?:\d{4}-(?:sii|otc)|antiforgery-token)\.json$/, placed: ['esg_report.csv', 'esg_report.json'] },
@@ -143,7 +144,9 @@ async function antiforgeryToken(session: FetchSession, dataUrl: string): Promise
     });
   } catch (e) {
     if (!(e instanceof FetchFailure && e.status === 404)) throw e;
-    session.log(`${mopsEsgReportModule.info.source_id}: no antiforgery token endpoint (HTTP 404 at ${url}); posting without a RequestVerificationToken header`);
+    session.log(
+      `${mopsEsgReportModule.info.source_id}: no antiforgery token endpoint (HTTP 404 at ${url}); posting without a RequestVerificationToken header`,
+    );
     return null;
   }
   return found.token;
@@ -182,7 +185,9 @@ export function antiforgeryTokenOf(body: string, file: string): string {
   }
   const token = tokenIn(value, 2);
   if (token === null) {
-    throw new SourceFileError(`${mopsEsgReportModule.info.source_id} ${file}: the antiforgery answer holds no token in a form we know ({success: true, data: "<token>"}, {token}, {requestToken} or the bare token): ${JSON.stringify(text.slice(0, 160))}`);
+    throw new SourceFileError(
+      `${mopsEsgReportModule.info.source_id} ${file}: the antiforgery answer holds no token in a form we know ({success: true, data: "<token>"}, {token}, {requestToken} or the bare token): ${JSON.stringify(text.slice(0, 160))}`,
+    );
   }
   return token;
 }
@@ -202,7 +207,10 @@ export function genplusRecords(path: string, file: string): unknown[] {
   const parsed = envelope.safeParse(value);
   if (!parsed.success) {
     const v = value as { success?: unknown; message?: unknown; code?: unknown } | null;
-    const said = v && typeof v === 'object' && 'success' in v ? `success: ${JSON.stringify(v.success)}, code ${JSON.stringify(v.code)}, message ${JSON.stringify(v.message)}` : 'no {success, data} envelope';
+    const said =
+      v && typeof v === 'object' && 'success' in v
+        ? `success: ${JSON.stringify(v.success)}, code ${JSON.stringify(v.code)}, message ${JSON.stringify(v.message)}`
+        : 'no {success, data} envelope';
     throw new SourceFileError(`SRC-MOPS-ESGREPORT ${file}: not a successful GenPlus answer (${said})`);
   }
   return parsed.data.data ?? [];
@@ -263,17 +271,31 @@ function statedLevel(standard: string | null): AssuredLevel {
 const reportPage = (market: MarketName, year: number, ticker: string) =>
   `${SITE}/inquiry/report?market=${market === 'sii' ? 0 : 1}&year=${year}&companyCode=${encodeURIComponent(ticker)}&lang=zh-TW`;
 const fileLink = (id: string) => `${API}/FileStream?id=${encodeURIComponent(id)}`;
-const oldFileLink = (name: string) => `https://mopsov.twse.com.tw/server-java/FileDownLoad?step=9&filePath=/home/html/nas/protect/t100/&fileName=${encodeURIComponent(name)}`;
+const oldFileLink = (name: string) =>
+  `https://mopsov.twse.com.tw/server-java/FileDownLoad?step=9&filePath=/home/html/nas/protect/t100/&fileName=${encodeURIComponent(name)}`;
 const mopsRecordLink = (ticker: string, year: number) =>
   `https://mopsov.twse.com.tw/mops/web/ajax_t100sb11?step=2&co_id=${encodeURIComponent(ticker)}&year=${year - 1911}&filename=${encodeURIComponent(`${ticker}_${year - 1911}.pdf`)}`;
 
 type Mapped = { ok: true; filing: ReportFiling } | { ok: false; key: string; reason: string };
 
-function assurance(cpa: string | null, cpaStandard: string | null, cpaLevel: AssuredLevel | null, verifier: string | null, verifierStandard: string | null): ReportFiling['assurance'] {
+function assurance(
+  cpa: string | null,
+  cpaStandard: string | null,
+  cpaLevel: AssuredLevel | null,
+  verifier: string | null,
+  verifierStandard: string | null,
+): ReportFiling['assurance'] {
   if (cpa !== null && cpaLevel !== null) {
-    return { kind: 'cpa', provider: cpa, level: cpaLevel, standard: cpaStandard, verifications: verifier !== null ? [{ provider: verifier, standard: verifierStandard }] : [] };
+    return {
+      kind: 'cpa',
+      provider: cpa,
+      level: cpaLevel,
+      standard: cpaStandard,
+      verifications: verifier !== null ? [{ provider: verifier, standard: verifierStandard }] : [],
+    };
   }
-  if (verifier !== null) return { kind: 'third_party', provider: verifier, level: statedLevel(verifierStandard), standard: verifierStandard, verifications: [] };
+  if (verifier !== null)
+    return { kind: 'third_party', provider: verifier, level: statedLevel(verifierStandard), standard: verifierStandard, verifications: [] };
   return null;
 }
 
@@ -287,7 +309,12 @@ function mapNew(raw: unknown, year: number, market: MarketName): Mapped {
   let level: AssuredLevel | null = null;
   if (r.partnerOrganization !== null) {
     level = r.accOptionType === null ? null : (CPA_OPINION[r.accOptionType] ?? null);
-    if (level === null) return { ok: false, key: 'accOptionType', reason: `a CPA firm with an opinion type we do not know: ${JSON.stringify(r.accOptionType)} (expected 有限確信 or 合理確信)` };
+    if (level === null)
+      return {
+        ok: false,
+        key: 'accOptionType',
+        reason: `a CPA firm with an opinion type we do not know: ${JSON.stringify(r.accOptionType)} (expected 有限確信 or 合理確信)`,
+      };
   }
   const download = [r.twEditReportDownloadId, r.twFirstReportDownloadId].find((id) => id !== null && !NO_FILE.test(id)) ?? null;
   return {
@@ -339,7 +366,8 @@ export async function* readReportFilings(dir: string, rejects: RejectLog, tally:
     const y = Number(m[1]);
     const market = m[2] as MarketName;
     const path = join(dir, file);
-    if ((await sniffEncoding(path)) !== 'utf8') throw new SourceFileError(`SRC-MOPS-ESGREPORT ${file}: JSON that is not UTF-8 (the bytes read as Big5/CP950)`);
+    if ((await sniffEncoding(path)) !== 'utf8')
+      throw new SourceFileError(`SRC-MOPS-ESGREPORT ${file}: JSON that is not UTF-8 (the bytes read as Big5/CP950)`);
     const records = genplusRecords(path, file);
     for (const [i, raw] of records.entries()) {
       if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -371,7 +399,9 @@ const csvSchema = z
     uploadDate: optionalIsoDate,
   })
   .transform((r, ctx) => {
-    const cpaLevel = r.cpa ? (CPA_OPINION[r.cpaOpinion] ?? (/合理/.test(r.cpaOpinion) ? 'reasonable' : /有限/.test(r.cpaOpinion) ? 'limited' : null)) : null;
+    const cpaLevel = r.cpa
+      ? (CPA_OPINION[r.cpaOpinion] ?? (/合理/.test(r.cpaOpinion) ? 'reasonable' : /有限/.test(r.cpaOpinion) ? 'limited' : null))
+      : null;
     if (r.cpa && cpaLevel === null) {
       ctx.addIssue({ code: 'custom', path: ['cpaOpinion'], message: `a CPA firm with an opinion type we do not know: "${r.cpaOpinion}"` });
       return z.NEVER;
@@ -387,7 +417,8 @@ async function* readPlacedCsv(dir: string, rejects: RejectLog): AsyncGenerator<R
       year: row.year,
       assurance: assurance(or(row.cpa), or(row.cpaStandard), row.cpaLevel, or(row.thirdParty), or(row.thirdPartyStandard)),
       // The export names the market (上市 / 上櫃): a report's GenPlus page is by market, year and company.
-      link: row.year <= LAST_OLD_YEAR ? mopsRecordLink(row.ticker, row.year) : reportPage(/櫃/.test(row.market) ? 'otc' : 'sii', row.year, row.ticker),
+      link:
+        row.year <= LAST_OLD_YEAR ? mopsRecordLink(row.ticker, row.year) : reportPage(/櫃/.test(row.market) ? 'otc' : 'sii', row.year, row.ticker),
       sourceId: mopsEsgReportModule.info.source_id,
     };
   }

@@ -38,7 +38,8 @@ export const mopsEtfHoldingsModule: SourceModule = {
     licence: OGDL_TW,
     update_frequency: 'quarterly',
     homepage_url: 'https://mops.twse.com.tw/mops/web/t78sb39_new',
-    description: 'Quarterly holdings and weights of domestic-constituent ETFs. No record-level link is known: the rows are those with 基金代號 = the fund code.',
+    description:
+      'Quarterly holdings and weights of domestic-constituent ETFs. No record-level link is known: the rows are those with 基金代號 = the fund code.',
     record_link: null,
   },
   // Never fetched: no answer file name matches.
@@ -71,7 +72,10 @@ const schema = z.object({
   fundCode: code,
   fundName: text,
   year,
-  quarter: text.transform((s) => s.replace(/^Q/i, '')).pipe(z.string().regex(/^[1-4]$/, 'quarter must be 1–4')).transform(Number),
+  quarter: text
+    .transform((s) => s.replace(/^Q/i, ''))
+    .pipe(z.string().regex(/^[1-4]$/, 'quarter must be 1–4'))
+    .transform(Number),
   securityCode: requiredText,
   securityName: requiredText,
   weightPct: percent.pipe(z.number().max(100, 'a weight above 100 %')),

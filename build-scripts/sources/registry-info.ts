@@ -52,5 +52,9 @@ export const OWNERS = {
   TWSE: { owner_org: 'TWSE', owner_org_name: '臺灣證券交易所 (Taiwan Stock Exchange)', is_government: false },
   TPEX: { owner_org: 'TPEX', owner_org_name: '證券櫃檯買賣中心 (Taipei Exchange)', is_government: false },
   MOPS: { owner_org: 'MOPS', owner_org_name: '公開資訊觀測站 (Market Observation Post System, run by TWSE)', is_government: false },
-  SITCA: { owner_org: 'SITCA', owner_org_name: '中華民國證券投資信託暨顧問商業同業公會 (Securities Investment Trust & Consulting Association)', is_government: false },
+  SITCA: {
+    owner_org: 'SITCA',
+    owner_org_name: '中華民國證券投資信託暨顧問商業同業公會 (Securities Investment Trust & Consulting Association)',
+    is_government: false,
+  },
 } as const;

@@ -9,7 +9,17 @@ import { joinFunds } from './etf-funds.js';
 import type { EtfFund } from './facts.js';
 import { filesOf } from './files.js';
 import { OWNERS, type Licence } from './registry-info.js';
-import { attr, elements, fundsOfTable, holdingsTable, SITCA_SOURCE_ID, textOf, type Element, type HoldingsTable, type SitcaTableFund } from './sitca-table.js';
+import {
+  attr,
+  elements,
+  fundsOfTable,
+  holdingsTable,
+  SITCA_SOURCE_ID,
+  textOf,
+  type Element,
+  type HoldingsTable,
+  type SitcaTableFund,
+} from './sitca-table.js';
 import type { FetchSession, PlanContext, ReadContext, SourceModule } from './source.js';
 import { readFundList, twseEtfListModule } from './twse-etf-list.js';
 
@@ -78,7 +88,10 @@ export function sitcaQueryBody(state: HiddenState, period: string, fundClass: Si
 /** The newest of the periods a form offers (YYYYMM; the greatest). */
 export function newestPeriod(periods: readonly string[], file = SITCA_FORM_FILE): string {
   const valid = periods.filter((p) => /^\d{6}$/.test(p));
-  if (valid.length === 0) throw new SourceFileError(`${SOURCE_ID} ${file}: the period list (${FIELD.period}) offers no YYYYMM period: ${JSON.stringify(periods.slice(0, 5))}`);
+  if (valid.length === 0)
+    throw new SourceFileError(
+      `${SOURCE_ID} ${file}: the period list (${FIELD.period}) offers no YYYYMM period: ${JSON.stringify(periods.slice(0, 5))}`,
+    );
   return valid.reduce((a, b) => (b > a ? b : a));
 }
 
@@ -212,7 +225,10 @@ export function readSitcaPage(html: string, file: string): SitcaPage {
 /** The hidden state a postback echoes; a page without it cannot be posted back. */
 export function hiddenState(page: SitcaPage, file: string): HiddenState {
   const missing = HIDDEN_FIELDS.filter((f) => page.hidden[f] === undefined);
-  if (missing.length > 0) throw new SourceFileError(`${SOURCE_ID} ${file}: no hidden ${missing.join(', ')} on the page (not the ASP.NET form; title ${JSON.stringify(page.title)})`);
+  if (missing.length > 0)
+    throw new SourceFileError(
+      `${SOURCE_ID} ${file}: no hidden ${missing.join(', ')} on the page (not the ASP.NET form; title ${JSON.stringify(page.title)})`,
+    );
   return page.hidden as HiddenState;
 }
 
@@ -244,7 +260,10 @@ function confirm(page: SitcaPage, period: string, fundClass: SitcaClass): Holdin
     );
   }
   const table = holdingsTable(page.tables, page.file);
-  if (table === null) throw new SourceFileError(`${SOURCE_ID} ${page.file}: ${asked}; the answer has no holdings table (${page.tables.length} tables, none with a 代號 header; title ${JSON.stringify(page.title)})`);
+  if (table === null)
+    throw new SourceFileError(
+      `${SOURCE_ID} ${page.file}: ${asked}; the answer has no holdings table (${page.tables.length} tables, none with a 代號 header; title ${JSON.stringify(page.title)})`,
+    );
   return table;
 }
 
@@ -277,14 +296,22 @@ export async function readSitcaHoldings(dir: string, rejects: RejectLog): Promis
     const m = ANSWER.exec(f);
     return m ? [{ file: f, period: m[1]!, fundClass: m[2] as SitcaClass }] : [];
   });
-  if (answers.length === 0) throw new SourceFileError(`${SOURCE_ID}: no answer (${sitcaAnswerFile('YYYYMM', 'AH11')}) in the folder, only ${SITCA_FORM_FILE} or nothing`);
+  if (answers.length === 0)
+    throw new SourceFileError(`${SOURCE_ID}: no answer (${sitcaAnswerFile('YYYYMM', 'AH11')}) in the folder, only ${SITCA_FORM_FILE} or nothing`);
   const period = answers.reduce((a, b) => (b.period > a.period ? b : a)).period;
-  if (quarterEndPeriod(period) === null) throw new SourceFileError(`${SOURCE_ID}: period ${period} is not a quarter-end month (SITCA publishes quarterly, YYYY03/06/09/12)`);
+  if (quarterEndPeriod(period) === null)
+    throw new SourceFileError(`${SOURCE_ID}: period ${period} is not a quarter-end month (SITCA publishes quarterly, YYYY03/06/09/12)`);
   const funds: SitcaFund[] = [];
   const seen = new Map<string, SitcaFund>();
   for (const fundClass of SITCA_CLASSES) {
     const a = answers.find((x) => x.period === period && x.fundClass === fundClass);
-    if (!a) throw new SourceFileError(`${SOURCE_ID}: ${sitcaAnswerFile(period, fundClass)} is missing beside ${answers.filter((x) => x.period === period).map((x) => x.file).join(', ')} (a fetch keeps both classes of the newest period)`);
+    if (!a)
+      throw new SourceFileError(
+        `${SOURCE_ID}: ${sitcaAnswerFile(period, fundClass)} is missing beside ${answers
+          .filter((x) => x.period === period)
+          .map((x) => x.file)
+          .join(', ')} (a fetch keeps both classes of the newest period)`,
+      );
     for (const f of parseSitcaAnswer(await decodeHtml(join(dir, a.file)), a.file, period, fundClass, rejects)) {
       const before = seen.get(f.name);
       if (before === undefined) {
@@ -309,7 +336,9 @@ async function readSitcaFunds({ dir, rejects, tally }: ReadContext, inUniverse: 
   const list = await readFundList(dir, rejects);
   const joined = joinFunds(sitca, list.rows);
   const listId = twseEtfListModule.info.source_id;
-  tally.of(SOURCE_ID).unmatched.push(...joined.unmatched.map((n) => `${n} (no fund code)`), ...joined.ambiguous.map((n) => `${n} (several fund codes)`));
+  tally
+    .of(SOURCE_ID)
+    .unmatched.push(...joined.unmatched.map((n) => `${n} (no fund code)`), ...joined.ambiguous.map((n) => `${n} (several fund codes)`));
   tally.of(listId).duplicates += list.duplicates;
   for (let i = 0; i < list.rows.length; i++) tally.record(listId, null);
   for (const f of sitca) for (const h of f.holdings) tally.record(SOURCE_ID, inUniverse(h.code) ? h.code : null);

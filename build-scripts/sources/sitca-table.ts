@@ -204,7 +204,9 @@ export function holdingsTable(tables: readonly Element[], file: string): Holding
   const good = identified.filter((x) => 'columns' in x.id);
   if (good.length === 0) {
     const x = identified[0]!;
-    throw new SourceFileError(`${SITCA_SOURCE_ID} ${file}: cannot tell the holdings columns from the table's header [${x.header.join(' | ')}]: ${(x.id as { problem: string }).problem} (the publisher changed the table?)`);
+    throw new SourceFileError(
+      `${SITCA_SOURCE_ID} ${file}: cannot tell the holdings columns from the table's header [${x.header.join(' | ')}]: ${(x.id as { problem: string }).problem} (the publisher changed the table?)`,
+    );
   }
   if (good.length > 1) throw new SourceFileError(`${SITCA_SOURCE_ID} ${file}: ${good.length} tables with a holdings header; expected one`);
   const { t, header, id } = good[0]!;
@@ -281,7 +283,12 @@ export function fundsOfTable(table: HoldingsTable, file: string, rejects: Reject
       rejects.add(file, row.line, problem ?? 'not a number');
       continue;
     }
-    open.holdings.push({ kind: cells[col.kind]!.text, code, name: securityName(cells[col.name]!.text), weight: Number((weight.data / 100).toFixed(8)) });
+    open.holdings.push({
+      kind: cells[col.kind]!.text,
+      code,
+      name: securityName(cells[col.name]!.text),
+      weight: Number((weight.data / 100).toFixed(8)),
+    });
   }
   if (open !== null) rejects.add(file, open.line, `${open.name}: not closed by a 合計 row at the end of the table (a cut answer?); left out`);
   return funds;

@@ -32,7 +32,19 @@ export class SourceTally {
   of(sourceId: string): SourceCounts {
     let c = this.bySource.get(sourceId);
     if (!c) {
-      c = { records: 0, linked: 0, companies: new Set(), filled: 0, duplicates: 0, conflicting: 0, skipped: new Map(), unmatched: [], sharedId: 0, padded: 0, unknown: new Map() };
+      c = {
+        records: 0,
+        linked: 0,
+        companies: new Set(),
+        filled: 0,
+        duplicates: 0,
+        conflicting: 0,
+        skipped: new Map(),
+        unmatched: [],
+        sharedId: 0,
+        padded: 0,
+        unknown: new Map(),
+      };
       this.bySource.set(sourceId, c);
     }
     return c;

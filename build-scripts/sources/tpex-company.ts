@@ -36,7 +36,8 @@ export const tpexCompanyModule: SourceModule = {
     licence: OGDL_TW,
     update_frequency: 'daily',
     homepage_url: URL,
-    description: 'Names, industry, business ID and capital of TPEx-listed (OTC) companies. No record-level link is known: the row is the one with SecuritiesCompanyCode = the ticker.',
+    description:
+      'Names, industry, business ID and capital of TPEx-listed (OTC) companies. No record-level link is known: the row is the one with SecuritiesCompanyCode = the ticker.',
     record_link: null,
   },
   files: singleFile(tpexCompanyLayout),

@@ -32,7 +32,8 @@ export const twseCompanyModule: SourceModule = {
     licence: OGDL_TW,
     update_frequency: 'daily',
     homepage_url: URL,
-    description: 'Names, industry, business ID and capital of TWSE-listed companies. No record-level link is known: the row is the one with 公司代號 = the ticker.',
+    description:
+      'Names, industry, business ID and capital of TWSE-listed companies. No record-level link is known: the row is the one with 公司代號 = the ticker.',
     record_link: null,
   },
   files: singleFile(twseCompanyLayout),

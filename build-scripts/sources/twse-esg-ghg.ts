@@ -23,7 +23,8 @@ export const twseGhgModule: SourceModule = {
     licence: OGDL_TW,
     update_frequency: 'annual',
     homepage_url: URL,
-    description: 'Scope 1, 2 and 3 emissions as disclosed by TWSE-listed companies for their latest reporting year. No record-level link is known: facts link to the dataset (one JSON array), where the row is the one with 公司代號 = the ticker.',
+    description:
+      'Scope 1, 2 and 3 emissions as disclosed by TWSE-listed companies for their latest reporting year. No record-level link is known: facts link to the dataset (one JSON array), where the row is the one with 公司代號 = the ticker.',
     record_link: null,
   },
   files: singleFile(twseGhgLayout),

@@ -34,7 +34,13 @@ export function planChunks(tickers: readonly string[], chunkSize: number): Chunk
  * Writes chunks until none is left; returns after each chunk's files are on disk. With a history
  * pass, each chunk's histories and changes are written from the same facts.
  */
-export function writeCompanyChunks(store: SnapshotStore, files: TreeFiles, plan: ChunkPlan, history: HistoryPass | null, onChunk?: (filesDone: number) => void): void {
+export function writeCompanyChunks(
+  store: SnapshotStore,
+  files: TreeFiles,
+  plan: ChunkPlan,
+  history: HistoryPass | null,
+  onChunk?: (filesDone: number) => void,
+): void {
   const chunks = plan.bounds.length - 1;
   for (let i = Atomics.add(plan.counters, NEXT_CHUNK, 1); i < chunks; i = Atomics.add(plan.counters, NEXT_CHUNK, 1)) {
     const before = files.stats.files;

@@ -3,7 +3,13 @@ import type { ErrorBody } from '../../src/contract/common.js';
 import { parseCode } from '../../src/contract/params.js';
 import { parseBody, parseQuery, RequestRuleError } from '../../src/contract/parse-request.js';
 import {
-  batchBodySchema, compareQuerySchema, noQuerySchema, packsBodySchema, pageSegmentSchema, rankingQuerySchema, registryQuerySchema,
+  batchBodySchema,
+  compareQuerySchema,
+  noQuerySchema,
+  packsBodySchema,
+  pageSegmentSchema,
+  rankingQuerySchema,
+  registryQuerySchema,
 } from '../../src/contract/queries.js';
 import { API_KEY_HEADER, LIMITS, type ErrorCode } from '../../src/contract/vocabulary.js';
 import { API_BASE } from '../../src/contract/urls.js';
@@ -73,20 +79,33 @@ const codeError = (raw: string, what: 'ticker' | 'fund code') => {
 function successful(op: string, f: ErrorExampleFacts, path: string): { url: string; body?: string } {
   const tickers = JSON.stringify({ tickers: f.tickers });
   switch (op) {
-    case 'GET /api/v1/company/{ticker}/canonical': return { url: `${path}?fields=flags` };
-    case 'GET /api/v1/ranking': return { url: `${path}?limit=2` };
-    case 'GET /api/v1/compare': return { url: `${path}?tickers=${f.tickers.join(',')}` };
-    case 'GET /api/v1/sources/registry': return { url: `${path}?gov_only=true` };
-    case 'GET /api/v1/changes': return { url: `${path}?limit=2` };
-    case 'POST /api/v1/batch': case 'POST /api/v1/packs': return { url: path, body: tickers };
-    default: return { url: path };
+    case 'GET /api/v1/company/{ticker}/canonical':
+      return { url: `${path}?fields=flags` };
+    case 'GET /api/v1/ranking':
+      return { url: `${path}?limit=2` };
+    case 'GET /api/v1/compare':
+      return { url: `${path}?tickers=${f.tickers.join(',')}` };
+    case 'GET /api/v1/sources/registry':
+      return { url: `${path}?gov_only=true` };
+    case 'GET /api/v1/changes':
+      return { url: `${path}?limit=2` };
+    case 'POST /api/v1/batch':
+    case 'POST /api/v1/packs':
+      return { url: path, body: tickers };
+    default:
+      return { url: path };
   }
 }
 
 /** The operation's path with real values in its placeholders. */
 function filled(path: string, f: ErrorExampleFacts): string {
-  return path.replace('{ticker}', f.tickers[0]).replace('{code}', f.etfCode ?? 'ZZ9').replace('{page}', '1')
-    .replace('{id}', f.meta.dataset_snapshot_id).replace('{file}', 'SHA256SUMS').replace('{path}', 'methodology');
+  return path
+    .replace('{ticker}', f.tickers[0])
+    .replace('{code}', f.etfCode ?? 'ZZ9')
+    .replace('{page}', '1')
+    .replace('{id}', f.meta.dataset_snapshot_id)
+    .replace('{file}', 'SHA256SUMS')
+    .replace('{path}', 'methodology');
 }
 
 /** What the shim answers to a 400 request of this operation, and the request. */
@@ -104,12 +123,15 @@ function badRequest(op: string, path: string, f: ErrorExampleFacts): [ErrorReque
     return [{ method, url: path.replace(f.meta.dataset_snapshot_id, id) }, `Malformed snapshot id "${id}": a date YYYY-MM-DD, optionally .N.`];
   }
   const endpoint = template.slice(API_BASE.length) || '/';
-  const query = ({
-    '/ranking': ['limit=0', rankingQuerySchema],
-    '/compare': [`tickers=${f.tickers[0]}`, compareQuerySchema],
-    '/sources/registry': ['gov_only=maybe', registryQuerySchema],
-    '/changes': ['limit=0', changesQuerySchema],
-  } as const)[endpoint as '/ranking'] ?? (['x=1', noQuerySchema] as const);
+  const query =
+    (
+      {
+        '/ranking': ['limit=0', rankingQuerySchema],
+        '/compare': [`tickers=${f.tickers[0]}`, compareQuerySchema],
+        '/sources/registry': ['gov_only=maybe', registryQuerySchema],
+        '/changes': ['limit=0', changesQuerySchema],
+      } as const
+    )[endpoint as '/ranking'] ?? (['x=1', noQuerySchema] as const);
   return [{ method, url: `${path}?${query[0]}` }, ruleBroken(() => parseQuery(query[1], query[0], endpoint))];
 }
 
@@ -118,18 +140,26 @@ function notFound(op: string, path: string, f: ErrorExampleFacts): [ErrorRequest
   const [method, template] = op.split(' ') as ['GET' | 'POST', string];
   const id = f.meta.dataset_snapshot_id;
   if (method === 'POST') {
-    return [{ method, url: path, headers: JSON_TYPE, body: JSON.stringify({ tickers: [f.tickers[0], UNKNOWN_TICKER] }) }, `Unknown ticker: ${UNKNOWN_TICKER}`];
+    return [
+      { method, url: path, headers: JSON_TYPE, body: JSON.stringify({ tickers: [f.tickers[0], UNKNOWN_TICKER] }) },
+      `Unknown ticker: ${UNKNOWN_TICKER}`,
+    ];
   }
   if (template.includes('{ticker}')) return [{ method, url: path.replace(f.tickers[0], UNKNOWN_TICKER) }, `Unknown ticker: ${UNKNOWN_TICKER}`];
-  if (template === '/api/v1/compare') return [{ method, url: `${path}?tickers=${f.tickers[0]},${UNKNOWN_TICKER}` }, `Unknown ticker: ${UNKNOWN_TICKER}`];
+  if (template === '/api/v1/compare')
+    return [{ method, url: `${path}?tickers=${f.tickers[0]},${UNKNOWN_TICKER}` }, `Unknown ticker: ${UNKNOWN_TICKER}`];
   if (template.includes('{code}')) return [{ method, url: `${API_BASE}/etf/ZZ9` }, 'Unknown fund code: ZZ9'];
   if (template.includes('{page}')) {
     const ranking = template.startsWith(`${API_BASE}/ranking`);
     const page = (ranking ? f.rankingPages : Math.max(1, f.changesPages)) + 1;
     const what = ranking ? 'the default ranking' : 'the changes';
-    return [{ method, url: path.replace(/\/1$/, `/${page}`) }, `Page ${page} is past the end of ${what}; see ${path.replace(/\/page\/1$/, '')}?page=${page}.`];
+    return [
+      { method, url: path.replace(/\/1$/, `/${page}`) },
+      `Page ${page} is past the end of ${what}; see ${path.replace(/\/page\/1$/, '')}?page=${page}.`,
+    ];
   }
-  if (template.includes('{file}')) return [{ method, url: path.replace(/SHA256SUMS$/, 'report.pdf') }, `No download named "report.pdf" in snapshot ${id}.`];
+  if (template.includes('{file}'))
+    return [{ method, url: path.replace(/SHA256SUMS$/, 'report.pdf') }, `No download named "report.pdf" in snapshot ${id}.`];
   if (template.includes('{path}')) {
     const missing = `${API_BASE}/company/${UNKNOWN_TICKER}`;
     return [{ method, url: `${API_BASE}/snapshots/${id}/company/${UNKNOWN_TICKER}` }, `Snapshot ${id} has no ${missing}.`];
@@ -167,11 +197,20 @@ export function errorExample(op: string | null, status: string, f: ErrorExampleF
       return answer('BAD_REQUEST', message, request);
     }
     case '401':
-      return answer('UNAUTHORIZED', `The ${API_KEY_HEADER} header is not a live key (unknown or revoked). Send a live key, or no ${API_KEY_HEADER} header for the free tier.`, {
-        ...okRequest, headers: { ...okRequest.headers, [API_KEY_HEADER]: 'not-a-live-key' }, metered: true,
-      });
+      return answer(
+        'UNAUTHORIZED',
+        `The ${API_KEY_HEADER} header is not a live key (unknown or revoked). Send a live key, or no ${API_KEY_HEADER} header for the free tier.`,
+        {
+          ...okRequest,
+          headers: { ...okRequest.headers, [API_KEY_HEADER]: 'not-a-live-key' },
+          metered: true,
+        },
+      );
     case '403':
-      return answer('FORBIDDEN', `The free tier does not include evidence packs; the tiers that do: ${tiersIncluding('packs/day').join(', ')}.`, { ...okRequest, metered: true });
+      return answer('FORBIDDEN', `The free tier does not include evidence packs; the tiers that do: ${tiersIncluding('packs/day').join(', ')}.`, {
+        ...okRequest,
+        metered: true,
+      });
     case '404': {
       const [request, message] = notFound(operation, path, f);
       return answer('NOT_FOUND', message, request);
@@ -199,7 +238,10 @@ export function errorExample(op: string | null, status: string, f: ErrorExampleF
       // A keyless caller's sixth call in the minute the snapshot was published.
       const resets = new Date(windowOf('calls/min', Date.parse(meta.published_at)).endMs).toISOString().replace('.000Z', 'Z');
       const limit = TIER_QUOTAS.free['calls/min'];
-      return answer('RATE_LIMITED', `Quota calls/min is spent (${limit} per minute for the free tier); it resets at ${resets}.`, { ...okRequest, metered: true });
+      return answer('RATE_LIMITED', `Quota calls/min is spent (${limit} per minute for the free tier); it resets at ${resets}.`, {
+        ...okRequest,
+        metered: true,
+      });
     }
     case '431': {
       const headers = { 'X-Padding': 'a'.repeat(LIMITS.headerBytes) };

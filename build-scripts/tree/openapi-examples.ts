@@ -35,7 +35,12 @@ function richest(store: SnapshotStore): CompanyFacts {
   let bestScore = -1;
   for (const facts of store.factsAmong(store.firstTickers(2000))) {
     const a = facts.assurance;
-    const score = (facts.penalties.length > 0 ? 1 : 0) + (facts.flags.length > 0 ? 1 : 0) + (a && a.verifications.length > 0 ? 1 : 0) + (facts.disclosure ? 1 : 0) + (a ? 1 : 0);
+    const score =
+      (facts.penalties.length > 0 ? 1 : 0) +
+      (facts.flags.length > 0 ? 1 : 0) +
+      (a && a.verifications.length > 0 ? 1 : 0) +
+      (facts.disclosure ? 1 : 0) +
+      (a ? 1 : 0);
     if (score > bestScore) [best, bestScore] = [facts, score];
     if (bestScore === 5) break;
   }
@@ -44,7 +49,10 @@ function richest(store: SnapshotStore): CompanyFacts {
 }
 
 type Read = (url: string) => any;
-const reader = (treeDir: string): Read => (url) => JSON.parse(readFileSync(join(treeDir, fileForUrlPath(url)), 'utf8'));
+const reader =
+  (treeDir: string): Read =>
+  (url) =>
+    JSON.parse(readFileSync(join(treeDir, fileForUrlPath(url)), 'utf8'));
 
 /** The two companies the examples name: the richest, and the first other one. */
 function exampleTickers(store: SnapshotStore, richestFacts: CompanyFacts): [string, string] {
@@ -88,11 +96,25 @@ export function openApiExamples(store: SnapshotStore, treeDir: string, snapshots
   const owner = [...sources].sort((a, b) => a.files.length - b.files.length)[0]?.owner_org;
   const registry = registryView(meta, sources, { ownerOrg: owner });
   const changesPage = read(urls.changes);
-  const changes = changesView(meta, changesPage.from_snapshot_id, changesPage.data.slice(0, 2), { total: changesPage.meta.total, page: 1, perPage: 2 });
+  const changes = changesView(meta, changesPage.from_snapshot_id, changesPage.data.slice(0, 2), {
+    total: changesPage.meta.total,
+    page: 1,
+    perPage: 2,
+  });
   const change = changes.data.find((c) => c.before && c.after && c.causes.length > 0) ?? changes.data[0];
   // A keyless caller's first call of the day, at the snapshot's publish time.
   const at = Date.parse(meta.published_at);
-  const usage = usageView(meta, 'free', null, QUOTA_BUCKETS.map((bucket) => ({ bucket, limit: TIER_QUOTAS.free[bucket], used: TIER_QUOTAS.free[bucket] === 0 ? 0 : 1, window: windowOf(bucket, at) })));
+  const usage = usageView(
+    meta,
+    'free',
+    null,
+    QUOTA_BUCKETS.map((bucket) => ({
+      bucket,
+      limit: TIER_QUOTAS.free[bucket],
+      used: TIER_QUOTAS.free[bucket] === 0 ? 0 : 1,
+      window: windowOf(bucket, at),
+    })),
+  );
   const rankingPage = read(urls.rankingPage(1));
   const firstTwo = <T extends { data: unknown[] }>(body: T): T => ({ ...body, data: body.data.slice(0, 2) });
   const errorsFrom = errorFacts(store, read, snapshots, [t, other]);
@@ -100,7 +122,10 @@ export function openApiExamples(store: SnapshotStore, treeDir: string, snapshots
   const tickersBody = { tickers: [t, other] };
   // What POST /batch answers for the request example below (server/routes/batch.ts, item by item).
   const batch = withEnvelope(meta, {
-    data: [{ ticker: t, ok: true, company: company.company }, { ticker: 'ZZ9999', ok: false, error: { code: 'NOT_FOUND', message: 'Unknown ticker: ZZ9999' } }],
+    data: [
+      { ticker: t, ok: true, company: company.company },
+      { ticker: 'ZZ9999', ok: false, error: { code: 'NOT_FOUND', message: 'Unknown ticker: ZZ9999' } },
+    ],
     meta: { requested: 2, found: 1, not_found: 1 },
   });
 

@@ -5,7 +5,12 @@ import { abandonChunks, writeCompanyChunks, type ChunkPlan } from './company-chu
 import { TreeFiles } from './tree-files.js';
 
 /** One tree worker: claims chunks of company files (and their histories) from the shared plan until none is left. */
-const { snapshotDir, treeDir, plan, history: historyOptions } = workerData as { snapshotDir: string; treeDir: string; plan: ChunkPlan; history: HistoryOptions | null };
+const {
+  snapshotDir,
+  treeDir,
+  plan,
+  history: historyOptions,
+} = workerData as { snapshotDir: string; treeDir: string; plan: ChunkPlan; history: HistoryOptions | null };
 const store = SnapshotStore.open(snapshotDir);
 let history: HistoryPass | null = null;
 try {

@@ -86,14 +86,17 @@ class RecoveringRedisStore extends RedisStore {
  */
 function commandDeadline(timeoutMs: number) {
   const pending = new Set<{ due: number; reject: (e: Error) => void }>();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    for (const p of pending) {
-      if (p.due > now) continue;
-      pending.delete(p);
-      p.reject(new Error(`Redis gave no answer within ${timeoutMs} ms`));
-    }
-  }, Math.max(10, timeoutMs / 5));
+  const timer = setInterval(
+    () => {
+      const now = performance.now();
+      for (const p of pending) {
+        if (p.due > now) continue;
+        pending.delete(p);
+        p.reject(new Error(`Redis gave no answer within ${timeoutMs} ms`));
+      }
+    },
+    Math.max(10, timeoutMs / 5),
+  );
   timer.unref();
   return {
     watch<T>(command: Promise<T>): Promise<T> {
@@ -191,7 +194,11 @@ export function redisCounters(url: string, o: RedisCountersOptions = {}): Counte
         },
       };
     },
-    ping: () => deadline.watch(client.ping()).then(() => true, () => false),
+    ping: () =>
+      deadline.watch(client.ping()).then(
+        () => true,
+        () => false,
+      ),
     async close() {
       deadline.stop();
       connection.stop();

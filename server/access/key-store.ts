@@ -133,19 +133,33 @@ export class KeyStore {
   create(k: NewKey): { record: KeyRecord; key: string } {
     if (!(KEY_TIERS as readonly string[]).includes(k.tier)) throw new Error(`tier must be one of ${KEY_TIERS.join(', ')}`);
     if (k.owner.trim() === '') throw new Error('owner must not be empty');
-    if (k.tier !== 'commercial' && (k.daily !== undefined || k.perMinute !== undefined)) throw new Error('only commercial keys take their own limits');
-    for (const n of [k.daily, k.perMinute]) if (n !== undefined && !(Number.isSafeInteger(n) && n >= 1)) throw new Error('limits are whole numbers from 1');
+    if (k.tier !== 'commercial' && (k.daily !== undefined || k.perMinute !== undefined))
+      throw new Error('only commercial keys take their own limits');
+    for (const n of [k.daily, k.perMinute])
+      if (n !== undefined && !(Number.isSafeInteger(n) && n >= 1)) throw new Error('limits are whole numbers from 1');
     const id = randomBytes(5).toString('hex');
     const key = `esg_${id}_${randomBytes(32).toString('base64url')}`;
-    const record: KeyRecord = { id, tier: k.tier, owner: k.owner.trim(), daily_limit: k.daily ?? null, per_minute_limit: k.perMinute ?? null, created_at: new Date().toISOString(), revoked_at: null };
+    const record: KeyRecord = {
+      id,
+      tier: k.tier,
+      owner: k.owner.trim(),
+      daily_limit: k.daily ?? null,
+      per_minute_limit: k.perMinute ?? null,
+      created_at: new Date().toISOString(),
+      revoked_at: null,
+    };
     this.db
-      .prepare('INSERT INTO api_keys (id, hash, tier, owner, daily_limit, per_minute_limit, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)')
+      .prepare(
+        'INSERT INTO api_keys (id, hash, tier, owner, daily_limit, per_minute_limit, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)',
+      )
       .run(id, sha256(key).toString('hex'), record.tier, record.owner, record.daily_limit, record.per_minute_limit, record.created_at);
     return { record, key };
   }
 
   list(): KeyRecord[] {
-    return this.db.prepare('SELECT id, tier, owner, daily_limit, per_minute_limit, created_at, revoked_at FROM api_keys ORDER BY created_at, id').all() as KeyRecord[];
+    return this.db
+      .prepare('SELECT id, tier, owner, daily_limit, per_minute_limit, created_at, revoked_at FROM api_keys ORDER BY created_at, id')
+      .all() as KeyRecord[];
   }
 
   revoke(id: string): 'revoked' | 'already revoked' | 'unknown' {

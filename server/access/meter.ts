@@ -29,7 +29,13 @@ export interface BucketUsage {
   window: Window;
 }
 
-const PER: Record<QuotaBucket, string> = { 'calls/day': 'per day', 'calls/min': 'per minute', 'batch/day': 'per day', 'csv/day': 'per day', 'packs/day': 'per day' };
+const PER: Record<QuotaBucket, string> = {
+  'calls/day': 'per day',
+  'calls/min': 'per minute',
+  'batch/day': 'per day',
+  'csv/day': 'per day',
+  'packs/day': 'per day',
+};
 const FEATURE: Partial<Record<QuotaBucket, string>> = { 'packs/day': 'evidence packs' };
 
 /**
@@ -56,7 +62,8 @@ export class Meter {
     const fields = { counters: o.counters.kind };
     this.outage = new Outage({
       started: () => logger.warn('quota counters unreachable: serving calls uncounted until they are back', fields),
-      ended: ({ seconds, failures }) => logger.info('quota counters reachable again: counting resumed', { ...fields, down_seconds: seconds, served_unchecked: failures }),
+      ended: ({ seconds, failures }) =>
+        logger.info('quota counters reachable again: counting resumed', { ...fields, down_seconds: seconds, served_unchecked: failures }),
     });
     for (const bucket of QUOTA_BUCKETS) this.counters.set(bucket, o.counters.bucket(bucket));
   }
@@ -81,7 +88,14 @@ export class Meter {
     const spent = states.filter((s) => s.limit !== null && s.used > s.limit);
     if (spent.length > 0) {
       const others = states.filter((s) => !spent.includes(s));
-      await Promise.all(others.map((s) => this.counters.get(s.bucket)!.decrement(caller.partition, s.window).catch(() => {})));
+      await Promise.all(
+        others.map((s) =>
+          this.counters
+            .get(s.bucket)!
+            .decrement(caller.partition, s.window)
+            .catch(() => {}),
+        ),
+      );
       const binding = nearestToRunningOut(spent)!;
       this.o.metrics?.quotaRejected(binding.bucket);
       setRateLimitHeaders(res, binding, caller.partition, nowMs);
@@ -97,7 +111,10 @@ export class Meter {
 
     const forbidden = buckets.find((b) => caller.quotas[b] === 0);
     if (forbidden) {
-      throw new ApiError('FORBIDDEN', `The ${caller.tier} tier does not include ${FEATURE[forbidden] ?? forbidden}; the tiers that do: ${tiersIncluding(forbidden).join(', ')}.`);
+      throw new ApiError(
+        'FORBIDDEN',
+        `The ${caller.tier} tier does not include ${FEATURE[forbidden] ?? forbidden}; the tiers that do: ${tiersIncluding(forbidden).join(', ')}.`,
+      );
     }
   }
 

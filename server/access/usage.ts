@@ -14,7 +14,10 @@ import { windowOf } from '../../src/contract/tiers.js';
  */
 function unmetered(): { caller: { tier: 'free'; keyId: null }; buckets: BucketUsage[] } {
   const now = Date.now();
-  return { caller: { tier: 'free', keyId: null }, buckets: QUOTA_BUCKETS.map((bucket) => ({ bucket, limit: null, used: 0, window: windowOf(bucket, now) })) };
+  return {
+    caller: { tier: 'free', keyId: null },
+    buckets: QUOTA_BUCKETS.map((bucket) => ({ bucket, limit: null, used: 0, window: windowOf(bucket, now) })),
+  };
 }
 
 /**

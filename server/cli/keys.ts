@@ -33,12 +33,25 @@ function table(records: KeyRecord[]): string {
     rows.push([r.id, r.tier, r.owner, String(q['calls/day']), String(q['calls/min']), r.created_at, r.revoked_at ?? '-']);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => [...row[i]!].length)));
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { tier: { type: 'string' }, owner: { type: 'string' }, daily: { type: 'string' }, 'per-minute': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  options: {
+    tier: { type: 'string' },
+    owner: { type: 'string' },
+    daily: { type: 'string' },
+    'per-minute': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
 });
 const [verb, ...rest] = positionals;
 if (values.help) {
@@ -61,7 +74,9 @@ switch (verb) {
     const { record, key } = store.create({ tier: tier as KeyTier, owner, daily, perMinute });
     store.close();
     const q = quotasFor(record.tier, { daily: record.daily_limit, perMinute: record.per_minute_limit });
-    console.log(`Created key ${record.id} (${record.tier}, ${q['calls/day']} calls/day, ${q['calls/min']} calls/min) for ${record.owner} in ${path}.`);
+    console.log(
+      `Created key ${record.id} (${record.tier}, ${q['calls/day']} calls/day, ${q['calls/min']} calls/min) for ${record.owner} in ${path}.`,
+    );
     console.log('Send it as the X-API-Key header. It is shown only now: only its SHA-256 is stored.');
     console.log(key);
     break;
@@ -83,7 +98,9 @@ switch (verb) {
       console.error(`No key with id ${rest[0]} in ${path}.`);
       process.exit(1);
     }
-    console.log(outcome === 'revoked' ? `Revoked key ${rest[0]}: a running server refuses it within a second.` : `Key ${rest[0]} was already revoked.`);
+    console.log(
+      outcome === 'revoked' ? `Revoked key ${rest[0]}: a running server refuses it within a second.` : `Key ${rest[0]} was already revoked.`,
+    );
     break;
   }
   default:

@@ -10,7 +10,14 @@ import type { SnapshotSource } from '../snapshot-source.js';
 import { TOOLS, type Tool } from './tools.js';
 
 /** JSON-RPC error codes the endpoint answers with (JSON-RPC 2.0, and MCP's for a missing resource). */
-export const RPC = { parseError: -32700, invalidRequest: -32600, invalidParams: -32602, internalError: -32603, serverError: -32000, resourceNotFound: -32002 } as const;
+export const RPC = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  invalidParams: -32602,
+  internalError: -32603,
+  serverError: -32000,
+  resourceNotFound: -32002,
+} as const;
 
 /**
  * An error the SDK sends as a JSON-RPC error with exactly this code, message and data (its
@@ -34,7 +41,8 @@ export class JsonRpcError extends Error {
 function argumentsQuery(args: Record<string, unknown>): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(args)) {
-    if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) query.append(name, String(value));
+    if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))
+      query.append(name, String(value));
     else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) query.append(name, value.join(','));
     else throw new RequestRuleError(`Argument "${truncate(name)}" must be a string, a number, true or false, or a list of strings.`);
   }
@@ -100,7 +108,12 @@ type JsonSchema = { type: 'object'; [k: string]: unknown };
  * (and its entry dropped unless something else refers to it).
  */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const js = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', override: (ctx) => applyOverride(ctx as unknown as { jsonSchema: Record<string, unknown> }) }) as Record<string, unknown>;
+  const js = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+    override: (ctx) => applyOverride(ctx as unknown as { jsonSchema: Record<string, unknown> }),
+  }) as Record<string, unknown>;
   const { $ref, $defs, ...rest } = js as { $ref?: string; $defs?: Record<string, unknown> };
   if (typeof $ref !== 'string' || !$ref.startsWith('#/$defs/') || !$defs) return js as JsonSchema;
   const { [$ref.slice('#/$defs/'.length)]: root, ...others } = $defs;

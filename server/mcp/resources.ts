@@ -22,14 +22,16 @@ const RESOURCES = [
     uri: 'esg://sources/registry',
     name: 'source-registry',
     title: 'Source registry',
-    description: 'Every data source behind the facts, by source_id: publisher, licence, update frequency, the files read (GET /api/v1/sources/registry).',
+    description:
+      'Every data source behind the facts, by source_id: publisher, licence, update frequency, the files read (GET /api/v1/sources/registry).',
     url: urls.registry,
   },
   {
     uri: 'esg://snapshots',
     name: 'snapshots',
     title: 'Published snapshots',
-    description: 'Every published snapshot, newest first, with its as-of date, methodology version, counts and download files (GET /api/v1/snapshots).',
+    description:
+      'Every published snapshot, newest first, with its as-of date, methodology version, counts and download files (GET /api/v1/snapshots).',
     url: urls.snapshots,
   },
 ] as const;
@@ -41,7 +43,12 @@ export const resourceList = (): ListResourcesResult => listed;
 
 export function readResource(store: SnapshotStore, uri: string): ReadResourceResult {
   const resource = RESOURCES.find((r) => r.uri === uri);
-  if (!resource) throw new JsonRpcError(RPC.resourceNotFound, `Resource not found: ${uri.slice(0, 80)}; the resources are ${RESOURCES.map((r) => r.uri).join(', ')}.`, { uri: uri.slice(0, 200) });
+  if (!resource)
+    throw new JsonRpcError(
+      RPC.resourceNotFound,
+      `Resource not found: ${uri.slice(0, 80)}; the resources are ${RESOURCES.map((r) => r.uri).join(', ')}.`,
+      { uri: uri.slice(0, 200) },
+    );
   const file = readTreeFile(store.dir, resource.url);
   if (!file) throw new ApiError('UPSTREAM_FAILURE', `The snapshot has no ${resource.url}.`);
   return { contents: [{ uri: resource.uri, mimeType: MIME_TYPE, text: file.bytes.toString('utf8') }] };

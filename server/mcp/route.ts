@@ -34,9 +34,21 @@ const idOf = (body: unknown): string | number | null => {
  * A JSON-RPC error answered by the endpoint itself, before any MCP server sees the request: its
  * `data` is the API's error envelope (contract 2: code, message, request id, snapshot fields).
  */
-function rpcError(res: Response, o: McpRouteOptions, status: number, rpcCode: number, apiCode: ErrorCode, message: string, id: string | number | null = null, headers: Record<string, string> = {}): void {
+function rpcError(
+  res: Response,
+  o: McpRouteOptions,
+  status: number,
+  rpcCode: number,
+  apiCode: ErrorCode,
+  message: string,
+  id: string | number | null = null,
+  headers: Record<string, string> = {},
+): void {
   const requestId = res.locals.requestId as string;
-  res.status(status).set(headers).json({ jsonrpc: '2.0', id, error: { code: rpcCode, message, data: errorBody(o.snapshots, apiCode, message, requestId) } });
+  res
+    .status(status)
+    .set(headers)
+    .json({ jsonrpc: '2.0', id, error: { code: rpcCode, message, data: errorBody(o.snapshots, apiCode, message, requestId) } });
 }
 
 /**
@@ -57,18 +69,33 @@ export function mcpRoute(o: McpRouteOptions): RequestHandler {
       return rpcError(res, o, 405, RPC.serverError, 'METHOD_NOT_ALLOWED', message, null, { Allow: 'POST, OPTIONS' });
     }
     if (!isJson(req.headers['content-type'])) {
-      return rpcError(res, o, 415, RPC.serverError, 'BAD_REQUEST', 'Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.');
+      return rpcError(
+        res,
+        o,
+        415,
+        RPC.serverError,
+        'BAD_REQUEST',
+        'Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.',
+      );
     }
     try {
       await new Promise<void>((resolve, reject) => parseJson(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
     } catch (e) {
       const { error } = toApiError(e);
-      if (error.code === 'PAYLOAD_TOO_LARGE') return rpcError(res, o, 413, RPC.invalidRequest, error.code, `The message is over ${LIMITS.bodyBytes / 1024} KiB.`);
+      if (error.code === 'PAYLOAD_TOO_LARGE')
+        return rpcError(res, o, 413, RPC.invalidRequest, error.code, `The message is over ${LIMITS.bodyBytes / 1024} KiB.`);
       return rpcError(res, o, 400, RPC.parseError, 'BAD_REQUEST', `Parse error: ${error.message}`);
     }
     const body: unknown = req.body;
     if (Array.isArray(body)) {
-      return rpcError(res, o, 400, RPC.invalidRequest, 'BAD_REQUEST', 'JSON-RPC batches are not accepted: send one message per request (MCP 2025-06-18 dropped batching).');
+      return rpcError(
+        res,
+        o,
+        400,
+        RPC.invalidRequest,
+        'BAD_REQUEST',
+        'JSON-RPC batches are not accepted: send one message per request (MCP 2025-06-18 dropped batching).',
+      );
     }
     try {
       o.access?.identify(req, res, { bearer: true });
@@ -86,7 +113,11 @@ export function mcpRoute(o: McpRouteOptions): RequestHandler {
       await server.connect(transport);
       await transport.handleRequest(req, res, body);
     } catch (e) {
-      o.logger.error('unhandled error', { request_id: res.locals.requestId as string, path: '/mcp', error: e instanceof Error ? e.stack : String(e) });
+      o.logger.error('unhandled error', {
+        request_id: res.locals.requestId as string,
+        path: '/mcp',
+        error: e instanceof Error ? e.stack : String(e),
+      });
       if (res.headersSent) res.destroy();
       else rpcError(res, o, 500, RPC.internalError, 'INTERNAL', 'Internal error. The request id identifies it in our logs.', idOf(body));
     }

@@ -8,7 +8,14 @@ import { historyResponseSchema } from '../../src/contract/history.js';
 import { methodologyResponseSchema } from '../../src/contract/methodology.js';
 import { codeSchema } from '../../src/contract/params.js';
 import { RequestRuleError } from '../../src/contract/parse-request.js';
-import { canonicalQuerySchema, compareQuerySchema, fundPathSchema, noQuerySchema, rankingQuerySchema, tickerPathSchema } from '../../src/contract/queries.js';
+import {
+  canonicalQuerySchema,
+  compareQuerySchema,
+  fundPathSchema,
+  noQuerySchema,
+  rankingQuerySchema,
+  tickerPathSchema,
+} from '../../src/contract/queries.js';
 import { rankingResponseSchema } from '../../src/contract/ranking.js';
 import { urls } from '../../src/contract/urls.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
@@ -46,7 +53,8 @@ export interface Tool {
 }
 
 const TICKER = 'ticker: a TWSE/TPEx stock code such as 2330 (use find_company to get it from a name)';
-const SOURCED = 'Every fact carries its source_id (resolve it with the esg://sources/registry resource), and the answer names its dataset_snapshot_id and methodology_version: cite them.';
+const SOURCED =
+  'Every fact carries its source_id (resolve it with the esg://sources/registry resource), and the answer names its dataset_snapshot_id and methodology_version: cite them.';
 
 /** The history file as the API serves it (a company history is static: no view runs in the shim). */
 function historyBody(store: SnapshotStore, source: SnapshotSource, ticker: string): object {
@@ -57,7 +65,9 @@ function historyBody(store: SnapshotStore, source: SnapshotSource, ticker: strin
 }
 
 const findInput = z.strictObject({
-  q: rankingQuerySchema.shape.q.unwrap().meta({ description: 'Part of a company name (Chinese, e.g. 台積電, or its legal name) or of its code; case-insensitive, at most 100 characters' }),
+  q: rankingQuerySchema.shape.q.unwrap().meta({
+    description: 'Part of a company name (Chinese, e.g. 台積電, or its legal name) or of its code; case-insensitive, at most 100 characters',
+  }),
   limit: rankingQuerySchema.shape.limit,
 });
 
@@ -65,14 +75,17 @@ const findInput = z.strictObject({
 const RANKING_DEFAULTS = rankingQuerySchema.parse({});
 
 const changesInput = changesQuerySchema.extend({
-  ticker: codeSchema('ticker').optional().meta({ description: 'Only this company’s change (the other filters still apply): why its score, verdict or flags moved' }),
+  ticker: codeSchema('ticker')
+    .optional()
+    .meta({ description: 'Only this company’s change (the other filters still apply): why its score, verdict or flags moved' }),
 });
 
 export const TOOLS: readonly Tool[] = [
   {
     name: 'find_company',
     title: 'Find a company',
-    description: 'Find Taiwan-listed companies by part of their name or code; returns matching tickers with name, credibility score (0–100), verdict and rank, best score first. Start here when the user names a company.',
+    description:
+      'Find Taiwan-listed companies by part of their name or code; returns matching tickers with name, credibility score (0–100), verdict and rank, best score first. Start here when the user names a company.',
     api: 'GET /api/v1/ranking?q=<q>&limit=<limit>',
     input: findInput,
     output: rankingResponseSchema,
@@ -124,7 +137,8 @@ export const TOOLS: readonly Tool[] = [
   {
     name: 'rank_companies',
     title: 'Ranking',
-    description: 'The market ranking by credibility score, filtered and paged: by TWSE industry (Chinese name, e.g. 半導體業), assurance level, market (listed/otc), red-flag id (gf, e.g. GF-P01) or name/code substring (q); sort best or worst first; mode=full gives each company’s whole summary. Ranks are always over the whole market.',
+    description:
+      'The market ranking by credibility score, filtered and paged: by TWSE industry (Chinese name, e.g. 半導體業), assurance level, market (listed/otc), red-flag id (gf, e.g. GF-P01) or name/code substring (q); sort best or worst first; mode=full gives each company’s whole summary. Ranks are always over the whole market.',
     api: 'GET /api/v1/ranking?<parameters>',
     input: rankingQuerySchema.omit({ format: true }),
     output: rankingResponseSchema,
@@ -142,7 +156,8 @@ export const TOOLS: readonly Tool[] = [
   {
     name: 'get_etf',
     title: 'ETF result',
-    description: 'An ESG ETF’s holdings scored: weighted average and lowest credibility score of the holdings, assurance coverage, and each holding with its weight and score. code: the fund code, e.g. 00850 (list_etfs gives them).',
+    description:
+      'An ESG ETF’s holdings scored: weighted average and lowest credibility score of the holdings, assurance coverage, and each holding with its weight and score. code: the fund code, e.g. 00850 (list_etfs gives them).',
     api: 'GET /api/v1/etf/<code>',
     input: z.strictObject(fundPathSchema.shape),
     output: etfResponseSchema,
@@ -165,7 +180,8 @@ export const TOOLS: readonly Tool[] = [
   {
     name: 'get_methodology',
     title: 'Methodology',
-    description: 'How the credibility score is computed (methodology as data): the four components and their point rules, verdict bands, every red flag (id, severity, when raised), the carbon-fee and CBAM rules, and the units. Use it to explain a score or a flag.',
+    description:
+      'How the credibility score is computed (methodology as data): the four components and their point rules, verdict bands, every red flag (id, severity, when raised), the carbon-fee and CBAM rules, and the units. Use it to explain a score or a flag.',
     api: 'GET /api/v1/methodology',
     input: noQuerySchema,
     output: methodologyResponseSchema,

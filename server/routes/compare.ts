@@ -13,7 +13,12 @@ export function compareBody(store: SnapshotStore, tickers: readonly string[], fi
   const facts = tickers.map((t) => store.facts(t));
   const unknown = tickers.filter((_, i) => !facts[i]);
   if (unknown.length > 0) throw notFound(`Unknown ticker${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
-  return compareView(store.meta, facts.map((f) => f!), sourceNames(store), fields);
+  return compareView(
+    store.meta,
+    facts.map((f) => f!),
+    sourceNames(store),
+    fields,
+  );
 }
 
 /** GET /compare?tickers=…[&fields=…] (contract 4.4). */

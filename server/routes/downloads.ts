@@ -13,7 +13,6 @@ import { matches } from '../http.js';
 import { PAGE_CSP } from '../../src/contract/security.js';
 import { DOWNLOAD_DEFAULT_TYPE, DOWNLOAD_MEDIA_TYPES, DOWNLOAD_NAME, FOLDER_PAGE } from '../../src/contract/downloads.js';
 
-
 /**
  * sha256 of the files SHA256SUMS lists, from it (files never change). SHA256SUMS itself and the
  * folder page are not listed; both are small and hashed when served.
@@ -23,7 +22,12 @@ async function sumsOf(dir: string): Promise<Map<string, string>> {
   let sums = sumsCache.get(dir);
   if (!sums) {
     const text = await readFile(join(dir, 'SHA256SUMS'), 'utf8');
-    sums = new Map(text.split('\n').filter(Boolean).map((l) => [l.slice(66), l.slice(0, 64)] as [string, string]));
+    sums = new Map(
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => [l.slice(66), l.slice(0, 64)] as [string, string]),
+    );
     sumsCache.set(dir, sums);
   }
   return sums;
@@ -55,10 +59,16 @@ export async function download(ctx: RouteContext, id: string, name: string): Pro
   if (!info?.isFile()) {
     if (info === undefined && !statSync(dir, { throwIfNoEntry: false })) throw notFound(`Unknown snapshot: ${id}`);
     // Snapshots built before folders had pages have none; their files are listed in /snapshots.
-    throw notFound(folderPage ? `Snapshot ${id} has no folder page; its files are listed at ${urls.snapshots}.` : `No download named "${name}" in snapshot ${id}.`);
+    throw notFound(
+      folderPage ? `Snapshot ${id} has no folder page; its files are listed at ${urls.snapshots}.` : `No download named "${name}" in snapshot ${id}.`,
+    );
   }
   const whole = info.size <= DOWNLOAD_CHUNK_BYTES ? readFileSync(file) : null;
-  const sha = (await sumsOf(dir)).get(name) ?? createHash('sha256').update(whole ?? (await readFile(file))).digest('hex');
+  const sha =
+    (await sumsOf(dir)).get(name) ??
+    createHash('sha256')
+      .update(whole ?? (await readFile(file)))
+      .digest('hex');
   const ext = name.slice(name.lastIndexOf('.'));
   res.status(200);
   res.setHeader('Content-Type', DOWNLOAD_MEDIA_TYPES[ext] ?? DOWNLOAD_DEFAULT_TYPE);

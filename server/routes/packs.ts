@@ -34,7 +34,11 @@ function required(dir: string, treePath: string): Buffer {
  */
 function historyOf(ctx: RouteContext, t: string): Buffer {
   const treePath = fileForUrlPath(urls.history(t));
-  return treeFile(ctx.store.dir, treePath) ?? storedHistoryFile(ctx.source.root, ctx.store.meta.dataset_snapshot_id, urls.history(t))?.bytes ?? required(ctx.store.dir, treePath);
+  return (
+    treeFile(ctx.store.dir, treePath) ??
+    storedHistoryFile(ctx.source.root, ctx.store.meta.dataset_snapshot_id, urls.history(t))?.bytes ??
+    required(ctx.store.dir, treePath)
+  );
 }
 
 /** Files at least this large are deflated in the zip; smaller ones are stored. */
@@ -60,7 +64,9 @@ export async function packs(ctx: RouteContext): Promise<void> {
   const codes = parseBody(packsBodySchema, ctx.req.body);
   const malformed = codes.filter((c) => typeof parseCode(c, 'ticker') !== 'string');
   if (malformed.length > 0) {
-    throw badRequest(`Malformed ${malformed.length === 1 ? 'code' : 'codes'}: ${malformed.map((c) => JSON.stringify(c.slice(0, 40))).join(', ')}; a ticker is 1 to 12 letters or digits.`);
+    throw badRequest(
+      `Malformed ${malformed.length === 1 ? 'code' : 'codes'}: ${malformed.map((c) => JSON.stringify(c.slice(0, 40))).join(', ')}; a ticker is 1 to 12 letters or digits.`,
+    );
   }
   const { store } = ctx;
   const unknown = codes.filter((c) => !store.company(c));
@@ -89,7 +95,8 @@ export async function packs(ctx: RouteContext): Promise<void> {
   // deflating 150 of them cost more than the rest of a pack (yazl runs one zlib stream per entry, each
   // with its own ~256 KB of buffers: about 60 ms and 25 MB for a 50-company pack on this machine,
   // against under 10 ms stored) to save about 100 KB.
-  for (const f of files) zip.addBuffer(f.bytes, `${name}/${f.name}`, { mtime, mode: 0o100644, compress: f.bytes.length >= DEFLATE_FROM, forceDosTimestamp: true });
+  for (const f of files)
+    zip.addBuffer(f.bytes, `${name}/${f.name}`, { mtime, mode: 0o100644, compress: f.bytes.length >= DEFLATE_FROM, forceDosTimestamp: true });
   zip.end();
 
   const { res } = ctx;

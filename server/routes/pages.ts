@@ -13,7 +13,11 @@ const readPage = (snapshotDir: string, url: string) => readSnapshotFile(snapshot
 /** Path segments the pages use: letters, digits, `.`, `_`, `-`, never starting with a dot (no `..`). */
 const PAGE_PATH = /^\/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/?)*$/;
 /** A company or ETF page in any language, its code in any case, with or without the final slash. */
-const CODE_PAGE = new RegExp(`^((?:${LOCALES.map((l) => LOCALE_PREFIX[l]).filter(Boolean).join('|')})?)/(company|etf)/([0-9A-Za-z]{1,12})/?$`);
+const CODE_PAGE = new RegExp(
+  `^((?:${LOCALES.map((l) => LOCALE_PREFIX[l])
+    .filter(Boolean)
+    .join('|')})?)/(company|etf)/([0-9A-Za-z]{1,12})/?$`,
+);
 
 const DOCS_FILES = new Set(DOCS_PAGES.map(fileForPageUrl));
 
@@ -48,7 +52,9 @@ function otherMethod(snapshots: SnapshotSource, req: Request, res: Response, nex
   const dir = snapshots.current().dir;
   if (!PAGE_PATH.test(req.path) || !(readPage(dir, req.path) || canonicalPage(dir, req.path))) return next();
   const body = Buffer.from(NOT_ALLOWED_TEXT[localeOfPath(req.path)], 'utf8');
-  res.status(405).set({ Allow: READ_ONLY_METHODS, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': NO_STORE, 'Content-Length': String(body.length) });
+  res
+    .status(405)
+    .set({ Allow: READ_ONLY_METHODS, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': NO_STORE, 'Content-Length': String(body.length) });
   res.end(body);
 }
 

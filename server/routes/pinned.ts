@@ -14,7 +14,8 @@ import { existsSync } from 'node:fs';
 /** A malformed snapshot id is a 400; a pruned one is 410 GONE; one never published is 404 naming it. */
 export function assertSnapshotKept(root: string, id: string): void {
   if (!SNAPSHOT_ID_PATTERN.test(id)) throw badRequest(`Malformed snapshot id "${id.slice(0, 24)}": a date YYYY-MM-DD, optionally .N.`);
-  if (isPruned(root, id)) throw new ApiError('GONE', `Snapshot ${id} was published and has since been pruned; see /api/v1/snapshots for the kept ones.`);
+  if (isPruned(root, id))
+    throw new ApiError('GONE', `Snapshot ${id} was published and has since been pruned; see /api/v1/snapshots for the kept ones.`);
   if (!existsSync(join(root, id, 'tree'))) throw notFound(`Unknown snapshot: ${id}`);
 }
 

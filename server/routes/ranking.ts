@@ -41,7 +41,9 @@ export async function rankingQuery(ctx: RouteContext): Promise<void> {
 async function rankingCsv(ctx: RouteContext, filter: RankingFilter, query: RankingQuery): Promise<void> {
   const { req, res, store } = ctx;
   const meta = store.meta;
-  const etag = `"csv-${createHash('sha1').update(JSON.stringify([meta.dataset_snapshot_id, filter, query.sort])).digest('base64url')}"`;
+  const etag = `"csv-${createHash('sha1')
+    .update(JSON.stringify([meta.dataset_snapshot_id, filter, query.sort]))
+    .digest('base64url')}"`;
   res.status(200);
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', `attachment; filename="${rankingCsvFilename(meta)}"`);
@@ -61,7 +63,11 @@ async function rankingCsv(ctx: RouteContext, filter: RankingFilter, query: Ranki
     const ok = res.write(chunk);
     chunk = '';
     lines = 0;
-    if (!ok && !res.destroyed) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+    if (!ok && !res.destroyed)
+      await new Promise<void>((resolve) => {
+        res.once('drain', resolve);
+        res.once('close', resolve);
+      });
   };
   for (const ticker of rankingIndex(store).tickers(filter, query.sort)) {
     if (res.destroyed) return;

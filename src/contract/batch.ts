@@ -4,7 +4,11 @@ import { companySummarySchema } from './company.js';
 
 export const batchItemSchema = z.union([
   z.strictObject({ ticker: z.string(), ok: z.literal(true), company: companySummarySchema }),
-  z.strictObject({ ticker: z.string(), ok: z.literal(false), error: z.strictObject({ code: z.enum(['NOT_FOUND', 'BAD_REQUEST']), message: z.string() }) }),
+  z.strictObject({
+    ticker: z.string(),
+    ok: z.literal(false),
+    error: z.strictObject({ code: z.enum(['NOT_FOUND', 'BAD_REQUEST']), message: z.string() }),
+  }),
 ]);
 
 export const batchResponseSchema = z

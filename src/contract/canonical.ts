@@ -30,7 +30,9 @@ export const carbonDisclosureSchema = z
     boundary: z.enum(BOUNDARIES),
     unit: z.literal('t CO2e'),
     year: z.number().int(),
-    asof: isoTimestamp.meta({ description: 'The date of the exchange file the disclosure was read from (its 出表日期, ISO 8601, UTC), not the date the company published it' }),
+    asof: isoTimestamp.meta({
+      description: 'The date of the exchange file the disclosure was read from (its 出表日期, ISO 8601, UTC), not the date the company published it',
+    }),
     registry: z
       .strictObject({
         year: z.number().int(),
@@ -40,7 +42,10 @@ export const carbonDisclosureSchema = z
         deep_link: httpsUrl,
       })
       .nullable()
-      .meta({ description: 'The government GHG registry’s total (direct + energy-indirect, all the company’s sites) for the same year, which GF-V01 compares scope 1 + 2 with; null when the company has no registered site that year' }),
+      .meta({
+        description:
+          'The government GHG registry’s total (direct + energy-indirect, all the company’s sites) for the same year, which GF-V01 compares scope 1 + 2 with; null when the company has no registered site that year',
+      }),
   })
   .meta({ id: 'CarbonDisclosure' });
 
@@ -49,7 +54,8 @@ export const carbonFeeSchema = z
     obligated: z.boolean(),
     basis: z.string(),
     basis_tco2e: z.number().nonnegative().nullable().meta({
-      description: 'The figure `basis` states: the registered total (direct + energy-indirect, t CO2e, whole tonnes) of the manufacturing site that made the company liable; null when the basis states none (a power or gas supplier, no liability, no registry data)',
+      description:
+        'The figure `basis` states: the registered total (direct + energy-indirect, t CO2e, whole tonnes) of the manufacturing site that made the company liable; null when the basis states none (a power or gas supplier, no liability, no registry data)',
     }),
     threshold_tco2e: z.literal(25000),
     source_id: sourceId,
@@ -61,22 +67,37 @@ export const carbonFeeSchema = z
 export const verificationSchema = z
   .strictObject({
     provider: z.string().meta({ description: 'The verifier (a certification body), as the filing names it' }),
-    standard: z.string().nullable().meta({ description: 'The standard of its statement as the filing states it (e.g. `AA1000`, `ISAE 3000`); null when the filing names none' }),
+    standard: z
+      .string()
+      .nullable()
+      .meta({ description: 'The standard of its statement as the filing states it (e.g. `AA1000`, `ISAE 3000`); null when the filing names none' }),
   })
   .meta({ id: 'Verification', description: 'A third-party verification of the same report beside its CPA assurance' });
 
 export const assuranceSchema = z
   .strictObject({
-    provider: z.string().meta({ description: 'Who assured the report, as the filing names it: the CPA firm (`kind: cpa`) or the verifier (`kind: third_party`)' }),
+    provider: z
+      .string()
+      .meta({ description: 'Who assured the report, as the filing names it: the CPA firm (`kind: cpa`) or the verifier (`kind: third_party`)' }),
     level: z.enum(ASSURED_LEVELS).meta({
-      description: 'For `cpa`, from the opinion type (有限確信 limited, 合理確信 reasonable); for `third_party`, `limited` unless its standard states a high or reasonable level. The methodology scores this level',
+      description:
+        'For `cpa`, from the opinion type (有限確信 limited, 合理確信 reasonable); for `third_party`, `limited` unless its standard states a high or reasonable level. The methodology scores this level',
     }),
     kind: z.enum(ASSURANCE_KINDS).meta({
-      description: '`cpa`: a CPA firm’s assurance under the FSC rules; `third_party`: a verifier’s statement only (e.g. AA1000 or ISAE 3000 by a certification body). When a report has both, the CPA assurance is the one shown and scored, and the verifier is listed in `verifications`',
+      description:
+        '`cpa`: a CPA firm’s assurance under the FSC rules; `third_party`: a verifier’s statement only (e.g. AA1000 or ISAE 3000 by a certification body). When a report has both, the CPA assurance is the one shown and scored, and the verifier is listed in `verifications`',
     }),
-    standard: z.string().nullable().meta({ description: 'The assurance standard as the filing states it (e.g. `確信準則3000號`, `AA1000`); null when the filing names none' }),
-    verifications: z.array(verificationSchema).meta({ description: 'Third-party verifiers of the same report beside a CPA assurance; empty when there are none (always empty for `third_party`)' }),
-    year: z.number().int().meta({ description: 'The report year assured: the company’s most recent assured report, which may be older than its latest disclosure' }),
+    standard: z
+      .string()
+      .nullable()
+      .meta({ description: 'The assurance standard as the filing states it (e.g. `確信準則3000號`, `AA1000`); null when the filing names none' }),
+    verifications: z.array(verificationSchema).meta({
+      description: 'Third-party verifiers of the same report beside a CPA assurance; empty when there are none (always empty for `third_party`)',
+    }),
+    year: z
+      .number()
+      .int()
+      .meta({ description: 'The report year assured: the company’s most recent assured report, which may be older than its latest disclosure' }),
     source_id: sourceId,
     source_name: z.string(),
     deep_link: httpsUrl.meta({ description: 'The assured report: its file where the publisher has one, else its page for the company and year' }),
@@ -123,5 +144,9 @@ export type CanonicalView = z.infer<typeof canonicalViewSchema>;
 
 /** The static canonical view always has all five sections. */
 export const fullCanonicalViewSchema = canonicalViewSchema.required({
-  penalties: true, carbon_disclosure: true, carbon_fee: true, assurance: true, flags: true,
+  penalties: true,
+  carbon_disclosure: true,
+  carbon_fee: true,
+  assurance: true,
+  flags: true,
 });

@@ -8,9 +8,14 @@ import { CAUSE_KINDS, CHANGE_KINDS, FLAG_ID_PATTERN, LIMITS, SCORE_COMPONENTS, V
 export const causeSchema = z
   .strictObject({
     kind: z.enum(CAUSE_KINDS),
-    component: z.enum(SCORE_COMPONENTS).nullable().meta({ description: 'Methodology component whose points moved; null for causes that move no points' }),
+    component: z
+      .enum(SCORE_COMPONENTS)
+      .nullable()
+      .meta({ description: 'Methodology component whose points moved; null for causes that move no points' }),
     points: z.number().int().nullable().meta({ description: 'Point change of that component due to this cause; null when none' }),
-    source_id: sourceId.nullable().meta({ description: 'Source of the fact behind the cause; null when no fact is (the as-of date, the methodology)' }),
+    source_id: sourceId
+      .nullable()
+      .meta({ description: 'Source of the fact behind the cause; null when no fact is (the as-of date, the methodology)' }),
     detail: z.string().min(1),
   })
   .meta({ id: 'ChangeCause' });
@@ -51,12 +56,18 @@ export type ChangesResponse = z.infer<typeof changesResponseSchema>;
 
 /** A whole number from `min` to `max` in plain digits, optional (contract 1.2). */
 function boundedIntParam(name: string, min: number, max: number, description: string) {
-  const message = (iss: { input?: unknown }) => `Query parameter "${name}" must be a whole number from ${min} to ${max}; got "${truncate(String(iss.input))}".`;
+  const message = (iss: { input?: unknown }) =>
+    `Query parameter "${name}" must be a whole number from ${min} to ${max}; got "${truncate(String(iss.input))}".`;
   return z
     .string()
     .regex(/^\d{1,15}$/, { error: message })
     .transform(Number)
-    .pipe(z.number().min(min, { error: (iss) => message({ input: iss.input }) }).max(max, { error: (iss) => message({ input: iss.input }) }))
+    .pipe(
+      z
+        .number()
+        .min(min, { error: (iss) => message({ input: iss.input }) })
+        .max(max, { error: (iss) => message({ input: iss.input }) }),
+    )
     .optional()
     .meta({
       description,
@@ -70,9 +81,13 @@ function boundedIntParam(name: string, min: number, max: number, description: st
 /** GET /changes?… (contract 10, filtered changes): computed by the shim, metered. */
 export const changesQuerySchema = z.strictObject({
   cause: oneOfParam('cause', CAUSE_KINDS, 'Companies with at least one cause of this kind').optional(),
-  industry: nonEmptyParam('industry', 'give a TWSE industry name in Chinese, e.g. 半導體業').optional().meta({ description: 'TWSE industry name in Chinese, exact, e.g. 半導體業' }),
+  industry: nonEmptyParam('industry', 'give a TWSE industry name in Chinese, e.g. 半導體業')
+    .optional()
+    .meta({ description: 'TWSE industry name in Chinese, exact, e.g. 半導體業' }),
   min_abs_delta: boundedIntParam('min_abs_delta', 0, 100, 'Companies whose |score_delta| is at least this (0–100)'),
-  limit: positiveIntParam('limit', LIMITS.changesPerPage, LIMITS.changesPerPage).meta({ description: `Page size, 1–${LIMITS.changesPerPage} (default ${LIMITS.changesPerPage})` }),
+  limit: positiveIntParam('limit', LIMITS.changesPerPage, LIMITS.changesPerPage).meta({
+    description: `Page size, 1–${LIMITS.changesPerPage} (default ${LIMITS.changesPerPage})`,
+  }),
   page: positiveIntParam('page', 1).meta({ description: 'Page number from 1 (default 1); past the end: empty page' }),
 });
 export type ChangesQuery = z.output<typeof changesQuerySchema>;

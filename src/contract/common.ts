@@ -6,9 +6,18 @@ import { ERROR_CODES, SNAPSHOT_ID_PATTERN, SOURCE_ID_PATTERN, UPPER_CODE_PATTERN
  * Shapes shared by every response. Contract section 1: every body, success or error, carries the
  * three snapshot fields; every success body carries `ok: true` and `generated_at`.
  */
-export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ description: 'Date, YYYY-MM-DD' });
-export const isoTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/).meta({ description: 'ISO 8601 timestamp, UTC' });
-export const snapshotId = z.string().regex(SNAPSHOT_ID_PATTERN).meta({ description: 'Snapshot id: a date with a .N suffix for a second build on the same day' });
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .meta({ description: 'Date, YYYY-MM-DD' });
+export const isoTimestamp = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/)
+  .meta({ description: 'ISO 8601 timestamp, UTC' });
+export const snapshotId = z
+  .string()
+  .regex(SNAPSHOT_ID_PATTERN)
+  .meta({ description: 'Snapshot id: a date with a .N suffix for a second build on the same day' });
 export const sourceId = z.string().regex(SOURCE_ID_PATTERN).meta({ description: 'Source registry id; resolves in /sources/registry' });
 /** An absolute https URL with no unexpanded `{…}` template marker. */
 export const httpsUrl = z.string().regex(/^https:\/\/[^\s{}]+$/, 'an expanded https URL');
@@ -25,7 +34,6 @@ export const successFields = {
   generated_at: isoTimestamp,
   ...snapshotFields,
 };
-
 
 export const errorBodySchema = z
   .strictObject({

@@ -23,7 +23,10 @@ export const historyResponseSchema = z
   .strictObject({
     ...successFields,
     ticker: tickerCode,
-    data: z.array(historyEntrySchema).min(1).meta({ description: 'One entry per published snapshot that held the company, newest first: by data_asof, then publish time (pruned snapshots included)' }),
+    data: z.array(historyEntrySchema).min(1).meta({
+      description:
+        'One entry per published snapshot that held the company, newest first: by data_asof, then publish time (pruned snapshots included)',
+    }),
   })
   .meta({ id: 'HistoryResponse' });
 export type HistoryResponse = z.infer<typeof historyResponseSchema>;

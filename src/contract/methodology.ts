@@ -18,10 +18,15 @@ export const methodologyResponseSchema = z
     ranking: z.strictObject({ rank: z.string(), percentile: z.string() }),
     flags: z.array(z.strictObject({ id: z.string(), severity: z.string(), label: z.string(), raised_when: z.string(), source_of: z.string() })),
     carbon_fee: z.strictObject({ threshold_tco2e: z.number(), rule: z.string(), legal_basis: z.string() }),
-    esg_etfs: z
-      .strictObject({ rule: z.string(), keywords: z.array(z.string()), fund_types: z.array(z.string()) })
-      .meta({ description: 'Which ETFs are rated: domestic-constituent equity ETFs (by TWSE fund type) whose name or tracked index contains one of the keywords' }),
-    cbam: z.strictObject({ sectors: z.array(z.string()), by_industry: z.record(z.string(), z.array(z.string())), by_product: z.array(z.strictObject({ ticker: z.string(), sector: z.string(), product: z.string() })) }),
+    esg_etfs: z.strictObject({ rule: z.string(), keywords: z.array(z.string()), fund_types: z.array(z.string()) }).meta({
+      description:
+        'Which ETFs are rated: domestic-constituent equity ETFs (by TWSE fund type) whose name or tracked index contains one of the keywords',
+    }),
+    cbam: z.strictObject({
+      sectors: z.array(z.string()),
+      by_industry: z.record(z.string(), z.array(z.string())),
+      by_product: z.array(z.strictObject({ ticker: z.string(), sector: z.string(), product: z.string() })),
+    }),
     citation: z.string(),
   })
   .meta({ id: 'MethodologyResponse' });

@@ -12,17 +12,25 @@ const SCHEME = 'ApiKey';
 
 const rateLimitHeaders = z.object({
   // Absent on a static file (no query string) and while shared counters are unreachable.
-  RateLimit: z.string().optional().meta({ description: 'IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset)' }),
-  'RateLimit-Policy': z.string().optional().meta({ description: 'IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds)' }),
+  RateLimit: z.string().optional().meta({
+    description: 'IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset)',
+  }),
+  'RateLimit-Policy': z
+    .string()
+    .optional()
+    .meta({ description: 'IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds)' }),
 });
 
 const error = errorResponse;
 
 const unauthorized = error('The X-API-Key header is not a live key (unknown or revoked)');
-const rateLimited = error('A quota is spent; the message names the bucket and when it resets', z.object({
-  'Retry-After': z.string().meta({ description: 'Seconds until the spent bucket resets' }),
-  ...rateLimitHeaders.shape,
-}));
+const rateLimited = error(
+  'A quota is spent; the message names the bucket and when it resets',
+  z.object({
+    'Retry-After': z.string().meta({ description: 'Seconds until the spent bucket resets' }),
+    ...rateLimitHeaders.shape,
+  }),
+);
 
 /** 403, for operations a tier may not include (POST /packs on free and academic, contract 4.7). */
 export const forbidden = error('The caller’s tier does not include this feature; the message names the tiers that do');
@@ -34,7 +42,8 @@ export const accessComponents: Pick<ZodOpenApiComponentsObject, 'securitySchemes
       type: 'apiKey',
       in: 'header',
       name: API_KEY_HEADER,
-      description: 'Optional. Without a key, computed calls are counted per client IP on the free tier (100 a day, 5 a minute). Static files need no key and are never counted.',
+      description:
+        'Optional. Without a key, computed calls are counted per client IP on the free tier (100 a day, 5 a minute). Static files need no key and are never counted.',
     },
   },
 };

@@ -5,7 +5,16 @@ import { accessComponents, counted, identified } from './openapi-access.js';
 import { addExamples, type OpenApiExamples } from './openapi-examples.js';
 import { tidyForRenderers } from './openapi-for-renderers.js';
 import { errorResponse, requestLimits } from './openapi-errors.js';
-import { fullPath, OPERATION_GROUPS, PATH_PARAMS, ROUTES, type Operation, type OperationErrorStatus, type PathParam, type RouteTable } from './routes.js';
+import {
+  fullPath,
+  OPERATION_GROUPS,
+  PATH_PARAMS,
+  ROUTES,
+  type Operation,
+  type OperationErrorStatus,
+  type PathParam,
+  type RouteTable,
+} from './routes.js';
 import { LIMITS } from './vocabulary.js';
 
 /** What a GET or a POST may answer besides 200, unless the operation says otherwise. */

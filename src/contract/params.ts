@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import {
-  CANONICAL_SECTIONS, CODE_PATTERN, CODE_RULE, FLAG_ID_QUERY_PATTERN, SECTION_ALIASES, SECTION_NAMES,
+  CANONICAL_SECTIONS,
+  CODE_PATTERN,
+  CODE_RULE,
+  FLAG_ID_QUERY_PATTERN,
+  SECTION_ALIASES,
+  SECTION_NAMES,
   type CanonicalSection,
 } from './vocabulary.js';
 
@@ -25,7 +30,12 @@ export function positiveIntParam(name: string, fallback: number, max?: number) {
     .string()
     .regex(/^\d{1,15}$/, { error: message })
     .transform(Number)
-    .pipe(z.number().min(1, { error: (iss) => message({ input: iss.input }) }).max(max ?? Number.MAX_SAFE_INTEGER, { error: (iss) => message({ input: iss.input }) }))
+    .pipe(
+      z
+        .number()
+        .min(1, { error: (iss) => message({ input: iss.input }) })
+        .max(max ?? Number.MAX_SAFE_INTEGER, { error: (iss) => message({ input: iss.input }) }),
+    )
     .optional()
     .transform((n) => n ?? fallback)
     .meta({
@@ -40,7 +50,9 @@ export function positiveIntParam(name: string, fallback: number, max?: number) {
 
 /** One value of a closed set; `fallback` when absent. */
 export function oneOfParam<const T extends readonly [string, ...string[]]>(name: string, values: T, description?: string) {
-  return z.enum(values, { error: (iss) => `Query parameter "${name}" must be one of ${values.join(', ')}; got "${inputOf(iss)}".` }).meta(description ? { description } : {});
+  return z
+    .enum(values, { error: (iss) => `Query parameter "${name}" must be one of ${values.join(', ')}; got "${inputOf(iss)}".` })
+    .meta(description ? { description } : {});
 }
 
 /** Free text that must not be empty (an empty filter is a mistake, not "no filter"). */
@@ -57,13 +69,18 @@ export const flagIdParam = z
 
 /** Contract 1.2 `q`: at most `max` characters; control characters cannot occur in a name or code. */
 export function searchParam(name: string, max: number) {
-  return z
-    .string()
-    .refine((q) => [...q].length <= max, { error: `Query parameter "${name}" is longer than ${max} characters.` })
-    // The search index separates fields with a control character, and no name or code holds one.
-    .refine((q) => !/\p{Cc}/u.test(q), { error: `Query parameter "${name}" must not contain control characters.` })
-    .transform((q) => (q === '' ? undefined : q))
-    .meta({ description: `Case-insensitive substring of ticker, company_name or company_name_norm; at most ${max} characters`, override: { maxLength: max } });
+  return (
+    z
+      .string()
+      .refine((q) => [...q].length <= max, { error: `Query parameter "${name}" is longer than ${max} characters.` })
+      // The search index separates fields with a control character, and no name or code holds one.
+      .refine((q) => !/\p{Cc}/u.test(q), { error: `Query parameter "${name}" must not contain control characters.` })
+      .transform((q) => (q === '' ? undefined : q))
+      .meta({
+        description: `Case-insensitive substring of ticker, company_name or company_name_norm; at most ${max} characters`,
+        override: { maxLength: max },
+      })
+  );
 }
 
 const ACCEPTED_SECTIONS = `accepted names: ${SECTION_NAMES.join(', ')}`;
@@ -75,7 +92,10 @@ const ACCEPTED_SECTIONS = `accepted names: ${SECTION_NAMES.join(', ')}`;
 export const sectionsParam = z
   .string()
   .transform((raw, ctx): Set<CanonicalSection> => {
-    const names = raw.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
+    const names = raw
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter((s) => s !== '');
     if (names.length === 0) ctx.addIssue({ code: 'custom', message: `Query parameter "fields" is empty; ${ACCEPTED_SECTIONS}.` });
     const sections = new Set<CanonicalSection>();
     for (const name of names) {
@@ -89,7 +109,9 @@ export const sectionsParam = z
     return sections;
   })
   .meta({
-    description: `Comma-separated sections: ${SECTION_NAMES.join(', ')} (${Object.entries(SECTION_ALIASES).map(([a, s]) => `${a} = ${s}`).join(', ')}); case-insensitive`,
+    description: `Comma-separated sections: ${SECTION_NAMES.join(', ')} (${Object.entries(SECTION_ALIASES)
+      .map(([a, s]) => `${a} = ${s}`)
+      .join(', ')}); case-insensitive`,
   });
 
 /** A code in a path or list: well-formed codes are returned upper-case (contract 1.1). */
@@ -103,18 +125,26 @@ export function parseCode(raw: string, what: 'ticker' | 'fund code'): string | {
 
 /** A path or query code as a zod schema: upper-cased, with the contract's message when malformed. */
 export function codeSchema(what: 'ticker' | 'fund code') {
-  return z.string().transform((raw, ctx) => {
-    const code = parseCode(raw, what);
-    if (typeof code === 'string') return code;
-    ctx.addIssue({ code: 'custom', message: code.error });
-    return z.NEVER;
-  }).meta({ description: `${CODE_RULE}, case-insensitive; a \`.json\` suffix on the last path segment is also accepted`, override: { pattern: CODE_PATTERN.source } });
+  return z
+    .string()
+    .transform((raw, ctx) => {
+      const code = parseCode(raw, what);
+      if (typeof code === 'string') return code;
+      ctx.addIssue({ code: 'custom', message: code.error });
+      return z.NEVER;
+    })
+    .meta({
+      description: `${CODE_RULE}, case-insensitive; a \`.json\` suffix on the last path segment is also accepted`,
+      override: { pattern: CODE_PATTERN.source },
+    });
 }
 
 /** Contract 4.4 `tickers`: comma-separated codes, duplicates removed in first-occurrence order, `min`–`max` distinct. */
 export function tickerListParam(name: string, min: number, max: number) {
   return z
-    .string({ error: (iss) => (iss.input === undefined ? `Query parameter "${name}" is required: ${min} to ${max} comma-separated tickers.` : undefined) })
+    .string({
+      error: (iss) => (iss.input === undefined ? `Query parameter "${name}" is required: ${min} to ${max} comma-separated tickers.` : undefined),
+    })
     .transform((raw, ctx) => {
       const tickers: string[] = [];
       for (const part of raw.split(',')) {
@@ -131,7 +161,10 @@ export function tickerListParam(name: string, min: number, max: number) {
       }
       return tickers;
     })
-    .meta({ description: `Comma-separated tickers, ${min}–${max} distinct (duplicates removed)`, override: { 'x-distinct-min': min, 'x-distinct-max': max } });
+    .meta({
+      description: `Comma-separated tickers, ${min}–${max} distinct (duplicates removed)`,
+      override: { 'x-distinct-min': min, 'x-distinct-max': max },
+    });
 }
 
 /** Contract 1.2 path integers follow the query rule: `/ranking/page/02` is page 2. */

@@ -1,10 +1,17 @@
 import { z } from 'zod';
 import {
-  codeSchema, flagIdParam, nonEmptyParam, oneOfParam, pageSegmentSchema, positiveIntParam, searchParam, sectionsParam, tickerListParam, truncate,
+  codeSchema,
+  flagIdParam,
+  nonEmptyParam,
+  oneOfParam,
+  pageSegmentSchema,
+  positiveIntParam,
+  searchParam,
+  sectionsParam,
+  tickerListParam,
+  truncate,
 } from './params.js';
-import {
-  ASSURANCE_LEVELS, CODE_PATTERN, LIMITS, MARKET_TYPES, RANKING_FORMATS, RANKING_MODES, RANKING_SORTS,
-} from './vocabulary.js';
+import { ASSURANCE_LEVELS, CODE_PATTERN, LIMITS, MARKET_TYPES, RANKING_FORMATS, RANKING_MODES, RANKING_SORTS } from './vocabulary.js';
 
 /**
  * Every query string and POST body the API accepts (contract 1.2, 4.1–4.6), one schema each. The
@@ -17,10 +24,14 @@ import {
 export const noQuerySchema = z.strictObject({});
 
 export const rankingQuerySchema = z.strictObject({
-  limit: positiveIntParam('limit', LIMITS.perPageDefault, LIMITS.perPageMax).meta({ description: `Page size, 1–${LIMITS.perPageMax} (default ${LIMITS.perPageDefault})` }),
+  limit: positiveIntParam('limit', LIMITS.perPageDefault, LIMITS.perPageMax).meta({
+    description: `Page size, 1–${LIMITS.perPageMax} (default ${LIMITS.perPageDefault})`,
+  }),
   page: positiveIntParam('page', 1).meta({ description: 'Page number from 1 (default 1); past the end: empty page' }),
   sort: oneOfParam('sort', RANKING_SORTS, 'score_desc (default) or score_asc; ties by ticker ascending').default(RANKING_SORTS[0]),
-  industry: nonEmptyParam('industry', 'give a TWSE industry name in Chinese, e.g. 半導體業').optional().meta({ description: 'TWSE industry name in Chinese, exact, e.g. 半導體業' }),
+  industry: nonEmptyParam('industry', 'give a TWSE industry name in Chinese, e.g. 半導體業')
+    .optional()
+    .meta({ description: 'TWSE industry name in Chinese, exact, e.g. 半導體業' }),
   assurance_level: oneOfParam('assurance_level', ASSURANCE_LEVELS).optional(),
   market_type: oneOfParam('market_type', MARKET_TYPES).optional(),
   gf: flagIdParam.optional(),
@@ -40,8 +51,12 @@ export const compareQuerySchema = z.strictObject({
 });
 
 export const registryQuerySchema = z.strictObject({
-  gov_only: oneOfParam('gov_only', ['true', 'false'], 'true: only government sources; false: no filter').optional().transform((v) => v === 'true'),
-  owner_org: nonEmptyParam('owner_org', 'give an org code such as MOENV, TWSE, TPEX or MOPS').optional().meta({ description: 'Owner org code, case-insensitive, e.g. MOENV' }),
+  gov_only: oneOfParam('gov_only', ['true', 'false'], 'true: only government sources; false: no filter')
+    .optional()
+    .transform((v) => v === 'true'),
+  owner_org: nonEmptyParam('owner_org', 'give an org code such as MOENV, TWSE, TPEX or MOPS')
+    .optional()
+    .meta({ description: 'Owner org code, case-insensitive, e.g. MOENV' }),
 });
 
 /** Path parameters of the code-bearing paths. */
@@ -60,7 +75,8 @@ export function tickersBodySchema(max: number, malformed: string) {
       {
         tickers: z
           .array(z.unknown(), {
-            error: (iss) => (iss.input === undefined ? `The body lacks "tickers": an array of 1 to ${max} codes.` : '"tickers" must be an array of strings.'),
+            error: (iss) =>
+              iss.input === undefined ? `The body lacks "tickers": an array of 1 to ${max} codes.` : '"tickers" must be an array of strings.',
           })
           .transform((list, ctx) => {
             const bad = list.findIndex((t) => typeof t !== 'string');
@@ -73,7 +89,10 @@ export function tickersBodySchema(max: number, malformed: string) {
             if (codes.length > max) ctx.addIssue({ code: 'custom', message: `"tickers" names ${codes.length} distinct codes; the most is ${max}.` });
             return codes;
           })
-          .meta({ override: { items: { type: 'string' }, minItems: 1, 'x-distinct-max': max }, description: `1–${max} distinct codes (duplicates removed, any case; ${malformed})` }),
+          .meta({
+            override: { items: { type: 'string' }, minItems: 1, 'x-distinct-max': max },
+            description: `1–${max} distinct codes (duplicates removed, any case; ${malformed})`,
+          }),
       },
       {
         error: (iss) => {

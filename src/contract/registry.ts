@@ -23,13 +23,22 @@ export const NO_OPEN_DATA_LICENCE = 'none';
 
 export const licenceSchema = z
   .strictObject({
-    id: z.string().min(1).meta({
-      description: `The licence’s identifier (e.g. \`OGDL-Taiwan-1.0\`), or \`${NO_OPEN_DATA_LICENCE}\` when the publisher grants no open-data licence: the data is public disclosure only, and re-use rests on the publisher’s own terms`,
-    }),
-    name: z.string().min(1).meta({
-      description: `The licence’s name; with \`id: ${NO_OPEN_DATA_LICENCE}\`, a sentence saying the data is public disclosure with no open-data licence (it always contains “no open-data licence”)`,
-    }),
-    url: z.string().url().meta({ description: `The licence text; with \`id: ${NO_OPEN_DATA_LICENCE}\` (no licence text exists), the publisher’s terms or home page` }),
+    id: z
+      .string()
+      .min(1)
+      .meta({
+        description: `The licence’s identifier (e.g. \`OGDL-Taiwan-1.0\`), or \`${NO_OPEN_DATA_LICENCE}\` when the publisher grants no open-data licence: the data is public disclosure only, and re-use rests on the publisher’s own terms`,
+      }),
+    name: z
+      .string()
+      .min(1)
+      .meta({
+        description: `The licence’s name; with \`id: ${NO_OPEN_DATA_LICENCE}\`, a sentence saying the data is public disclosure with no open-data licence (it always contains “no open-data licence”)`,
+      }),
+    url: z
+      .string()
+      .url()
+      .meta({ description: `The licence text; with \`id: ${NO_OPEN_DATA_LICENCE}\` (no licence text exists), the publisher’s terms or home page` }),
   })
   // No licence is never dressed up as one: the name must say so.
   .refine((l) => l.id !== NO_OPEN_DATA_LICENCE || /no open-data licen[cs]e/i.test(l.name), {
@@ -57,7 +66,10 @@ export const sourceEntrySchema = z
     carried_forward: z
       .strictObject({
         attempted_at: isoTimestamp.meta({ description: 'When the refresh asked the publisher and got no usable answer' }),
-        reason: z.string().min(1).meta({ description: 'Why: the publisher answered empty, blocked the client, or stayed unavailable through every retry' }),
+        reason: z
+          .string()
+          .min(1)
+          .meta({ description: 'Why: the publisher answered empty, blocked the client, or stayed unavailable through every retry' }),
       })
       .nullable()
       .meta({

@@ -65,6 +65,7 @@ const pageDirectives = (inlineStyles: boolean) => ({
   'form-action': ["'self'"],
   'frame-ancestors': ["'none'"],
 });
-const cspOf = (inlineStyles: boolean) => headersOf({ ...common, contentSecurityPolicy: { useDefaults: false, directives: pageDirectives(inlineStyles) } })['Content-Security-Policy']!;
+const cspOf = (inlineStyles: boolean) =>
+  headersOf({ ...common, contentSecurityPolicy: { useDefaults: false, directives: pageDirectives(inlineStyles) } })['Content-Security-Policy']!;
 export const PAGE_CSP = cspOf(false);
 export const DOCS_PAGE_CSP = cspOf(true);

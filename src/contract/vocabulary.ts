@@ -94,12 +94,21 @@ export const SOURCE_ID_PATTERN = /^SRC-[A-Z0-9_-]+$/;
 /** Snapshot ids: the publish date, then `.2`, `.3` for more builds the same day (contract 0). */
 export const SNAPSHOT_ID_PATTERN = /^\d{4}-\d{2}-\d{2}(\.\d+)?$/;
 
-
 /** Every numeric limit of the contract, in one place. */
 /** Contract 10: why a company's score, flags or facts moved between two snapshots. */
 export const CAUSE_KINDS = [
-  'penalty_new', 'penalty_aged_out', 'disclosure_new', 'disclosure_changed', 'assurance_changed', 'carbon_fee_changed', 'timeliness',
-  'flag_raised', 'flag_cleared', 'methodology_changed', 'company_added', 'company_removed',
+  'penalty_new',
+  'penalty_aged_out',
+  'disclosure_new',
+  'disclosure_changed',
+  'assurance_changed',
+  'carbon_fee_changed',
+  'timeliness',
+  'flag_raised',
+  'flag_cleared',
+  'methodology_changed',
+  'company_added',
+  'company_removed',
 ] as const;
 export type CauseKind = (typeof CAUSE_KINDS)[number];
 /** Contract 10: what happened to a company between two snapshots. */

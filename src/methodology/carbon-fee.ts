@@ -44,11 +44,14 @@ export function carbonFeeLiability(sites: readonly RegistrySite[], latestRegistr
   }
   const supplier = current.find((s) => isPowerOrGasSupplier(s.industryCode));
   if (supplier) {
-    return { obligated: true, basis: `electricity or gas supplier (industry ${supplier.industryCode}) in the ${latestRegistryYear} GHG registry`, year: latestRegistryYear, tco2e: null };
+    return {
+      obligated: true,
+      basis: `electricity or gas supplier (industry ${supplier.industryCode}) in the ${latestRegistryYear} GHG registry`,
+      year: latestRegistryYear,
+      tco2e: null,
+    };
   }
-  const big = current
-    .filter((s) => isManufacturer(s.industryCode))
-    .reduce<RegistrySite | null>((a, s) => (!a || s.total > a.total ? s : a), null);
+  const big = current.filter((s) => isManufacturer(s.industryCode)).reduce<RegistrySite | null>((a, s) => (!a || s.total > a.total ? s : a), null);
   if (big && big.total >= CARBON_FEE_THRESHOLD_TCO2E) {
     const tco2e = Math.round(big.total);
     return {

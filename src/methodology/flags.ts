@@ -2,10 +2,7 @@ import { SEVERITIES, type Severity } from '../contract/vocabulary.js';
 import type { MethodologyInput, PenaltyFacts } from './facts.js';
 import { withinLastMonths } from './months.js';
 import { expectedReportingYear } from './reporting-year.js';
-import {
-  COMPLIANCE, FLAG_CATALOGUE, RECENT_PENALTY_MONTHS, REGISTRY_TOLERANCE, REPEAT_PENALTY_COUNT,
-  type FlagId,
-} from './rules.js';
+import { COMPLIANCE, FLAG_CATALOGUE, RECENT_PENALTY_MONTHS, REGISTRY_TOLERANCE, REPEAT_PENALTY_COUNT, type FlagId } from './rules.js';
 
 export interface Flag {
   id: FlagId;

@@ -52,13 +52,61 @@ export function verdictFor(score: number): Verdict {
 }
 
 export const FLAG_CATALOGUE = [
-  { id: 'GF-F01', severity: 'critical', label: 'Owes the carbon fee but has no recent emissions disclosure', raised_when: 'carbon-fee obligated, and no disclosure with reporting year ≥ E(D)', source_of: 'the carbon-fee fact' },
-  { id: 'GF-P02', severity: 'critical', label: 'Repeated or serious environmental penalties', raised_when: '≥ 3 penalties in the last 36 months, or a serious one in the last 36 months', source_of: 'the newest penalty of the last 36 months' },
-  { id: 'GF-A01', severity: 'warning', label: 'Emissions disclosed without external assurance', raised_when: 'a disclosure with at least one figure exists, and the company has no assurance', source_of: 'the disclosure' },
-  { id: 'GF-P01', severity: 'warning', label: 'Environmental penalty in the last 12 months', raised_when: 'a penalty in the last 12 months', source_of: 'that penalty' },
-  { id: 'GF-D01', severity: 'warning', label: 'Emissions disclosure is out of date', raised_when: 'a disclosure exists and its reporting year < E(D)', source_of: 'the disclosure' },
-  { id: 'GF-C01', severity: 'warning', label: 'CBAM-exposed without a scope 1 figure', raised_when: 'CBAM-exposed without a scope 1 figure', source_of: 'the company source' },
-  { id: 'GF-V01', severity: 'warning', label: 'Disclosed emissions differ from the government GHG registry', raised_when: 'disclosed scope 1 + 2 differs by more than 10 % from the government GHG registry total for the same year', source_of: 'the registry fact' },
-  { id: 'GF-D02', severity: 'info', label: 'Scope 3 emissions not disclosed', raised_when: 'a disclosure exists and its scope 3 is null', source_of: 'the disclosure' },
+  {
+    id: 'GF-F01',
+    severity: 'critical',
+    label: 'Owes the carbon fee but has no recent emissions disclosure',
+    raised_when: 'carbon-fee obligated, and no disclosure with reporting year ≥ E(D)',
+    source_of: 'the carbon-fee fact',
+  },
+  {
+    id: 'GF-P02',
+    severity: 'critical',
+    label: 'Repeated or serious environmental penalties',
+    raised_when: '≥ 3 penalties in the last 36 months, or a serious one in the last 36 months',
+    source_of: 'the newest penalty of the last 36 months',
+  },
+  {
+    id: 'GF-A01',
+    severity: 'warning',
+    label: 'Emissions disclosed without external assurance',
+    raised_when: 'a disclosure with at least one figure exists, and the company has no assurance',
+    source_of: 'the disclosure',
+  },
+  {
+    id: 'GF-P01',
+    severity: 'warning',
+    label: 'Environmental penalty in the last 12 months',
+    raised_when: 'a penalty in the last 12 months',
+    source_of: 'that penalty',
+  },
+  {
+    id: 'GF-D01',
+    severity: 'warning',
+    label: 'Emissions disclosure is out of date',
+    raised_when: 'a disclosure exists and its reporting year < E(D)',
+    source_of: 'the disclosure',
+  },
+  {
+    id: 'GF-C01',
+    severity: 'warning',
+    label: 'CBAM-exposed without a scope 1 figure',
+    raised_when: 'CBAM-exposed without a scope 1 figure',
+    source_of: 'the company source',
+  },
+  {
+    id: 'GF-V01',
+    severity: 'warning',
+    label: 'Disclosed emissions differ from the government GHG registry',
+    raised_when: 'disclosed scope 1 + 2 differs by more than 10 % from the government GHG registry total for the same year',
+    source_of: 'the registry fact',
+  },
+  {
+    id: 'GF-D02',
+    severity: 'info',
+    label: 'Scope 3 emissions not disclosed',
+    raised_when: 'a disclosure exists and its scope 3 is null',
+    source_of: 'the disclosure',
+  },
 ] as const satisfies readonly { id: string; severity: Severity; label: string; raised_when: string; source_of: string }[];
 export type FlagId = (typeof FLAG_CATALOGUE)[number]['id'];

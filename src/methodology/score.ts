@@ -31,10 +31,29 @@ export type ScoreReason =
   | { component: 'assurance'; kind: 'stale'; points: number; level: AssuredLevel; year: number; disclosureYear: number }
   | { component: 'assurance'; kind: 'current'; points: number; level: AssuredLevel; year: number }
   | { component: 'compliance'; kind: 'clean'; points: number; since: string }
-  | { component: 'compliance'; kind: 'penalised'; points: number; since: string; count: number; countPoints: number; fines: number; tier: number; serious: number }
-  | { component: 'consistency'; kind: 'cbam_no_scope1' | 'not_obligated' | 'obligated_no_disclosure' | 'obligated_verified' | 'obligated_unverified'; points: number };
+  | {
+      component: 'compliance';
+      kind: 'penalised';
+      points: number;
+      since: string;
+      count: number;
+      countPoints: number;
+      fines: number;
+      tier: number;
+      serious: number;
+    }
+  | {
+      component: 'consistency';
+      kind: 'cbam_no_scope1' | 'not_obligated' | 'obligated_no_disclosure' | 'obligated_verified' | 'obligated_unverified';
+      points: number;
+    };
 
-const MAX_POINTS: Record<ScoreComponent['component'], number> = { disclosure: DISCLOSURE.max, assurance: ASSURANCE.max, compliance: COMPLIANCE.max, consistency: CONSISTENCY.max };
+const MAX_POINTS: Record<ScoreComponent['component'], number> = {
+  disclosure: DISCLOSURE.max,
+  assurance: ASSURANCE.max,
+  compliance: COMPLIANCE.max,
+  consistency: CONSISTENCY.max,
+};
 
 function disclosure(input: MethodologyInput): ScoreReason {
   const d = input.disclosure;
@@ -51,7 +70,14 @@ function assurance(input: MethodologyInput): ScoreReason {
   if (!a) return { component: 'assurance', kind: 'none', points: ASSURANCE.none };
   const full = ASSURANCE[a.level];
   if (input.disclosure !== null && a.year < input.disclosure.year) {
-    return { component: 'assurance', kind: 'stale', points: Math.floor(full / 2), level: a.level, year: a.year, disclosureYear: input.disclosure.year };
+    return {
+      component: 'assurance',
+      kind: 'stale',
+      points: Math.floor(full / 2),
+      level: a.level,
+      year: a.year,
+      disclosureYear: input.disclosure.year,
+    };
   }
   return { component: 'assurance', kind: 'current', points: full, level: a.level, year: a.year };
 }
@@ -70,7 +96,11 @@ function compliance(input: MethodologyInput): ScoreReason {
 
 function consistency(input: MethodologyInput): ScoreReason {
   const d = input.disclosure;
-  const c = (kind: Extract<ScoreReason, { component: 'consistency' }>['kind'], points: number): ScoreReason => ({ component: 'consistency', kind, points });
+  const c = (kind: Extract<ScoreReason, { component: 'consistency' }>['kind'], points: number): ScoreReason => ({
+    component: 'consistency',
+    kind,
+    points,
+  });
   if (input.cbamExposed && (!d || d.scope1 === null)) return c('cbam_no_scope1', CONSISTENCY.none);
   if (!input.carbonFee.obligated) return c('not_obligated', CONSISTENCY.full);
   if (!d) return c('obligated_no_disclosure', CONSISTENCY.none);
@@ -116,7 +146,12 @@ export function scoreReasons(input: MethodologyInput): ScoreReason[] {
 /** Methodology 1.1 score: four components whose points sum to the score. */
 export function scoreCompany(input: MethodologyInput): Score {
   // Keys in the published order: component, points, max_points, detail.
-  const score_breakdown = scoreReasons(input).map((r): ScoreComponent => ({ component: r.component, points: r.points, max_points: MAX_POINTS[r.component], detail: reasonDetail(r) }));
+  const score_breakdown = scoreReasons(input).map((r): ScoreComponent => ({
+    component: r.component,
+    points: r.points,
+    max_points: MAX_POINTS[r.component],
+    detail: reasonDetail(r),
+  }));
   const credibility_score = score_breakdown.reduce((s, c) => s + c.points, 0);
   return { credibility_score, verdict: verdictFor(credibility_score), score_breakdown };
 }

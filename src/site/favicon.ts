@@ -7,7 +7,11 @@
 const SIZE = 32;
 const GREEN = [0x37, 0x7f, 0x1a, 0xff]; // #1a7f37 as B, G, R, A
 const WHITE = [0xff, 0xff, 0xff, 0xff];
-const TICK: [number, number][] = [[9, 16.5], [14, 21.5], [23.5, 11]];
+const TICK: [number, number][] = [
+  [9, 16.5],
+  [14, 21.5],
+  [23.5, 11],
+];
 
 function distanceToSegment(x: number, y: number, [ax, ay]: [number, number], [bx, by]: [number, number]): number {
   const dx = bx - ax;

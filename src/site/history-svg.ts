@@ -20,21 +20,29 @@ const INSET = 24;
 const y = (score: number) => Math.round(PAD.top + PLOT_HEIGHT * (1 - score / 100));
 
 /** The verdict bands with their names, and their lower bounds (and 100) on the axis: the same on every page of a language. */
-const backdrop = (locale: Locale) => [
-  ...VERDICT_BANDS.map((b) => {
-    const top = y(b.max === 100 ? 100 : b.max + 1);
-    const bottom = y(b.min);
-    return `<rect x="${PAD.left}" y="${top}" width="${PLOT_WIDTH}" height="${bottom - top}" class="band v-${b.verdict}"></rect>` +
-      `<text x="${PAD.left + PLOT_WIDTH + 8}" y="${Math.round((top + bottom) / 2) + 4}" class="svg-tick band-name">${escapeHtml(l10n(locale).t.verdict[b.verdict])}</text>`;
-  }),
-  ...[...VERDICT_BANDS.map((b) => b.min), 100].map((t) => `<text x="${PAD.left - 6}" y="${y(t) + 4}" class="svg-tick" text-anchor="end">${t}</text>`),
-].join('');
+const backdrop = (locale: Locale) =>
+  [
+    ...VERDICT_BANDS.map((b) => {
+      const top = y(b.max === 100 ? 100 : b.max + 1);
+      const bottom = y(b.min);
+      return (
+        `<rect x="${PAD.left}" y="${top}" width="${PLOT_WIDTH}" height="${bottom - top}" class="band v-${b.verdict}"></rect>` +
+        `<text x="${PAD.left + PLOT_WIDTH + 8}" y="${Math.round((top + bottom) / 2) + 4}" class="svg-tick band-name">${escapeHtml(l10n(locale).t.verdict[b.verdict])}</text>`
+      );
+    }),
+    ...[...VERDICT_BANDS.map((b) => b.min), 100].map(
+      (t) => `<text x="${PAD.left - 6}" y="${y(t) + 4}" class="svg-tick" text-anchor="end">${t}</text>`,
+    ),
+  ].join('');
 const BACKDROP = Object.fromEntries(LOCALES.map((l) => [l, backdrop(l)])) as Record<Locale, string>;
 
 /** The text alternative: every snapshot's score and verdict, oldest first. */
 function historySummary(oldestFirst: readonly HistoryEntry[], locale: Locale): string {
   const t = l10n(locale).t;
-  return t.history.summary(oldestFirst.length, oldestFirst.map((e) => `${e.dataset_snapshot_id}, ${e.credibility_score} (${t.verdict[e.verdict]})`).join('; '));
+  return t.history.summary(
+    oldestFirst.length,
+    oldestFirst.map((e) => `${e.dataset_snapshot_id}, ${e.credibility_score} (${t.verdict[e.verdict]})`).join('; '),
+  );
 }
 
 export function historySvg(oldestFirst: readonly HistoryEntry[], locale: Locale = 'en'): string {
@@ -46,8 +54,12 @@ export function historySvg(oldestFirst: readonly HistoryEntry[], locale: Locale 
   const step = Math.max(1, Math.ceil((n - 1) / 3));
   const dated = (k: number) => k === 0 || k === n - 1 || (k % step === 0 && n - 1 - k >= step * 0.8);
   const valued = (k: number) => n <= 8 || k === 0 || k === n - 1;
-  const out = [`<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(historySummary(oldestFirst, locale))}" class="history-svg">`, BACKDROP[locale]];
-  if (n > 1) out.push(`<polyline points="${oldestFirst.map((e, k) => `${x(k)},${y(e.credibility_score)}`).join(' ')}" class="history-line"></polyline>`);
+  const out = [
+    `<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(historySummary(oldestFirst, locale))}" class="history-svg">`,
+    BACKDROP[locale],
+  ];
+  if (n > 1)
+    out.push(`<polyline points="${oldestFirst.map((e, k) => `${x(k)},${y(e.credibility_score)}`).join(' ')}" class="history-line"></polyline>`);
   oldestFirst.forEach((e, k) => {
     const cx = x(k);
     const cy = y(e.credibility_score);

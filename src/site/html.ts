@@ -17,7 +17,12 @@ export function escapeHtml(s: string): string {
  * attributes: `<data value="1200000" data-json="penalties.0.fine">NT$1,200,000</data>`. The tests
  * compare every such number with the API's body.
  */
-export function num(value: number, field: string, o: { money?: boolean; suffix?: string; signed?: boolean; year?: boolean; fraction?: boolean } = {}, locale: Locale = 'en'): string {
+export function num(
+  value: number,
+  field: string,
+  o: { money?: boolean; suffix?: string; signed?: boolean; year?: boolean; fraction?: boolean } = {},
+  locale: Locale = 'en',
+): string {
   // `signed`: a change reads +5 as well as -5. `year`: 2025, never "2,025". `fraction`: a share
   // (0.3282) reads as a percentage, 32.82 %, while `value` keeps the JSON's fraction.
   const f = l10n(locale).f;

@@ -15,7 +15,12 @@ export type RankingFilter =
   | { kind: 'flag'; value: string };
 
 /** The ranking API parameter each filter kind stands for (contract 4.2). */
-export const FILTER_PARAM: Record<RankingFilter['kind'], string> = { industry: 'industry', market: 'market_type', assurance: 'assurance_level', flag: 'gf' };
+export const FILTER_PARAM: Record<RankingFilter['kind'], string> = {
+  industry: 'industry',
+  market: 'market_type',
+  assurance: 'assurance_level',
+  flag: 'gf',
+};
 
 function filterBase(f: RankingFilter): string {
   return `/ranking/${f.kind}/${f.kind === 'industry' ? f.slug : f.value}/`;

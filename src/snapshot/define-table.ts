@@ -127,13 +127,17 @@ const NAME = /^[a-z_][a-z0-9_]*$/;
 
 export function defineTable<C extends Columns>(name: string, columns: C, options: TableOptions = {}): Table<C> {
   const names = Object.keys(columns) as (keyof C & string)[];
-  for (const n of [name, ...names, ...Object.keys(options.indexes ?? {})]) if (!NAME.test(n)) throw new Error(`snapshot table ${name}: bad name ${n}`);
+  for (const n of [name, ...names, ...Object.keys(options.indexes ?? {})])
+    if (!NAME.test(n)) throw new Error(`snapshot table ${name}: bad name ${n}`);
   const lines = [...names.map((n) => `  ${n} ${columns[n]!.sql}`), ...(options.key ? [`  ${options.key}`] : [])];
   const indexes = Object.entries(options.indexes ?? {}).map(([ix, on]) => `CREATE INDEX ${ix} ON ${name} ${on};\n`);
   const ddl = `CREATE TABLE ${name} (\n${lines.join(',\n')}\n)${options.withoutRowid ? ' WITHOUT ROWID' : ''};\n${indexes.join('')}`;
 
   // The statement's run called with each value as an argument: no array made per row.
-  const writer = new Function('insert', `return (row) => { insert.run(${names.map((n) => encodeExpr(columns[n]!.codec, n)).join(', ')}); };`) as Table<C>['writer'];
+  const writer = new Function(
+    'insert',
+    `return (row) => { insert.run(${names.map((n) => encodeExpr(columns[n]!.codec, n)).join(', ')}); };`,
+  ) as Table<C>['writer'];
 
   function reader(picks: readonly (string | Group<C>)[]): Reader<never> {
     const selected: string[] = [];

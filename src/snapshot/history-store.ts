@@ -56,7 +56,7 @@ const justAfter = (ticker: string) => `${ticker}\u0000`;
 /** The rows of a chunk with from ≤ ticker < to; each row's data is a slice of the decompressed chunk, not a copy. */
 export function unpackBetween(blob: Buffer, from: string, to: string, out: HistoryRow[]): void {
   const bytes = brotliDecompressSync(blob);
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const tab1 = bytes.indexOf(TAB, at);
     const tab2 = bytes.indexOf(TAB, tab1 + 1);
     const end = bytes.indexOf(NEWLINE, tab2 + 1);

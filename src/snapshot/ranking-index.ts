@@ -14,7 +14,6 @@ export interface RankingFilter {
 }
 export type { RankingSort };
 
-
 /** Calls `visit` with each distinct gram of length 1 and 2 of a lower-cased text (by code point). */
 function forEachGram(text: string, visit: (gram: string) => void): void {
   const chars = Array.from(text);
@@ -241,7 +240,13 @@ export class RankingIndex {
   }
 
   private entry(pos: number): RankedCompany {
-    return { ticker: this.tickerOf.get(pos), company_name: this.names.get(pos), credibility_score: this.scores[pos]!, verdict: this.verdictOf[this.verdicts[pos]!]!, rank: this.ranks[pos]! };
+    return {
+      ticker: this.tickerOf.get(pos),
+      company_name: this.names.get(pos),
+      credibility_score: this.scores[pos]!,
+      verdict: this.verdictOf[this.verdicts[pos]!]!,
+      rank: this.ranks[pos]!,
+    };
   }
 
   /**

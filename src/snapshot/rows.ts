@@ -24,7 +24,16 @@ export type DisclosureRecord = Omit<DisclosureRow, 'ticker' | 'registry_total' |
   registry: { total: number; source_id: string; deep_link: string } | null;
 };
 export const DISCLOSURE = CARBON_DISCLOSURES.reader([
-  'year', 'scope1', 'scope2', 'scope3', 'scope1_verified', 'scope2_verified', 'boundary', 'report_date', 'source_id', 'deep_link',
+  'year',
+  'scope1',
+  'scope2',
+  'scope3',
+  'scope1_verified',
+  'scope2_verified',
+  'boundary',
+  'report_date',
+  'source_id',
+  'deep_link',
   { group: 'registry', fields: { total: 'registry_total', source_id: 'registry_source_id', deep_link: 'registry_deep_link' } },
 ]) as unknown as Reader<DisclosureRecord>;
 
@@ -50,4 +59,8 @@ export const SOURCE = SOURCES.readerWithout([]);
 export type EtfRecord = RowOf<typeof ETFS.columns>;
 export const ETF = ETFS.readerWithout([]);
 
-export interface EtfHoldingRecord { ticker: string; name: string; weight: number }
+export interface EtfHoldingRecord {
+  ticker: string;
+  name: string;
+  weight: number;
+}

@@ -1,4 +1,14 @@
-import type { AssuranceKind, AssuranceLevel, AssuredLevel, Boundary, MarketType, Severity, SnapshotKind, UpdateFrequency, Verdict } from '../contract/vocabulary.js';
+import type {
+  AssuranceKind,
+  AssuranceLevel,
+  AssuredLevel,
+  Boundary,
+  MarketType,
+  Severity,
+  SnapshotKind,
+  UpdateFrequency,
+  Verdict,
+} from '../contract/vocabulary.js';
 import { col, defineTable, type Table } from './define-table.js';
 
 /**
@@ -21,10 +31,19 @@ export const META = defineTable('meta', { key: col.text('PRIMARY KEY'), value: c
 export const SOURCES = defineTable(
   'sources',
   {
-    source_id: col.text('PRIMARY KEY'), name: col.text(), owner_org: col.text(), owner_org_name: col.text(),
-    is_government: col.boolean(), licence_id: col.text(), licence_name: col.text(), licence_url: col.text(),
-    update_frequency: col.text<UpdateFrequency>(), homepage_url: col.text(), description: col.text(),
-    record_count: col.integer(), retrieved_at: col.text(),
+    source_id: col.text('PRIMARY KEY'),
+    name: col.text(),
+    owner_org: col.text(),
+    owner_org_name: col.text(),
+    is_government: col.boolean(),
+    licence_id: col.text(),
+    licence_name: col.text(),
+    licence_url: col.text(),
+    update_frequency: col.text<UpdateFrequency>(),
+    homepage_url: col.text(),
+    description: col.text(),
+    record_count: col.integer(),
+    retrieved_at: col.text(),
     /** Set when this snapshot used the source's previous good answers (contract 3.3, 9); else NULL. */
     carried_forward: col.nullable.json<{ attempted_at: string; reason: string }>(),
   },
@@ -79,8 +98,16 @@ export const COMPANIES = defineTable(
 export const PENALTIES = defineTable(
   'penalties',
   {
-    ticker: col.text(), record_id: col.text(), agency: col.text(), agency_name: col.text(), date: col.text(), fine: col.real(),
-    serious: col.boolean(), summary: col.text(), source_id: col.text(), source_url: col.text(),
+    ticker: col.text(),
+    record_id: col.text(),
+    agency: col.text(),
+    agency_name: col.text(),
+    date: col.text(),
+    fine: col.real(),
+    serious: col.boolean(),
+    summary: col.text(),
+    source_id: col.text(),
+    source_url: col.text(),
   },
   { indexes: { penalties_by_company: '(ticker, date DESC, record_id)' } },
 );
@@ -88,11 +115,21 @@ export const PENALTIES = defineTable(
 export const CARBON_DISCLOSURES = defineTable(
   'carbon_disclosures',
   {
-    ticker: col.text('PRIMARY KEY'), year: col.integer(), scope1: col.nullable.real(), scope2: col.nullable.real(), scope3: col.nullable.real(),
-    scope1_verified: col.boolean(), scope2_verified: col.boolean(), boundary: col.text<Boundary>(),
-    report_date: col.text(), source_id: col.text(), deep_link: col.text(),
+    ticker: col.text('PRIMARY KEY'),
+    year: col.integer(),
+    scope1: col.nullable.real(),
+    scope2: col.nullable.real(),
+    scope3: col.nullable.real(),
+    scope1_verified: col.boolean(),
+    scope2_verified: col.boolean(),
+    boundary: col.text<Boundary>(),
+    report_date: col.text(),
+    source_id: col.text(),
+    deep_link: col.text(),
     // The government registry's total for the same year (GF-V01 compares against it); NULL when unregistered.
-    registry_total: col.nullable.real(), registry_source_id: col.nullable.text(), registry_deep_link: col.nullable.text(),
+    registry_total: col.nullable.real(),
+    registry_source_id: col.nullable.text(),
+    registry_deep_link: col.nullable.text(),
   },
   { withoutRowid: true },
 );
@@ -101,8 +138,13 @@ export const CARBON_DISCLOSURES = defineTable(
 export const CARBON_FEES = defineTable(
   'carbon_fees',
   {
-    ticker: col.text('PRIMARY KEY'), obligated: col.boolean(), basis: col.text(), registry_year: col.nullable.integer(),
-    source_id: col.text(), deep_link: col.text(), basis_tco2e: col.nullable.real(),
+    ticker: col.text('PRIMARY KEY'),
+    obligated: col.boolean(),
+    basis: col.text(),
+    registry_year: col.nullable.integer(),
+    source_id: col.text(),
+    deep_link: col.text(),
+    basis_tco2e: col.nullable.real(),
   },
   { withoutRowid: true },
 );
@@ -114,9 +156,15 @@ export const CARBON_FEES = defineTable(
 export const ASSURANCES = defineTable(
   'assurances',
   {
-    ticker: col.text('PRIMARY KEY'), provider: col.text(), level: col.text<AssuredLevel>(), year: col.integer(),
-    source_id: col.text(), deep_link: col.text(),
-    kind: col.text<AssuranceKind>(), standard: col.nullable.text(), verifications: col.jsonArray<{ provider: string; standard: string | null }[]>(),
+    ticker: col.text('PRIMARY KEY'),
+    provider: col.text(),
+    level: col.text<AssuredLevel>(),
+    year: col.integer(),
+    source_id: col.text(),
+    deep_link: col.text(),
+    kind: col.text<AssuranceKind>(),
+    standard: col.nullable.text(),
+    verifications: col.jsonArray<{ provider: string; standard: string | null }[]>(),
   },
   { withoutRowid: true },
 );
@@ -143,9 +191,18 @@ export const CBAM_PRODUCTS = defineTable('cbam_products', { ticker: col.text(), 
 export const ETFS = defineTable(
   'etfs',
   {
-    etf_code: col.text('PRIMARY KEY'), etf_name: col.text(), holdings_asof: col.text(), total: col.integer(),
-    covered: col.integer(), avg_score: col.nullable.real(), min_score: col.nullable.real(), assurance_coverage_pct: col.nullable.real(), source_id: col.text(),
-    holdings_period: col.text(), holdings_min_weight: col.real(), listed_weight: col.real(),
+    etf_code: col.text('PRIMARY KEY'),
+    etf_name: col.text(),
+    holdings_asof: col.text(),
+    total: col.integer(),
+    covered: col.integer(),
+    avg_score: col.nullable.real(),
+    min_score: col.nullable.real(),
+    assurance_coverage_pct: col.nullable.real(),
+    source_id: col.text(),
+    holdings_period: col.text(),
+    holdings_min_weight: col.real(),
+    listed_weight: col.real(),
   },
   { withoutRowid: true },
 );
@@ -158,7 +215,19 @@ export const ETF_HOLDINGS = defineTable(
 
 /** Every table, in the order the DDL creates them. */
 export const SNAPSHOT_TABLES: readonly Table<any>[] = [
-  META, SOURCES, SOURCE_FILES, COMPANIES, PENALTIES, CARBON_DISCLOSURES, CARBON_FEES, ASSURANCES, FLAGS, REGISTRY_SITES, CBAM_PRODUCTS, ETFS, ETF_HOLDINGS,
+  META,
+  SOURCES,
+  SOURCE_FILES,
+  COMPANIES,
+  PENALTIES,
+  CARBON_DISCLOSURES,
+  CARBON_FEES,
+  ASSURANCES,
+  FLAGS,
+  REGISTRY_SITES,
+  CBAM_PRODUCTS,
+  ETFS,
+  ETF_HOLDINGS,
 ];
 
 export const SNAPSHOT_DDL = SNAPSHOT_TABLES.map((t) => t.ddl).join('\n');

@@ -3,15 +3,42 @@ import { join } from 'node:path';
 import { Lru } from '../lru.js';
 import { checkFormat } from './format.js';
 import {
-  ASSURANCE, CARBON_FEE, COMPANY, DISCLOSURE, ETF, FLAG, PENALTY, RANKED, SOURCE, SOURCE_FILE, type AssuranceRecord, type CarbonFeeRecord,
-  type CompanyRecord, type DisclosureRecord, type EtfHoldingRecord, type EtfRecord, type FlagRecord, type PenaltyRecord, type RankedCompany, type Raw,
+  ASSURANCE,
+  CARBON_FEE,
+  COMPANY,
+  DISCLOSURE,
+  ETF,
+  FLAG,
+  PENALTY,
+  RANKED,
+  SOURCE,
+  SOURCE_FILE,
+  type AssuranceRecord,
+  type CarbonFeeRecord,
+  type CompanyRecord,
+  type DisclosureRecord,
+  type EtfHoldingRecord,
+  type EtfRecord,
+  type FlagRecord,
+  type PenaltyRecord,
+  type RankedCompany,
+  type Raw,
   type SourceRecord,
 } from './rows.js';
 import type { SnapshotMeta } from './schema.js';
 
 export type {
-  AssuranceRecord, CarbonFeeRecord, CompanyRecord, DisclosureRecord, EtfHoldingRecord, EtfRecord, FlagRecord, PenaltyRecord, RankedCompany,
-  SourceFileRecord, SourceRecord,
+  AssuranceRecord,
+  CarbonFeeRecord,
+  CompanyRecord,
+  DisclosureRecord,
+  EtfHoldingRecord,
+  EtfRecord,
+  FlagRecord,
+  PenaltyRecord,
+  RankedCompany,
+  SourceFileRecord,
+  SourceRecord,
 } from './rows.js';
 
 /** The columns the ranking index keeps per company. */
@@ -83,7 +110,9 @@ export class SnapshotStore {
       count: p('SELECT COUNT(*) FROM companies'),
       cbamProducts: p('SELECT ticker, sector, product FROM cbam_products ORDER BY ticker, sector'),
       penaltyCount: p('SELECT COUNT(*) FROM penalties'),
-      industries: p('SELECT industry_code AS code, industry AS name, COUNT(*) AS companies FROM companies GROUP BY industry_code, industry ORDER BY industry_code, industry'),
+      industries: p(
+        'SELECT industry_code AS code, industry AS name, COUNT(*) AS companies FROM companies GROUP BY industry_code, industry ORDER BY industry_code, industry',
+      ),
     };
   }
 

@@ -9,7 +9,14 @@ import { fullPath, ROUTES } from '../contract/routes.js';
  */
 export function apiIndexView(meta: SnapshotMeta, exampleTickers: string[], exampleEtf: string | undefined): IndexResponse {
   const [exampleTicker, otherTicker] = exampleTickers;
-  const values: Record<string, string | undefined> = { ticker: exampleTicker, code: exampleEtf, page: '2', id: meta.dataset_snapshot_id, file: 'SHA256SUMS', path: 'methodology' };
+  const values: Record<string, string | undefined> = {
+    ticker: exampleTicker,
+    code: exampleEtf,
+    page: '2',
+    id: meta.dataset_snapshot_id,
+    file: 'SHA256SUMS',
+    path: 'methodology',
+  };
   return withEnvelope(meta, {
     name: 'ESG disclosure credibility API (Taiwan)',
     description: 'Credibility of the ESG and carbon disclosures of Taiwan-listed companies; every fact traced to its source.',
@@ -18,7 +25,8 @@ export function apiIndexView(meta: SnapshotMeta, exampleTickers: string[], examp
       const template = fullPath(op);
       const e = { method: op.method, path: template.replace(/\{(\w+)\}/g, '<$1>'), description: op.summary };
       const query = (op.example ?? '').replace('{ticker}', exampleTicker ?? '').replace('{other}', otherTicker ?? '');
-      const missing = [...template.matchAll(/\{(\w+)\}/g)].some(([, name]) => values[name!] === undefined) || (op.example?.includes('{other}') && !otherTicker);
+      const missing =
+        [...template.matchAll(/\{(\w+)\}/g)].some(([, name]) => values[name!] === undefined) || (op.example?.includes('{other}') && !otherTicker);
       if (missing || op.method === 'POST') return e;
       // Page 1 of the changes always exists (a first snapshot has no other).
       const value = (name: string) => (name === 'page' && op.id === 'changesPage' ? '1' : values[name]!);

@@ -21,7 +21,12 @@ export interface CompanyChange {
  * One page of changes since the previous snapshot (contract 10): the tree writer renders every
  * 200-item page of the whole list, the shim a page of a filtered one; `meta` as the ranking's.
  */
-export function changesView(meta: SnapshotMeta, fromSnapshotId: string | null, items: readonly ChangeItem[], page: { total: number; page: number; perPage: number }): ChangesResponse {
+export function changesView(
+  meta: SnapshotMeta,
+  fromSnapshotId: string | null,
+  items: readonly ChangeItem[],
+  page: { total: number; page: number; perPage: number },
+): ChangesResponse {
   return withEnvelope(meta, {
     from_snapshot_id: fromSnapshotId,
     data: [...items],

@@ -7,7 +7,12 @@ import { companySummary } from './company.js';
 import { withEnvelope } from './envelope.js';
 
 /** GET /compare (contract 4.4): each company's canonical view without the envelope, plus its summary, in request order. */
-export function compareView(meta: SnapshotMeta, facts: readonly CompanyFacts[], names: SourceNames, fields?: ReadonlySet<CanonicalSection>): CompareResponse {
+export function compareView(
+  meta: SnapshotMeta,
+  facts: readonly CompanyFacts[],
+  names: SourceNames,
+  fields?: ReadonlySet<CanonicalSection>,
+): CompareResponse {
   return withEnvelope(meta, {
     data: facts.map((f) => {
       // Built up in place (canonicalFields says why: no rest pattern, no spread).

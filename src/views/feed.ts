@@ -30,7 +30,11 @@ export function feedEntry(meta: SnapshotMeta, fromSnapshotId: string | null, cha
     from_snapshot_id: fromSnapshotId,
     counts: { changed: count('changed'), added: count('added'), removed: count('removed') },
     top: changes.slice(0, TOP_MOVES).map((c) => ({
-      ticker: c.ticker, company_name: c.company_name, score_delta: c.score_delta, from: c.before?.credibility_score ?? null, to: c.after?.credibility_score ?? null,
+      ticker: c.ticker,
+      company_name: c.company_name,
+      score_delta: c.score_delta,
+      from: c.before?.credibility_score ?? null,
+      to: c.after?.credibility_score ?? null,
       causes: c.causes.filter((x) => x.points !== null && x.points !== 0).map((x) => `${x.points! > 0 ? '+' : ''}${x.points} ${x.kind}: ${x.detail}`),
     })),
   };

@@ -3,8 +3,17 @@ import { DOMESTIC_EQUITY_FUND_TYPES, ESG_ETF_KEYWORDS, ESG_ETF_RULE } from '../m
 import { CBAM_BY_INDUSTRY, CBAM_BY_PRODUCT, CBAM_SECTORS } from '../methodology/cbam.js';
 import { dayOfYearText, REPORT_DUE_BY } from '../methodology/reporting-year.js';
 import {
-  ASSURANCE, CARBON_FEE_THRESHOLD_TCO2E, COMPLIANCE, CONSISTENCY, DISCLOSURE, FLAG_CATALOGUE, METHODOLOGY_VERSION,
-  REGISTRY_TOLERANCE, REPORT_DEADLINE, SCORE_NAME, VERDICT_BANDS,
+  ASSURANCE,
+  CARBON_FEE_THRESHOLD_TCO2E,
+  COMPLIANCE,
+  CONSISTENCY,
+  DISCLOSURE,
+  FLAG_CATALOGUE,
+  METHODOLOGY_VERSION,
+  REGISTRY_TOLERANCE,
+  REPORT_DEADLINE,
+  SCORE_NAME,
+  VERDICT_BANDS,
 } from '../methodology/rules.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
 import { citation } from './company.js';
@@ -26,7 +35,8 @@ export function methodologyView(meta: SnapshotMeta, cbamProducts: { ticker: stri
       disclosed: 'a figure is disclosed (present) when it is not null; a disclosure may lack any of its three figures',
       latest_reporting_year: 'the year of the company’s carbon disclosure (the latest year its exchange published)',
       assurance: 'the company’s most recent sustainability report that a CPA or third party assured; level from the opinion type',
-      registry_total: 'the government GHG registry’s direct + energy-indirect emissions summed over the company’s registered sites for the disclosure’s year; shown as carbon_disclosure.registry in the canonical view (year, total_tco2e, source_id), so GF-V01 can be recomputed from the API alone: raised when |scope1 + scope2 − total_tco2e| / total_tco2e > the tolerance',
+      registry_total:
+        'the government GHG registry’s direct + energy-indirect emissions summed over the company’s registered sites for the disclosure’s year; shown as carbon_disclosure.registry in the canonical view (year, total_tco2e, source_id), so GF-V01 can be recomputed from the API alone: raised when |scope1 + scope2 − total_tco2e| / total_tco2e > the tolerance',
     },
     components: [
       {

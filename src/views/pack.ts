@@ -73,9 +73,22 @@ export function packFiles(p: PackInputs): PackFile[] {
   const sources = p.sources.filter((s) => cited.has(s.source_id));
 
   const files: PackFile[] = [];
-  files.push({ name: 'README.md', bytes: Buffer.from(readme(meta, companies.map((c) => c.record), sources), 'utf8') });
+  files.push({
+    name: 'README.md',
+    bytes: Buffer.from(
+      readme(
+        meta,
+        companies.map((c) => c.record),
+        sources,
+      ),
+      'utf8',
+    ),
+  });
   files.push({ name: 'CITATION.cff', bytes: p.citationCff });
-  files.push({ name: 'companies.csv', bytes: Buffer.from(rankingCsvHeader() + companies.map((c) => rankingCsvLine(meta, c.record)).join(''), 'utf8') });
+  files.push({
+    name: 'companies.csv',
+    bytes: Buffer.from(rankingCsvHeader() + companies.map((c) => rankingCsvLine(meta, c.record)).join(''), 'utf8'),
+  });
   for (const c of companies) {
     const t = c.record.ticker;
     files.push({ name: `companies/${t}/summary.json`, bytes: c.summary });
@@ -108,9 +121,9 @@ function readme(meta: SnapshotMeta, companies: CompanyRecord[], sources: SourceR
     '',
     '| file | what it is |',
     '|---|---|',
-    '| `companies.csv` | one row per company: the summary, columns as the ranking\'s CSV export (UTF-8 with BOM) |',
+    "| `companies.csv` | one row per company: the summary, columns as the ranking's CSV export (UTF-8 with BOM) |",
     '| `companies/{ticker}/summary.json` | the company summary, exactly the body of `GET /api/v1/company/{ticker}` |',
-    '| `companies/{ticker}/canonical.json` | its five sections with every fact\'s `source_id`, exactly `GET /api/v1/company/{ticker}/canonical` |',
+    "| `companies/{ticker}/canonical.json` | its five sections with every fact's `source_id`, exactly `GET /api/v1/company/{ticker}/canonical` |",
     '| `companies/{ticker}/history.json` | its score in every published snapshot, exactly `GET /api/v1/company/{ticker}/history` |',
     '| `sources.json` | the registry entries of exactly the sources these facts cite, each with the sha256 of the publisher files its facts came from |',
     '| `methodology.json` | how the score is computed, exactly `GET /api/v1/methodology` |',
@@ -119,7 +132,9 @@ function readme(meta: SnapshotMeta, companies: CompanyRecord[], sources: SourceR
     '',
     '## Sources cited',
     '',
-    ...(sources.length === 0 ? ['None: these companies have no sourced facts in this snapshot.'] : sources.map((s) => `- \`${s.source_id}\`: ${s.name} (${s.owner_org_name}; licence: ${s.licence_name})`)),
+    ...(sources.length === 0
+      ? ['None: these companies have no sourced facts in this snapshot.']
+      : sources.map((s) => `- \`${s.source_id}\`: ${s.name} (${s.owner_org_name}; licence: ${s.licence_name})`)),
     '',
     '## Verify',
     '',

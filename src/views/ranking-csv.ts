@@ -6,9 +6,23 @@ import { companySummary } from './company.js';
 
 /** Contract 4.2 CSV export: the columns of `mode=full`, in the summary's order. */
 export const CSV_COLUMNS = [
-  'ticker', 'company_name', 'company_name_norm', 'market_type', 'industry', 'credibility_score', 'verdict', 'rank',
-  'percentile', 'assurance_level', 'has_assurance', 'top_flags', 'top_signal_labels', 'carbon_fee_liable', 'cbam_exposed',
-  'score_breakdown', 'citation',
+  'ticker',
+  'company_name',
+  'company_name_norm',
+  'market_type',
+  'industry',
+  'credibility_score',
+  'verdict',
+  'rank',
+  'percentile',
+  'assurance_level',
+  'has_assurance',
+  'top_flags',
+  'top_signal_labels',
+  'carbon_fee_liable',
+  'cbam_exposed',
+  'score_breakdown',
+  'citation',
 ] as const satisfies readonly (keyof CompanySummary)[];
 
 export const rankingCsvFilename = (meta: SnapshotMeta) => `ranking-${meta.dataset_snapshot_id}.csv`;
@@ -16,7 +30,9 @@ export const rankingCsvFilename = (meta: SnapshotMeta) => `ranking-${meta.datase
 /** Arrays are joined with `|`; a breakdown component is `component:points/max_points`. */
 function cell(v: unknown): string {
   if (!Array.isArray(v)) return csvQuote(String(v));
-  return csvQuote(v.map((x) => (typeof x === 'object' && x !== null && 'component' in x ? `${x.component}:${x.points}/${x.max_points}` : String(x))).join('|'));
+  return csvQuote(
+    v.map((x) => (typeof x === 'object' && x !== null && 'component' in x ? `${x.component}:${x.points}/${x.max_points}` : String(x))).join('|'),
+  );
 }
 
 /** The header, after a UTF-8 byte-order mark: without it Excel reads the file as ANSI and garbles Chinese names. */

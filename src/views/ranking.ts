@@ -4,7 +4,6 @@ import type { CompanyRecord, RankedCompany } from '../snapshot/rows.js';
 import { companySummary } from './company.js';
 import { withEnvelope } from './envelope.js';
 
-
 /**
  * One page of a ranking (contract 4.2), from the page's rows and the filtered total. Both the tree
  * writer (slicing one ordered pass) and the shim (a page of the in-memory ranking index) call this
@@ -18,7 +17,13 @@ export function rankingView(
     data:
       page.mode === 'full'
         ? page.rows.map((c) => companySummary(meta, c))
-        : page.rows.map((c) => ({ ticker: c.ticker, company_name: c.company_name, credibility_score: c.credibility_score, verdict: c.verdict, rank: c.rank })),
+        : page.rows.map((c) => ({
+            ticker: c.ticker,
+            company_name: c.company_name,
+            credibility_score: c.credibility_score,
+            verdict: c.verdict,
+            rank: c.rank,
+          })),
     meta: pageMeta(meta, page),
   });
 }

@@ -19,8 +19,13 @@ const NOW = new Date('2026-11-01T00:00:00Z');
 function dumpDb(path: string): Record<string, unknown[]> {
   const db = new Database(path, { readonly: true });
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
-    return Object.fromEntries(tables.map((t) => [t, (db.prepare(`SELECT * FROM ${t}`).raw().all() as unknown[]).map((r) => JSON.stringify(r)).sort()]));
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .pluck()
+      .all() as string[];
+    return Object.fromEntries(
+      tables.map((t) => [t, (db.prepare(`SELECT * FROM ${t}`).raw().all() as unknown[]).map((r) => JSON.stringify(r)).sort()]),
+    );
   } finally {
     db.close();
   }
@@ -108,14 +113,21 @@ describe('publishing', () => {
     const dir = join(snapshotsDir, '2026-11-01');
     expect(statSync(dir).mode & 0o777).toBe(0o755);
     // Nothing inside is private either: every folder and file readable by others.
-    const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [join(d, e.name), ...walk(join(d, e.name))] : [join(d, e.name)]));
+    const walk = (d: string): string[] =>
+      readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [join(d, e.name), ...walk(join(d, e.name))] : [join(d, e.name)]));
     const unreadable = [dir, ...walk(dir)].filter((p) => (statSync(p).mode & 0o004) === 0);
     expect(unreadable).toEqual([]);
   });
 
   it.each(['database', 'tree', 'downloads', 'pages', 'publish'] as const)('a build failing at the %s stage publishes nothing', async (stage) => {
     const before = publishedSnapshotIds(snapshotsDir);
-    await expect(build({ onStage: (s) => { if (s === stage) throw new Error(`boom at ${s}`); } })).rejects.toThrow(`boom at ${stage}`);
+    await expect(
+      build({
+        onStage: (s) => {
+          if (s === stage) throw new Error(`boom at ${s}`);
+        },
+      }),
+    ).rejects.toThrow(`boom at ${stage}`);
     expect(publishedSnapshotIds(snapshotsDir)).toEqual(before);
     expect(workDirs(snapshotsDir)).toEqual([]);
     assertReadable(snapshotsDir, '2026-11-01');
@@ -126,7 +138,9 @@ describe('publishing', () => {
     cpSync(sourcesDir, broken, { recursive: true });
     const file = join(broken, 'GHG_P_01.0001.json');
     writeFileSync(file, readFileSync(file, 'utf8').replaceAll('"companyno":', '"company_number":'));
-    await expect(build({ sourcesDir: broken })).rejects.toThrow(/SRC-MOENV-GHG_P_01 GHG_P_01\.0001\.json: missing required column or key "統一編號 \/ companyno"/);
+    await expect(build({ sourcesDir: broken })).rejects.toThrow(
+      /SRC-MOENV-GHG_P_01 GHG_P_01\.0001\.json: missing required column or key "統一編號 \/ companyno"/,
+    );
     assertReadable(snapshotsDir, '2026-11-01');
   });
 
@@ -202,11 +216,15 @@ describe('a build killed with SIGKILL', () => {
     });
   }
 
-  it.each([/companies: \d+/, /snapshot database written/, /tree: \d+ files, /])('leaves the old snapshot current and readable when killed at %s', async (marker) => {
-    await killDuring(marker);
-    expect(publishedSnapshotIds(snapshotsDir)).toEqual(['2026-11-01']);
-    assertReadable(snapshotsDir, '2026-11-01');
-  }, 180_000);
+  it.each([/companies: \d+/, /snapshot database written/, /tree: \d+ files, /])(
+    'leaves the old snapshot current and readable when killed at %s',
+    async (marker) => {
+      await killDuring(marker);
+      expect(publishedSnapshotIds(snapshotsDir)).toEqual(['2026-11-01']);
+      assertReadable(snapshotsDir, '2026-11-01');
+    },
+    180_000,
+  );
 
   it('the next build takes over the dead build’s lock, removes its leftovers and publishes', async () => {
     const r = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: NOW, progress: silentProgress, pages: false });

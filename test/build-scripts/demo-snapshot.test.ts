@@ -35,7 +35,10 @@ describe('default demo snapshot', () => {
     ARCHETYPES.forEach((a, i) => {
       const ticker = tickerFor(i, 1800);
       const c = store.company(ticker)!;
-      const flags = store.factsOf(c).flags.map((f) => f.flag_id).sort();
+      const flags = store
+        .factsOf(c)
+        .flags.map((f) => f.flag_id)
+        .sort();
       const expected = [...a.expect.flags].map((f) => (f.startsWith('GF-') ? f : `GF-${f}`)).sort();
       expect({ ticker, score: c.credibility_score, flags }).toEqual({ ticker, score: a.expect.score, flags: expected });
     });
@@ -60,7 +63,10 @@ describe('the evolving demo’s first month (as of 31 August: E(D) = year(D) −
       ARCHETYPES.forEach((a, i) => {
         const ticker = tickerFor(i, 1800);
         const c = first.company(ticker)!;
-        const flags = first.factsOf(c).flags.map((f) => f.flag_id).sort();
+        const flags = first
+          .factsOf(c)
+          .flags.map((f) => f.flag_id)
+          .sort();
         const expected = expectedResult(a, first.meta.data_asof);
         expect({ id: a.id, score: c.credibility_score, flags }).toEqual({ id: a.id, score: expected.score, flags: [...expected.flags].sort() });
       });

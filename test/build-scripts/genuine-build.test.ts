@@ -55,7 +55,14 @@ beforeAll(async () => {
     now: () => new Date('2026-08-01T00:00:00Z'),
     asof: '2026-07-31',
   });
-  built = await buildAndPublish({ sourcesDir: sources, snapshotsDir: join(root, 'snapshots'), kind: 'production', now: new Date('2026-08-02T00:00:00Z'), assertScale: SCALE, progress: silentProgress });
+  built = await buildAndPublish({
+    sourcesDir: sources,
+    snapshotsDir: join(root, 'snapshots'),
+    kind: 'production',
+    now: new Date('2026-08-02T00:00:00Z'),
+    assertScale: SCALE,
+    progress: silentProgress,
+  });
 }, 600_000);
 
 // --- What the genuine files say, read by this test alone -------------------------------------------
@@ -121,7 +128,9 @@ describe('a production build from the genuine answers', () => {
       expected.set(ticker, (expected.get(ticker) ?? 0) + 1);
     }
     expect(expected.get('1563')).toBe(1);
-    const published = new Map([...companies.keys()].map((t) => [t, canonical(t).penalties.length as number]).filter(([, n]) => (n as number) > 0) as [string, number][]);
+    const published = new Map(
+      [...companies.keys()].map((t) => [t, canonical(t).penalties.length as number]).filter(([, n]) => (n as number) > 0) as [string, number][],
+    );
     expect(published).toEqual(expected);
   });
 
@@ -145,7 +154,9 @@ describe('a production build from the genuine answers', () => {
     expect(published.has('1470')).toBe(liable.has('1470'));
     expect(published.has('8069')).toBe(liable.has('8069'));
     const figure = Math.round(tsmcLargest).toLocaleString('en-US');
-    expect(canonical('2330').carbon_fee.basis).toBe(`a manufacturing site emitted ${figure} t CO2e (direct and energy-indirect) in ${latest + 1911}, at or above 25,000`);
+    expect(canonical('2330').carbon_fee.basis).toBe(
+      `a manufacturing site emitted ${figure} t CO2e (direct and energy-indirect) in ${latest + 1911}, at or above 25,000`,
+    );
     // The same figure as a number, which the Chinese page writes its own sentence from.
     expect(canonical('2330').carbon_fee.basis_tco2e).toBe(Math.round(tsmcLargest));
   });

@@ -22,12 +22,15 @@ const all = <T>(sql: string) => store.db.prepare(sql).all() as T[];
 function recordPattern(sourceId: string): { regex: RegExp; names: string[] } {
   const form = sourceInfo(sourceId).record_link!;
   const names: string[] = [];
-  const source = form.template.split(/(\{\w+\})/).map((part) => {
-    const m = /^\{(\w+)\}$/.exec(part);
-    if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    names.push(m[1]!);
-    return '([^&/#?]+)';
-  }).join('');
+  const source = form.template
+    .split(/(\{\w+\})/)
+    .map((part) => {
+      const m = /^\{(\w+)\}$/.exec(part);
+      if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(m[1]!);
+      return '([^&/#?]+)';
+    })
+    .join('');
   return { regex: new RegExp(`^${source}$`), names };
 }
 function recordValues(sourceId: string, url: string): Record<string, string> {
@@ -56,7 +59,9 @@ describe('link audit of the demo snapshot', () => {
   });
 
   it('a report links to its file (GenPlus download id, or the old MOPS file), else to its GenPlus page for the company and year', () => {
-    const rows = all<{ ticker: string; url: string; year: number; market_type: string }>('SELECT a.ticker, a.deep_link AS url, a.year, c.market_type FROM assurances a JOIN companies c USING (ticker)');
+    const rows = all<{ ticker: string; url: string; year: number; market_type: string }>(
+      'SELECT a.ticker, a.deep_link AS url, a.year, c.market_type FROM assurances a JOIN companies c USING (ticker)',
+    );
     expect(rows.length).toBeGreaterThan(500);
     const kinds = new Set<string>();
     for (const r of rows) {
@@ -68,7 +73,9 @@ describe('link audit of the demo snapshot', () => {
       } else if (r.url === page) {
         kinds.add('page');
       } else {
-        expect(r.url, `${r.ticker} ${r.year}`).toMatch(/^https:\/\/esggenplus\.twse\.com\.tw\/api\/api\/MopsSustainReport\/data\/FileStream\?id=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+        expect(r.url, `${r.ticker} ${r.year}`).toMatch(
+          /^https:\/\/esggenplus\.twse\.com\.tw\/api\/api\/MopsSustainReport\/data\/FileStream\?id=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+        );
         expect(r.url).not.toContain('00000000-0000-0000-0000-000000000000');
         kinds.add('file');
       }
@@ -84,7 +91,9 @@ describe('link audit of the demo snapshot', () => {
   it('facts of sources without a record form link to the dataset, and the registry says so', () => {
     const links = [
       ...all<{ url: string; source_id: string }>('SELECT deep_link AS url, source_id FROM carbon_disclosures'),
-      ...all<{ url: string; source_id: string }>('SELECT registry_deep_link AS url, registry_source_id AS source_id FROM carbon_disclosures WHERE registry_source_id IS NOT NULL'),
+      ...all<{ url: string; source_id: string }>(
+        'SELECT registry_deep_link AS url, registry_source_id AS source_id FROM carbon_disclosures WHERE registry_source_id IS NOT NULL',
+      ),
       ...all<{ url: string; source_id: string }>('SELECT deep_link AS url, source_id FROM carbon_fees'),
     ];
     expect(links.length).toBeGreaterThan(3000);
@@ -97,7 +106,9 @@ describe('link audit of the demo snapshot', () => {
       if (!registry) continue;
       // Report links are built per filing by its reader (a file where one exists), not from a record form.
       const perFiling = s.source_id === 'SRC-MOPS-ESGREPORT';
-      expect(registry.description, s.source_id).toMatch(s.record_link || perFiling ? /links to its record|links to its file/ : /No record-level link is known/);
+      expect(registry.description, s.source_id).toMatch(
+        s.record_link || perFiling ? /links to its record|links to its file/ : /No record-level link is known/,
+      );
     }
   });
 
@@ -107,7 +118,9 @@ describe('link audit of the demo snapshot', () => {
        UNION ALL SELECT deep_link FROM assurances`,
     ).map((r) => r.url);
     // A GenPlus download id is a UUID, whose hex runs may hold eight digits: not a business number.
-    const numbers = urls.flatMap((u) => u.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '').match(/(?<!\d)\d{8}(?!\d)/g) ?? []);
+    const numbers = urls.flatMap(
+      (u) => u.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '').match(/(?<!\d)\d{8}(?!\d)/g) ?? [],
+    );
     expect(numbers.length).toBeGreaterThan(500);
     expect(numbers.filter(officiallyValid)).toEqual([]);
   });

@@ -22,8 +22,14 @@ import { writeHandBuiltSnapshot } from '../helpers/hand-built-snapshot.js';
 const OLD = '2026-10-01';
 const CURRENT = '2026-11-01';
 const DROPPED: [string, string][] = [
-  ['assurances', 'kind'], ['assurances', 'standard'], ['assurances', 'verifications'], ['etfs', 'holdings_period'], ['etfs', 'holdings_min_weight'],
-  ['etfs', 'listed_weight'], ['carbon_fees', 'basis_tco2e'], ['sources', 'carried_forward'],
+  ['assurances', 'kind'],
+  ['assurances', 'standard'],
+  ['assurances', 'verifications'],
+  ['etfs', 'holdings_period'],
+  ['etfs', 'holdings_min_weight'],
+  ['etfs', 'listed_weight'],
+  ['carbon_fees', 'basis_tco2e'],
+  ['sources', 'carried_forward'],
 ];
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const download = (id: string) => join(root, id, 'tree', 'downloads', id, 'snapshot.sqlite');
@@ -101,7 +107,9 @@ describe('npm run migrate', () => {
       expect(before.map((f) => f.company)).toEqual(after.map((f) => f.company));
       expect(before.map((f) => [f.penalties, f.disclosure, f.flags])).toEqual(after.map((f) => [f.penalties, f.disclosure, f.flags]));
       expect(before.map((f) => f.carbonFee)).toEqual(after.map((f) => ({ ...f.carbonFee, basis_tco2e: null })));
-      expect(before.map((f) => f.assurance)).toEqual(after.map((f) => f.assurance && { ...f.assurance, kind: 'cpa', standard: null, verifications: [] }));
+      expect(before.map((f) => f.assurance)).toEqual(
+        after.map((f) => f.assurance && { ...f.assurance, kind: 'cpa', standard: null, verifications: [] }),
+      );
       expect(store.etfs().map((e) => [e.etf_code, e.holdings_period, e.holdings_min_weight, e.listed_weight, e.source_id])).toEqual([
         ['HE001', '2026Q3', 0, 0.6216, 'SRC-MOPS-ETF-HOLDINGS'],
         ['HE002', '2026Q2', 0, 1, 'SRC-MOPS-ETF-HOLDINGS'],
@@ -137,7 +145,10 @@ describe('npm run migrate', () => {
 
   it("carries the current snapshot's whole histories into the history store, one file per snapshot", () => {
     const records = storeRecords(root);
-    expect(records.map((r) => [r.dataset_snapshot_id, r.seq])).toEqual([[OLD, 1], [CURRENT, 2]]);
+    expect(records.map((r) => [r.dataset_snapshot_id, r.seq])).toEqual([
+      [OLD, 1],
+      [CURRENT, 2],
+    ]);
     const file = new HistoryChunks(records[0]!.path);
     try {
       expect(JSON.parse(file.rowOf('H0002')![1].toString('utf8'))).toMatchObject({ dataset_snapshot_id: OLD, ticker: 'H0002' });

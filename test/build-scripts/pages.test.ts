@@ -57,7 +57,9 @@ describe('the page writer', () => {
       db.close();
       const broken = SnapshotStore.open(dir);
       try {
-        await expect(writePages(broken, join(dir, 'tree'), snapshots, { threads: 2 })).rejects.toThrow(`industry code ${first!.code} has more than one name`);
+        await expect(writePages(broken, join(dir, 'tree'), snapshots, { threads: 2 })).rejects.toThrow(
+          `industry code ${first!.code} has more than one name`,
+        );
       } finally {
         broken.close();
       }

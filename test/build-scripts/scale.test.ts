@@ -19,8 +19,12 @@ describe('100,000 companies', () => {
     // was most of the suite's time (minutes), and the disk is not what this test is about.
     build = await buildDemoSnapshot({ companies: 100_000, root: mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'esg-scale-')) });
     const seconds = (performance.now() - start) / 1000;
-    const stages = Object.entries(build.result.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s`).join(', ');
-    console.log(`100k-company demo: generate + build + publish in ${seconds.toFixed(1)} s (${stages}; ${build.result.tree.files} tree files, ${build.result.pages.files} pages)`);
+    const stages = Object.entries(build.result.timings)
+      .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s`)
+      .join(', ');
+    console.log(
+      `100k-company demo: generate + build + publish in ${seconds.toFixed(1)} s (${stages}; ${build.result.tree.files} tree files, ${build.result.pages.files} pages)`,
+    );
     const store = SnapshotStore.open(build.result.dir);
     try {
       expect(store.companyCount()).toBe(100_000);

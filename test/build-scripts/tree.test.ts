@@ -108,7 +108,13 @@ describe('the published tree', () => {
       const one = await writeTree(store, a, { threads: 1 });
       // Small chunks, so every thread claims several and the claims interleave.
       const three = await writeTree(store, b, { threads: 3, chunkSize: 37 });
-      const hash = (dir: string) => filesUnder(dir).map((f) => `${f} ${createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')}`);
+      const hash = (dir: string) =>
+        filesUnder(dir).map(
+          (f) =>
+            `${f} ${createHash('sha256')
+              .update(readFileSync(join(dir, f)))
+              .digest('hex')}`,
+        );
       // Downloads, /snapshots, the OpenAPI document (its examples are bodies of the tree), histories, changes and the feed
       // are written by later build stages; pages are not the JSON tree.
       const later = /^api\/v1\/(downloads\/|snapshots\.json|openapi\.json|company\/[0-9A-Z]+\/history\.json|changes|feed\.atom)/;
@@ -134,7 +140,12 @@ describe('the published tree', () => {
     const historyFiles = (dir: string) =>
       filesUnder(dir)
         .filter((f) => /^api\/v1\/company\/[0-9A-Z]+\/history\.json$/.test(f))
-        .map((f) => `${f} ${createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')}`);
+        .map(
+          (f) =>
+            `${f} ${createHash('sha256')
+              .update(readFileSync(join(dir, f)))
+              .digest('hex')}`,
+        );
     const rows = (path: string) => {
       const file = new HistoryChunks(path);
       try {
@@ -153,7 +164,12 @@ describe('the published tree', () => {
     writer.write(rows(previous.path).map(([t, entry]) => [t, entry, null]));
     writer.close();
     sealHistoryDb(unkeyed);
-    const options = (dir: string, member = previous) => ({ snapshotDir: dir, previousDir, earlier: [member], previousId: member.dataset_snapshot_id });
+    const options = (dir: string, member = previous) => ({
+      snapshotDir: dir,
+      previousDir,
+      earlier: [member],
+      previousId: member.dataset_snapshot_id,
+    });
     const outDir = join(legacyDir, 'out');
     mkdirSync(outDir);
     // Which tickers the main thread's pass reads from the previous snapshot, by range and by list.
@@ -260,11 +276,19 @@ describe('the OpenAPI document', () => {
 
   it('lists every endpoint, and every listed path exists on the server', async () => {
     expect(Object.keys(doc.paths).sort()).toEqual([...new Set(ROUTES.filter((op) => op.listed !== false).map(fullPath))].sort());
-    const examples: Record<string, string> = { '{ticker}': 'D1101', '{code}': store.etfs()[0]!.etf_code, '{page}': '2', '{id}': store.meta.dataset_snapshot_id, '{file}': 'datapackage.json', '{path}': 'company/D1101/canonical' };
+    const examples: Record<string, string> = {
+      '{ticker}': 'D1101',
+      '{code}': store.etfs()[0]!.etf_code,
+      '{page}': '2',
+      '{id}': store.meta.dataset_snapshot_id,
+      '{file}': 'datapackage.json',
+      '{path}': 'company/D1101/canonical',
+    };
     for (const [path, ops] of Object.entries(doc.paths)) {
       const url = path.replace(/\{\w+\}/g, (m) => (m === '{page}' && path.startsWith('/api/v1/changes/') ? '1' : examples[m]!));
       for (const method of Object.keys(ops)) {
-        const init: RequestInit = method === 'post' ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"tickers":["D1101"]}' } : {};
+        const init: RequestInit =
+          method === 'post' ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"tickers":["D1101"]}' } : {};
         const query = path === '/api/v1/compare' ? '?tickers=D1101,D1102' : '';
         const res = await fetch(server.base + url + query, init);
         expect(res.status, `${method} ${url}`).toBe(200);
@@ -280,7 +304,11 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents every query parameter the server accepts, and the server accepts every documented one', async () => {
-    const documented = (path: string) => (doc.paths[path]!.get!.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name).sort();
+    const documented = (path: string) =>
+      (doc.paths[path]!.get!.parameters ?? [])
+        .filter((p) => p.in === 'query')
+        .map((p) => p.name)
+        .sort();
     const { rankingQuerySchema } = await import('../../src/contract/queries.js');
     expect(documented('/api/v1/ranking')).toEqual(Object.keys(rankingQuerySchema.shape).sort());
     expect(documented('/api/v1/compare')).toEqual(['fields', 'tickers']);

@@ -37,7 +37,9 @@ beforeAll(async () => {
   writeFileSync(join(snapshotsDir, PRUNED_FILE), JSON.stringify([PRUNED_ID]));
   shim = await startShim({ SNAPSHOTS_DIR: snapshotsDir, KEYS_DB: join(dir, 'keys.sqlite'), TRUST_PROXY: 'loopback', LOG_LEVEL: 'warn' });
   nginx = await startNginx(join(dir, 'nginx'), snapshotsDir, [`127.0.0.1:${shim.port}`]);
-  quick = await startNginx(join(dir, 'quick'), snapshotsDir, [`127.0.0.1:${shim.port}`], { downloads: { perClient: DEFAULT_DOWNLOAD_LIMITS.perClient, stallMs: 2000 } });
+  quick = await startNginx(join(dir, 'quick'), snapshotsDir, [`127.0.0.1:${shim.port}`], {
+    downloads: { perClient: DEFAULT_DOWNLOAD_LIMITS.perClient, stallMs: 2000 },
+  });
 }, 120_000);
 afterAll(async () => {
   await nginx?.stop();
@@ -47,7 +49,17 @@ afterAll(async () => {
 });
 
 /** Headers that differ between two answers or name their sender (nginx adds Last-Modified and Accept-Ranges to files). */
-const VOLATILE = new Set(['date', 'x-request-id', 'etag', 'last-modified', 'server', 'connection', 'keep-alive', 'accept-ranges', 'transfer-encoding']);
+const VOLATILE = new Set([
+  'date',
+  'x-request-id',
+  'etag',
+  'last-modified',
+  'server',
+  'connection',
+  'keep-alive',
+  'accept-ranges',
+  'transfer-encoding',
+]);
 const stable = (h: Headers) => Object.fromEntries([...h.entries()].filter(([k]) => !VOLATILE.has(k)).sort(([a], [b]) => a.localeCompare(b)));
 
 async function get(base: string, path: string, init?: RequestInit) {
@@ -65,9 +77,15 @@ async function upstreams(): Promise<(uri: string) => string | undefined> {
 describe.skipIf(!NGINX)('downloads through nginx', () => {
   it('nginx sends every file of the folder, and its page, itself: the bytes of the file, the shim’s headers', async () => {
     const folder = join(currentSnapshotDir(snapshotsDir)!, 'tree', DOWNLOADS_DIR, big.id);
-    const names = readFileSync(join(folder, 'SHA256SUMS'), 'utf8').split('\n').filter(Boolean).map((l) => l.slice(66));
+    const names = readFileSync(join(folder, 'SHA256SUMS'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.slice(66));
     expect(names).toEqual(expect.arrayContaining(['snapshot.sqlite', 'companies.csv', 'datapackage.json', 'CITATION.cff', 'api-v1-tree.tar.gz']));
-    const files = [...[...names, 'SHA256SUMS'].map((n) => [`/api/v1/downloads/${big.id}/${n}`, n]), [`/api/v1/downloads/${big.id}/`, 'index.html']] as [string, string][];
+    const files = [
+      ...[...names, 'SHA256SUMS'].map((n) => [`/api/v1/downloads/${big.id}/${n}`, n]),
+      [`/api/v1/downloads/${big.id}/`, 'index.html'],
+    ] as [string, string][];
     for (const [url, file] of files) {
       const [viaNginx, viaShim] = [await get(nginx.base, url), await get(shim.base, url)];
       expect(viaNginx.status, url).toBe(200);
@@ -135,7 +153,11 @@ describe.skipIf(!NGINX)('downloads through nginx', () => {
       await new Promise((r) => setTimeout(r, 3000));
       expect((await requestFrom('127.0.0.7', quick.port, `/api/v1/downloads/${big.id}/CITATION.cff`)).status).toBe(200);
       // What the stalled ones read now is what the kernel kept before the reset: the 24 MB never come.
-      const read = await Promise.all(held.map((s) => new Promise<number>((resolve) => (s.destroyed ? resolve(s.bytesRead) : (s.once('close', () => resolve(s.bytesRead)), s.resume())))));
+      const read = await Promise.all(
+        held.map(
+          (s) => new Promise<number>((resolve) => (s.destroyed ? resolve(s.bytesRead) : (s.once('close', () => resolve(s.bytesRead)), s.resume()))),
+        ),
+      );
       for (const n of read) expect(n).toBeLessThan(big.size / 2);
     } finally {
       for (const s of held) s.destroy();

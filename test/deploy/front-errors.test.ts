@@ -49,10 +49,25 @@ describe.skipIf(!NGINX)('nginx’s own errors on API paths: the envelope', () =>
   const big = (n: number) => 'a'.repeat(n);
   const cases: [string, string, number, string][] = [
     ['400: a request nginx cannot parse (HTTP/1.1 without Host)', 'GET /api/v1/company/D1101 HTTP/1.1\r\n\r\n', 400, 'BAD_REQUEST'],
-    ['413: a body over what nginx takes', `POST /api/v1/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${LIMITS.bodyBytes * 4}\r\n\r\n`, 413, 'PAYLOAD_TOO_LARGE'],
+    [
+      '413: a body over what nginx takes',
+      `POST /api/v1/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${LIMITS.bodyBytes * 4}\r\n\r\n`,
+      413,
+      'PAYLOAD_TOO_LARGE',
+    ],
     ['414: a request line over nginx’s buffers', `GET /api/v1/company/${big(40_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 414, 'URI_TOO_LONG'],
-    ['431 (nginx’s 494): headers over its buffers', `GET /api/v1/company/D1101 HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 10 }, (_, i) => `X-Big-${i}: ${big(30_000)}`).join('\r\n')}\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
-    ['501: a Transfer-Encoding nginx does not implement, the shim’s 400', 'POST /api/v1/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip\r\n\r\n', 400, 'BAD_REQUEST'],
+    [
+      '431 (nginx’s 494): headers over its buffers',
+      `GET /api/v1/company/D1101 HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 10 }, (_, i) => `X-Big-${i}: ${big(30_000)}`).join('\r\n')}\r\n\r\n`,
+      431,
+      'HEADERS_TOO_LARGE',
+    ],
+    [
+      '501: a Transfer-Encoding nginx does not implement, the shim’s 400',
+      'POST /api/v1/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip\r\n\r\n',
+      400,
+      'BAD_REQUEST',
+    ],
   ];
   for (const [name, request, status, code] of cases) {
     it(name, async () => {

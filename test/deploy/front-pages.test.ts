@@ -41,7 +41,14 @@ async function usedToday(): Promise<number> {
 
 describe.skipIf(!NGINX)('?page=N through nginx and through the shim', () => {
   it('alone on /ranking and /changes: 200, public, no RateLimit, the same body, nothing counted', async () => {
-    const pages = ['/api/v1/ranking?page=2', '/api/v1/changes?page=1', '/api/v1/ranking.json?page=3', '/api/v1/ranking?page=02', '/api/v1/ranking?page=999', '/api/v1/changes?page=50'];
+    const pages = [
+      '/api/v1/ranking?page=2',
+      '/api/v1/changes?page=1',
+      '/api/v1/ranking.json?page=3',
+      '/api/v1/ranking?page=02',
+      '/api/v1/ranking?page=999',
+      '/api/v1/changes?page=50',
+    ];
     const before = await usedToday();
     for (const path of pages) {
       const [viaNginx, viaShim] = [await get(nginx.base, path), await get(shim.base, path)];

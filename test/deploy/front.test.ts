@@ -33,7 +33,17 @@ const PRUNED_ID = '2025-12-01';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /** Headers that differ between any two answers, or name the server that sent them. */
-const VOLATILE = new Set(['date', 'x-request-id', 'etag', 'last-modified', 'server', 'connection', 'keep-alive', 'accept-ranges', 'transfer-encoding']);
+const VOLATILE = new Set([
+  'date',
+  'x-request-id',
+  'etag',
+  'last-modified',
+  'server',
+  'connection',
+  'keep-alive',
+  'accept-ranges',
+  'transfer-encoding',
+]);
 const stable = (h: Headers) => Object.fromEntries([...h.entries()].filter(([k]) => !VOLATILE.has(k)).sort(([a], [b]) => a.localeCompare(b)));
 
 async function get(url: string, init?: RequestInit) {
@@ -98,7 +108,10 @@ describe('static files through nginx', () => {
     for (const c of cases) {
       const lines = logged(c.url);
       expect(lines.length, c.url).toBeGreaterThanOrEqual(2);
-      expect(lines.every((e) => e.upstream === ''), `${c.url} served by nginx itself`).toBe(true);
+      expect(
+        lines.every((e) => e.upstream === ''),
+        `${c.url} served by nginx itself`,
+      ).toBe(true);
     }
   });
 
@@ -112,10 +125,25 @@ describe('static files through nginx', () => {
       // Rendered pages: free and public from nginx's file and from the shim alike (docs/api-decisions.md).
       { url: '/api/v1/ranking?page=2', file: 'api/v1/ranking/page/2.json' },
       { url: '/api/v1/changes?page=1', file: 'api/v1/changes/page/1.json' },
-      ...['/', '/company/D1101/', '/ranking/', '/docs/', '/research/', '/methodology/', '/404.html', '/favicon.ico', '/search/index.json', '/assets/site.css', '/assets/search.js', '/assets/messages.js']
-        .map((url) => ({ url, file: fileForPageUrl(url) })),
+      ...[
+        '/',
+        '/company/D1101/',
+        '/ranking/',
+        '/docs/',
+        '/research/',
+        '/methodology/',
+        '/404.html',
+        '/favicon.ico',
+        '/search/index.json',
+        '/assets/site.css',
+        '/assets/search.js',
+        '/assets/messages.js',
+      ].map((url) => ({ url, file: fileForPageUrl(url) })),
       // The Traditional Chinese pages (issue 26) are files of the tree like the English ones.
-      ...['/zh-TW/', '/zh-TW/company/D1101/', '/zh-TW/ranking/', '/zh-TW/docs/', '/zh-TW/methodology/', '/zh-TW/404.html'].map((url) => ({ url, file: fileForPageUrl(url) })),
+      ...['/zh-TW/', '/zh-TW/company/D1101/', '/zh-TW/ranking/', '/zh-TW/docs/', '/zh-TW/methodology/', '/zh-TW/404.html'].map((url) => ({
+        url,
+        file: fileForPageUrl(url),
+      })),
       { url: '/ranking/?sort=x', file: 'ranking/index.html' },
     ];
     for (const r of rows) {
@@ -128,7 +156,12 @@ describe('static files through nginx', () => {
     for (const r of rows) expect(logged(r.url).at(-1)?.upstream, `${r.url} served by nginx itself`).toBe('');
     const head = await nginx('/api/v1/company/D1101', { method: 'HEAD' });
     const full = await nginx('/api/v1/company/D1101');
-    expect([head.status, head.bytes.length, head.headers.get('etag'), head.headers.get('content-length')]).toEqual([200, 0, full.headers.get('etag'), full.headers.get('content-length')]);
+    expect([head.status, head.bytes.length, head.headers.get('etag'), head.headers.get('content-length')]).toEqual([
+      200,
+      0,
+      full.headers.get('etag'),
+      full.headers.get('content-length'),
+    ]);
   });
 });
 
@@ -176,7 +209,11 @@ describe('what needs computing reaches a shim, and its answer passes unchanged',
     const direct = await shim(0, url, keyed);
     expect(stable(first.headers)).toEqual({ ...stable(direct.headers), ratelimit: first.headers.get('ratelimit') });
 
-    const post = await nginx('/api/v1/batch', { method: 'POST', headers: { ...keyed.headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ tickers: ['D1101', 'D9999'] }) });
+    const post = await nginx('/api/v1/batch', {
+      method: 'POST',
+      headers: { ...keyed.headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ tickers: ['D1101', 'D9999'] }),
+    });
     expect([post.status, post.headers.get('cache-control')]).toEqual([200, 'no-store']);
     expect(JSON.parse(post.text).data).toHaveLength(2);
 
@@ -190,17 +227,28 @@ describe('what needs computing reaches a shim, and its answer passes unchanged',
 
 describe('the MCP endpoint through nginx', () => {
   const headers = () => ({ ...keyed.headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' });
-  const call = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_company', arguments: { ticker: 'D1101' } } });
+  const call = (id: number) =>
+    JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_company', arguments: { ticker: 'D1101' } } });
 
   it('POST /mcp reaches a shim and its answer passes unchanged; GET is the shim’s 405; a preflight allows the MCP headers', async () => {
-    const [viaNginx, viaShim] = await Promise.all([nginx('/mcp', { method: 'POST', headers: headers(), body: call(1) }), shim(0, '/mcp', { method: 'POST', headers: headers(), body: call(1) })]);
+    const [viaNginx, viaShim] = await Promise.all([
+      nginx('/mcp', { method: 'POST', headers: headers(), body: call(1) }),
+      shim(0, '/mcp', { method: 'POST', headers: headers(), body: call(1) }),
+    ]);
     expect(viaNginx.status, viaNginx.text).toBe(200);
     expect(viaNginx.text).toBe(viaShim.text);
     expect({ ...stable(viaNginx.headers), ratelimit: null }).toEqual({ ...stable(viaShim.headers), ratelimit: null });
     expect(JSON.parse(viaNginx.text).result.structuredContent).toEqual(JSON.parse((await nginx('/api/v1/company/D1101')).text));
     const get = await nginx('/mcp', { headers: { Accept: 'text/event-stream' } });
     expect([get.status, JSON.parse(get.text).error.code]).toEqual([405, -32000]);
-    const preflight = await nginx('/mcp', { method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, mcp-protocol-version' } });
+    const preflight = await nginx('/mcp', {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'https://example.org',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, mcp-protocol-version',
+      },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization.*Mcp-Protocol-Version/);
     const logged = await accessLog();
@@ -259,7 +307,10 @@ describe('under load', () => {
     const body = JSON.parse(o.text) as { dataset_snapshot_id: string; generated_at: string; data_asof: string };
     const id = body.dataset_snapshot_id;
     const cited = [...o.text.matchAll(/snapshot (\d{4}-\d{2}-\d{2}(?:\.\d+)?)/g)].map((m) => m[1]);
-    expect(cited.every((c) => c === id), `${o.path}: cites ${cited.join(', ')} in a body of ${id}`).toBe(true);
+    expect(
+      cited.every((c) => c === id),
+      `${o.path}: cites ${cited.join(', ')} in a body of ${id}`,
+    ).toBe(true);
     expect(body.generated_at.slice(0, 10), o.path).toBe(id.slice(0, 10)); // the demo publishes on its id's date
     return id;
   }
@@ -279,14 +330,26 @@ describe('under load', () => {
       `/api/v1/snapshots/${before}/company/D1101/history`,
     ];
     const history = (await nginx(`/api/v1/company/D1101/history`)).text;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/deploy/publish-demo.ts', snapshotsDir, '400', '2026-11-30'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/deploy/publish-demo.ts', snapshotsDir, '400', '2026-11-30'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
-    const published = new Promise<number>((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve(performance.now()) : reject(new Error(`publish exited ${code}`)))));
+    const published = new Promise<number>((resolve, reject) =>
+      child.once('exit', (code) => (code === 0 ? resolve(performance.now()) : reject(new Error(`publish exited ${code}`)))),
+    );
     let publishedAt = Infinity;
-    void published.then((t) => (publishedAt = t), () => {});
+    void published.then(
+      (t) => (publishedAt = t),
+      () => {},
+    );
     // 40 requests a second until a second and a half after the swap (the shims look at `current` once a second); 60 s at most.
-    const outcomes = await paced(front.nginx.base, paths, { rate: 40, headers: { 'X-API-Key': key }, until: () => performance.now() > publishedAt + 1500, maxSeconds: 60 });
+    const outcomes = await paced(front.nginx.base, paths, {
+      rate: 40,
+      headers: { 'X-API-Key': key },
+      until: () => performance.now() > publishedAt + 1500,
+      maxSeconds: 60,
+    });
     await published;
     const after = out.trim();
     expect(after).toMatch(/^\d{4}-\d{2}-\d{2}/);
@@ -311,7 +374,13 @@ describe('under load', () => {
   }, 90_000);
 
   it('a shim killed under load: nginx keeps answering from the other', async () => {
-    const paths = ['/api/v1/ranking?limit=2', '/api/v1/compare?tickers=D1101,D1102', '/api/v1/company/D1101?x=1', '/api/v1/company/D1101', '/api/v1/usage'];
+    const paths = [
+      '/api/v1/ranking?limit=2',
+      '/api/v1/compare?tickers=D1101,D1102',
+      '/api/v1/company/D1101?x=1',
+      '/api/v1/company/D1101',
+      '/api/v1/usage',
+    ];
     const [survivor, victim] = front.shims as [Front['shims'][0], Front['shims'][0]];
     const start = performance.now();
     let killedAt = Infinity;
@@ -321,7 +390,12 @@ describe('under load', () => {
         void victim.kill().then(resolve);
       }, 1500),
     );
-    const outcomes = await paced(front.nginx.base, paths, { rate: 50, headers: { 'X-API-Key': key }, until: () => performance.now() > start + 5000, maxSeconds: 20 });
+    const outcomes = await paced(front.nginx.base, paths, {
+      rate: 50,
+      headers: { 'X-API-Key': key },
+      until: () => performance.now() > start + 5000,
+      maxSeconds: 20,
+    });
     await kill;
     const failed = outcomes.filter((o) => o.status !== 200 && o.path !== '/api/v1/company/D1101?x=1');
     // Requests in flight on the killed shim may be lost (a response already begun cannot be retried); nothing after.
@@ -334,7 +408,13 @@ describe('under load', () => {
     await accessLog(); // its last lines are flushed
     const logById = new Map(front.nginx.accessLog().map((e) => [e.request_id, e]));
     for (const o of late.filter((x) => x.path !== '/api/v1/company/D1101')) {
-      expect(logById.get(o.requestId ?? '')?.upstream.split(', ').at(-1), o.path).toBe(`127.0.0.1:${survivor.port}`);
+      expect(
+        logById
+          .get(o.requestId ?? '')
+          ?.upstream.split(', ')
+          .at(-1),
+        o.path,
+      ).toBe(`127.0.0.1:${survivor.port}`);
     }
   }, 60_000);
 });

@@ -2,7 +2,16 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nginxConfig, type NginxOptions } from '../../build-scripts/deploy/nginx-config.js';
-import { accepts, freePort, startRedis, startShimProcess, stopProcess, until, type RedisServer, type ShimProcess } from '../server/access/processes.js';
+import {
+  accepts,
+  freePort,
+  startRedis,
+  startShimProcess,
+  stopProcess,
+  until,
+  type RedisServer,
+  type ShimProcess,
+} from '../server/access/processes.js';
 
 /**
  * The production shape of deploy/README.md on loopback, started and stopped by a test: Debian's
@@ -44,7 +53,15 @@ export async function startNginx(dir: string, snapshotsDir: string, upstreams: s
   mkdirSync(dir, { recursive: true });
   for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, 'tmp', t), { recursive: true });
   // As root, workers would run as nobody and could not read the snapshots (the build makes them 0700): run them as root here.
-  const config = nginxConfig({ snapshotsDir, upstreams, listen: `127.0.0.1:${port}`, runtimeDir: dir, workerProcesses: 1, user: process.getuid?.() === 0 ? 'root' : undefined, ...options });
+  const config = nginxConfig({
+    snapshotsDir,
+    upstreams,
+    listen: `127.0.0.1:${port}`,
+    runtimeDir: dir,
+    workerProcesses: 1,
+    user: process.getuid?.() === 0 ? 'root' : undefined,
+    ...options,
+  });
   const file = join(dir, 'nginx.conf');
   writeFileSync(file, config);
   const child = spawn(NGINX, ['-p', dir, '-c', file, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -59,7 +76,10 @@ export async function startNginx(dir: string, snapshotsDir: string, upstreams: s
     accessLog: () => {
       const path = join(dir, 'access.log');
       if (!existsSync(path)) return [];
-      return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AccessLogEntry);
+      return readFileSync(path, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as AccessLogEntry);
     },
     errorLog,
     // SIGQUIT: a graceful stop (the workers finish what they serve).
@@ -87,7 +107,11 @@ export async function startFront(dir: string, snapshotsDir: string, keysDb: stri
   };
   try {
     shims.push(...(await Promise.all([startShim(env), startShim(env)])));
-    nginx = await startNginx(join(dir, 'nginx'), snapshotsDir, shims.map((s) => `127.0.0.1:${s.port}`));
+    nginx = await startNginx(
+      join(dir, 'nginx'),
+      snapshotsDir,
+      shims.map((s) => `127.0.0.1:${s.port}`),
+    );
   } catch (e) {
     await stopAll();
     throw e;

@@ -16,7 +16,11 @@ export interface Outcome {
  * `maxSeconds` have passed; resolves when every answer is in. Each request times out after 10 s.
  * With `keepBodies: false` the bodies are read but not kept (`text` is '').
  */
-export async function paced(base: string, paths: string[], o: { rate: number; headers?: Record<string, string>; until: () => boolean; maxSeconds: number; keepBodies?: boolean }): Promise<Outcome[]> {
+export async function paced(
+  base: string,
+  paths: string[],
+  o: { rate: number; headers?: Record<string, string>; until: () => boolean; maxSeconds: number; keepBodies?: boolean },
+): Promise<Outcome[]> {
   const gap = 1000 / o.rate;
   const start = performance.now();
   const pending: Promise<Outcome>[] = [];
@@ -34,7 +38,14 @@ export async function paced(base: string, paths: string[], o: { rate: number; he
           const text = o.keepBodies === false ? (await res.arrayBuffer(), '') : await res.text();
           return { path, status: res.status, text, requestId: res.headers.get('x-request-id'), sentAt };
         },
-        (e: Error) => ({ path, status: 0, text: '', error: `${e.name}: ${e.message}${e.cause ? ` (${String((e.cause as Error).message ?? e.cause)})` : ''}`, requestId: null, sentAt }),
+        (e: Error) => ({
+          path,
+          status: 0,
+          text: '',
+          error: `${e.name}: ${e.message}${e.cause ? ` (${String((e.cause as Error).message ?? e.cause)})` : ''}`,
+          requestId: null,
+          sentAt,
+        }),
       ),
     );
   }

@@ -14,11 +14,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function generate(env: Record<string, string>) {
   const out = join(dir, 'nginx.conf');
   rmSync(out, { force: true });
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'build-scripts/deploy/cli.ts', '--snapshots', join(dir, 'snapshots'), '--upstream', '127.0.0.1:8081', '--out', out], {
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'build-scripts/deploy/cli.ts', '--snapshots', join(dir, 'snapshots'), '--upstream', '127.0.0.1:8081', '--out', out],
+    {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      timeout: 30_000,
+    },
+  );
   return { status: r.status, stderr: r.stderr.trim(), config: r.status === 0 ? readFileSync(out, 'utf8') : '' };
 }
 

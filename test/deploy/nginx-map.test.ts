@@ -144,10 +144,17 @@ describe.skipIf(!NGINX)('nginx -t', () => {
       writeFileSync(join(dir, 'esg.conf'), nginxConfig({ ...options, mode: 'http' }));
       // Debian's own nginx.conf, in short: the system's types and gzip at http level, the include beside them.
       const stock = [
-        `pid ${dir}/stock.pid;`, `error_log ${dir}/error.log;`, 'events {}',
-        'http {', '  types { text/html html; application/json json; }', '  default_type application/octet-stream;', '  gzip on;',
+        `pid ${dir}/stock.pid;`,
+        `error_log ${dir}/error.log;`,
+        'events {}',
+        'http {',
+        '  types { text/html html; application/json json; }',
+        '  default_type application/octet-stream;',
+        '  gzip on;',
         ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/tmp/${t};`),
-        `  include ${dir}/esg.conf;`, '}', '',
+        `  include ${dir}/esg.conf;`,
+        '}',
+        '',
       ].join('\n');
       writeFileSync(join(dir, 'stock.conf'), stock);
       for (const conf of ['full.conf', 'stock.conf']) {

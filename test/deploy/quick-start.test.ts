@@ -29,7 +29,8 @@ beforeAll(async () => {
   // The reader's checkout, seen from a folder of its own so the files the calls write land there.
   terminal = join(root, 'checkout');
   mkdirSync(terminal);
-  for (const entry of ['package.json', 'node_modules', 'server', 'src', 'build-scripts', 'tsconfig.json']) symlinkSync(join(process.cwd(), entry), join(terminal, entry));
+  for (const entry of ['package.json', 'node_modules', 'server', 'src', 'build-scripts', 'tsconfig.json'])
+    symlinkSync(join(process.cwd(), entry), join(terminal, entry));
   shim = await startShimProcess(
     { SNAPSHOTS_DIR: join(root, 'snapshots'), KEYS_DB: join(root, 'keys.sqlite'), LOG_LEVEL: 'info' },
     { how: { command: 'npm', args: ['start'] } },

@@ -29,7 +29,10 @@ function script(text: string): string {
   s = s.replace(/--listen 8080\b/, `--listen 127.0.0.1:${ports.nginx}`);
   // As root, nginx's workers would run as nobody, who cannot read the snapshots: the guide runs all as one user.
   if (process.getuid?.() === 0) s = s.replace(/(--out \S+)/, '$1 --user root');
-  return s.replace(/\b8081\b/g, String(ports.a)).replace(/\b8082\b/g, String(ports.b)).replace(/\b6379\b/g, String(ports.redis));
+  return s
+    .replace(/\b8081\b/g, String(ports.a))
+    .replace(/\b8082\b/g, String(ports.b))
+    .replace(/\b6379\b/g, String(ports.redis));
 }
 
 /** Runs a block in bash (errors stop it); its output goes to a file, as the daemons it starts keep theirs open. */
@@ -48,7 +51,6 @@ function run(name: string): { status: number | null; output: string } {
     closeSync(fd);
   }
 }
-
 
 /** A port whose metrics port (port + 10000, as the guide sets it) is a port too. */
 async function shimPort(): Promise<number> {
@@ -70,7 +72,12 @@ beforeAll(async () => {
 
 afterAll(() => {
   // Whatever the stop block left running, by the ids the start block recorded.
-  for (const pidFile of [join(root, 'nginx', 'nginx.pid'), join(root, 'logs', `shim-${ports.a}.pid`), join(root, 'logs', `shim-${ports.b}.pid`), join(root, 'logs', 'redis.pid')]) {
+  for (const pidFile of [
+    join(root, 'nginx', 'nginx.pid'),
+    join(root, 'logs', `shim-${ports.a}.pid`),
+    join(root, 'logs', `shim-${ports.b}.pid`),
+    join(root, 'logs', 'redis.pid'),
+  ]) {
     if (!existsSync(pidFile)) continue;
     try {
       process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGKILL');
@@ -96,7 +103,10 @@ describe.skipIf(!NGINX)('deploy/README.md, as written', () => {
     expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
     expect(await page.text()).toContain('D1101');
     await new Promise((r) => setTimeout(r, 1500)); // nginx flushes its access log once a second
-    const log = readFileSync(join(root, 'nginx', 'access.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { uri: string; upstream: string });
+    const log = readFileSync(join(root, 'nginx', 'access.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { uri: string; upstream: string });
     expect(log.find((e) => e.uri === '/api/v1/company/D1101')?.upstream).toBe('');
     expect(log.find((e) => e.uri === '/api/v1/ranking?limit=2')?.upstream).toMatch(new RegExp(`:(${ports.a}|${ports.b})$`));
 

@@ -34,7 +34,11 @@ beforeAll(async () => {
   keys.close();
   if (!NGINX) return;
   shims.push(...(await Promise.all([startShimProcess(shimEnv()), startShimProcess(shimEnv())])));
-  nginx = await startNginx(join(dir, 'nginx'), snapshotsDir(), shims.map((s) => `127.0.0.1:${s.port}`));
+  nginx = await startNginx(
+    join(dir, 'nginx'),
+    snapshotsDir(),
+    shims.map((s) => `127.0.0.1:${s.port}`),
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -51,7 +55,12 @@ interface Outcome {
 const BODY = JSON.stringify({ tickers: ['D1101', 'D1102', 'D1103'] });
 
 function postBatch(): Promise<Outcome> {
-  return fetch(`${nginx.base}/api/v1/batch`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': key }, body: BODY, signal: AbortSignal.timeout(30_000) }).then(
+  return fetch(`${nginx.base}/api/v1/batch`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-API-Key': key },
+    body: BODY,
+    signal: AbortSignal.timeout(30_000),
+  }).then(
     async (res) => {
       await res.arrayBuffer();
       return { status: res.status };
@@ -104,8 +113,14 @@ describe.skipIf(!NGINX)('a rolling restart behind nginx, under POST load', () =>
         process.kill(pid, 'SIGCONT');
       }
       const burstOutcomes = await burst;
-      const exit = await new Promise<number | null>((resolve) => (old.child.exitCode !== null ? resolve(old.child.exitCode) : old.child.once('exit', (code) => resolve(code))));
-      const lines = old.log().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const exit = await new Promise<number | null>((resolve) =>
+        old.child.exitCode !== null ? resolve(old.child.exitCode) : old.child.once('exit', (code) => resolve(code)),
+      );
+      const lines = old
+        .log()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       const end = lines.find((l) => String(l.message).startsWith('shut down'));
       const held = lines.filter((l) => l.message === 'request' && l.route === '/api/v1/batch').length;
 
@@ -130,7 +145,10 @@ describe.skipIf(!NGINX)('a rolling restart behind nginx, under POST load', () =>
       // Besides connections refused once the old shim stopped listening, nginx met a reset only on a
       // connection the kernel still held in the shim's accept queue when it closed (none, nearly
       // always: the shim takes what is queued just before), and the shim's log counts exactly those.
-      const resets = nginx.errorLog().split('\n').filter((l) => /\[error\]/.test(l) && !/connect\(\) failed \(111: Connection refused\)/.test(l));
+      const resets = nginx
+        .errorLog()
+        .split('\n')
+        .filter((l) => /\[error\]/.test(l) && !/connect\(\) failed \(111: Connection refused\)/.test(l));
       expect(resets.length, resets.join('\n')).toBe(end!.refused);
       expect(end!.refused as number).toBeLessThanOrEqual(3);
     } finally {

@@ -28,7 +28,10 @@ afterAll(() => store.close());
 
 /** Cloudflare's rule pattern: `*` is a greedy splat, `:name` one segment; anchored. */
 function rulePattern(from: string): RegExp {
-  const escaped = from.split('*').map((s) => s.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')).join('(?<splat>.*)');
+  const escaped = from
+    .split('*')
+    .map((s) => s.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&'))
+    .join('(?<splat>.*)');
   return new RegExp(`^${escaped.replace(/:([A-Za-z]\w*)/g, (_m, name: string) => `(?<${name}>[^/]+)`)}$`);
 }
 const fill = (to: string, groups: Record<string, string>) => to.replace(/:([A-Za-z]\w*)/g, (m, name: string) => groups[name] ?? m);
@@ -123,21 +126,38 @@ describe('_redirects', () => {
     expect(dynamic.length).toBeLessThanOrEqual(100);
     const firstDynamic = rules.findIndex((r) => !r.query && /[:*]/.test(r.from));
     expect(rules.slice(firstDynamic).every((r) => r.query || /[:*]/.test(r.from))).toBe(true);
-    const urls = staticCases(store).flatMap((c) => [c.url, c.url.endsWith('/') ? `${c.url}index.json` : c.url.endsWith('.json') ? c.url : `${c.url}.json`]);
+    const urls = staticCases(store).flatMap((c) => [
+      c.url,
+      c.url.endsWith('/') ? `${c.url}index.json` : c.url.endsWith('.json') ? c.url : `${c.url}.json`,
+    ]);
     urls.push('/api/v1', '/api/v1/index', '/api/v1/openapi', '/api/v1/feed.atom', '/api/v1/changes/page/1', '/api/v1/changes/page/1.json');
     for (const url of urls) {
-      for (const host of HOSTS) expect(serve(host, rules, url), `${host} ${url}`).toEqual({ file: fileForUrlPath(url.replace(/^\/api\/v1$/, '/api/v1/')), status: 200 });
+      for (const host of HOSTS)
+        expect(serve(host, rules, url), `${host} ${url}`).toEqual({ file: fileForUrlPath(url.replace(/^\/api\/v1$/, '/api/v1/')), status: 200 });
     }
     expect(serve('netlify', rules, '/api/v1/ranking?page=2')).toEqual({ file: 'api/v1/ranking/page/2.json', status: 200 });
     expect(serve('netlify', rules, '/api/v1/changes?page=1')).toEqual({ file: 'api/v1/changes/page/1.json', status: 200 });
     const id = store.meta.dataset_snapshot_id;
-    for (const page of ['/', '/company/D1101/', '/ranking/', '/docs/', '/assets/site.css', '/favicon.ico', '/404.html',
-      '/zh-TW/', '/zh-TW/company/D1101/', '/zh-TW/research/', `/zh-TW/downloads/${id}/`, '/zh-TW/docs/', '/zh-TW/404.html']) {
+    for (const page of [
+      '/',
+      '/company/D1101/',
+      '/ranking/',
+      '/docs/',
+      '/assets/site.css',
+      '/favicon.ico',
+      '/404.html',
+      '/zh-TW/',
+      '/zh-TW/company/D1101/',
+      '/zh-TW/research/',
+      `/zh-TW/downloads/${id}/`,
+      '/zh-TW/docs/',
+      '/zh-TW/404.html',
+    ]) {
       for (const host of HOSTS) expect(serve(host, rules, page), `${host} ${page}`).toEqual({ file: fileForPageUrl(page), status: 200 });
     }
   });
 
-  it('a miss gets its language\'s 404 page with status 404 on both hosts', () => {
+  it("a miss gets its language's 404 page with status 404 on both hosts", () => {
     const { rules } = parseRedirects(staticHostRedirects());
     // Netlify's alone: Cloudflare Pages has no status 404 in `_redirects`, and finds the nearest 404.html itself.
     expect(rules.filter((r) => r.status === 404)).toEqual([{ from: '/zh-TW/*', to: '/zh-TW/404.html', status: 404, cloudflare: false }]);
@@ -170,21 +190,41 @@ describe('_headers', () => {
     return out;
   }
 
-  it('within the hosts\' limits, every path gets the shim\'s headers and exactly one policy, the right one', () => {
+  it("within the hosts' limits, every path gets the shim's headers and exactly one policy, the right one", () => {
     const text = staticHostHeaders();
     expect(text.split('\n').filter((l) => l !== '' && !l.startsWith('#') && !l.startsWith(' ')).length).toBeLessThanOrEqual(100); // Cloudflare: 100 rules
     expect(Math.max(...text.split('\n').map((l) => l.length))).toBeLessThanOrEqual(2000);
     const expected: [string, string][] = [
       ...staticCases(store).map((c) => [c.url, API_CSP] as [string, string]),
-      ['/api/v1', API_CSP], ['/api/v1/feed.atom', API_CSP], ['/api/v1/openapi', API_CSP], ['/api/v1/company/D1101.json', API_CSP],
-      ['/', PAGE_CSP], ['/company/D1101/', PAGE_CSP], ['/ranking/page/2/', PAGE_CSP], ['/etf/', PAGE_CSP], ['/methodology/', PAGE_CSP], ['/404.html', PAGE_CSP],
-      ['/research/', PAGE_CSP], ['/downloads/', PAGE_CSP], [`/api/v1/downloads/${store.meta.dataset_snapshot_id}/`, PAGE_CSP],
+      ['/api/v1', API_CSP],
+      ['/api/v1/feed.atom', API_CSP],
+      ['/api/v1/openapi', API_CSP],
+      ['/api/v1/company/D1101.json', API_CSP],
+      ['/', PAGE_CSP],
+      ['/company/D1101/', PAGE_CSP],
+      ['/ranking/page/2/', PAGE_CSP],
+      ['/etf/', PAGE_CSP],
+      ['/methodology/', PAGE_CSP],
+      ['/404.html', PAGE_CSP],
+      ['/research/', PAGE_CSP],
+      ['/downloads/', PAGE_CSP],
+      [`/api/v1/downloads/${store.meta.dataset_snapshot_id}/`, PAGE_CSP],
       ['/docs/', DOCS_PAGE_CSP],
       // The Traditional Chinese pages (issue 26): the same policies under /zh-TW/.
-      ['/zh-TW/', PAGE_CSP], ['/zh-TW/company/D1101/', PAGE_CSP], ['/zh-TW/ranking/page/2/', PAGE_CSP], ['/zh-TW/etf/', PAGE_CSP], ['/zh-TW/methodology/', PAGE_CSP],
-      ['/zh-TW/404.html', PAGE_CSP], ['/zh-TW/research/', PAGE_CSP], ['/zh-TW/downloads/', PAGE_CSP], [`/zh-TW/downloads/${store.meta.dataset_snapshot_id}/`, PAGE_CSP],
-      ['/zh-TW/sources/', PAGE_CSP], ['/zh-TW/docs/', DOCS_PAGE_CSP],
-      ['/assets/site.css', API_CSP], ['/search/index.json', API_CSP], ['/favicon.ico', API_CSP],
+      ['/zh-TW/', PAGE_CSP],
+      ['/zh-TW/company/D1101/', PAGE_CSP],
+      ['/zh-TW/ranking/page/2/', PAGE_CSP],
+      ['/zh-TW/etf/', PAGE_CSP],
+      ['/zh-TW/methodology/', PAGE_CSP],
+      ['/zh-TW/404.html', PAGE_CSP],
+      ['/zh-TW/research/', PAGE_CSP],
+      ['/zh-TW/downloads/', PAGE_CSP],
+      [`/zh-TW/downloads/${store.meta.dataset_snapshot_id}/`, PAGE_CSP],
+      ['/zh-TW/sources/', PAGE_CSP],
+      ['/zh-TW/docs/', DOCS_PAGE_CSP],
+      ['/assets/site.css', API_CSP],
+      ['/search/index.json', API_CSP],
+      ['/favicon.ico', API_CSP],
     ];
     for (const [path, csp] of expected) {
       const h = headersFor(path);

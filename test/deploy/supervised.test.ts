@@ -10,7 +10,18 @@ import { describe, expect, it } from 'vitest';
  * verified by `systemd-analyze verify` where that is installed; the Dockerfile is parsed and its
  * user, health check and command checked.
  */
-const ENVIRONMENT = ['PORT', 'HOST', 'REDIS_URL', 'TRUST_PROXY', 'KEYS_DB', 'SNAPSHOTS_DIR', 'LOG_LEVEL', 'METRICS_PORT', 'SHUTDOWN_DRAIN_MS', 'SHUTDOWN_GRACE_MS'];
+const ENVIRONMENT = [
+  'PORT',
+  'HOST',
+  'REDIS_URL',
+  'TRUST_PROXY',
+  'KEYS_DB',
+  'SNAPSHOTS_DIR',
+  'LOG_LEVEL',
+  'METRICS_PORT',
+  'SHUTDOWN_DRAIN_MS',
+  'SHUTDOWN_GRACE_MS',
+];
 const startScript = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
 /** The Node flags `npm start` runs the server with (heap bounds, V8 settings): a supervised shim runs with the same. */
 const startFlags = startScript.split(/\s+/).filter((t) => t.startsWith('--') && t !== '--import');
@@ -65,7 +76,10 @@ describe('deploy/esg-shim@.service', () => {
 
   it('sets and documents every setting of the shim', () => {
     const set = service.filter(([k]) => k === 'Environment').map(([, v]) => v.split('=')[0]);
-    const header = text.split('\n').filter((l) => l.startsWith('#')).join('\n');
+    const header = text
+      .split('\n')
+      .filter((l) => l.startsWith('#'))
+      .join('\n');
     for (const name of ENVIRONMENT) {
       expect(set, name).toContain(name);
       expect(header, `${name} documented`).toMatch(new RegExp(`#\\s+${name}\\s`));
@@ -144,14 +158,21 @@ describe('deploy/Dockerfile', () => {
     expect(finalStage.find((i) => i.op === 'STOPSIGNAL')?.args ?? 'SIGTERM').toBe('SIGTERM');
   });
 
-  it('checks its health on /healthz, and sets the shim\'s settings', () => {
+  it("checks its health on /healthz, and sets the shim's settings", () => {
     const health = finalStage.filter((i) => i.op === 'HEALTHCHECK');
     expect(health).toHaveLength(1);
     expect(health[0]!.args).toMatch(/CMD .*\/healthz/);
-    const env = finalStage.filter((i) => i.op === 'ENV').map((i) => i.args).join(' ');
-    for (const name of ['PORT', 'HOST', 'SNAPSHOTS_DIR', 'KEYS_DB', 'LOG_LEVEL', 'METRICS_PORT', 'SHUTDOWN_DRAIN_MS', 'SHUTDOWN_GRACE_MS']) expect(env, name).toMatch(new RegExp(`\\b${name}=`));
+    const env = finalStage
+      .filter((i) => i.op === 'ENV')
+      .map((i) => i.args)
+      .join(' ');
+    for (const name of ['PORT', 'HOST', 'SNAPSHOTS_DIR', 'KEYS_DB', 'LOG_LEVEL', 'METRICS_PORT', 'SHUTDOWN_DRAIN_MS', 'SHUTDOWN_GRACE_MS'])
+      expect(env, name).toMatch(new RegExp(`\\b${name}=`));
     // What the server imports lives in src/ and server/: the image copies those (and what tsx reads).
-    const copied = finalStage.filter((i) => i.op === 'COPY').map((i) => i.args).join(' ');
+    const copied = finalStage
+      .filter((i) => i.op === 'COPY')
+      .map((i) => i.args)
+      .join(' ');
     for (const path of ['src', 'server', 'package.json', 'tsconfig.json', 'node_modules']) expect(copied, path).toContain(path);
   });
 });

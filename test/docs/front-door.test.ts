@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
  * relative link of the README and of docs/ names a file that exists.
  */
 const README = readFileSync('README.md', 'utf8');
-const DOCS = readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => join('docs', f));
+const DOCS = readdirSync('docs')
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => join('docs', f));
 
 /** The rows of the README table whose header row starts with `| <first> |`, by their first cell. */
 function tableKeys(first: string): string[] {
@@ -64,7 +66,14 @@ const anchors = (file: string) =>
   readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => /^#{1,6} /.test(l))
-    .map((l) => l.replace(/^#+ /, '').trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-'));
+    .map((l) =>
+      l
+        .replace(/^#+ /, '')
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-'),
+    );
 
 describe('README.md, the front door', () => {
   it('is at most 250 lines', () => {
@@ -74,7 +83,10 @@ describe('README.md, the front door', () => {
   it('has a row in its folder table for every folder of the repository', () => {
     const rows = tableKeys('folder').map((k) => k.replace(/^`|\/?`$/g, ''));
     expect(folders().filter((f) => !rows.includes(f))).toEqual([]);
-    expect(rows.filter((r) => !existsSync(r)), 'rows for folders that do not exist').toEqual([]);
+    expect(
+      rows.filter((r) => !existsSync(r)),
+      'rows for folders that do not exist',
+    ).toEqual([]);
   });
 
   it('documents every environment variable the code reads', () => {
@@ -93,9 +105,15 @@ describe('README.md, the front door', () => {
     const root = resolve('.');
     for (const file of ['README.md', ...DOCS]) {
       const inside = targets(file).filter((t) => !relative(root, t.file).startsWith('..'));
-      expect(inside.filter((t) => !existsSync(t.file)).map((t) => t.file), file).toEqual([]);
+      expect(
+        inside.filter((t) => !existsSync(t.file)).map((t) => t.file),
+        file,
+      ).toEqual([]);
       const broken = inside.filter((t) => t.anchor && t.file.endsWith('.md') && !anchors(t.file).includes(decodeURIComponent(t.anchor)));
-      expect(broken.map((t) => `${relative(root, t.file)}#${t.anchor}`), file).toEqual([]);
+      expect(
+        broken.map((t) => `${relative(root, t.file)}#${t.anchor}`),
+        file,
+      ).toEqual([]);
     }
   });
 });

@@ -58,7 +58,11 @@ export interface Ran {
   rows?: number;
 }
 
-function run(command: string, args: string[], o: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs: number }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  o: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs: number },
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -89,7 +93,11 @@ export class GuideSession {
   private duck: { instance: DuckDBInstance; connection: DuckDBConnection } | null = null;
   private readonly state = mkdtempSync(join(tmpdir(), 'esg-guide-state-'));
 
-  constructor(cwd: string, env: NodeJS.ProcessEnv, private readonly timeoutMs = 120_000) {
+  constructor(
+    cwd: string,
+    env: NodeJS.ProcessEnv,
+    private readonly timeoutMs = 120_000,
+  ) {
     this.cwd = cwd;
     this.env = env;
   }
@@ -116,7 +124,9 @@ export class GuideSession {
   }
 
   private fail(block: GuideBlock, why: string, r: { stdout: string; stderr: string }): never {
-    throw new Error(`${block.kind} block at line ${block.line} ${why}\n--- block\n${block.code}--- stdout\n${r.stdout.slice(-4000)}\n--- stderr\n${r.stderr.slice(-4000)}`);
+    throw new Error(
+      `${block.kind} block at line ${block.line} ${why}\n--- block\n${block.code}--- stdout\n${r.stdout.slice(-4000)}\n--- stderr\n${r.stderr.slice(-4000)}`,
+    );
   }
 
   /** The block as typed, then (only if it succeeded) the terminal's state saved for the next block. */

@@ -23,7 +23,10 @@ beforeAll(async () => {
   const snapshotsDir = demoSeriesSnapshotsDir;
   server = await startServer(snapshotsDir);
   folder = pageUrls.downloadFolder(currentSnapshotId(snapshotsDir)!);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
 });
 afterAll(async () => {
   await browser?.close();

@@ -13,7 +13,8 @@ import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
  * docs/research.md is served with the site, at /research/, linked from every page's navigation and
  * from /downloads/; each language's guide (docs/research.zh-TW.md) at that language's /research/.
  */
-const headingsOf = (markdown: string) => [...markdown.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '').matchAll(/^(#{1,3}) (.+)$/gm)].map((m) => m[2]!.trim());
+const headingsOf = (markdown: string) =>
+  [...markdown.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '').matchAll(/^(#{1,3}) (.+)$/gm)].map((m) => m[2]!.trim());
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let server: RunningServer;
@@ -29,7 +30,10 @@ const decode = (s: string) =>
   s
     .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
     .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
-    .replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 describe('/research/ in every language', () => {
   for (const locale of LOCALES) {
@@ -48,7 +52,14 @@ describe('/research/ in every language', () => {
       for (const h of headings) expect(pageHeadings, h).toContain(h.replace(/`/g, ''));
       expect(decode(/<title>([^<]*)<\/title>/.exec(page)![1]!)).toMatch(new RegExp(`^${escape(`${t.site.demoPrefix} ${headings[0]}`)} · `));
       // Every command block, as written, in a copyable frame showing the host the page is opened on.
-      const pres = [...page.matchAll(new RegExp(`<pre tabindex="0"><code class="language-\\w+" data-origin="([^"]+)">([\\s\\S]*?)</code></pre><button type="button" class="copy" data-copy(?:="")? hidden>${escape(t.script.copy.copy)}</button>`, 'g'))];
+      const pres = [
+        ...page.matchAll(
+          new RegExp(
+            `<pre tabindex="0"><code class="language-\\w+" data-origin="([^"]+)">([\\s\\S]*?)</code></pre><button type="button" class="copy" data-copy(?:="")? hidden>${escape(t.script.copy.copy)}</button>`,
+            'g',
+          ),
+        ),
+      ];
       const blocks = guideBlocks(markdown);
       expect(pres.map((m) => decode(m[2]!))).toEqual(blocks.map((b) => b.code));
       for (const m of pres) expect(m[1]).toBe(GUIDE_LOCAL_ORIGIN);

@@ -36,16 +36,26 @@ afterAll(async () => {
 /** What must be equal across languages: a block's kind, its database file, and its code without comment lines. */
 function comparable(b: GuideBlock) {
   const comment = b.kind === 'sh' ? /^\s*#/ : /^\s*--/;
-  return { kind: b.kind, file: b.file, code: b.code.split('\n').filter((l) => !comment.test(l)).join('\n') };
+  return {
+    kind: b.kind,
+    file: b.file,
+    code: b.code
+      .split('\n')
+      .filter((l) => !comment.test(l))
+      .join('\n'),
+  };
 }
 
 describe('the guides in every language', () => {
-  it('have the same runnable blocks in the same order, comment lines aside, and the same other blocks\' languages', () => {
+  it("have the same runnable blocks in the same order, comment lines aside, and the same other blocks' languages", () => {
     const [en, ...others] = guides;
     expect(others.length).toBeGreaterThan(0);
     for (const g of others) {
       expect(g.runnable.map(comparable), `${g.name} against ${en!.name}`).toEqual(en!.runnable.map(comparable));
-      expect(g.blocks.map((b) => b.lang), `${g.name} against ${en!.name}`).toEqual(en!.blocks.map((b) => b.lang));
+      expect(
+        g.blocks.map((b) => b.lang),
+        `${g.name} against ${en!.name}`,
+      ).toEqual(en!.blocks.map((b) => b.lang));
     }
   });
 });
@@ -123,14 +133,25 @@ for (const { name, blocks, runnable } of guides) {
         ...dp.resources.flatMap((r) => r.schema.fields.map((f) => f.name)),
         ...dp.resources.flatMap((r) => r.schema.fields.map((f) => f.type)),
         // Keys of datapackage.json the snippets read, readr's column type letters, pandas' na_action.
-        'resources', 'schema', 'fields', 'name', 'type', 'path', 'i', 'd', 'l', 'c', 'ignore',
+        'resources',
+        'schema',
+        'fields',
+        'name',
+        'type',
+        'path',
+        'i',
+        'd',
+        'l',
+        'c',
+        'ignore',
       ]);
       const snippets = blocks.filter((b) => b.lang === 'python' || b.lang === 'r');
       expect(snippets.map((b) => b.lang).sort()).toEqual(['python', 'r']);
       for (const b of snippets) {
         const words = [...b.code.matchAll(/"([A-Za-z_]+)"/g), ...b.code.matchAll(/\$([A-Za-z_]+)/g)].map((m) => m[1]!);
         expect(words.length, `line ${b.line}`).toBeGreaterThan(5);
-        for (const w of words) expect(known.has(w), `"${w}" in the ${b.lang} block at line ${b.line} is no table, column or key of datapackage.json`).toBe(true);
+        for (const w of words)
+          expect(known.has(w), `"${w}" in the ${b.lang} block at line ${b.line} is no table, column or key of datapackage.json`).toBe(true);
       }
     });
   });

@@ -64,7 +64,11 @@ describe('the example client against a started shim', () => {
   it('fetches a batch, unknown codes reported in their items', async () => {
     const b = await batch(apiClient(shim.base, key), ['D1101', 'd1104', 'D9999']);
     expect(b.meta).toEqual({ requested: 3, found: 2, not_found: 1 });
-    expect(b.data.map((i) => [i.ticker, i.ok])).toEqual([['D1101', true], ['D1104', true], ['D9999', false]]);
+    expect(b.data.map((i) => [i.ticker, i.ok])).toEqual([
+      ['D1101', true],
+      ['D1104', true],
+      ['D9999', false],
+    ]);
   });
 
   it('fetches an evidence pack that unzips and verifies', async () => {
@@ -76,13 +80,14 @@ describe('the example client against a started shim', () => {
     await run('sha256sum', ['-c', '--strict', '--quiet', 'SHA256SUMS'], { cwd: join(work, p.name.replace(/\.zip$/, '')) });
   });
 
-  it('a tier without packs gets the envelope\'s message, not a zip', async () => {
+  it("a tier without packs gets the envelope's message, not a zip", async () => {
     await expect(pack(apiClient(shim.base), ['D1101'], join(work, 'no.zip'))).rejects.toThrow(/403 FORBIDDEN: .*developer, commercial/);
   });
 
   it('runs as a program, as the README shows', async () => {
     const { stdout } = await run(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'examples/client.ts')], {
-      cwd: work, env: { ...process.env, ESG_API: shim.base, ESG_API_KEY: key },
+      cwd: work,
+      env: { ...process.env, ESG_API: shim.base, ESG_API_KEY: key },
     });
     expect(stdout).toMatch(/^D1101 /);
     expect(stdout).toContain('Batch: 2 found, 1 not found');

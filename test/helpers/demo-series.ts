@@ -15,7 +15,9 @@ export interface DemoSeriesBuild {
 }
 
 /** The evolving demo (what `npm run demo` publishes), built month by month inside a fresh temp folder. */
-export async function buildDemoSeries(o: { companies?: number; months?: number; root?: string; afterEach?: (r: BuildResult) => Promise<void> } = {}): Promise<DemoSeriesBuild> {
+export async function buildDemoSeries(
+  o: { companies?: number; months?: number; root?: string; afterEach?: (r: BuildResult) => Promise<void> } = {},
+): Promise<DemoSeriesBuild> {
   const root = o.root ?? mkdtempSync(join(tmpdir(), 'esg-series-'));
   const snapshotsDir = join(root, 'snapshots');
   const months = await generateDemoSeries({ outDir: join(root, 'sources'), companies: o.companies ?? 1800, months: o.months ?? 2 });

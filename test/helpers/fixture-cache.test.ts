@@ -61,7 +61,9 @@ describe('cachedFixture', () => {
     writeFileSync(join(FIXTURE_CACHE, `${name}-${fixtureHash({ name, inputs: [input] })}.lock`), '4194305');
     const before = buildCount();
     const outs = [join(work, 'a.out'), join(work, 'b.out')];
-    await Promise.all(outs.map((out) => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(out)], { cwd: process.cwd() })));
+    await Promise.all(
+      outs.map((out) => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(out)], { cwd: process.cwd() })),
+    );
     const [a, b] = outs.map((o) => readFileSync(o, 'utf8'));
     expect(a).toBe(b);
     expect(readFileSync(join(a!, 'out.txt'), 'utf8')).toBe('three');

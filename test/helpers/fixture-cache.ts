@@ -1,5 +1,17 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -45,7 +57,10 @@ function filesUnder(path: string): string[] {
 export function fixtureHash(spec: Pick<FixtureSpec, 'name' | 'inputs' | 'params'>): string {
   const hash = createHash('sha256').update(`${spec.name}\0${JSON.stringify(spec.params ?? null)}\0${process.version}\0`);
   for (const file of spec.inputs.flatMap((p) => filesUnder(resolve(REPO, p)))) {
-    hash.update(`${relative(REPO, file)}\0`).update(readFileSync(file)).update('\0');
+    hash
+      .update(`${relative(REPO, file)}\0`)
+      .update(readFileSync(file))
+      .update('\0');
   }
   return hash.digest('hex').slice(0, 16);
 }

@@ -55,27 +55,68 @@ export function handBuiltSources(): SourceData {
     ['H0004', company('H0004', '丁半導體')],
   ]);
   const assurances = new Map<string, AssuredReport>([
-    ['H0001', report('H0001', 2025, {
-      kind: 'cpa', provider: '示範聯合會計師事務所', level: 'reasonable', standard: '確信準則3000號',
-      verifications: [{ provider: 'BSI Taiwan', standard: 'AA1000AS v3' }],
-    }, REPORT_LINKS.H0001)],
-    ['H0002', report('H0002', 2024, { kind: 'third_party', provider: 'SGS Taiwan', level: 'limited', standard: null, verifications: [] }, REPORT_LINKS.H0002)],
-    ['H0003', report('H0003', 2022, { kind: 'cpa', provider: '示範會計師事務所', level: 'limited', standard: '確信準則3000號', verifications: [] }, REPORT_LINKS.H0003)],
+    [
+      'H0001',
+      report(
+        'H0001',
+        2025,
+        {
+          kind: 'cpa',
+          provider: '示範聯合會計師事務所',
+          level: 'reasonable',
+          standard: '確信準則3000號',
+          verifications: [{ provider: 'BSI Taiwan', standard: 'AA1000AS v3' }],
+        },
+        REPORT_LINKS.H0001,
+      ),
+    ],
+    [
+      'H0002',
+      report('H0002', 2024, { kind: 'third_party', provider: 'SGS Taiwan', level: 'limited', standard: null, verifications: [] }, REPORT_LINKS.H0002),
+    ],
+    [
+      'H0003',
+      report(
+        'H0003',
+        2022,
+        { kind: 'cpa', provider: '示範會計師事務所', level: 'limited', standard: '確信準則3000號', verifications: [] },
+        REPORT_LINKS.H0003,
+      ),
+    ],
   ]);
   const etfs = new Map<string, EtfFund>([
-    ['HE001', {
-      code: 'HE001', name: '示範ESG永續', period: '2026Q3', asof: '2026-09-30', minWeight: 0.01, sourceId: 'SRC-SITCA-ETF-HOLDINGS',
-      holdings: [
-        { code: 'H0001', name: '甲科技', weight: 0.3282 },
-        { code: 'H0002', name: '乙電子', weight: 0.1 },
-        { code: 'H0004', name: '丁半導體', weight: 0.07 },
-        { code: '2330', name: '台積電', weight: 0.12341 },
-      ],
-    }],
-    ['HE002', {
-      code: 'HE002', name: '示範海外', period: '2026Q2', asof: '2026-06-30', minWeight: 0, sourceId: 'SRC-MOPS-ETF-HOLDINGS',
-      holdings: [{ code: 'AAPL', name: 'Apple', weight: 0.6 }, { code: 'CASH', name: '現金', weight: 0.4 }],
-    }],
+    [
+      'HE001',
+      {
+        code: 'HE001',
+        name: '示範ESG永續',
+        period: '2026Q3',
+        asof: '2026-09-30',
+        minWeight: 0.01,
+        sourceId: 'SRC-SITCA-ETF-HOLDINGS',
+        holdings: [
+          { code: 'H0001', name: '甲科技', weight: 0.3282 },
+          { code: 'H0002', name: '乙電子', weight: 0.1 },
+          { code: 'H0004', name: '丁半導體', weight: 0.07 },
+          { code: '2330', name: '台積電', weight: 0.12341 },
+        ],
+      },
+    ],
+    [
+      'HE002',
+      {
+        code: 'HE002',
+        name: '示範海外',
+        period: '2026Q2',
+        asof: '2026-06-30',
+        minWeight: 0,
+        sourceId: 'SRC-MOPS-ETF-HOLDINGS',
+        holdings: [
+          { code: 'AAPL', name: 'Apple', weight: 0.6 },
+          { code: 'CASH', name: '現金', weight: 0.4 },
+        ],
+      },
+    ],
   ]);
   return {
     companies,
@@ -102,7 +143,14 @@ export function writeHandBuiltSnapshot(dir: string, data: SourceData = handBuilt
     return c && { score: c.score.credibility_score, hasAssurance: c.assurance !== null };
   });
   writeSnapshotDb(join(dir, 'snapshot.sqlite'), {
-    meta: { dataset_snapshot_id: '2026-11-01', data_asof: ASOF, kind: 'demo', published_at: '2026-11-01T00:00:00Z', registry_year: '', service_host: 'esg.example.org' },
+    meta: {
+      dataset_snapshot_id: '2026-11-01',
+      data_asof: ASOF,
+      kind: 'demo',
+      published_at: '2026-11-01T00:00:00Z',
+      registry_year: '',
+      service_host: 'esg.example.org',
+    },
     companies,
     etfs,
     data,

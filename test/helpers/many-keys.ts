@@ -12,7 +12,9 @@ export function addFillerKeys(path: string, count: number): void {
   KeyStore.open(path).close();
   const db = new Database(path);
   try {
-    const insert = db.prepare("INSERT INTO api_keys (id, hash, tier, owner, daily_limit, per_minute_limit, created_at, revoked_at) VALUES (?, ?, 'academic', 'filler', NULL, NULL, ?, NULL)");
+    const insert = db.prepare(
+      "INSERT INTO api_keys (id, hash, tier, owner, daily_limit, per_minute_limit, created_at, revoked_at) VALUES (?, ?, 'academic', 'filler', NULL, NULL, ?, NULL)",
+    );
     const createdAt = new Date().toISOString();
     db.transaction(() => {
       for (let i = 0; i < count; i++) insert.run(`f${i.toString(16).padStart(9, '0')}`, hash('sha256', `filler ${i}`), createdAt);

@@ -3,7 +3,13 @@ import { expect } from 'vitest';
 import { errorBodySchema } from '../../src/contract/common.js';
 
 /** Sends a request exactly as written (no URL normalisation), e.g. for traversal attempts. */
-export function raw(base: string, path: string, method = 'GET', headers: Record<string, string> = {}, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+export function raw(
+  base: string,
+  path: string,
+  method = 'GET',
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     // A fresh connection per request: a kept-alive socket that the server closes for idleness at the

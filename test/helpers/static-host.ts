@@ -46,9 +46,10 @@ export async function startStaticHost(currentTreeDir: string, o: { snapshotsDir?
   const { port } = server.address() as AddressInfo;
   return {
     base: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

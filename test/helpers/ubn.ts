@@ -6,8 +6,12 @@
  */
 export function officiallyValid(ubn: string): boolean {
   const weights = [1, 2, 1, 2, 1, 2, 4, 1];
-  const digitSum = (n: number) => String(n).split('').reduce((s, d) => s + Number(d), 0);
+  const digitSum = (n: number) =>
+    String(n)
+      .split('')
+      .reduce((s, d) => s + Number(d), 0);
   const products = [...ubn].map((d, i) => digitSum(Number(d) * weights[i]!));
-  const totals = ubn[6] === '7' ? [0, 1].map((seventh) => products.reduce((s, p, i) => s + (i === 6 ? seventh : p), 0)) : [products.reduce((s, p) => s + p, 0)];
+  const totals =
+    ubn[6] === '7' ? [0, 1].map((seventh) => products.reduce((s, p, i) => s + (i === 6 ? seventh : p), 0)) : [products.reduce((s, p) => s + p, 0)];
   return totals.some((t) => t % 5 === 0);
 }

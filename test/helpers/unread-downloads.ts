@@ -35,7 +35,9 @@ export function withLargeDownload(from: string, to: string, megabytes: number): 
   unlinkSync(file);
   const bytes = Buffer.concat([head, Buffer.alloc(megabytes * 1024 * 1024 - head.length)]);
   writeFileSync(file, bytes);
-  const sums = readFileSync(join(dir, 'SHA256SUMS'), 'utf8').split('\n').filter((l) => l !== '' && !l.endsWith('  snapshot.sqlite'));
+  const sums = readFileSync(join(dir, 'SHA256SUMS'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '' && !l.endsWith('  snapshot.sqlite'));
   unlinkSync(join(dir, 'SHA256SUMS'));
   writeFileSync(join(dir, 'SHA256SUMS'), `${[...sums, `${createHash('sha256').update(bytes).digest('hex')}  snapshot.sqlite`].join('\n')}\n`);
   return { path: `/api/v1/downloads/${id}/snapshot.sqlite`, size: bytes.length, id };
@@ -45,22 +47,29 @@ export function withLargeDownload(from: string, to: string, megabytes: number): 
  * Opens `count` connections from `from`, `perBatch` at a time (`pauseMs` apart), each sending one
  * GET of `path` and reading nothing.
  */
-export async function openUnread(port: number, path: string, count: number, o: { from?: string; perBatch?: number; pauseMs?: number } = {}): Promise<Socket[]> {
+export async function openUnread(
+  port: number,
+  path: string,
+  count: number,
+  o: { from?: string; perBatch?: number; pauseMs?: number } = {},
+): Promise<Socket[]> {
   const sockets: Socket[] = [];
   const perBatch = o.perBatch ?? 100;
   for (let i = 0; i < count; i += perBatch) {
     if (i > 0 && o.pauseMs) await new Promise((r) => setTimeout(r, o.pauseMs));
-    const batch = Array.from({ length: Math.min(perBatch, count - i) }, () =>
-      new Promise<Socket>((resolve) => {
-        const socket = connect({ port, host: '127.0.0.1', localAddress: o.from ?? GREEDY });
-        socket.on('error', () => {}); // reset by the server (a stalled download is cut): expected
-        socket.once('connect', () => {
-          socket.pause(); // never read: what arrives stays in the kernel's buffers
-          socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
-          resolve(socket);
-        });
-        socket.once('close', () => resolve(socket));
-      }),
+    const batch = Array.from(
+      { length: Math.min(perBatch, count - i) },
+      () =>
+        new Promise<Socket>((resolve) => {
+          const socket = connect({ port, host: '127.0.0.1', localAddress: o.from ?? GREEDY });
+          socket.on('error', () => {}); // reset by the server (a stalled download is cut): expected
+          socket.once('connect', () => {
+            socket.pause(); // never read: what arrives stays in the kernel's buffers
+            socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+            resolve(socket);
+          });
+          socket.once('close', () => resolve(socket));
+        }),
     );
     sockets.push(...(await Promise.all(batch)));
   }
@@ -70,18 +79,23 @@ export async function openUnread(port: number, path: string, count: number, o: {
 /** The status line each socket got first (read now), counted: e.g. { 200: 6, 429: 1994 }. */
 export async function firstStatuses(sockets: Socket[], ms = 5000): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  await Promise.all(sockets.map((s) => new Promise<void>((resolve) => {
-    const timer = setTimeout(() => done('none'), ms);
-    function done(status: string) {
-      clearTimeout(timer);
-      counts[status] = (counts[status] ?? 0) + 1;
-      resolve();
-    }
-    if (s.destroyed) return done('closed');
-    s.once('data', (chunk: Buffer) => done(/^HTTP\/1\.1 (\d{3})/.exec(chunk.toString('latin1'))?.[1] ?? 'other'));
-    s.once('close', () => done('closed'));
-    s.resume();
-  })));
+  await Promise.all(
+    sockets.map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(() => done('none'), ms);
+          function done(status: string) {
+            clearTimeout(timer);
+            counts[status] = (counts[status] ?? 0) + 1;
+            resolve();
+          }
+          if (s.destroyed) return done('closed');
+          s.once('data', (chunk: Buffer) => done(/^HTTP\/1\.1 (\d{3})/.exec(chunk.toString('latin1'))?.[1] ?? 'other'));
+          s.once('close', () => done('closed'));
+          s.resume();
+        }),
+    ),
+  );
   return counts;
 }
 
@@ -94,23 +108,38 @@ export interface Answer {
 }
 
 /** One request from a client address, read whole; on `agent` (kept alive) or a fresh connection. */
-export function requestFrom(address: string, port: number, path: string, o: { agent?: Agent; method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+export function requestFrom(
+  address: string,
+  port: number,
+  path: string,
+  o: { agent?: Agent; method?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: o.method ?? 'GET', headers: o.headers, localAddress: address, agent: o.agent ?? false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        resolve({ status: res.statusCode!, headers: res.headers, text: body.length < 4096 ? body.toString('utf8') : '', bytes: body.length });
-      });
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, method: o.method ?? 'GET', headers: o.headers, localAddress: address, agent: o.agent ?? false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          resolve({ status: res.statusCode!, headers: res.headers, text: body.length < 4096 ? body.toString('utf8') : '', bytes: body.length });
+        });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
 /** Another client's requests meanwhile: files, a page of the changes, a small download. */
-export const otherClientPaths = (id: string) => ['/api/v1/company/D1101', '/api/v1/ranking', '/api/v1/changes?page=1', '/api/v1/', `/api/v1/downloads/${id}/CITATION.cff`, '/api/v1/company/D1104/canonical'];
+export const otherClientPaths = (id: string) => [
+  '/api/v1/company/D1101',
+  '/api/v1/ranking',
+  '/api/v1/changes?page=1',
+  '/api/v1/',
+  `/api/v1/downloads/${id}/CITATION.cff`,
+  '/api/v1/company/D1104/canonical',
+];
 
 export interface Timed {
   path: string;
@@ -124,7 +153,11 @@ export interface Timed {
  * Another client's requests, `rate` a second for `seconds`, cycling through `paths`, from `from`, on
  * at most `sockets` kept-alive connections: each request's status and time from send to last byte.
  */
-export async function timedLoad(port: number, paths: string[], o: { rate: number; seconds: number; from?: string; sockets?: number }): Promise<Timed[]> {
+export async function timedLoad(
+  port: number,
+  paths: string[],
+  o: { rate: number; seconds: number; from?: string; sockets?: number },
+): Promise<Timed[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: o.sockets ?? 4, localAddress: o.from ?? OTHER });
   const gap = 1000 / o.rate;
   const start = performance.now();
@@ -136,16 +169,18 @@ export async function timedLoad(port: number, paths: string[], o: { rate: number
       const path = paths[i % paths.length]!;
       const sent = performance.now();
       const timed = (status: number) => ({ path, status, ms: performance.now() - sent, at: Math.round(sent - start) });
-      pending.push(new Promise<Timed>((resolve) => {
-        const req = request({ host: '127.0.0.1', port, path, agent, timeout: 10_000 }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(timed(res.statusCode!)));
-          res.on('error', () => resolve(timed(0)));
-        });
-        req.on('timeout', () => req.destroy());
-        req.on('error', () => resolve(timed(0)));
-        req.end();
-      }));
+      pending.push(
+        new Promise<Timed>((resolve) => {
+          const req = request({ host: '127.0.0.1', port, path, agent, timeout: 10_000 }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(timed(res.statusCode!)));
+            res.on('error', () => resolve(timed(0)));
+          });
+          req.on('timeout', () => req.destroy());
+          req.on('error', () => resolve(timed(0)));
+          req.end();
+        }),
+      );
     }
     return await Promise.all(pending);
   } finally {

@@ -27,7 +27,8 @@ async function clientProcess(args: string[]) {
   /** The `n`th line it printed (from 1), once printed; `want` checks it. */
   const line = async (n: number, want?: string) => {
     while (lines.length < n && child.exitCode === null && child.signalCode === null) await new Promise<void>((r) => (wake = r));
-    if (lines.length < n || (want !== undefined && lines[n - 1] !== want)) throw new Error(`unread-client ${args[0]} exited (${child.exitCode}) after: ${lines.join(' | ').slice(0, 500)}`);
+    if (lines.length < n || (want !== undefined && lines[n - 1] !== want))
+      throw new Error(`unread-client ${args[0]} exited (${child.exitCode}) after: ${lines.join(' | ').slice(0, 500)}`);
     return lines[n - 1]!;
   };
   await line(1, 'ready');
@@ -45,7 +46,11 @@ export function p99(times: Timed[]): number {
 
 /** The slowest few, for a failure's message: `ms path @sent`. */
 export const slowest = (times: Timed[], n = 5) =>
-  [...times].sort((a, b) => b.ms - a.ms).slice(0, n).map((t) => `${t.ms.toFixed(0)} ms ${t.path} @${t.at}`).join('; ');
+  [...times]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, n)
+    .map((t) => `${t.ms.toFixed(0)} ms ${t.path} @${t.at}`)
+    .join('; ');
 
 /**
  * One run: OTHER warms up for a second, then sends 40 requests a second for 6 s; half a second in,
@@ -54,7 +59,9 @@ export const slowest = (times: Timed[], n = 5) =>
  */
 export async function unreadScenario(port: number, path: string, id: string, shimPid: number) {
   const greedy = await clientProcess(['unread', String(port), path, '2000', GREEDY]);
-  const other = await clientProcess(['timed', String(port), OTHER, '40', '6', '1', ...otherClientPaths(id)]).catch((e) => (greedy.kill(), Promise.reject(e)));
+  const other = await clientProcess(['timed', String(port), OTHER, '40', '6', '1', ...otherClientPaths(id)]).catch(
+    (e) => (greedy.kill(), Promise.reject(e)),
+  );
   try {
     other.go();
     await other.line(2, 'warm');
@@ -87,7 +94,13 @@ export type ScenarioRun = Awaited<ReturnType<typeof unreadScenario>>;
  * which no server can help; a server the greedy client slows down misses in every try. Every try is
  * returned, so its statuses and memory are checked too, not only the last one's.
  */
-export async function unreadScenarioRuns(port: number, path: string, id: string, shimPid: number, o = { tries: 3, p99Ms: 50 }): Promise<ScenarioRun[]> {
+export async function unreadScenarioRuns(
+  port: number,
+  path: string,
+  id: string,
+  shimPid: number,
+  o = { tries: 3, p99Ms: 50 },
+): Promise<ScenarioRun[]> {
   const runs: ScenarioRun[] = [];
   while (runs.length < o.tries) {
     if (runs.length > 0) await new Promise((r) => setTimeout(r, 2000)); // the last try's connections gone
@@ -99,7 +112,12 @@ export async function unreadScenarioRuns(port: number, path: string, id: string,
 
 /** What each try measured, for a failure's message. */
 export const describeRuns = (runs: ScenarioRun[]) =>
-  runs.map((r, i) => `try ${i + 1}: p99 ${r.p99.toFixed(1)} ms, RSS ${r.rssBefore.toFixed(0)} → ${r.rssPeak.toFixed(0)} MB; slowest: ${slowest(r.times, 3)}`).join(' | ');
+  runs
+    .map(
+      (r, i) =>
+        `try ${i + 1}: p99 ${r.p99.toFixed(1)} ms, RSS ${r.rssBefore.toFixed(0)} → ${r.rssPeak.toFixed(0)} MB; slowest: ${slowest(r.times, 3)}`,
+    )
+    .join(' | ');
 
 /**
  * What issue 41 asks of the scenario, on every try: GREEDY gets its DOWNLOADS_PER_CLIENT downloads

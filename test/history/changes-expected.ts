@@ -11,7 +11,11 @@ export interface ChangesCase {
 
 /** The query string of a case (parameters in a fixed order, values encoded). */
 export function queryOf(c: ChangesCase): string {
-  return new URLSearchParams(Object.entries(c).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])).toString();
+  return new URLSearchParams(
+    Object.entries(c)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  ).toString();
 }
 
 /**

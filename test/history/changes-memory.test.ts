@@ -87,7 +87,12 @@ beforeAll(async () => {
   child.stderr!.resume();
   base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
-  while (!(await fetch(`${base}/readyz`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${base}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error('the shim did not start');
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -106,9 +111,15 @@ describe(`filtered /changes with ${MOVED.toLocaleString('en')} companies moved, 
   it(`answers exactly, stays up, and stays under ${RSS_BOUND_MB} MB resident`, async () => {
     const top = demo.find((c) => c.item.causes.some((x) => x.kind === 'timeliness'))!.industry;
     const cases: ChangesCase[] = [
-      { cause: 'timeliness' }, { cause: 'timeliness', page: 300 }, { industry: top, page: 20 }, { min_abs_delta: 5, page: 450 },
-      { min_abs_delta: 10, limit: 100, page: 2 }, { cause: 'flag_raised', industry: top, min_abs_delta: 5, limit: 50, page: 30 },
-      { page: 500 }, { page: 501 }, { cause: 'company_removed' },
+      { cause: 'timeliness' },
+      { cause: 'timeliness', page: 300 },
+      { industry: top, page: 20 },
+      { min_abs_delta: 5, page: 450 },
+      { min_abs_delta: 10, limit: 100, page: 2 },
+      { cause: 'flag_raised', industry: top, min_abs_delta: 5, limit: 50, page: 30 },
+      { page: 500 },
+      { page: 501 },
+      { cause: 'company_removed' },
     ];
     const samples: number[] = [];
     for (const c of cases) {

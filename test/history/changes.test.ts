@@ -50,7 +50,10 @@ describe('GET /changes on the evolving demo', () => {
   it('for every changed company (the whole demo), the causes’ points sum to score_delta, which is after − before', () => {
     expect(items.length).toBeGreaterThan(100);
     for (const i of items) {
-      expect(i.causes.reduce((s, c) => s + (c.points ?? 0), 0), i.ticker).toBe(i.score_delta);
+      expect(
+        i.causes.reduce((s, c) => s + (c.points ?? 0), 0),
+        i.ticker,
+      ).toBe(i.score_delta);
       expect(i.score_delta, i.ticker).toBe((i.after?.credibility_score ?? 0) - (i.before?.credibility_score ?? 0));
       for (const c of i.causes) expect(c.component === null, `${i.ticker} ${c.kind}`).toBe(c.points === null);
     }
@@ -63,20 +66,32 @@ describe('GET /changes on the evolving demo', () => {
 
   it('before and after are what each snapshot served', async () => {
     for (const i of items.slice(0, 40)) {
-      for (const [side, id] of [[i.before, ids[0]], [i.after, ids[1]]] as const) {
+      for (const [side, id] of [
+        [i.before, ids[0]],
+        [i.after, ids[1]],
+      ] as const) {
         const res = await get(`/snapshots/${id}/company/${i.ticker}`);
         if (side === null) {
           expect(res.status).toBe(404);
           continue;
         }
         const history = (await get(`/snapshots/${id}/company/${i.ticker}/history`)).body.data[0];
-        expect(side).toEqual({ credibility_score: res.body.company.credibility_score, verdict: res.body.company.verdict, rank: res.body.company.rank, flags: history.flags });
+        expect(side).toEqual({
+          credibility_score: res.body.company.credibility_score,
+          verdict: res.body.company.verdict,
+          rank: res.body.company.rank,
+          flags: history.flags,
+        });
       }
     }
   });
 
   it('new penalties: compliance points as methodology 7.1 gives them, with the penalty source', () => {
-    const expected = new Map([[80_000, -4], [2_000_000, -4 - 4 - 6], [12_000_000, -4 - 8]]);
+    const expected = new Map([
+      [80_000, -4],
+      [2_000_000, -4 - 4 - 6],
+      [12_000_000, -4 - 8],
+    ]);
     const news = eventOf('penalty_new');
     expect(news.length).toBe(3);
     for (const e of news) {
@@ -93,31 +108,56 @@ describe('GET /changes on the evolving demo', () => {
     expect(aged[0]).toMatchObject({ component: 'compliance', source_id: 'SRC-MOENV-EMS_P_46' });
     expect(aged[0]!.points).toBeGreaterThanOrEqual(4);
     const [out12] = eventOf('penalty_ages_out_12');
-    expect(itemOf(out12!.ticker).causes).toContainEqual(expect.objectContaining({ kind: 'penalty_aged_out', component: null, points: null, source_id: 'SRC-MOENV-EMS_P_46' }));
+    expect(itemOf(out12!.ticker).causes).toContainEqual(
+      expect.objectContaining({ kind: 'penalty_aged_out', component: null, points: null, source_id: 'SRC-MOENV-EMS_P_46' }),
+    );
   });
 
   it('a new disclosure (+35: both scopes, scope 3, timely), a corrected one (+5: scope 3 added), with the exchange file as source', () => {
     const [fresh] = eventOf('disclosure_new');
-    expect(itemOf(fresh!.ticker).causes).toContainEqual(expect.objectContaining({ kind: 'disclosure_new', component: 'disclosure', points: 35, source_id: expect.stringMatching(/^SRC-(TWSE|TPEX)-ESG-GHG$/) }));
+    expect(itemOf(fresh!.ticker).causes).toContainEqual(
+      expect.objectContaining({
+        kind: 'disclosure_new',
+        component: 'disclosure',
+        points: 35,
+        source_id: expect.stringMatching(/^SRC-(TWSE|TPEX)-ESG-GHG$/),
+      }),
+    );
     const [fixed] = eventOf('disclosure_corrected');
-    expect(itemOf(fixed!.ticker).causes).toContainEqual(expect.objectContaining({ kind: 'disclosure_changed', component: 'disclosure', points: 5, source_id: expect.stringMatching(/^SRC-(TWSE|TPEX)-ESG-GHG$/) }));
-    expect(itemOf(fixed!.ticker).causes).toContainEqual(expect.objectContaining({ kind: 'flag_cleared', points: null, detail: expect.stringContaining('GF-D02') }));
+    expect(itemOf(fixed!.ticker).causes).toContainEqual(
+      expect.objectContaining({
+        kind: 'disclosure_changed',
+        component: 'disclosure',
+        points: 5,
+        source_id: expect.stringMatching(/^SRC-(TWSE|TPEX)-ESG-GHG$/),
+      }),
+    );
+    expect(itemOf(fixed!.ticker).causes).toContainEqual(
+      expect.objectContaining({ kind: 'flag_cleared', points: null, detail: expect.stringContaining('GF-D02') }),
+    );
   });
 
   it('an assurance upgrade (limited → reasonable: +10, or +5 when halved), with the report source', async () => {
     const [up] = eventOf('assurance_upgrade');
     const canonical = (await get(`/company/${up!.ticker}/canonical`)).body;
     const halved = canonical.carbon_disclosure !== null && canonical.assurance.year < canonical.carbon_disclosure.year;
-    expect(itemOf(up!.ticker).causes).toContainEqual(expect.objectContaining({ kind: 'assurance_changed', component: 'assurance', points: halved ? 5 : 10, source_id: 'SRC-MOPS-ESGREPORT' }));
+    expect(itemOf(up!.ticker).causes).toContainEqual(
+      expect.objectContaining({ kind: 'assurance_changed', component: 'assurance', points: halved ? 5 : 10, source_id: 'SRC-MOPS-ESGREPORT' }),
+    );
   });
 
   it('a new carbon-fee obligation moves consistency, with the registry source', async () => {
     const [fee] = eventOf('carbon_fee_new');
     const history = (await get(`/company/${fee!.ticker}/history`)).body.data;
     const consistency = (e: any) => e.score_breakdown.find((c: any) => c.component === 'consistency').points;
-    expect(itemOf(fee!.ticker).causes).toContainEqual(expect.objectContaining({
-      kind: 'carbon_fee_changed', component: 'consistency', points: consistency(history[0]) - consistency(history[1]), source_id: 'SRC-MOENV-GHG_P_01',
-    }));
+    expect(itemOf(fee!.ticker).causes).toContainEqual(
+      expect.objectContaining({
+        kind: 'carbon_fee_changed',
+        component: 'consistency',
+        points: consistency(history[0]) - consistency(history[1]),
+        source_id: 'SRC-MOENV-GHG_P_01',
+      }),
+    );
     expect((await get(`/company/${fee!.ticker}/canonical`)).body.carbon_fee.obligated).toBe(true);
   });
 
@@ -128,7 +168,9 @@ describe('GET /changes on the evolving demo', () => {
     const canonical = (await get(`/company/${timely.ticker}/canonical`)).body;
     expect(canonical.carbon_disclosure.year).toBe(2024);
     expect(cause).toMatchObject({ component: 'disclosure', points: -5, source_id: canonical.carbon_disclosure.source_id });
-    expect(timely.causes).toContainEqual(expect.objectContaining({ kind: 'flag_raised', source_id: canonical.carbon_disclosure.source_id, detail: expect.stringContaining('GF-D01') }));
+    expect(timely.causes).toContainEqual(
+      expect.objectContaining({ kind: 'flag_raised', source_id: canonical.carbon_disclosure.source_id, detail: expect.stringContaining('GF-D01') }),
+    );
     // D1101 (README): perfect in the first month, a year late in the second.
     expect(itemOf('D1101')).toMatchObject({ before: { credibility_score: 100 }, score_delta: -5 });
     expect(itemOf('D1101').causes).toContainEqual(expect.objectContaining({ kind: 'timeliness', component: 'disclosure', points: -5 }));
@@ -136,11 +178,15 @@ describe('GET /changes on the evolving demo', () => {
 
   it('a CBAM mapping change is the methodology’s (no fact source); listings and delistings count every component', () => {
     const [cbam] = eventOf('cbam_mapping');
-    expect(itemOf(cbam!.ticker).causes).toContainEqual(expect.objectContaining({ kind: 'methodology_changed', component: 'consistency', points: -10, source_id: null }));
+    expect(itemOf(cbam!.ticker).causes).toContainEqual(
+      expect.objectContaining({ kind: 'methodology_changed', component: 'consistency', points: -10, source_id: null }),
+    );
     const [listed] = eventOf('listing');
     const added = itemOf(listed!.ticker);
     expect(added).toMatchObject({ change: 'added', before: null, score_delta: added.after!.credibility_score });
-    expect(added.causes.map((c) => [c.kind, c.component, c.source_id])).toEqual(['disclosure', 'assurance', 'compliance', 'consistency'].map((c) => ['company_added', c, 'SRC-TPEX-COMPANY']));
+    expect(added.causes.map((c) => [c.kind, c.component, c.source_id])).toEqual(
+      ['disclosure', 'assurance', 'compliance', 'consistency'].map((c) => ['company_added', c, 'SRC-TPEX-COMPANY']),
+    );
     const [gone] = eventOf('delisting');
     const removed = itemOf(gone!.ticker);
     expect(removed).toMatchObject({ change: 'removed', after: null, score_delta: -removed.before!.credibility_score });
@@ -156,13 +202,19 @@ describe('GET /changes on the evolving demo', () => {
         const x = a.facts(t);
         const y = b.facts(t)!;
         if (!x) continue;
-        const same = x.company.credibility_score === y.company.credibility_score && x.company.verdict === y.company.verdict &&
+        const same =
+          x.company.credibility_score === y.company.credibility_score &&
+          x.company.verdict === y.company.verdict &&
           JSON.stringify(x.flags.map((f) => f.flag_id)) === JSON.stringify(y.flags.map((f) => f.flag_id)) &&
           JSON.stringify(x.penalties.map((p) => p.record_id)) === JSON.stringify(y.penalties.map((p) => p.record_id)) &&
-          x.disclosure?.scope3 === y.disclosure?.scope3 && x.disclosure?.year === y.disclosure?.year && x.assurance?.level === y.assurance?.level &&
+          x.disclosure?.scope3 === y.disclosure?.scope3 &&
+          x.disclosure?.year === y.disclosure?.year &&
+          x.assurance?.level === y.assurance?.level &&
           x.carbonFee.obligated === y.carbonFee.obligated &&
           // A penalty leaving its 12- or 36-month window is a change of facts (penalty_aged_out), listed even with nothing else moving.
-          x.penalties.every((p) => [12, 36].every((m) => withinLastMonths(p.date, a.meta.data_asof, m) === withinLastMonths(p.date, b.meta.data_asof, m)));
+          x.penalties.every((p) =>
+            [12, 36].every((m) => withinLastMonths(p.date, a.meta.data_asof, m) === withinLastMonths(p.date, b.meta.data_asof, m)),
+          );
         if (same && x.company.rank !== y.company.rank) {
           rankOnly++;
           expect(listed.has(t), t).toBe(false);
@@ -184,12 +236,18 @@ describe('GET /changes?… (filtered, computed)', () => {
 
   it('cause, industry and min_abs_delta filter; limit and page page', async () => {
     const news = (await get('/changes?cause=penalty_new')).body;
-    expect(news.data.map((i: ChangeItem) => i.ticker).sort()).toEqual(eventOf('penalty_new').map((e) => e.ticker).sort());
+    expect(news.data.map((i: ChangeItem) => i.ticker).sort()).toEqual(
+      eventOf('penalty_new')
+        .map((e) => e.ticker)
+        .sort(),
+    );
     const big = (await get('/changes?min_abs_delta=30')).body;
     expect(big.data.length).toBeGreaterThan(0);
     expect(big.data.every((i: ChangeItem) => Math.abs(i.score_delta) >= 30)).toBe(true);
     expect(big.meta.total).toBe(items.filter((i) => Math.abs(i.score_delta) >= 30).length);
-    const industry = (await get(`/company/${items[0]!.ticker}`)).body.company?.industry ?? (await get(`/snapshots/${ids[0]}/company/${items[0]!.ticker}`)).body.company.industry;
+    const industry =
+      (await get(`/company/${items[0]!.ticker}`)).body.company?.industry ??
+      (await get(`/snapshots/${ids[0]}/company/${items[0]!.ticker}`)).body.company.industry;
     const inIndustry = (await get(`/changes?industry=${encodeURIComponent(industry)}&limit=5&page=1`)).body;
     expect(inIndustry.meta.per_page).toBe(5);
     expect(inIndustry.data.length).toBeLessThanOrEqual(5);
@@ -199,7 +257,14 @@ describe('GET /changes?… (filtered, computed)', () => {
   });
 
   it('bad parameters are 400 naming them', async () => {
-    for (const [q, name] of [['cause=bogus', 'cause'], ['min_abs_delta=101', 'min_abs_delta'], ['min_abs_delta=-1', 'min_abs_delta'], ['limit=0', 'limit'], ['limit=201', 'limit'], ['x=1', 'x']]) {
+    for (const [q, name] of [
+      ['cause=bogus', 'cause'],
+      ['min_abs_delta=101', 'min_abs_delta'],
+      ['min_abs_delta=-1', 'min_abs_delta'],
+      ['limit=0', 'limit'],
+      ['limit=201', 'limit'],
+      ['x=1', 'x'],
+    ]) {
       const res = await get(`/changes?${q}`);
       expect(res.status, q).toBe(400);
       expect(res.body.error.message, q).toContain(name);

@@ -10,7 +10,13 @@ import { buildDemoSeries, type DemoSeriesBuild } from '../helpers/demo-series.js
 function hashes(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (e.isFile()) out.set(relative(dir, join(e.parentPath, e.name)), createHash('sha256').update(readFileSync(join(e.parentPath, e.name))).digest('hex'));
+    if (e.isFile())
+      out.set(
+        relative(dir, join(e.parentPath, e.name)),
+        createHash('sha256')
+          .update(readFileSync(join(e.parentPath, e.name)))
+          .digest('hex'),
+      );
   }
   return out;
 }

@@ -56,7 +56,11 @@ describe('GET /feed.atom', () => {
     expect(feed.entry.map((e: any) => e.id)).toEqual([...ids].reverse().map((id) => expect.stringContaining(`snapshot/${id}`)));
     const changes = (await getJson(`${server.base}/api/v1/changes`)).body;
     // The newest entry counts the changes and names the largest move with its causes.
-    const [changed, added, removed] = /(\d+) companies changed, (\d+) added, (\d+) removed/.exec(feed.entry[0].title)!.slice(1).map(Number) as [number, number, number];
+    const [changed, added, removed] = /(\d+) companies changed, (\d+) added, (\d+) removed/.exec(feed.entry[0].title)!.slice(1).map(Number) as [
+      number,
+      number,
+      number,
+    ];
     expect(changed + added + removed).toBe(changes.meta.total);
     expect([added, removed]).toEqual([1, 1]);
     expect(feed.entry[0].content['#text']).toContain(changes.data[0].ticker);
@@ -75,7 +79,14 @@ describe('GET /feed.atom', () => {
       const feeds: string[] = [];
       for (const snapshots of ['a', 'b']) {
         for (const m of months) {
-          const r = await buildAndPublish({ sourcesDir: m.dir, snapshotsDir: join(root, snapshots), kind: 'demo', now: demoPublishTime(m.asof), progress: silentProgress, pages: false });
+          const r = await buildAndPublish({
+            sourcesDir: m.dir,
+            snapshotsDir: join(root, snapshots),
+            kind: 'demo',
+            now: demoPublishTime(m.asof),
+            progress: silentProgress,
+            pages: false,
+          });
           feeds.push(readFileSync(join(r.dir, 'tree/api/v1/feed.atom'), 'utf8'));
         }
       }

@@ -54,16 +54,34 @@ describe('GET /changes?… answers what the static list gives under the contract
     const last = Math.ceil(list.length / 200);
     const cases: ChangesCase[] = [
       // With no parameter at all /changes is the static file: `limit` alone asks the shim for the same page.
-      { limit: 200 }, { page: 2 }, { page: last }, { page: last + 1 }, { limit: 7, page: 3 }, { limit: 1, page: list.length }, { page: 999_999_999_999_999 },
+      { limit: 200 },
+      { page: 2 },
+      { page: last },
+      { page: last + 1 },
+      { limit: 7, page: 3 },
+      { limit: 1, page: list.length },
+      { page: 999_999_999_999_999 },
       ...CAUSE_KINDS.map((cause) => ({ cause })),
-      { cause: 'timeliness', limit: 10, page: 4 }, { cause: 'flag_raised', limit: 50, page: 2 }, { cause: 'penalty_new', page: 9 },
+      { cause: 'timeliness', limit: 10, page: 4 },
+      { cause: 'flag_raised', limit: 50, page: 2 },
+      { cause: 'penalty_new', page: 9 },
       { cause: 'penalty_new', limit: 200, page: 999_999_999_999_999 },
-      { industry: top }, { industry: second }, { industry: top, limit: 3, page: 2 }, { industry: top, limit: 200, page: 2 }, { industry: '不存在的產業' },
+      { industry: top },
+      { industry: second },
+      { industry: top, limit: 3, page: 2 },
+      { industry: top, limit: 200, page: 2 },
+      { industry: '不存在的產業' },
       ...[0, 1, 4, 5, 6, 10, 30, 100].map((n) => ({ min_abs_delta: n })),
-      { min_abs_delta: 5, limit: 50, page: 3 }, { min_abs_delta: 5, limit: 200, page: 3 },
-      { cause: 'timeliness', industry: top }, { cause: 'flag_raised', industry: second, limit: 2, page: 2 }, { cause: added.item.causes[0]!.kind, industry: added.industry },
-      { cause: 'flag_raised', min_abs_delta: 5 }, { cause: 'flag_cleared', min_abs_delta: 6 }, { industry: top, min_abs_delta: 5, limit: 4, page: 2 },
-      { cause: 'timeliness', industry: top, min_abs_delta: 5, limit: 2, page: 3 }, { cause: 'timeliness', industry: top, min_abs_delta: 6 },
+      { min_abs_delta: 5, limit: 50, page: 3 },
+      { min_abs_delta: 5, limit: 200, page: 3 },
+      { cause: 'timeliness', industry: top },
+      { cause: 'flag_raised', industry: second, limit: 2, page: 2 },
+      { cause: added.item.causes[0]!.kind, industry: added.industry },
+      { cause: 'flag_raised', min_abs_delta: 5 },
+      { cause: 'flag_cleared', min_abs_delta: 6 },
+      { industry: top, min_abs_delta: 5, limit: 4, page: 2 },
+      { cause: 'timeliness', industry: top, min_abs_delta: 5, limit: 2, page: 3 },
+      { cause: 'timeliness', industry: top, min_abs_delta: 6 },
     ];
     let nonEmptyDeepPages = 0;
     for (const c of cases) {
@@ -82,7 +100,8 @@ describe('GET /changes?… answers what the static list gives under the contract
   it('every filter reads an index in the contract’s order: no table scan, no sort', () => {
     const db = new Database(join(currentSnapshotDir(demoSeriesSnapshotsDir)!, CHANGES_DB), { readonly: true });
     try {
-      const plan = (sql: string, params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+      const plan = (sql: string, params: unknown[]) =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
       const plans = [plan(CHANGES_SQL.firstBelow, [5]), plan(CHANGES_SQL.range, [0, 200])];
       for (const f of [{ cause: 'timeliness' as const }, { industry: 'x' }, { cause: 'timeliness' as const, industry: 'x' }]) {
         const sql = filterSql(f)!;

@@ -156,7 +156,15 @@ describe('the history store', () => {
       const res = await getJson(`${server.base}${API}/snapshots/${id}/company/${t}/history`);
       expect([res.text, res.headers.get('etag')], `${id} ${t}`).toEqual([body, etag]);
     }
-    const next = await buildAndPublish({ sourcesDir: months.at(-1)!.dir, snapshotsDir, kind: 'demo', now: new Date('2027-07-01T00:00:00Z'), progress: silentProgress, pages: false, keep: 3 });
+    const next = await buildAndPublish({
+      sourcesDir: months.at(-1)!.dir,
+      snapshotsDir,
+      kind: 'demo',
+      now: new Date('2027-07-01T00:00:00Z'),
+      progress: silentProgress,
+      pages: false,
+      keep: 3,
+    });
     expect([...served.get(id)!.keys()].filter((t) => existsSync(file(t)))).toEqual([]);
     expect(existsSync(join(next.dir, 'tree', 'api/v1/company/D1101/history.json'))).toBe(true);
   }, 120_000);

@@ -66,7 +66,10 @@ describe('company history carried forward build by build', () => {
       for (const entry of body.data) {
         const summary = summaries.get(entry.dataset_snapshot_id)!.get(t);
         expect(entry).toMatchObject({
-          credibility_score: summary.credibility_score, verdict: summary.verdict, rank: summary.rank, percentile: summary.percentile,
+          credibility_score: summary.credibility_score,
+          verdict: summary.verdict,
+          rank: summary.rank,
+          percentile: summary.percentile,
           score_breakdown: summary.score_breakdown,
         });
         expect(entry.flags.slice(0, 3)).toEqual(summary.top_flags);

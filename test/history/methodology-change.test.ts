@@ -23,7 +23,9 @@ function asScoredBy10(f: CompanyFacts, asof: string): CompanyFacts {
   const disclosure = d
     ? (d.scope1 !== null && d.scope2 !== null ? 20 : 0) + (d.scope3 !== null ? 5 : 0) + (d.year >= e ? 10 : d.year === e - 1 ? 5 : 0)
     : 0;
-  const breakdown = scoreCompany(input).score_breakdown.map((c) => (c.component === 'disclosure' ? { ...c, points: disclosure, detail: `1.0: ${disclosure}` } : c));
+  const breakdown = scoreCompany(input).score_breakdown.map((c) =>
+    c.component === 'disclosure' ? { ...c, points: disclosure, detail: `1.0: ${disclosure}` } : c,
+  );
   const score = breakdown.reduce((s, c) => s + c.points, 0);
   const flag = (id: string, sourceId: string) => {
     const c = FLAG_CATALOGUE.find((x) => x.id === id)!;
@@ -82,7 +84,12 @@ describe('a snapshot built under 1.1 after one built under 1.0', () => {
       expect(pointsOf(item.causes), ticker).toBe(item.score_delta);
       for (const c of item.causes) {
         expect(['methodology_changed', 'flag_raised', 'flag_cleared'], `${ticker} ${c.kind}`).toContain(c.kind);
-        if (c.kind === 'methodology_changed') expect({ component: c.component, points: c.points, source_id: c.source_id }).toEqual({ component: 'disclosure', points: 5, source_id: null });
+        if (c.kind === 'methodology_changed')
+          expect({ component: c.component, points: c.points, source_id: c.source_id }).toEqual({
+            component: 'disclosure',
+            points: 5,
+            source_id: null,
+          });
         if (c.kind === 'methodology_changed') expect(c.detail).toContain('methodology 1.0 → 1.1');
       }
     }
@@ -106,7 +113,9 @@ describe('a snapshot built under 1.1 after one built under 1.0', () => {
     const before = earlier.map((f) => asScoredBy10(f, from.asof));
     const items = explainAll(before, second.factsBetween('', '~'), from, to);
     expect(items.size).toBeGreaterThan(10);
-    const byTicker = new Map(earlier.map((f, i) => [f.company.ticker, { as11: f.company.credibility_score, as10: before[i]!.company.credibility_score }]));
+    const byTicker = new Map(
+      earlier.map((f, i) => [f.company.ticker, { as11: f.company.credibility_score, as10: before[i]!.company.credibility_score }]),
+    );
     let methodologyMoves = 0;
     for (const [ticker, item] of items) {
       expect(pointsOf(item.causes), ticker).toBe(item.score_delta);
@@ -119,7 +128,10 @@ describe('a snapshot built under 1.1 after one built under 1.0', () => {
       expect(pointsOf(lead), ticker).toBe(as11 - as10);
       if (as11 !== as10) {
         methodologyMoves++;
-        expect(lead.every((c) => c.component === 'disclosure' && c.source_id === null), ticker).toBe(true);
+        expect(
+          lead.every((c) => c.component === 'disclosure' && c.source_id === null),
+          ticker,
+        ).toBe(true);
       }
     }
     expect(methodologyMoves).toBeGreaterThan(0);

@@ -37,7 +37,8 @@ describe('"newest first" is one order: by data date, then by publish time (contr
       // Two months of the evolving demo; the first is then published again, two weeks after the second.
       const [m1, m2] = (await generateDemoSeries({ outDir: join(root, 'sources'), companies: 120, months: 2 })) as [DemoMonth, DemoMonth];
       [asof.jan, asof.feb] = [m1.asof, m2.asof];
-      const publish = (dir: string, now: Date) => buildAndPublish({ sourcesDir: dir, snapshotsDir, kind: 'demo', now, progress: silentProgress, pages: false });
+      const publish = (dir: string, now: Date) =>
+        buildAndPublish({ sourcesDir: dir, snapshotsDir, kind: 'demo', now, progress: silentProgress, pages: false });
       jan = await publish(m1.dir, demoPublishTime(m1.asof));
       feb = await publish(m2.dir, demoPublishTime(m2.asof));
       corrected = await publish(m1.dir, new Date(demoPublishTime(m2.asof).getTime() + 14 * 86_400_000));

@@ -15,8 +15,18 @@ import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 const API = '/api/v1';
 /** Static paths whose bytes a pinned read must reproduce (tickers filled in below). */
 const staticPaths = (t: string) => [
-  '/', '/index', `/company/${t}`, `/company/${t}/canonical`, `/company/${t}.json`, '/ranking', '/ranking/page/1', '/etf', '/sources/registry',
-  '/methodology', '/snapshots', '/openapi.json',
+  '/',
+  '/index',
+  `/company/${t}`,
+  `/company/${t}/canonical`,
+  `/company/${t}.json`,
+  '/ranking',
+  '/ranking/page/1',
+  '/etf',
+  '/sources/registry',
+  '/methodology',
+  '/snapshots',
+  '/openapi.json',
 ];
 
 describe('retention (SNAPSHOTS_KEEP) and pinned reads', () => {
@@ -51,7 +61,14 @@ describe('retention (SNAPSHOTS_KEEP) and pinned reads', () => {
     await generateDemo({ outDir: sourcesDir, companies: 120 });
     ticker = 'D1101';
     process.env.SNAPSHOTS_KEEP = '2';
-    await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2026-11-01T00:00:00Z'), progress: silentProgress, pages: false }).then((r) => ids.push(r.id));
+    await buildAndPublish({
+      sourcesDir,
+      snapshotsDir,
+      kind: 'demo',
+      now: new Date('2026-11-01T00:00:00Z'),
+      progress: silentProgress,
+      pages: false,
+    }).then((r) => ids.push(r.id));
     server = await startServer(snapshotsDir);
     // Record what the first snapshot served while current.
     const first = new Map<string, string>();
@@ -123,8 +140,13 @@ describe('retention (SNAPSHOTS_KEEP) and pinned reads', () => {
 
     const gonePaths = [
       ...staticPaths(ticker).map((p) => `/snapshots/${first}${p === '/' ? '' : p}`),
-      `/snapshots/${first}/`, `/snapshots/${first}/company/!!`, `/snapshots/${first}/compare`, `/snapshots/${first}/ranking?page=2`,
-      `/downloads/${first}/SHA256SUMS`, `/downloads/${first}/datapackage.json`, `/downloads/${first}/nothing-here`,
+      `/snapshots/${first}/`,
+      `/snapshots/${first}/company/!!`,
+      `/snapshots/${first}/compare`,
+      `/snapshots/${first}/ranking?page=2`,
+      `/downloads/${first}/SHA256SUMS`,
+      `/downloads/${first}/datapackage.json`,
+      `/downloads/${first}/nothing-here`,
     ];
     for (const p of gonePaths) {
       const res = await getJson(`${server.base}${API}${p}`);
@@ -133,39 +155,52 @@ describe('retention (SNAPSHOTS_KEEP) and pinned reads', () => {
       expect(res.body.error.message).toContain(first);
       expect(res.headers.get('cache-control')).toBe('no-store');
     }
-    for (const [p, text] of served.get(second)!) expect((await getJson(`${server.base}${API}/snapshots/${second}${p === '/' ? '' : p}`)).text).toBe(text);
+    for (const [p, text] of served.get(second)!)
+      expect((await getJson(`${server.base}${API}/snapshots/${second}${p === '/' ? '' : p}`)).text).toBe(text);
   }, 120_000);
 
-  it.each(['recorded', 'renamed'])('a prune killed (SIGKILL) once %s leaves every kept snapshot readable; the next build finishes it', async (step) => {
-    const kept = publishedSnapshotIds(snapshotsDir);
-    // Keep 1: the prune would remove every snapshot but the current one; it is killed midway.
-    const current = kept.at(-1)!;
-    const script = `import { pruneSnapshots } from './build-scripts/snapshot/prune.ts';
+  it.each(['recorded', 'renamed'])(
+    'a prune killed (SIGKILL) once %s leaves every kept snapshot readable; the next build finishes it',
+    async (step) => {
+      const kept = publishedSnapshotIds(snapshotsDir);
+      // Keep 1: the prune would remove every snapshot but the current one; it is killed midway.
+      const current = kept.at(-1)!;
+      const script = `import { pruneSnapshots } from './build-scripts/snapshot/prune.ts';
       pruneSnapshots(${JSON.stringify(snapshotsDir)}, 1, ${JSON.stringify(current)}, (s) => { if (s === ${JSON.stringify(step)}) process.kill(process.pid, 'SIGKILL'); });`;
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
-    expect(child.signal).toBe('SIGKILL');
-    const gone = prunedSnapshotIds(snapshotsDir);
-    const stillKept = publishedSnapshotIds(snapshotsDir).filter((id) => !gone.includes(id));
-    expect(stillKept).toContain(current);
-    for (const id of stillKept) {
-      const store = SnapshotStore.open(join(snapshotsDir, id));
-      expect(store.companyCount()).toBe(120);
-      store.close();
-      const res = await getJson(`${server.base}${API}/snapshots/${id}/company/${ticker}`);
-      expect(res.status).toBe(200);
-      expect(res.text).toBe(served.get(id)!.get(`/company/${ticker}`));
-    }
-    // The current snapshot is never pruned and is served throughout.
-    expect((await getJson(`${server.base}${API}/company/${ticker}`)).text).toBe(served.get(current)!.get(`/company/${ticker}`));
-    // Whatever the kill left, the ids it recorded are already gone.
-    for (const id of prunedSnapshotIds(snapshotsDir)) expect((await getJson(`${server.base}${API}/snapshots/${id}/`)).status).toBe(410);
-    if (step === 'renamed') {
-      expect(readdirSync(snapshotsDir).some((n) => n.startsWith('.pruned-'))).toBe(true);
-      const r = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date('2027-02-01T00:00:00Z'), progress: silentProgress, pages: false, keep: 2 });
-      ids.push(r.id);
-      expect(readdirSync(snapshotsDir).filter((n) => n.startsWith('.pruned-'))).toEqual([]);
-      expect(publishedSnapshotIds(snapshotsDir)).toEqual([current, r.id]);
-      expect(JSON.parse(readFileSync(join(snapshotsDir, 'pruned.json'), 'utf8'))).toEqual(prunedSnapshotIds(snapshotsDir));
-    }
-  }, 120_000);
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+      expect(child.signal).toBe('SIGKILL');
+      const gone = prunedSnapshotIds(snapshotsDir);
+      const stillKept = publishedSnapshotIds(snapshotsDir).filter((id) => !gone.includes(id));
+      expect(stillKept).toContain(current);
+      for (const id of stillKept) {
+        const store = SnapshotStore.open(join(snapshotsDir, id));
+        expect(store.companyCount()).toBe(120);
+        store.close();
+        const res = await getJson(`${server.base}${API}/snapshots/${id}/company/${ticker}`);
+        expect(res.status).toBe(200);
+        expect(res.text).toBe(served.get(id)!.get(`/company/${ticker}`));
+      }
+      // The current snapshot is never pruned and is served throughout.
+      expect((await getJson(`${server.base}${API}/company/${ticker}`)).text).toBe(served.get(current)!.get(`/company/${ticker}`));
+      // Whatever the kill left, the ids it recorded are already gone.
+      for (const id of prunedSnapshotIds(snapshotsDir)) expect((await getJson(`${server.base}${API}/snapshots/${id}/`)).status).toBe(410);
+      if (step === 'renamed') {
+        expect(readdirSync(snapshotsDir).some((n) => n.startsWith('.pruned-'))).toBe(true);
+        const r = await buildAndPublish({
+          sourcesDir,
+          snapshotsDir,
+          kind: 'demo',
+          now: new Date('2027-02-01T00:00:00Z'),
+          progress: silentProgress,
+          pages: false,
+          keep: 2,
+        });
+        ids.push(r.id);
+        expect(readdirSync(snapshotsDir).filter((n) => n.startsWith('.pruned-'))).toEqual([]);
+        expect(publishedSnapshotIds(snapshotsDir)).toEqual([current, r.id]);
+        expect(JSON.parse(readFileSync(join(snapshotsDir, 'pruned.json'), 'utf8'))).toEqual(prunedSnapshotIds(snapshotsDir));
+      }
+    },
+    120_000,
+  );
 });

@@ -51,7 +51,9 @@ describe('writeChangesStore', () => {
   it('refuses changes out of the contract’s order, naming both tickers, and keeps none of them', () => {
     const dir = folder('out-of-order');
     const [first, second] = [demo[0]!, demo[1]!];
-    expect(() => writeChangesStore(dir, null, [second, first, ...demo.slice(2)])).toThrow(`changes out of the contract's order: ${first.item.ticker} after ${second.item.ticker}`);
+    expect(() => writeChangesStore(dir, null, [second, first, ...demo.slice(2)])).toThrow(
+      `changes out of the contract's order: ${first.item.ticker} after ${second.item.ticker}`,
+    );
     const db = new Database(join(dir, CHANGES_DB), { readonly: true });
     try {
       expect(db.prepare('SELECT count(*) AS n FROM changes').get()).toEqual({ n: 0 });

@@ -15,7 +15,11 @@ import { freePort } from './access/processes.js';
 describe.skipIf(!existsSync('/proc/net/tcp'))('the accept queue', () => {
   it('counts the connections the kernel holds for a listener that has not taken them, and none once it has', async () => {
     const port = await freePort();
-    const listener = spawn(process.execPath, ['-e', `require('net').createServer((s) => s.on('error', () => {})).listen(${port}, '127.0.0.1', () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const listener = spawn(
+      process.execPath,
+      ['-e', `require('net').createServer((s) => s.on('error', () => {})).listen(${port}, '127.0.0.1', () => console.log('up'))`],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const sockets: Socket[] = [];
     try {
       await new Promise((resolve) => listener.stdout!.once('data', resolve));

@@ -94,7 +94,9 @@ describe('downloads', () => {
   it('serves every file /snapshots lists, with its size, sha256, type and a validator', async () => {
     const list = (await getJson(`${server.base}/api/v1/snapshots`)).body;
     const files = list.data[0].files as { path: string; bytes: number; sha256: string; mediatype: string }[];
-    expect(files.map((f) => f.path.split('/').pop())).toEqual(expect.arrayContaining(['datapackage.json', 'SHA256SUMS', 'snapshot.sqlite', 'CITATION.cff', 'api-v1-tree.tar.gz', 'companies.csv']));
+    expect(files.map((f) => f.path.split('/').pop())).toEqual(
+      expect.arrayContaining(['datapackage.json', 'SHA256SUMS', 'snapshot.sqlite', 'CITATION.cff', 'api-v1-tree.tar.gz', 'companies.csv']),
+    );
     for (const f of files) {
       const res = await fetch(server.base + f.path);
       const body = Buffer.from(await res.arrayBuffer());
@@ -144,8 +146,15 @@ describe('contract headers on every success', () => {
     expect(await canonicalSpelling.text()).toBe(await otherSpelling.text());
   });
 
-  it('metered answers are private, static files public: a shared cache can neither leak a caller\'s quota nor skip counting', async () => {
-    const metered = ['/ranking?limit=5', '/ranking?format=csv&q=D11', '/company/D1101/canonical?fields=flags', '/compare?tickers=D1101,D1102', '/sources/registry?gov_only=true', '/changes?limit=2'];
+  it("metered answers are private, static files public: a shared cache can neither leak a caller's quota nor skip counting", async () => {
+    const metered = [
+      '/ranking?limit=5',
+      '/ranking?format=csv&q=D11',
+      '/company/D1101/canonical?fields=flags',
+      '/compare?tickers=D1101,D1102',
+      '/sources/registry?gov_only=true',
+      '/changes?limit=2',
+    ];
     for (const path of metered) {
       const res = await fetch(`${server.base}/api/v1${path}`);
       await res.arrayBuffer();
@@ -162,7 +171,10 @@ describe('contract headers on every success', () => {
   });
 
   it('answers an OPTIONS preflight with 204 and the allowed methods and headers', async () => {
-    const res = await fetch(`${server.base}/api/v1/compare`, { method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' } });
+    const res = await fetch(`${server.base}/api/v1/compare`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, OPTIONS');
@@ -173,7 +185,13 @@ describe('contract headers on every success', () => {
   it('every body carries the snapshot fields and generated_at is the publish time', async () => {
     for (const c of staticCases(store).filter((x) => x.name !== 'openapi')) {
       const { body } = await getJson(server.base + c.url);
-      expect(body).toMatchObject({ ok: true, generated_at: store.meta.published_at, methodology_version: '1.1', dataset_snapshot_id: store.meta.dataset_snapshot_id, data_asof: store.meta.data_asof });
+      expect(body).toMatchObject({
+        ok: true,
+        generated_at: store.meta.published_at,
+        methodology_version: '1.1',
+        dataset_snapshot_id: store.meta.dataset_snapshot_id,
+        data_asof: store.meta.data_asof,
+      });
     }
   });
 

@@ -137,15 +137,33 @@ describe('the settings', () => {
       throw new Error(m);
     };
     expect(downloadLimitsFromEnv({}, fail)).toEqual(DEFAULT_DOWNLOAD_LIMITS);
-    expect(downloadLimitsFromEnv({ DOWNLOADS_PER_CLIENT: '2', DOWNLOADS_MAX: '9', DOWNLOAD_STALL_MS: '1500' }, fail)).toEqual({ perClient: 2, total: 9, stallMs: 1500 });
-    for (const [name, value] of [['DOWNLOADS_PER_CLIENT', '0'], ['DOWNLOADS_MAX', 'many'], ['DOWNLOAD_STALL_MS', '1.5'], ['DOWNLOADS_MAX', '-1']]) {
-      expect(() => downloadLimitsFromEnv({ [name!]: value }, fail), `${name}=${value}`).toThrow(`${name} must be a whole number of at least 1; got ${value}`);
+    expect(downloadLimitsFromEnv({ DOWNLOADS_PER_CLIENT: '2', DOWNLOADS_MAX: '9', DOWNLOAD_STALL_MS: '1500' }, fail)).toEqual({
+      perClient: 2,
+      total: 9,
+      stallMs: 1500,
+    });
+    for (const [name, value] of [
+      ['DOWNLOADS_PER_CLIENT', '0'],
+      ['DOWNLOADS_MAX', 'many'],
+      ['DOWNLOAD_STALL_MS', '1.5'],
+      ['DOWNLOADS_MAX', '-1'],
+    ]) {
+      expect(() => downloadLimitsFromEnv({ [name!]: value }, fail), `${name}=${value}`).toThrow(
+        `${name} must be a whole number of at least 1; got ${value}`,
+      );
     }
   });
 
   it('the shim refuses to start on a bad one: that line, exit 2', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SNAPSHOTS_DIR: snapshotsDir, KEYS_DB: join(dir, 'keys.sqlite'), DOWNLOADS_PER_CLIENT: 'lots' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SNAPSHOTS_DIR: snapshotsDir,
+        KEYS_DB: join(dir, 'keys.sqlite'),
+        DOWNLOADS_PER_CLIENT: 'lots',
+      },
       encoding: 'utf8',
       timeout: 30_000,
     });

@@ -134,7 +134,12 @@ describe('a snapshot that cannot be read', () => {
       root: snapshotsDir,
       current: () =>
         new Proxy(store, {
-          get: (target, prop) => (prop === 'facts' ? () => { throw new Error('SELECT boom FROM secret_table'); } : Reflect.get(target, prop)),
+          get: (target, prop) =>
+            prop === 'facts'
+              ? () => {
+                  throw new Error('SELECT boom FROM secret_table');
+                }
+              : Reflect.get(target, prop),
         }),
       unready: () => null,
       readFailed: () => {},

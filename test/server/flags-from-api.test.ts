@@ -23,12 +23,15 @@ afterAll(() => server.close());
 describe('GF-V01 from the API alone', () => {
   it('every company’s GF-V01 follows from its canonical view and /methodology', async () => {
     const methodology = (await getJson(`${server.base}/api/v1/methodology`)).body;
-    const tolerance = Number(/differs by more than (\d+) %/.exec(methodology.flags.find((f: { id: string }) => f.id === 'GF-V01').raised_when)![1]) / 100;
+    const tolerance =
+      Number(/differs by more than (\d+) %/.exec(methodology.flags.find((f: { id: string }) => f.id === 'GF-V01').raised_when)![1]) / 100;
     expect(methodology.definitions.registry_total).toContain('carbon_disclosure.registry');
     let raised = 0;
     let withRegistry = 0;
     for (let i = 0; i < tickers.length; i += 50) {
-      const views = await Promise.all(tickers.slice(i, i + 50).map(async (t) => (await getJson(`${server.base}/api/v1/company/${t}/canonical`)).body));
+      const views = await Promise.all(
+        tickers.slice(i, i + 50).map(async (t) => (await getJson(`${server.base}/api/v1/company/${t}/canonical`)).body),
+      );
       for (const v of views) {
         const d = v.carbon_disclosure;
         const r = d?.registry;
@@ -37,7 +40,13 @@ describe('GF-V01 from the API alone', () => {
           expect(r.year, v.ticker).toBe(d.year);
           expect(r.source_id, v.ticker).toBe(v.carbon_fee.source_id);
         }
-        const expected = Boolean(r && d.scope1 !== null && d.scope2 !== null && r.total_tco2e > 0 && Math.abs(d.scope1 + d.scope2 - r.total_tco2e) / r.total_tco2e > tolerance);
+        const expected = Boolean(
+          r &&
+          d.scope1 !== null &&
+          d.scope2 !== null &&
+          r.total_tco2e > 0 &&
+          Math.abs(d.scope1 + d.scope2 - r.total_tco2e) / r.total_tco2e > tolerance,
+        );
         const flag = v.flags.find((f: { id: string }) => f.id === 'GF-V01');
         expect(Boolean(flag), v.ticker).toBe(expected);
         if (flag) {

@@ -27,21 +27,62 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const WORDS = ['company', 'canonical', 'etf', 'ranking', 'page', 'sources', 'registry', 'methodology', 'snapshots', 'openapi.json', 'compare', 'index', 'downloads'];
+const WORDS = [
+  'company',
+  'canonical',
+  'etf',
+  'ranking',
+  'page',
+  'sources',
+  'registry',
+  'methodology',
+  'snapshots',
+  'openapi.json',
+  'compare',
+  'index',
+  'downloads',
+];
 const segment = fc.oneof(
   fc.constantFrom(...WORDS),
   fc.constantFrom(...WORDS).map((w) => w.toUpperCase()),
-  fc.constantFrom('D1101', 'd1104', 'D1139', 'DE5001', 'de5002', 'D9999', 'D1101.json', 'canonical.json', '02', '2', '0', '1.5', '-1', '', '..', '.', 'a'.repeat(13)),
+  fc.constantFrom(
+    'D1101',
+    'd1104',
+    'D1139',
+    'DE5001',
+    'de5002',
+    'D9999',
+    'D1101.json',
+    'canonical.json',
+    '02',
+    '2',
+    '0',
+    '1.5',
+    '-1',
+    '',
+    '..',
+    '.',
+    'a'.repeat(13),
+  ),
   fc.string({ unit: 'grapheme', maxLength: 6 }),
 );
 /** Percent-encodes a segment wholly, partly or not at all (only printable ASCII goes out raw). */
 const encoded = fc.tuple(segment, fc.constantFrom('none', 'all', 'unsafe')).map(([s, how]) => {
   const safe = (c: string) => /^[A-Za-z0-9._~-]$/.test(c);
-  return [...s].map((c) => (how === 'all' || !safe(c) ? [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('') : c)).join('');
+  return [...s]
+    .map((c) => (how === 'all' || !safe(c) ? [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('') : c))
+    .join('');
 });
 const query = fc.oneof(
   fc.constant(''),
-  fc.array(fc.tuple(fc.constantFrom('page', 'limit', 'fields', 'tickers', 'q', 'gf', 'x', 'sort', 'gov_only'), fc.constantFrom('1', '02', '0', 'abc', 'carbon', 'D1101,D1104', '%FF', '%E6%B0%B4', 'GF-P01', 'score_asc', 'true', '')), { maxLength: 3 })
+  fc
+    .array(
+      fc.tuple(
+        fc.constantFrom('page', 'limit', 'fields', 'tickers', 'q', 'gf', 'x', 'sort', 'gov_only'),
+        fc.constantFrom('1', '02', '0', 'abc', 'carbon', 'D1101,D1104', '%FF', '%E6%B0%B4', 'GF-P01', 'score_asc', 'true', ''),
+      ),
+      { maxLength: 3 },
+    )
     .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&')),
 );
 
@@ -53,8 +94,13 @@ function resourceOf(segments: string[]): { schema: z.ZodType; code?: string } | 
   const key = s.join('/');
   if (s.length === 0 || key === 'index') return { schema: indexResponseSchema };
   const fixed: Record<string, z.ZodType> = {
-    etf: etfListResponseSchema, ranking: rankingResponseSchema, 'sources/registry': registryResponseSchema, methodology: methodologyResponseSchema,
-    snapshots: snapshotsResponseSchema, compare: compareResponseSchema, usage: usageResponseSchema,
+    etf: etfListResponseSchema,
+    ranking: rankingResponseSchema,
+    'sources/registry': registryResponseSchema,
+    methodology: methodologyResponseSchema,
+    snapshots: snapshotsResponseSchema,
+    compare: compareResponseSchema,
+    usage: usageResponseSchema,
   };
   if (fixed[key]) return { schema: fixed[key]! };
   if (s[0] === 'company' && s.length === 2 && code(s[1])) return { schema: companyResponseSchema, code: code(s[1])! };
@@ -76,7 +122,12 @@ describe('fuzz: generated paths', () => {
           const { error } = expectEnvelope(r, r.status, JSON.parse(r.text).error.code);
           // A 404 for a code names the code at its own position, never a word shifted into it.
           const unknown = /^Unknown (?:ticker|fund code): (.*)$/.exec(error.message);
-          if (unknown) expect(unknown[1], path).toBe(decodeURIComponent(parts[1]!).replace(/\.json$/, '').toUpperCase());
+          if (unknown)
+            expect(unknown[1], path).toBe(
+              decodeURIComponent(parts[1]!)
+                .replace(/\.json$/, '')
+                .toUpperCase(),
+            );
           return;
         }
         answered++;

@@ -113,13 +113,93 @@ function rawAscii(s: string): string {
 
 /** Pieces sent as they are: broken encodings, traversal, SQL and FTS syntax, separators. */
 const HOSTILE_RAW = [
-  '%E0%A4%A', '%E0%A4', '%', '%%', '%%%', '%zz', '%1', '%G0', '%00', '%0A', '%0D%0A', '%09', '%7F', '%C0%AF', '%ED%A0%80',
-  '%FF%FE', '%EF%BB%BF', '%E2%80%AE', '%F0%9F%98%80', '%F4%90%80%80', '../', '..%2F..%2Fetc%2Fpasswd', '....//', '%2e%2e%2f',
-  "'%20OR%201=1%20--", "'OR'1'='1", '1;DROP%20TABLE%20companies;--', '%22a%22%20OR%20b*', '"a"OR(b*)', 'NEAR(a%20b)', 'NEAR(',
-  'a%20AND%20b', 'NOT%20x', '^abc', '{col}:x', 'search_text:a', '*', '"', "'", '""', "''", '\\', '\\"', '(', ')', '[', ']', '{',
-  '}', '<script>', '&', '&&', '=', '==', '#', '#frag', '+', '++', '%2B', '%26', '%3D', '%23', '%3F', '?', '??', ';', ',', ',,',
-  '|', '`', '$', '@', '!', '~', '%u0041', '&#x41;', '\\u0000', 'null', 'undefined', 'NaN', 'Infinity', '-0', '1e309',
-  '__proto__', 'constructor', 'toString', 'hasOwnProperty',
+  '%E0%A4%A',
+  '%E0%A4',
+  '%',
+  '%%',
+  '%%%',
+  '%zz',
+  '%1',
+  '%G0',
+  '%00',
+  '%0A',
+  '%0D%0A',
+  '%09',
+  '%7F',
+  '%C0%AF',
+  '%ED%A0%80',
+  '%FF%FE',
+  '%EF%BB%BF',
+  '%E2%80%AE',
+  '%F0%9F%98%80',
+  '%F4%90%80%80',
+  '../',
+  '..%2F..%2Fetc%2Fpasswd',
+  '....//',
+  '%2e%2e%2f',
+  "'%20OR%201=1%20--",
+  "'OR'1'='1",
+  '1;DROP%20TABLE%20companies;--',
+  '%22a%22%20OR%20b*',
+  '"a"OR(b*)',
+  'NEAR(a%20b)',
+  'NEAR(',
+  'a%20AND%20b',
+  'NOT%20x',
+  '^abc',
+  '{col}:x',
+  'search_text:a',
+  '*',
+  '"',
+  "'",
+  '""',
+  "''",
+  '\\',
+  '\\"',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '<script>',
+  '&',
+  '&&',
+  '=',
+  '==',
+  '#',
+  '#frag',
+  '+',
+  '++',
+  '%2B',
+  '%26',
+  '%3D',
+  '%23',
+  '%3F',
+  '?',
+  '??',
+  ';',
+  ',',
+  ',,',
+  '|',
+  '`',
+  '$',
+  '@',
+  '!',
+  '~',
+  '%u0041',
+  '&#x41;',
+  '\\u0000',
+  'null',
+  'undefined',
+  'NaN',
+  'Infinity',
+  '-0',
+  '1e309',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
 ];
 
 const hostileRaw = fc.constantFrom(...HOSTILE_RAW);
@@ -129,9 +209,29 @@ const unicodeEncoded = fc.string({ unit: 'binary', maxLength: 24 }).map(pctEncod
 const asciiRaw = fc.string({ unit: 'binary-ascii', maxLength: 24 }).map(rawAscii);
 /** CJK, full-width and combining text (NFC/NFD forms), encoded. */
 const cjkEncoded = fc
-  .constantFrom('半導體業', '水泥工業', '示範', '虛構', '晶', '股份有限公司', 'Ｄ１１０１', 'D\u0301', 'e\u0301', '\u00e9', '\u200b', '\ufeff', '\u202e', '\u0000', '\r\n', '\t', ' ')
+  .constantFrom(
+    '半導體業',
+    '水泥工業',
+    '示範',
+    '虛構',
+    '晶',
+    '股份有限公司',
+    'Ｄ１１０１',
+    'D\u0301',
+    'e\u0301',
+    '\u00e9',
+    '\u200b',
+    '\ufeff',
+    '\u202e',
+    '\u0000',
+    '\r\n',
+    '\t',
+    ' ',
+  )
   .chain((base) => fc.nat({ max: 3 }).map((n) => pctEncode(base.repeat(n + 1))));
-const longValue = fc.tuple(fc.constantFrom('a', '示', '%', 'D1101,', '%E7%A4%BA', '%20', 'GF-'), fc.integer({ min: 20, max: 700 })).map(([s, n]) => rawAscii(s.repeat(n)));
+const longValue = fc
+  .tuple(fc.constantFrom('a', '示', '%', 'D1101,', '%E7%A4%BA', '%20', 'GF-'), fc.integer({ min: 20, max: 700 }))
+  .map(([s, n]) => rawAscii(s.repeat(n)));
 
 /** A value: a valid one for the key half of the time (so requests get past validation), else hostile. */
 function valueFor(valid: readonly string[]): fc.Arbitrary<string> {
@@ -151,7 +251,26 @@ function valueFor(valid: readonly string[]): fc.Arbitrary<string> {
   );
 }
 
-const JUNK_KEYS = ['', 'foo', 'LIMIT', ' limit', 'limit ', 'limit[]', 'q[0]', '__proto__', 'constructor', 'callback', 'api_key', 'fields%00', '%00', '%E0%A4%A', 'tickers%5B%5D', 'Q', 'page%20', 'format.csv'];
+const JUNK_KEYS = [
+  '',
+  'foo',
+  'LIMIT',
+  ' limit',
+  'limit ',
+  'limit[]',
+  'q[0]',
+  '__proto__',
+  'constructor',
+  'callback',
+  'api_key',
+  'fields%00',
+  '%00',
+  '%E0%A4%A',
+  'tickers%5B%5D',
+  'Q',
+  'page%20',
+  'format.csv',
+];
 
 /** A query string built from keys of the endpoint (often repeated) and junk, with odd separators. */
 function queryFor(spec: Record<string, readonly string[]>): fc.Arbitrary<string> {
@@ -202,8 +321,15 @@ const clip = (path: string) => (path.length > MAX_PATH ? path.slice(0, MAX_PATH)
 describe('fuzz: never 5xx, every error is the envelope', () => {
   it('GET /company/{ticker}/canonical?fields=…', { timeout: TEST_TIMEOUT_MS }, async () => {
     const spec = { fields: [...SECTIONS, 'penalties,carbon,carbon_fee,assurance,flags'] };
-    const ticker = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...TICKERS).map(pctEncode) }, { weight: 1, arbitrary: hostileRaw }, { weight: 1, arbitrary: asciiRaw.filter((s) => !s.includes('/') && !s.includes('?') && !s.includes('#')) });
-    const query = fc.oneof(queryFor(spec), sectionList.map((s) => `fields=${pctEncode(s)}`));
+    const ticker = fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...TICKERS).map(pctEncode) },
+      { weight: 1, arbitrary: hostileRaw },
+      { weight: 1, arbitrary: asciiRaw.filter((s) => !s.includes('/') && !s.includes('?') && !s.includes('#')) },
+    );
+    const query = fc.oneof(
+      queryFor(spec),
+      sectionList.map((s) => `fields=${pctEncode(s)}`),
+    );
     await assertEndpoint(
       fc.asyncProperty(ticker, fc.constantFrom('canonical', 'canonical.json'), query, async (t, leaf, q) => {
         const path = clip(`/api/v1/company/${t}/${leaf}?${q}`);
@@ -248,10 +374,22 @@ describe('fuzz: never 5xx, every error is the envelope', () => {
 
   it('GET /compare?tickers=…&fields=…', { timeout: TEST_TIMEOUT_MS }, async () => {
     const spec: Record<string, readonly string[]> = {
-      tickers: ['D1101,D1102', 'D1101,d1101,D1102', 'D1101,D1102,D1103,D1104,D1105', 'D1101', 'D1101,D9999,ZZ1', 'D1101,D-1', 'D1101,,D1102', 'D1101,D1102,D1103,D1104,D1105,D1106'],
+      tickers: [
+        'D1101,D1102',
+        'D1101,d1101,D1102',
+        'D1101,D1102,D1103,D1104,D1105',
+        'D1101',
+        'D1101,D9999,ZZ1',
+        'D1101,D-1',
+        'D1101,,D1102',
+        'D1101,D1102,D1103,D1104,D1105,D1106',
+      ],
       fields: SECTIONS,
     };
-    const query = fc.oneof(queryFor(spec), fc.tuple(tickerList, fc.option(sectionList)).map(([t, f]) => `tickers=${pctEncode(t)}${f === null ? '' : `&fields=${pctEncode(f)}`}`));
+    const query = fc.oneof(
+      queryFor(spec),
+      fc.tuple(tickerList, fc.option(sectionList)).map(([t, f]) => `tickers=${pctEncode(t)}${f === null ? '' : `&fields=${pctEncode(f)}`}`),
+    );
     await assertEndpoint(
       fc.asyncProperty(query, async (q) => {
         const path = clip(`/api/v1/compare?${q}`);
@@ -282,10 +420,16 @@ describe('fuzz: never 5xx, every error is the envelope', () => {
     const tickersBody = fc
       .tuple(
         fc.array(tickerItem, { minLength: 0, maxLength: 110 }),
-        fc.option(fc.dictionary(fc.constantFrom('fields', 'ticker', '__proto__', 'constructor', 'Tickers', ''), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 })),
+        fc.option(
+          fc.dictionary(fc.constantFrom('fields', 'ticker', '__proto__', 'constructor', 'Tickers', ''), fc.jsonValue({ maxDepth: 1 }), {
+            maxKeys: 2,
+          }),
+        ),
       )
       .map(([tickers, extra]) => JSON.stringify({ tickers, ...(extra ?? {}) }));
-    const manyDistinct = fc.integer({ min: 95, max: 105 }).map((n) => JSON.stringify({ tickers: Array.from({ length: n }, (_, i) => `D${1101 + i}`) }));
+    const manyDistinct = fc
+      .integer({ min: 95, max: 105 })
+      .map((n) => JSON.stringify({ tickers: Array.from({ length: n }, (_, i) => `D${1101 + i}`) }));
     const body = fc.oneof(
       { weight: 5, arbitrary: tickersBody },
       { weight: 1, arbitrary: manyDistinct },
@@ -352,14 +496,25 @@ describe('fuzz: never 5xx, every error is the envelope', () => {
   });
 
   it('any method on the dynamic paths', { timeout: TEST_TIMEOUT_MS }, async () => {
-    const paths = ['/api/v1/compare?tickers=D1101,D1102', '/api/v1/ranking?limit=1', '/api/v1/sources/registry?gov_only=true', '/api/v1/company/D1101/canonical?fields=flags', '/api/v1/batch'];
+    const paths = [
+      '/api/v1/compare?tickers=D1101,D1102',
+      '/api/v1/ranking?limit=1',
+      '/api/v1/sources/registry?gov_only=true',
+      '/api/v1/company/D1101/canonical?fields=flags',
+      '/api/v1/batch',
+    ];
     await assertEndpoint(
-      fc.asyncProperty(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), fc.constantFrom(...paths), fc.option(fc.string({ unit: 'binary-ascii', maxLength: 40 })), async (method, path, body) => {
-        const headers: Record<string, string> = body === null ? {} : { 'Content-Type': 'application/json' };
-        const r = await send(method, path, headers, body ?? undefined);
-        checkResponse(r, `${method} ${path} ${JSON.stringify(body)}`);
-        if (r.status === 405) expect(r.headers.allow).toMatch(/OPTIONS/);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'),
+        fc.constantFrom(...paths),
+        fc.option(fc.string({ unit: 'binary-ascii', maxLength: 40 })),
+        async (method, path, body) => {
+          const headers: Record<string, string> = body === null ? {} : { 'Content-Type': 'application/json' };
+          const r = await send(method, path, headers, body ?? undefined);
+          checkResponse(r, `${method} ${path} ${JSON.stringify(body)}`);
+          if (r.status === 405) expect(r.headers.allow).toMatch(/OPTIONS/);
+        },
+      ),
     );
   });
 

@@ -17,7 +17,12 @@ import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
  */
 const snapshotsDir = () => demoSnapshotsDir;
 type Line = Record<string, unknown>;
-const parse = (lines: string[]): Line[] => lines.join('').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Line);
+const parse = (lines: string[]): Line[] =>
+  lines
+    .join('')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Line);
 const requestLines = (lines: Line[]) => lines.filter((l) => l.message === 'request' || l.message === 'request aborted');
 
 /** Waits until `count()` reaches `n` (a line is written when its response has finished), or 2 s. */
@@ -40,8 +45,19 @@ describe('request lines', () => {
 
   it('one line per request, JSON, with id, method, route pattern, status, duration, bytes, tier, key id, client and snapshot; never a key', async () => {
     const before = requestLines(parse(m.logs)).length;
-    const sent: { route: string; status: number; tier: string | null; keyId: string | null; client?: string; requestId: string | null; method: string }[] = [];
-    const send = async (path: string, o: { route: string; status: number; key?: string; method?: string; body?: unknown; headers?: Record<string, string>; tier?: string | null }) => {
+    const sent: {
+      route: string;
+      status: number;
+      tier: string | null;
+      keyId: string | null;
+      client?: string;
+      requestId: string | null;
+      method: string;
+    }[] = [];
+    const send = async (
+      path: string,
+      o: { route: string; status: number; key?: string; method?: string; body?: unknown; headers?: Record<string, string>; tier?: string | null },
+    ) => {
       const headers: Record<string, string> = { ...o.headers };
       if (o.key) headers['X-API-Key'] = o.key;
       if (o.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -50,7 +66,15 @@ describe('request lines', () => {
       await res.arrayBuffer();
       expect(res.status, path).toBe(o.status);
       const tier = o.tier !== undefined ? o.tier : o.key ? 'developer' : null;
-      sent.push({ route: o.route, status: o.status, tier, keyId: tier && o.key ? o.key.slice(4, 14) : null, client: headers['X-Forwarded-For'], requestId: res.headers.get('x-request-id'), method });
+      sent.push({
+        route: o.route,
+        status: o.status,
+        tier,
+        keyId: tier && o.key ? o.key.slice(4, 14) : null,
+        client: headers['X-Forwarded-For'],
+        requestId: res.headers.get('x-request-id'),
+        method,
+      });
     };
     for (let round = 0; round < 3; round++) {
       await Promise.all([
@@ -60,7 +84,12 @@ describe('request lines', () => {
         send('/api/v1/ranking?limit=2', { route: '/api/v1/ranking', status: 200, key }),
         send('/api/v1/batch', { route: '/api/v1/batch', status: 200, key, body: { tickers: ['D1101', 'D1102'] } }),
         send('/api/v1/usage', { route: '/api/v1/usage', status: 200, key }),
-        send('/api/v1/ranking?limit=1', { route: '/api/v1/ranking', status: 200, tier: 'free', headers: { 'X-Forwarded-For': `203.0.113.${round + 1}` } }),
+        send('/api/v1/ranking?limit=1', {
+          route: '/api/v1/ranking',
+          status: 200,
+          tier: 'free',
+          headers: { 'X-Forwarded-For': `203.0.113.${round + 1}` },
+        }),
         send('/api/v1/ranking?limit=1', { route: '/api/v1/ranking', status: 401, key: `${key.slice(0, -2)}xx`, tier: null }),
         send('/company/D1101/', { route: '/company/{ticker}/', status: 200 }),
         send('/api/v1/nope', { route: 'unknown', status: 404 }),
@@ -107,7 +136,14 @@ describe('request lines', () => {
     socket.destroy();
     await until(before + 1, () => requestLines(parse(m.logs)).length);
     const [line] = requestLines(parse(m.logs)).slice(before);
-    expect(line).toMatchObject({ message: 'request aborted', method: 'POST', route: '/api/v1/batch', status: null, tier: 'free', client: '127.0.0.1' });
+    expect(line).toMatchObject({
+      message: 'request aborted',
+      method: 'POST',
+      route: '/api/v1/batch',
+      status: null,
+      tier: 'free',
+      client: '127.0.0.1',
+    });
   });
 
   it('requests the HTTP parser refuses (unknown method, oversized headers, not HTTP) get a line too, with their request id', async () => {
@@ -126,7 +162,15 @@ describe('request lines', () => {
     expect(lines).toHaveLength(3);
     const snapshot = (await (await fetch(`${m.base}/readyz`)).json()).dataset_snapshot_id;
     expected.forEach((e, i) => {
-      expect(lines[i]).toMatchObject({ level: 'info', request_id: e.requestId, method: null, route: 'unknown', status: e.status, client: '127.0.0.1', snapshot });
+      expect(lines[i]).toMatchObject({
+        level: 'info',
+        request_id: e.requestId,
+        method: null,
+        route: 'unknown',
+        status: e.status,
+        client: '127.0.0.1',
+        snapshot,
+      });
       expect(lines[i]!.bytes as number).toBeGreaterThan(200);
     });
   });
@@ -135,7 +179,8 @@ describe('request lines', () => {
     const lines: string[] = [];
     const s = await startServer(snapshotsDir(), { logger: jsonLogger((l) => lines.push(l), 'warn') });
     try {
-      for (const path of ['/api/v1/company/D1101', '/api/v1/ranking?limit=1', '/company/D1101/', '/api/v1/nope']) await (await fetch(s.base + path)).arrayBuffer();
+      for (const path of ['/api/v1/company/D1101', '/api/v1/ranking?limit=1', '/company/D1101/', '/api/v1/nope'])
+        await (await fetch(s.base + path)).arrayBuffer();
       await new Promise((r) => setTimeout(r, 50));
       expect(requestLines(parse(lines))).toEqual([]);
     } finally {
@@ -161,8 +206,18 @@ describe('logs of the server process', () => {
         const notReadiness = () => requestLines(parse([shim.log()])).filter((l) => l.route !== '/readyz');
         if (level === 'info') {
           await until(paths.length, () => notReadiness().length);
-          expect(notReadiness().map((l) => l.route)).toEqual(['/api/v1/company/{ticker}', '/api/v1/company/{ticker}/canonical', '/api/v1/ranking', '/ranking/', 'unknown']);
-          expect(parse([shim.log()]).find((l) => l.message === 'listening')).toMatchObject({ level: 'info', quota_counters: 'memory', log_level: 'info' });
+          expect(notReadiness().map((l) => l.route)).toEqual([
+            '/api/v1/company/{ticker}',
+            '/api/v1/company/{ticker}/canonical',
+            '/api/v1/ranking',
+            '/ranking/',
+            'unknown',
+          ]);
+          expect(parse([shim.log()]).find((l) => l.message === 'listening')).toMatchObject({
+            level: 'info',
+            quota_counters: 'memory',
+            log_level: 'info',
+          });
         } else {
           await new Promise((r) => setTimeout(r, 200));
           expect(requestLines(parse([shim.log()]))).toEqual([]);
@@ -180,13 +235,39 @@ describe('the request line', () => {
     const logger = jsonLogger((l) => lines.push(l));
     logger.info('event', { a: 1 });
     const hostile = 'a"b\\c\n{"level":"error"}\u2028é';
-    logger.request!({ request_id: hostile, method: 'GET', route: '/api/v1/ranking', status: null, duration_ms: 1.5, bytes: 10, tier: 'free', key_id: null, client: hostile, snapshot: '2026-10-01.2' }, 'request');
+    logger.request!(
+      {
+        request_id: hostile,
+        method: 'GET',
+        route: '/api/v1/ranking',
+        status: null,
+        duration_ms: 1.5,
+        bytes: 10,
+        tier: 'free',
+        key_id: null,
+        client: hostile,
+        snapshot: '2026-10-01.2',
+      },
+      'request',
+    );
     const [event, line] = parse(lines);
     expect(lines).toHaveLength(2);
     expect(Object.keys(line!).slice(0, 3)).toEqual(Object.keys(event!).slice(0, 3)); // level, time, pid
     expect(line).toEqual({
-      level: 'info', time: expect.any(String), pid: process.pid, request_id: hostile, method: 'GET', route: '/api/v1/ranking', status: null,
-      duration_ms: 1.5, bytes: 10, tier: 'free', key_id: null, client: hostile, snapshot: '2026-10-01.2', message: 'request',
+      level: 'info',
+      time: expect.any(String),
+      pid: process.pid,
+      request_id: hostile,
+      method: 'GET',
+      route: '/api/v1/ranking',
+      status: null,
+      duration_ms: 1.5,
+      bytes: 10,
+      tier: 'free',
+      key_id: null,
+      client: hostile,
+      snapshot: '2026-10-01.2',
+      message: 'request',
     });
   });
 

@@ -143,7 +143,9 @@ describe('metrics in process', () => {
 
   it('names the current snapshot and its age; reports event-loop lag and heap', async () => {
     const samples = await scrape(url);
-    expect(samples.filter((s) => s.name === 'esg_snapshot_info')).toEqual([{ name: 'esg_snapshot_info', labels: { snapshot: snapshotId }, value: 1 }]);
+    expect(samples.filter((s) => s.name === 'esg_snapshot_info')).toEqual([
+      { name: 'esg_snapshot_info', labels: { snapshot: snapshotId }, value: 1 },
+    ]);
     const age = valueOf(samples, 'esg_snapshot_age_seconds')!;
     const published = Date.parse(publishedSnapshotSource(snapshotsDir()).current().meta.published_at);
     expect(Math.abs(age - (Date.now() - published) / 1000)).toBeLessThan(60);
@@ -240,9 +242,19 @@ describe('metrics of the server process (METRICS_PORT), with a real Redis', () =
 
   it('serves /metrics on loopback; Redis up, then down with calls served uncounted; /readyz says redis down with a 200', async () => {
     const metricsPort = await freePort();
-    shim = await startShimProcess({ SNAPSHOTS_DIR: snapshotsDir(), KEYS_DB: join(dir, 'keys.sqlite'), REDIS_URL: redis!.url, METRICS_PORT: String(metricsPort) });
+    shim = await startShimProcess({
+      SNAPSHOTS_DIR: snapshotsDir(),
+      KEYS_DB: join(dir, 'keys.sqlite'),
+      REDIS_URL: redis!.url,
+      METRICS_PORT: String(metricsPort),
+    });
     const url = `http://127.0.0.1:${metricsPort}/metrics`;
-    const start = JSON.parse(shim.log().split('\n').find((l) => l.includes('"listening"'))!) as Record<string, unknown>;
+    const start = JSON.parse(
+      shim
+        .log()
+        .split('\n')
+        .find((l) => l.includes('"listening"'))!,
+    ) as Record<string, unknown>;
     expect(start).toMatchObject({ metrics: url, quota_counters: 'redis' });
     for (let i = 0; i < 4; i++) expect((await fetch(`${shim.base}/api/v1/company/D1101`)).status).toBe(200);
     let samples = await scrape(url);
@@ -260,7 +272,17 @@ describe('metrics of the server process (METRICS_PORT), with a real Redis', () =
     expect(valueOf(samples, 'esg_redis_up')).toBe(0);
     expect(valueOf(samples, 'esg_quota_fail_open_total')).toBe(3);
     // The process logs the connection's loss once (the meter, what it means for calls, once too).
-    expect(shim.log().split('\n').filter((l) => l.includes('redis connection lost'))).toHaveLength(1);
-    expect(shim.log().split('\n').filter((l) => l.includes('quota counters unreachable'))).toHaveLength(1);
+    expect(
+      shim
+        .log()
+        .split('\n')
+        .filter((l) => l.includes('redis connection lost')),
+    ).toHaveLength(1);
+    expect(
+      shim
+        .log()
+        .split('\n')
+        .filter((l) => l.includes('quota counters unreachable')),
+    ).toHaveLength(1);
   });
 });

@@ -19,7 +19,10 @@ let doc: Json;
 beforeAll(async () => {
   server = await startServer(demoSnapshotsDir);
   doc = (await (await fetch(`${server.base}/api/v1/openapi.json`)).json()) as Json;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -29,7 +32,8 @@ afterAll(async () => {
 /** /docs/ with Scalar rendered down to its last operation; `document` replaces the published one. */
 async function openDocs(document?: unknown): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  if (document) await page.route('**/api/v1/openapi.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(document) }));
+  if (document)
+    await page.route('**/api/v1/openapi.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(document) }));
   await page.goto(`${server.base}/docs/`, { waitUntil: 'networkidle' });
   await openEveryDocsGroup(page);
   await section(page, 'GET', '/api/v1/usage').scrollIntoViewIfNeeded();
@@ -57,11 +61,19 @@ async function settle(served?: unknown): Promise<{ ms: number; rendered: number;
   await page.addInitScript(() => {
     const w = window as unknown as { lastChange: number };
     w.lastChange = 0;
-    new MutationObserver(() => (w.lastChange = performance.now())).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    new MutationObserver(() => (w.lastChange = performance.now())).observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
   });
   await page.goto(`${server.base}/docs/`);
   await section(page, 'GET', '/api/v1/company/{ticker}').waitFor({ timeout: 120_000 });
-  await page.waitForFunction(() => performance.now() - (window as unknown as { lastChange: number }).lastChange > 1_000, undefined, { timeout: 120_000, polling: 100 });
+  await page.waitForFunction(() => performance.now() - (window as unknown as { lastChange: number }).lastChange > 1_000, undefined, {
+    timeout: 120_000,
+    polling: 100,
+  });
   const ms = await page.evaluate(() => (window as unknown as { lastChange: number }).lastChange);
   const rendered = await page.locator('#reference *').count();
   await page.close();
@@ -124,7 +136,9 @@ describe('the API reference on /docs/', () => {
     const company = section(page, 'GET', '/api/v1/company/{ticker}');
     await company.scrollIntoViewIfNeeded();
     await company.getByRole('tab', { name: /404/ }).click();
-    await expect.poll(() => shownBody(company)).toEqual(doc.paths['/api/v1/company/{ticker}'].get.responses['404'].content['application/json'].example);
+    await expect
+      .poll(() => shownBody(company))
+      .toEqual(doc.paths['/api/v1/company/{ticker}'].get.responses['404'].content['application/json'].example);
 
     // The request body of POST /batch: its example's tickers in Scalar's curl.
     const curl = (await section(page, 'POST', '/api/v1/batch').locator('pre').allInnerTexts()).find((t) => t.includes('--data'))!;

@@ -113,8 +113,17 @@ describe.each([
     const errors = media.filter((m) => m.status !== null && m.status !== '200');
     expect(new Set(errors.map((m) => m.status))).toEqual(new Set(['400', '401', '403', '404', '405', '410', '413', '414', '429', '431', '502']));
     const codeOf: Record<string, string> = {
-      400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 405: 'METHOD_NOT_ALLOWED', 410: 'GONE',
-      413: 'PAYLOAD_TOO_LARGE', 414: 'URI_TOO_LONG', 429: 'RATE_LIMITED', 431: 'HEADERS_TOO_LARGE', 502: 'UPSTREAM_FAILURE',
+      400: 'BAD_REQUEST',
+      401: 'UNAUTHORIZED',
+      403: 'FORBIDDEN',
+      404: 'NOT_FOUND',
+      405: 'METHOD_NOT_ALLOWED',
+      410: 'GONE',
+      413: 'PAYLOAD_TOO_LARGE',
+      414: 'URI_TOO_LONG',
+      429: 'RATE_LIMITED',
+      431: 'HEADERS_TOO_LARGE',
+      502: 'UPSTREAM_FAILURE',
     };
     for (const { where, status, media: m } of errors) expect(m.example.error.code, where).toBe(codeOf[status!]);
   });
@@ -135,7 +144,7 @@ describe.each([
     expect(JSON.stringify(doc)).not.toMatch(/"request_id":"(?!00000000-0000-4000-8000-000000000000)/);
   });
 
-  it('the 200 examples are the snapshot\'s own bodies, byte for byte where the API has a file', async () => {
+  it("the 200 examples are the snapshot's own bodies, byte for byte where the API has a file", async () => {
     const company = okExample('/api/v1/company/{ticker}');
     expect(store.company(company.company.ticker)).toBeDefined();
     expect(company).toEqual(await api(`/company/${company.company.ticker}`));
@@ -164,25 +173,44 @@ describe.each([
     const registry = okExample('/api/v1/sources/registry');
     expect(registry).toEqual(await api(`/sources/registry?owner_org=${registry.data[0].owner_org}`));
     const batchRequest = doc.paths['/api/v1/batch'].post.requestBody.content['application/json'].example;
-    const batch = await (await fetch(`${server.base}/api/v1/batch`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(batchRequest) })).json();
+    const batch = await (
+      await fetch(`${server.base}/api/v1/batch`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(batchRequest),
+      })
+    ).json();
     expect(okExample('/api/v1/batch', 'post')).toEqual(batch);
     const packsRequest = doc.paths['/api/v1/packs'].post.requestBody.content['application/json'].example;
     for (const t of packsRequest.tickers) expect(store.company(t)).toBeDefined();
-    const pack = await fetch(`${server.base}/api/v1/packs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(packsRequest) });
+    const pack = await fetch(`${server.base}/api/v1/packs`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(packsRequest),
+    });
     expect(pack.status).toBe(200);
     expect(pack.headers.get('content-type')).toBe('application/zip');
     await pack.arrayBuffer();
   });
 
-  it('each error example is the shim\'s answer to the request named beside it', async () => {
+  it("each error example is the shim's answer to the request named beside it", async () => {
     const error = doc.components.schemas.Error.example;
     const notFound = await api(`/company/${error.error.message.split(': ')[1]}`);
     expect({ ...error, error: { ...error.error, request_id: notFound.error.request_id } }).toEqual(notFound);
 
-    const cases = mediaTypes().filter((m) => m.status !== null && m.status !== '200').map((m) => ({ ...m, example: errorExample(m.op, m.status!, facts)! }));
+    const cases = mediaTypes()
+      .filter((m) => m.status !== null && m.status !== '200')
+      .map((m) => ({ ...m, example: errorExample(m.op, m.status!, facts)! }));
     const shared = mediaTypes().filter((m) => m.where.startsWith('components.responses.'));
-    expect(shared.map((m) => m.where).sort()).toEqual(['components.responses.Forbidden', 'components.responses.RateLimited', 'components.responses.Unauthorized']);
-    for (const m of shared) expect(m.media.example, m.where).toEqual(errorExample(null, { Unauthorized: '401', Forbidden: '403', RateLimited: '429' }[m.where.split('.').pop()!]!, facts)!.body);
+    expect(shared.map((m) => m.where).sort()).toEqual([
+      'components.responses.Forbidden',
+      'components.responses.RateLimited',
+      'components.responses.Unauthorized',
+    ]);
+    for (const m of shared)
+      expect(m.media.example, m.where).toEqual(
+        errorExample(null, { Unauthorized: '401', Forbidden: '403', RateLimited: '429' }[m.where.split('.').pop()!]!, facts)!.body,
+      );
 
     // Keyless calls in the minute the snapshot was published: the 429's reset time is that minute's end.
     metered.clock.now = Date.parse(store.meta.published_at);

@@ -11,15 +11,25 @@ import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
  * bound is the server's bound, every required parameter is required, and no undocumented parameter
  * is accepted.
  */
-interface Param { in: string; name: string; required?: boolean; schema: Record<string, any> }
+interface Param {
+  in: string;
+  name: string;
+  required?: boolean;
+  schema: Record<string, any>;
+}
 type Doc = { paths: Record<string, Record<string, { parameters?: Param[]; requestBody?: any }>> };
 
 let server: RunningServer;
 let store: SnapshotStore;
 let doc: Doc;
 let tickers: string[];
-const path = (p: string) => p.replace('{ticker}', 'D1101').replace('{code}', store.etfs()[0]!.etf_code).replace('{page}', '1')
-  .replace('{id}', store.meta.dataset_snapshot_id).replace('{file}', 'SHA256SUMS');
+const path = (p: string) =>
+  p
+    .replace('{ticker}', 'D1101')
+    .replace('{code}', store.etfs()[0]!.etf_code)
+    .replace('{page}', '1')
+    .replace('{id}', store.meta.dataset_snapshot_id)
+    .replace('{file}', 'SHA256SUMS');
 
 beforeAll(async () => {
   const snapshotsDir = demoSnapshotsDir;
@@ -54,9 +64,11 @@ function expectRejected(res: Awaited<ReturnType<typeof getJson>>, name: string, 
 
 describe('the OpenAPI document and the server agree', () => {
   it('documents query parameters on every computed GET endpoint', () => {
-    expect(queryOperations().map((o) => o.url.replace(server.base, '')).sort()).toEqual(
-      ['/api/v1/changes', '/api/v1/company/D1101/canonical', '/api/v1/compare', '/api/v1/ranking', '/api/v1/sources/registry'],
-    );
+    expect(
+      queryOperations()
+        .map((o) => o.url.replace(server.base, ''))
+        .sort(),
+    ).toEqual(['/api/v1/changes', '/api/v1/company/D1101/canonical', '/api/v1/compare', '/api/v1/ranking', '/api/v1/sources/registry']);
   });
 
   it('accepts every documented enum value and rejects any other, naming the parameter', async () => {
@@ -116,7 +128,12 @@ describe('the OpenAPI document and the server agree', () => {
     expectRejected(await call(compare.url, { tickers: tickers.slice(0, max + 1).join(',') }), 'tickers', 'too many');
 
     const body = doc.paths['/api/v1/batch']!.post!.requestBody.content['application/json'].schema.properties.tickers;
-    const post = (t: string[]) => getJson(`${server.base}/api/v1/batch`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ tickers: t }) });
+    const post = (t: string[]) =>
+      getJson(`${server.base}/api/v1/batch`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ tickers: t }),
+      });
     expect((await post(tickers.slice(0, body['x-distinct-max']))).status).toBe(200);
     expectRejected(await post(tickers.slice(0, body['x-distinct-max'] + 1)), 'tickers', 'batch too large');
     expectRejected(await post(tickers.slice(0, body.minItems - 1)), 'tickers', 'batch empty');
@@ -165,7 +182,8 @@ describe('the OpenAPI document and the server agree', () => {
       if (Array.isArray(node)) return node.forEach((v, i) => visit(v, `${at}/${i}`));
       if (typeof node !== 'object' || node === null) return;
       const o = node as Record<string, unknown>;
-      for (const key of ['minimum', 'maximum']) if (typeof o[key] === 'number' && Math.abs(o[key] as number) === Number.MAX_SAFE_INTEGER) safeBounds.push(`${at}/${key}`);
+      for (const key of ['minimum', 'maximum'])
+        if (typeof o[key] === 'number' && Math.abs(o[key] as number) === Number.MAX_SAFE_INTEGER) safeBounds.push(`${at}/${key}`);
       const union = (o.anyOf ?? o.oneOf) as { type?: unknown }[] | undefined;
       if (union?.some((b) => b.type === 'null') && o.type === undefined) untypedUnions.push(at);
       for (const [k, v] of Object.entries(o)) visit(v, `${at}/${k}`);
@@ -179,7 +197,10 @@ describe('the OpenAPI document and the server agree', () => {
     expect(schemas.SourceFile!.properties.bytes).toEqual({ type: 'integer', minimum: 0 });
     expect(schemas.SourceFile!.properties.url).toEqual({ type: ['string', 'null'], format: 'uri' });
     expect(schemas.ChangeCause!.properties.component.enum).toEqual(['disclosure', 'assurance', 'compliance', 'consistency', null]);
-    expect(schemas.ChangeItem!.properties.before).toEqual({ anyOf: [{ $ref: '#/components/schemas/ChangeSide' }, { type: 'null' }], type: ['object', 'null'] });
+    expect(schemas.ChangeItem!.properties.before).toEqual({
+      anyOf: [{ $ref: '#/components/schemas/ChangeSide' }, { type: 'null' }],
+      type: ['object', 'null'],
+    });
     const groups = (doc as unknown as { tags: { name: string }[] }).tags.map((t) => t.name);
     for (const [p, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) expect((op as { tags?: string[] }).tags, `${method} ${p}`).toEqual([expect.toBeOneOf(groups)]);

@@ -40,7 +40,13 @@ describe('paths', () => {
   });
 
   it('fixed path words are case-sensitive everywhere; codes are not', async () => {
-    for (const path of ['/API/V1/company/D1101', '/api/v1/COMPANY/D1101', '/Api/v1/company/D1101', '/api/v1/company/D1101/CANONICAL', '/api/v1/Ranking']) {
+    for (const path of [
+      '/API/V1/company/D1101',
+      '/api/v1/COMPANY/D1101',
+      '/Api/v1/company/D1101',
+      '/api/v1/company/D1101/CANONICAL',
+      '/api/v1/Ranking',
+    ]) {
       expectEnvelope(await get(path), 404, 'NOT_FOUND');
     }
     expect((await get('/api/v1/company/d1101')).status).toBe(200);

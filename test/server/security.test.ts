@@ -29,7 +29,14 @@ const headersOf = async (path: string, init?: RequestInit) => {
 
 describe('security headers', () => {
   it('every JSON answer, success or error, static or computed, fast path or not, carries them', async () => {
-    for (const path of ['/api/v1/company/D1101', '/api/v1/company/d1101.json', '/api/v1/ranking?limit=2', '/api/v1/company/ZZ9999', '/api/v1/nope', `/api/v1/downloads/${id}/SHA256SUMS`]) {
+    for (const path of [
+      '/api/v1/company/D1101',
+      '/api/v1/company/d1101.json',
+      '/api/v1/ranking?limit=2',
+      '/api/v1/company/ZZ9999',
+      '/api/v1/nope',
+      `/api/v1/downloads/${id}/SHA256SUMS`,
+    ]) {
       const res = await headersOf(path);
       for (const [k, v] of Object.entries(SECURITY_HEADERS)) expect(res.headers.get(k), `${path} ${k}`).toBe(v);
     }
@@ -83,7 +90,9 @@ describe('request timeouts', () => {
   });
 
   it('a body that never ends: 408 and the socket closed', async () => {
-    const { answer, ms } = await stall('POST /api/v1/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"tickers":');
+    const { answer, ms } = await stall(
+      'POST /api/v1/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"tickers":',
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(ms).toBeLessThan(3000);
   });

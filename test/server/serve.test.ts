@@ -22,7 +22,9 @@ beforeAll(async () => {
   app = createApp({ snapshots: source });
   http = createHttpServer(app, source);
   // Before the server's own handler, so before Express has touched either object.
-  http.prependListener('request', (req: IncomingMessage, res: ServerResponse) => arrivals.push({ req: Object.getPrototypeOf(req), res: Object.getPrototypeOf(res) }));
+  http.prependListener('request', (req: IncomingMessage, res: ServerResponse) =>
+    arrivals.push({ req: Object.getPrototypeOf(req), res: Object.getPrototypeOf(res) }),
+  );
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
 });

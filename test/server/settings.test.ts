@@ -75,7 +75,9 @@ describe('a bad setting: exit 2 and one line naming it', () => {
       results.push(
         ...(await Promise.all(
           batch.map(async ([name, env]) => {
-            const filled = Object.fromEntries(await Promise.all(Object.entries(env).map(async ([k, v]) => [k, v === 'FREE' ? String(await freePort()) : v])));
+            const filled = Object.fromEntries(
+              await Promise.all(Object.entries(env).map(async ([k, v]) => [k, v === 'FREE' ? String(await freePort()) : v])),
+            );
             return { name, env, ...(await run(filled)) };
           }),
         )),

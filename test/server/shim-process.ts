@@ -32,7 +32,12 @@ export async function watchShim(how: keyof typeof HOW, env: Record<string, strin
     if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode, at: Date.now() });
     else child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() }));
   });
-  const lines = () => shim.log().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Line);
+  const lines = () =>
+    shim
+      .log()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Line);
   const line = async (prefix: string, ms = 30_000) => {
     const deadline = Date.now() + ms;
     for (;;) {

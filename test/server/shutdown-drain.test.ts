@@ -26,7 +26,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const BODY = JSON.stringify({ tickers: ['D1101', 'D1102'] });
-const post = () => `POST /api/v1/batch HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${BODY.length}\r\n\r\n`;
+const post = () =>
+  `POST /api/v1/batch HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${BODY.length}\r\n\r\n`;
 const GET_FILE = 'GET /api/v1/company/D1101 HTTP/1.1\r\nHost: x\r\n\r\n';
 
 function summary(answers: RawAnswer[]) {

@@ -46,7 +46,14 @@ function download(agent: Agent, port: number, path: string, bytesPerMs: number):
       started();
       const hash = createHash('sha256');
       let length = 0;
-      const result = (error?: string) => ({ status: res.statusCode, declared: Number(res.headers['content-length']), length, sha256: hash.digest('hex'), complete: res.complete, error });
+      const result = (error?: string) => ({
+        status: res.statusCode,
+        declared: Number(res.headers['content-length']),
+        length,
+        sha256: hash.digest('hex'),
+        complete: res.complete,
+        error,
+      });
       let settled = false;
       const settle = (error?: string) => {
         if (settled) return;
@@ -89,7 +96,6 @@ async function stall(port: number, path: string): Promise<() => void> {
     downloads.destroy();
   };
 }
-
 
 function theDownload() {
   const current = currentSnapshotDir(snapshotsDir())!;

@@ -1,4 +1,16 @@
-import { copyFileSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+  closeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';

@@ -17,7 +17,17 @@ beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'assurance-etf-pages-'));
   const out = execFileSync(
     process.execPath,
-    ['--import', 'tsx', '--import', './build-scripts/pages/register-astro.mjs', 'test/site/render-hand-built.ts', join(work, 'snapshot'), 'H0001', 'H0002', 'H0004'],
+    [
+      '--import',
+      'tsx',
+      '--import',
+      './build-scripts/pages/register-astro.mjs',
+      'test/site/render-hand-built.ts',
+      join(work, 'snapshot'),
+      'H0001',
+      'H0002',
+      'H0004',
+    ],
     { encoding: 'utf8', timeout: 120_000 },
   );
   pages = JSON.parse(out.trim().split('\n').pop()!) as Record<string, string>;
@@ -26,13 +36,24 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The visible text of a page's main part: tags dropped (a term and its description apart), spaces collapsed. */
 const textOf = (html: string) =>
-  /<main[^>]*>(.*)<\/main>/s.exec(html)![1]!.replace(/<\/(dt|dd)>/g, ' ').replace(/<[^>]+>/g, '').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+  /<main[^>]*>(.*)<\/main>/s
+    .exec(html)![1]!
+    .replace(/<\/(dt|dd)>/g, ' ')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
 
 describe('the ETF page', () => {
   it('shows weights as percentages (32.82 %), never the fraction with a percent sign (0.3282 %)', () => {
     const html = pages['etf/HE001']!;
     const weights = numbersOf(html).filter((n) => /^holdings\.\d+\.weight$/.test(n.field));
-    expect(weights.map((n) => [n.value, n.text])).toEqual([[0.3282, '32.82 %'], [0.1, '10 %'], [0.07, '7 %'], [0.12341, '12.34 %']]);
+    expect(weights.map((n) => [n.value, n.text])).toEqual([
+      [0.3282, '32.82 %'],
+      [0.1, '10 %'],
+      [0.07, '7 %'],
+      [0.12341, '12.34 %'],
+    ]);
     expect(html).not.toContain('0.3282 %');
     expect(textOf(pages['etf/HE002']!)).toContain('60 %');
   });
@@ -58,7 +79,8 @@ describe('the ETF page', () => {
 });
 
 describe('the company page’s assurance', () => {
-  const section = (ticker: string) => textOf(pages[`company/${ticker}`]!.replace(/^.*?(<section aria-labelledby="assurance-h">.*?<\/section>).*$/s, '<main>$1</main>'));
+  const section = (ticker: string) =>
+    textOf(pages[`company/${ticker}`]!.replace(/^.*?(<section aria-labelledby="assurance-h">.*?<\/section>).*$/s, '<main>$1</main>'));
 
   it('a CPA assurance: its kind, level, standard and the verifier beside it', () => {
     expect(pages['company/H0001']).toContain('data-assurance-kind="cpa"');

@@ -23,7 +23,10 @@ export interface BrowserSession {
 }
 
 export async function browserSession(server: RunningServer, notFound: readonly string[]): Promise<BrowserSession> {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
   mkdirSync(SCREENSHOTS, { recursive: true });
   const requests: string[] = [];
   const consoleErrors: string[] = [];
@@ -58,7 +61,15 @@ export async function browserSession(server: RunningServer, notFound: readonly s
  */
 export async function seriousViolations(page: Page, scope: (b: AxeBuilder) => AxeBuilder = (b) => b): Promise<string[]> {
   const scan = await scope(new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] })).analyze();
-  return scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  return scan.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(', ')}`,
+    );
 }
 
 /**
@@ -94,10 +105,19 @@ const SHOT_MAX_HEIGHT = 8000;
  * is opened once, at phone width, then widened (the layout is CSS media queries; no script reads
  * the width when it loads), so each type costs one load.
  */
-export async function walkPageTypes(session: BrowserSession, types: readonly [string, string][], prefix: string, desktop?: (page: Page, path: string) => Promise<void>): Promise<void> {
+export async function walkPageTypes(
+  session: BrowserSession,
+  types: readonly [string, string][],
+  prefix: string,
+  desktop?: (page: Page, path: string) => Promise<void>,
+): Promise<void> {
   const shoot = async (page: Page, name: string, label: string, width: number) => {
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
-    await page.screenshot({ path: join(SCREENSHOTS, `${prefix}${name}-${label}.png`), fullPage: true, clip: { x: 0, y: 0, width, height: Math.min(height, SHOT_MAX_HEIGHT) } });
+    await page.screenshot({
+      path: join(SCREENSHOTS, `${prefix}${name}-${label}.png`),
+      fullPage: true,
+      clip: { x: 0, y: 0, width, height: Math.min(height, SHOT_MAX_HEIGHT) },
+    });
   };
   for (const [name, path] of types) {
     const page = await session.open(path, WIDTHS.phone);

@@ -14,12 +14,45 @@ import type { Messages } from '../../src/site/i18n/index.js';
 
 /** Names, acronyms and formats that read the same in Chinese text. */
 const ALLOWED = new Set([
-  'ESG', 'API', 'JSON', 'CSV', 'SQLite', 'ETF', 'CBAM', 'OpenAPI', 'CORS', 'Data', 'Package', 'DuckDB', 'pandas', 'Datasette', 'Python', 'readr',
-  'jsonlite', 'Debian', 'Ubuntu', 'Markdown', 'GitHub', 'JavaScript', 'zip', 'SHA', 'Atom', 'GET', 'POST', 'English', 'KB', 'Ctrl', 'wget', 'curl',
+  'ESG',
+  'API',
+  'JSON',
+  'CSV',
+  'SQLite',
+  'ETF',
+  'CBAM',
+  'OpenAPI',
+  'CORS',
+  'Data',
+  'Package',
+  'DuckDB',
+  'pandas',
+  'Datasette',
+  'Python',
+  'readr',
+  'jsonlite',
+  'Debian',
+  'Ubuntu',
+  'Markdown',
+  'GitHub',
+  'JavaScript',
+  'zip',
+  'SHA',
+  'Atom',
+  'GET',
+  'POST',
+  'English',
+  'KB',
+  'Ctrl',
+  'wget',
+  'curl',
 ]);
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
-const decode = (s: string) => s.replace(/&(?:amp|lt|gt|quot|#39|nbsp);/g, (e) => ENTITIES[e]!).replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)));
+const decode = (s: string) =>
+  s
+    .replace(/&(?:amp|lt|gt|quot|#39|nbsp);/g, (e) => ENTITIES[e]!)
+    .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)));
 
 /** Elements whose whole content (and own attributes) is not UI text. */
 const SKIPPED = [
@@ -49,7 +82,10 @@ const withoutLinks = (t: string) => t.replace(/https?:\/\/\S+/g, ' ').replace(/(
 /** English words in a text: letter runs of three or more that are not identifiers or ALLOWED. */
 export function englishWords(text: string): string[] {
   const tokens = withoutLinks(text).match(/[A-Za-z][A-Za-z0-9_.\-']*/g) ?? [];
-  return tokens.filter((w) => !/[0-9_.]/.test(w)).flatMap((w) => w.split(/[-']/)).filter((w) => w.length >= 3 && !ALLOWED.has(w));
+  return tokens
+    .filter((w) => !/[0-9_.]/.test(w))
+    .flatMap((w) => w.split(/[-']/))
+    .filter((w) => w.length >= 3 && !ALLOWED.has(w));
 }
 
 /** Every string of a catalogue (functions left out: their words are caught by `englishWords`). */

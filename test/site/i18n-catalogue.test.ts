@@ -50,7 +50,11 @@ describe('the catalogues', () => {
   it('fill the scripts’ texts with the same placeholders in every language', () => {
     for (const [group, texts] of Object.entries(CATALOGUES.en.script)) {
       for (const [key, text] of Object.entries(texts)) {
-        for (const locale of LOCALES) expect(placeholders((CATALOGUES[locale].script as Record<string, Record<string, string>>)[group]![key]!), `${locale} ${group}.${key}`).toEqual(placeholders(text));
+        for (const locale of LOCALES)
+          expect(
+            placeholders((CATALOGUES[locale].script as Record<string, Record<string, string>>)[group]![key]!),
+            `${locale} ${group}.${key}`,
+          ).toEqual(placeholders(text));
       }
     }
     const js = scriptMessagesJs();
@@ -59,7 +63,10 @@ describe('the catalogues', () => {
 
   it('write the English reasons exactly as the API’s detail, and the Chinese ones without English words', () => {
     const base = {
-      asof: '2026-10-31', companySourceId: 'SRC-X', cbamExposed: false, registryTotal: null,
+      asof: '2026-10-31',
+      companySourceId: 'SRC-X',
+      cbamExposed: false,
+      registryTotal: null,
       carbonFee: { obligated: true, sourceId: 'SRC-X' },
       disclosure: { year: 2024, scope1: 1, scope2: 2, scope3: null, scope1Verified: true, scope2Verified: false, sourceId: 'SRC-X' },
       assurance: { level: 'limited' as const, year: 2023, sourceId: 'SRC-X' },
@@ -78,9 +85,17 @@ describe('the glossary', () => {
   it('is what the Chinese pages call the publishers’ terms', () => {
     const t = CATALOGUES['zh-TW'];
     const texts = t.methodology.texts;
-    const zh = JSON.stringify([t, texts.definitions(null as never), texts.rules(null as never), [1, 2, 3].map((n) => t.company.scope(n as 1 | 2 | 3))]);
+    const zh = JSON.stringify([
+      t,
+      texts.definitions(null as never),
+      texts.rules(null as never),
+      [1, 2, 3].map((n) => t.company.scope(n as 1 | 2 | 3)),
+    ]);
     for (const term of ['確信', '碳費', '裁處', '永續報告書', '溫室氣體', '範疇一', '範疇二', '範疇三']) {
-      expect(GLOSSARY.some((g) => g.zh.includes(term)), term).toBe(true);
+      expect(
+        GLOSSARY.some((g) => g.zh.includes(term)),
+        term,
+      ).toBe(true);
       expect(zh, term).toContain(term);
     }
   });

@@ -21,7 +21,10 @@ let key: string;
 beforeAll(async () => {
   shim = await startMetered(demoSnapshotsDir);
   key = shim.newKey('developer');
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
   work = mkdtempSync(join(tmpdir(), 'esg-pack-browser-'));
 });
 afterAll(async () => {

@@ -98,8 +98,13 @@ describe('the ranking table on a phone', () => {
       const tables = await page.locator('table.ranking').evaluateAll((ts) =>
         ts.map((t) => {
           const heads = [...t.querySelectorAll('thead th')].filter((th) => getComputedStyle(th).display !== 'none');
-          return { columns: heads.length, lastRight: heads.at(-1)!.getBoundingClientRect().right, hidden: t.parentElement!.scrollWidth - t.parentElement!.clientWidth };
-        }));
+          return {
+            columns: heads.length,
+            lastRight: heads.at(-1)!.getBoundingClientRect().right,
+            hidden: t.parentElement!.scrollWidth - t.parentElement!.clientWidth,
+          };
+        }),
+      );
       expect(tables.length, path).toBeGreaterThan(0);
       for (const t of tables) {
         expect(t.hidden, `${path}: table wider than its frame`).toBeLessThanOrEqual(0);
@@ -107,7 +112,10 @@ describe('the ranking table on a phone', () => {
       }
       if (path === '/ranking/') expect(tables[0]!.columns, 'rank, company, score and the pack column').toBe(4);
       const name = path === '/' ? 'home' : path.replace(/^\/|\/$/g, '').replaceAll('/', '-');
-      await page.locator('table.ranking').first().screenshot({ path: join(SCREENSHOTS, `ranking-table-375-${name}.png`) });
+      await page
+        .locator('table.ranking')
+        .first()
+        .screenshot({ path: join(SCREENSHOTS, `ranking-table-375-${name}.png`) });
       await page.context().close();
     }
   }, 120_000);

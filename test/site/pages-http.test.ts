@@ -48,7 +48,8 @@ async function changesOf(on: RunningServer): Promise<{ from: string | null; byTi
   const byTicker = new Map<string, { item: ChangeItem; page: number }>();
   const first = changesResponseSchema.parse((await getJson(`${on.base}/api/v1/changes`)).body);
   for (let n = 1; n <= first.meta.page_count; n++) {
-    for (const item of changesResponseSchema.parse((await getJson(`${on.base}/api/v1/changes/page/${n}`)).body).data) byTicker.set(item.ticker, { item, page: n });
+    for (const item of changesResponseSchema.parse((await getJson(`${on.base}/api/v1/changes/page/${n}`)).body).data)
+      byTicker.set(item.ticker, { item, page: n });
   }
   return { from: first.from_snapshot_id, byTicker };
 }
@@ -63,20 +64,37 @@ async function expectNumbersOfJson(on: RunningServer, t: string, change: ChangeI
   const summary = (await getJson(`${on.base}/api/v1/company/${t}`)).body;
   const canonical = (await getJson(`${on.base}/api/v1/company/${t}/canonical`)).body;
   const history = historyResponseSchema.parse((await getJson(`${on.base}/api/v1/company/${t}/history`)).body);
-  const bodyOf = (field: string) => (field.startsWith('company.') ? summary : field.startsWith('history.') ? { history } : field.startsWith('change.') ? { change } : canonical);
+  const bodyOf = (field: string) =>
+    field.startsWith('company.') ? summary : field.startsWith('history.') ? { history } : field.startsWith('change.') ? { change } : canonical;
   const numbers = numbersOf(html);
   for (const n of numbers) expect(n.value, `${t} ${n.field}`).toBe(at(bodyOf(n.field), n.field));
   // A year reads 2025, never "2,025".
   for (const n of numbers.filter((x) => x.field.endsWith('.year'))) expect(n.text, `${t} ${n.field}`).toBe(String(n.value));
   const c = summary.company;
-  const expected = ['company.credibility_score', 'company.rank', 'company.percentile', ...c.score_breakdown.flatMap((_: unknown, i: number) => [`company.score_breakdown.${i}.points`, `company.score_breakdown.${i}.max_points`]),
-    ...canonical.penalties.map((_: unknown, i: number) => `penalties.${i}.fine`), 'carbon_fee.threshold_tco2e',
+  const expected = [
+    'company.credibility_score',
+    'company.rank',
+    'company.percentile',
+    ...c.score_breakdown.flatMap((_: unknown, i: number) => [`company.score_breakdown.${i}.points`, `company.score_breakdown.${i}.max_points`]),
+    ...canonical.penalties.map((_: unknown, i: number) => `penalties.${i}.fine`),
+    'carbon_fee.threshold_tco2e',
     ...(canonical.carbon_fee.basis_tco2e !== null ? ['carbon_fee.basis_tco2e'] : []),
-    ...(canonical.carbon_disclosure ? ['carbon_disclosure.year', ...['scope1', 'scope2', 'scope3'].filter((s) => canonical.carbon_disclosure[s] !== null).map((s) => `carbon_disclosure.${s}`)] : []),
+    ...(canonical.carbon_disclosure
+      ? [
+          'carbon_disclosure.year',
+          ...['scope1', 'scope2', 'scope3'].filter((s) => canonical.carbon_disclosure[s] !== null).map((s) => `carbon_disclosure.${s}`),
+        ]
+      : []),
     ...(canonical.assurance ? ['assurance.year'] : []),
     ...history.data.flatMap((_, i) => [`history.data.${i}.credibility_score`, `history.data.${i}.rank`]),
-    ...(change ? [...(['before', 'after'] as const).filter((side) => change[side] !== null).map((side) => `change.${side}.credibility_score`), ...(change.before && change.after ? ['change.score_delta'] : []),
-      ...change.causes.flatMap((x, i) => (x.points === null ? [] : [`change.causes.${i}.points`]))] : [])];
+    ...(change
+      ? [
+          ...(['before', 'after'] as const).filter((side) => change[side] !== null).map((side) => `change.${side}.credibility_score`),
+          ...(change.before && change.after ? ['change.score_delta'] : []),
+          ...change.causes.flatMap((x, i) => (x.points === null ? [] : [`change.causes.${i}.points`])),
+        ]
+      : []),
+  ];
   expect(numbers.map((n) => n.field).sort(), t).toEqual(expected.sort());
 }
 
@@ -158,7 +176,17 @@ describe('reading without JavaScript', () => {
   });
 
   it('marks the demo snapshot as fictional on every page type', async () => {
-    for (const path of ['/', '/company/D1101/', '/ranking/', '/ranking/flag/GF-F01/', '/etf/', '/sources/', '/methodology/', '/downloads/', '/docs/']) {
+    for (const path of [
+      '/',
+      '/company/D1101/',
+      '/ranking/',
+      '/ranking/flag/GF-F01/',
+      '/etf/',
+      '/sources/',
+      '/methodology/',
+      '/downloads/',
+      '/docs/',
+    ]) {
       expect(await page(path), path).toContain('data-demo-banner');
     }
   });
@@ -193,7 +221,10 @@ describe('pages and JSON agree', () => {
   });
 
   it('dates a carbon disclosure by the exchange file it was read from, not as its publication', async () => {
-    const disclosing = store.tickers().filter((t) => store.facts(t)!.disclosure !== null).slice(0, 3);
+    const disclosing = store
+      .tickers()
+      .filter((t) => store.facts(t)!.disclosure !== null)
+      .slice(0, 3);
     for (const t of disclosing) {
       const html = await page(`/company/${t}/`);
       const d = (await getJson(`${server.base}/api/v1/company/${t}/canonical`)).body.carbon_disclosure;
@@ -230,7 +261,13 @@ describe('pages and JSON agree', () => {
       for (let p = 1; ; p++) {
         const q = new URLSearchParams({ ...(param ? { [param]: value } : {}), limit: '200', page: String(p) });
         const body = (await getJson(`${server.base}/api/v1/ranking?${q}`)).body;
-        api.push(...body.data.map((r: { ticker: string; rank: number; credibility_score: number }) => ({ ticker: r.ticker, rank: r.rank, score: r.credibility_score })));
+        api.push(
+          ...body.data.map((r: { ticker: string; rank: number; credibility_score: number }) => ({
+            ticker: r.ticker,
+            rank: r.rank,
+            score: r.credibility_score,
+          })),
+        );
         if (!body.meta.has_next) break;
       }
       const shown: { ticker: string; rank: number; score: number }[] = [];
@@ -260,7 +297,11 @@ describe('history and latest changes on a company page (the evolving demo)', () 
     expect(moved!.item.score_delta).not.toBe(0);
     // D1101, every company that was added, and a sample of the rest of /changes.
     const items = [...changes.byTicker.values()];
-    const sample = [moved!, ...items.filter((c) => c.item.change === 'added'), ...items.filter((c, i) => c.item.change === 'changed' && i % 40 === 0)];
+    const sample = [
+      moved!,
+      ...items.filter((c) => c.item.change === 'added'),
+      ...items.filter((c, i) => c.item.change === 'changed' && i % 40 === 0),
+    ];
     expect(sample.some((c) => c.item.change === 'added')).toBe(true);
     for (const { item, page: n } of sample) {
       const t = item.ticker;
@@ -268,9 +309,18 @@ describe('history and latest changes on a company page (the evolving demo)', () 
       const history = historyResponseSchema.parse((await getJson(`${series.base}/api/v1/company/${t}/history`)).body);
       // The table lists every history entry oldest first, with the history's scores and ranks.
       const rows = historyRowsOf(html);
-      expect(rows.map((r) => r.snapshot), t).toEqual(history.data.map((e) => e.dataset_snapshot_id).reverse());
-      expect(rows.map((r) => r.numbers.map((x) => x.value)), t).toEqual(history.data.map((e) => [e.credibility_score, e.rank]).reverse());
-      expect(rows.map((r) => r.snapshot), t).toEqual(item.before === null ? [ids[1]] : ids);
+      expect(
+        rows.map((r) => r.snapshot),
+        t,
+      ).toEqual(history.data.map((e) => e.dataset_snapshot_id).reverse());
+      expect(
+        rows.map((r) => r.numbers.map((x) => x.value)),
+        t,
+      ).toEqual(history.data.map((e) => [e.credibility_score, e.rank]).reverse());
+      expect(
+        rows.map((r) => r.snapshot),
+        t,
+      ).toEqual(item.before === null ? [ids[1]] : ids);
       // The picture's text alternative states every snapshot's score.
       const label = historyChartLabelOf(html);
       for (const e of history.data) expect(label, t).toContain(`${e.dataset_snapshot_id}, ${e.credibility_score} (`);
@@ -290,7 +340,10 @@ describe('history and latest changes on a company page (the evolving demo)', () 
       const html = await page(`/company/${t}/`, series);
       expect(html, t).toContain(`No change since snapshot ${ids[0]}:`);
       expect(causesOf(html), t).toEqual([]);
-      expect(historyRowsOf(html).map((r) => r.snapshot), t).toEqual(ids);
+      expect(
+        historyRowsOf(html).map((r) => r.snapshot),
+        t,
+      ).toEqual(ids);
       expect(historyChartLabelOf(html), t).toMatch(/^Credibility score in 2 snapshots, oldest first: /);
       await expectNumbersOfJson(series, t, undefined);
     }

@@ -30,16 +30,36 @@ for (const ticker of process.argv.slice(3)) {
   const summary = companyView(meta, facts.company);
   const c = summary.company;
   const history = {
-    ok: true as const, generated_at: summary.generated_at, methodology_version: meta.methodology_version, dataset_snapshot_id: meta.dataset_snapshot_id, data_asof: meta.data_asof,
+    ok: true as const,
+    generated_at: summary.generated_at,
+    methodology_version: meta.methodology_version,
+    dataset_snapshot_id: meta.dataset_snapshot_id,
+    data_asof: meta.data_asof,
     ticker,
-    data: [{
-      dataset_snapshot_id: meta.dataset_snapshot_id, data_asof: meta.data_asof, methodology_version: meta.methodology_version,
-      credibility_score: c.credibility_score, verdict: c.verdict, rank: c.rank, percentile: c.percentile, flags: c.top_flags, score_breakdown: c.score_breakdown,
-    }],
+    data: [
+      {
+        dataset_snapshot_id: meta.dataset_snapshot_id,
+        data_asof: meta.data_asof,
+        methodology_version: meta.methodology_version,
+        credibility_score: c.credibility_score,
+        verdict: c.verdict,
+        rank: c.rank,
+        percentile: c.percentile,
+        flags: c.top_flags,
+        score_breakdown: c.score_breakdown,
+      },
+    ],
   };
   out[`company/${ticker}`] = await render(CompanyPage, {
-    meta, locale: 'en', summary, canonical: canonicalView(meta, facts, names), history, changes: { fromSnapshotId: null, latest: null }, industrySlug: '24',
-    reasons: scoreReasons(inputOf(facts, meta.data_asof)), feeYear: facts.carbonFee.registry_year,
+    meta,
+    locale: 'en',
+    summary,
+    canonical: canonicalView(meta, facts, names),
+    history,
+    changes: { fromSnapshotId: null, latest: null },
+    industrySlug: '24',
+    reasons: scoreReasons(inputOf(facts, meta.data_asof)),
+    feeYear: facts.carbonFee.registry_year,
   });
 }
 store.close();

@@ -38,13 +38,31 @@ function pageTypes(): string[] {
   const flagged = [...store.rankedCompaniesWithFlags()].find((c) => c.flag_ids.length > 0)!;
   const penalised = store.tickers().find((t) => store.facts(t)!.penalties.length > 0)!;
   return [
-    '/', '/company/D1101/', `/company/${penalised}/`, `/company/${flagged.ticker}/`, '/ranking/', '/ranking/page/2/', `/ranking/flag/${flagged.flag_ids[0]}/`,
-    '/ranking/industry/01/', '/ranking/market/otc/', '/ranking/assurance/limited/', '/etf/', `/etf/${store.etfs()[0]!.etf_code}/`, '/sources/', '/methodology/',
-    '/downloads/', `/downloads/${id}/`, '/research/', '/docs/',
+    '/',
+    '/company/D1101/',
+    `/company/${penalised}/`,
+    `/company/${flagged.ticker}/`,
+    '/ranking/',
+    '/ranking/page/2/',
+    `/ranking/flag/${flagged.flag_ids[0]}/`,
+    '/ranking/industry/01/',
+    '/ranking/market/otc/',
+    '/ranking/assurance/limited/',
+    '/etf/',
+    `/etf/${store.etfs()[0]!.etf_code}/`,
+    '/sources/',
+    '/methodology/',
+    '/downloads/',
+    `/downloads/${id}/`,
+    '/research/',
+    '/docs/',
   ];
 }
 const zh = (path: string) => `/zh-TW${path}`;
-const english = (zhPath: string) => (zhPath.startsWith('/zh-TW/downloads/') && zhPath !== '/zh-TW/downloads/' ? `/api/v1${zhPath.slice('/zh-TW'.length)}` : zhPath.slice('/zh-TW'.length));
+const english = (zhPath: string) =>
+  zhPath.startsWith('/zh-TW/downloads/') && zhPath !== '/zh-TW/downloads/'
+    ? `/api/v1${zhPath.slice('/zh-TW'.length)}`
+    : zhPath.slice('/zh-TW'.length);
 
 describe('the Traditional Chinese pages', () => {
   it('exist for every page type, in zh-Hant-TW, with no English UI text', async () => {
@@ -59,7 +77,10 @@ describe('the Traditional Chinese pages', () => {
     const origin = `https://${store.meta.service_host}`;
     for (const zhPath of pageTypes().map(zh)) {
       const enPath = english(zhPath);
-      for (const [path, other] of [[zhPath, enPath], [enPath, zhPath]] as const) {
+      for (const [path, other] of [
+        [zhPath, enPath],
+        [enPath, zhPath],
+      ] as const) {
         const html = await page(path);
         expect(html, path).toContain(`<link rel="alternate" hreflang="en" href="${origin}${enPath}">`);
         expect(html, path).toContain(`<link rel="alternate" hreflang="zh-TW" href="${origin}${zhPath}">`);
@@ -74,7 +95,9 @@ describe('the Traditional Chinese pages', () => {
   it('link within Chinese: every page link of a Chinese page stays under /zh-TW/ (assets, the API and the English guide aside)', async () => {
     for (const path of pageTypes().map(zh)) {
       const html = await page(path);
-      const outside = hrefsOf(html.replace(/<a [^>]*data-lang-switch=[^>]*>/g, '')).filter((h) => h.startsWith('/') && !/^\/(zh-TW|api|assets)\//.test(h) && h !== '/favicon.ico' && h !== '/research/');
+      const outside = hrefsOf(html.replace(/<a [^>]*data-lang-switch=[^>]*>/g, '')).filter(
+        (h) => h.startsWith('/') && !/^\/(zh-TW|api|assets)\//.test(h) && h !== '/favicon.ico' && h !== '/research/',
+      );
       expect(outside, path).toEqual([]);
     }
   });

@@ -14,13 +14,33 @@
   const SELECTION = 'esg-pack-tickers';
   const KEY = 'esg-api-key';
   const store = {
-    get: (k) => { try { return sessionStorage.getItem(k); } catch { return null; } },
-    set: (k, v) => { try { sessionStorage.setItem(k, v); } catch { /* storage off: the fields still work */ } },
+    get: (k) => {
+      try {
+        return sessionStorage.getItem(k);
+      } catch {
+        return null;
+      }
+    },
+    set: (k, v) => {
+      try {
+        sessionStorage.setItem(k, v);
+      } catch {
+        /* storage off: the fields still work */
+      }
+    },
   };
-  const parse = (text) => [...new Set(text.split(/[\s,;]+/).map((t) => t.trim().toUpperCase()).filter(Boolean))];
+  const parse = (text) => [
+    ...new Set(
+      text
+        .split(/[\s,;]+/)
+        .map((t) => t.trim().toUpperCase())
+        .filter(Boolean),
+    ),
+  ];
 
   form.hidden = false;
-  for (const code of section.querySelectorAll('code[data-origin]')) code.textContent = code.textContent.split(code.dataset.origin).join(location.origin);
+  for (const code of section.querySelectorAll('code[data-origin]'))
+    code.textContent = code.textContent.split(code.dataset.origin).join(location.origin);
   if (!section.dataset.preset) field.value = (store.get(SELECTION) ?? '').split(' ').filter(Boolean).join(' ');
   keyField.value = store.get(KEY) ?? '';
 
@@ -73,10 +93,18 @@
     store.set(KEY, key);
     say(msg('preparing'));
     try {
-      const res = await fetch('/api/v1/packs', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': key }, body: JSON.stringify({ tickers }) });
+      const res = await fetch('/api/v1/packs', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-API-Key': key },
+        body: JSON.stringify({ tickers }),
+      });
       if (!res.ok) {
         const body = await res.json().catch(() => null);
-        return say(body?.error ? msg('refused', { message: body.error.message, status: res.status, code: body.error.code }) : msg('failed', { status: res.status }));
+        return say(
+          body?.error
+            ? msg('refused', { message: body.error.message, status: res.status, code: body.error.code })
+            : msg('failed', { status: res.status }),
+        );
       }
       const name = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') ?? '')?.[1] ?? 'evidence-pack.zip';
       const blob = await res.blob();

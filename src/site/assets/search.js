@@ -13,15 +13,30 @@
   const t = (key, values) => window.esgText('search', key, values);
   const LIMIT = 20;
   const pageOf = (code) => (input.dataset.company ?? '/company/{code}/').replace('{code}', code);
-  const fold = (s) => s.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/臺/g, '台').replace(/\s+/g, '').toUpperCase();
+  const fold = (s) =>
+    s
+      .replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+      .replace(/臺/g, '台')
+      .replace(/\s+/g, '')
+      .toUpperCase();
   let index = null;
   let loading = null;
-  const load = () => (loading ??= fetch(input.dataset.index).then((r) => r.json()).then((j) => (index = j.companies.map(([code, name]) => [code, name, fold(name)]))));
+  const load = () =>
+    (loading ??= fetch(input.dataset.index)
+      .then((r) => r.json())
+      .then((j) => (index = j.companies.map(([code, name]) => [code, name, fold(name)]))));
   const show = () => {
     const q = input.value.trim();
     list.replaceChildren();
-    if (!q) { status.textContent = t('empty'); return; }
-    if (!index) { status.textContent = t('loading'); load().then(show); return; }
+    if (!q) {
+      status.textContent = t('empty');
+      return;
+    }
+    if (!index) {
+      status.textContent = t('loading');
+      load().then(show);
+      return;
+    }
     const folded = fold(q);
     const byCode = [];
     const byName = [];
@@ -39,7 +54,14 @@
       li.append(a);
       list.append(li);
     }
-    status.textContent = found.length === 0 ? t('none') : found.length > LIMIT ? t('many', { n: found.length, limit: LIMIT }) : found.length === 1 ? t('one') : t('some', { n: found.length });
+    status.textContent =
+      found.length === 0
+        ? t('none')
+        : found.length > LIMIT
+          ? t('many', { n: found.length, limit: LIMIT })
+          : found.length === 1
+            ? t('one')
+            : t('some', { n: found.length });
   };
   input.addEventListener('focus', load, { once: true });
   input.addEventListener('input', show);

@@ -18,7 +18,8 @@
         const rows = [...body.rows].sort((a, b) => {
           const x = key(a);
           const y = key(b);
-          const d = th.dataset.sort === 'number' ? Number(x.replace(/[^\d.-]/g, '')) - Number(y.replace(/[^\d.-]/g, '')) : x.localeCompare(y, 'zh-Hant');
+          const d =
+            th.dataset.sort === 'number' ? Number(x.replace(/[^\d.-]/g, '')) - Number(y.replace(/[^\d.-]/g, '')) : x.localeCompare(y, 'zh-Hant');
           return ascending ? d : -d;
         });
         body.append(...rows);

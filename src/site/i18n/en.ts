@@ -8,7 +8,17 @@
  * HTML (numbers from html.ts `num`, links) and return HTML; the caller escapes any text it passes.
  */
 import type {
-  AssuranceKind, AssuranceLevel, AssuredLevel, Boundary, CauseKind, MarketType, ScoreComponent, Severity, SnapshotKind, UpdateFrequency, Verdict,
+  AssuranceKind,
+  AssuranceLevel,
+  AssuredLevel,
+  Boundary,
+  CauseKind,
+  MarketType,
+  ScoreComponent,
+  Severity,
+  SnapshotKind,
+  UpdateFrequency,
+  Verdict,
 } from '../../contract/vocabulary.js';
 import type { FlagId } from '../../methodology/rules.js';
 import { FLAG_CATALOGUE, SCORE_NAME } from '../../methodology/rules.js';
@@ -17,10 +27,9 @@ import { disclaimerFor } from '../../views/envelope.js';
 import type { Cause } from '../../contract/changes.js';
 import type { MethodologyResponse } from '../../contract/methodology.js';
 
-const flagTexts = Object.fromEntries(FLAG_CATALOGUE.map((f) => [f.id, { label: f.label, raisedWhen: f.raised_when, sourceOf: f.source_of }])) as Record<
-  FlagId,
-  { label: string; raisedWhen: string; sourceOf: string }
->;
+const flagTexts = Object.fromEntries(
+  FLAG_CATALOGUE.map((f) => [f.id, { label: f.label, raisedWhen: f.raised_when, sourceOf: f.source_of }]),
+) as Record<FlagId, { label: string; raisedWhen: string; sourceOf: string }>;
 
 export const en = {
   /** The language's own name, as the language switch shows it to a reader of the other language. */
@@ -35,7 +44,14 @@ export const en = {
     disclaimer: { demo: disclaimerFor({ kind: 'demo' }), production: disclaimerFor({ kind: 'production' }) } satisfies Record<SnapshotKind, string>,
     navLabel: 'Site',
     nav: {
-      home: 'Home', ranking: 'Ranking', etf: 'ETFs', methodology: 'Methodology', sources: 'Sources', downloads: 'Downloads', research: 'For researchers', docs: 'API docs',
+      home: 'Home',
+      ranking: 'Ranking',
+      etf: 'ETFs',
+      methodology: 'Methodology',
+      sources: 'Sources',
+      downloads: 'Downloads',
+      research: 'For researchers',
+      docs: 'API docs',
     },
     footerHtml: (id: string, asof: string, version: string) => `Snapshot <code>${id}</code>, data as of ${asof}, methodology ${version}.`,
     footerSources: 'Sources and licences',
@@ -48,11 +64,24 @@ export const en = {
   /** A level as an adjective inside a sentence ("limited assurance of 2024"). */
   assuredLevel: { limited: 'limited', reasonable: 'reasonable' } satisfies Record<AssuredLevel, string>,
   assuranceKind: { cpa: 'CPA assurance', third_party: 'Third-party verification' } satisfies Record<AssuranceKind, string>,
-  assuranceKindLong: { cpa: 'A CPA firm’s assurance under the FSC rules', third_party: 'A verifier’s statement only: no CPA assurance' } satisfies Record<AssuranceKind, string>,
+  assuranceKindLong: {
+    cpa: 'A CPA firm’s assurance under the FSC rules',
+    third_party: 'A verifier’s statement only: no CPA assurance',
+  } satisfies Record<AssuranceKind, string>,
   severity: { critical: 'Critical', warning: 'Warning', info: 'Info' } satisfies Record<Severity, string>,
-  component: { disclosure: 'disclosure', assurance: 'assurance', compliance: 'compliance', consistency: 'consistency' } satisfies Record<ScoreComponent, string>,
+  component: { disclosure: 'disclosure', assurance: 'assurance', compliance: 'compliance', consistency: 'consistency' } satisfies Record<
+    ScoreComponent,
+    string
+  >,
   boundary: { parent: 'parent company only', consolidated: 'consolidated' } satisfies Record<Boundary, string>,
-  frequency: { daily: 'daily', weekly: 'weekly', monthly: 'monthly', quarterly: 'quarterly', annual: 'annual', irregular: 'irregular' } satisfies Record<UpdateFrequency, string>,
+  frequency: {
+    daily: 'daily',
+    weekly: 'weekly',
+    monthly: 'monthly',
+    quarterly: 'quarterly',
+    annual: 'annual',
+    irregular: 'irregular',
+  } satisfies Record<UpdateFrequency, string>,
   cause: {
     penalty_new: 'New penalty',
     penalty_aged_out: 'Penalty left its window',
@@ -137,7 +166,11 @@ export const en = {
   pager: { label: 'Pages', previous: '← Previous', next: 'Next →', page: (n: number) => `Page ${n}` },
   ranking: {
     all: 'Ranking',
-    rank: 'Rank', code: 'Code', company: 'Company', score: 'Score', verdict: 'Verdict',
+    rank: 'Rank',
+    code: 'Code',
+    company: 'Company',
+    score: 'Score',
+    verdict: 'Verdict',
     industry: (name: string) => `Ranking: ${name}`,
     market: (text: string) => `Ranking: ${text}`,
     assurance: (text: string) => `Ranking: ${text}`,
@@ -150,15 +183,20 @@ export const en = {
   },
   filters: {
     summary: 'Filter the ranking',
-    byIndustry: 'By industry', industry: 'Industry',
-    byMarket: 'By market', market: 'Market',
-    byAssurance: 'By assurance level', assurance: 'Assurance',
-    byFlag: 'By flag', flag: 'Flag',
+    byIndustry: 'By industry',
+    industry: 'Industry',
+    byMarket: 'By market',
+    market: 'Market',
+    byAssurance: 'By assurance level',
+    assurance: 'Assurance',
+    byFlag: 'By flag',
+    flag: 'Flag',
   },
   histogram: {
     summary: (total: string, buckets: string) => `Histogram of ${total} scores: ${buckets}`,
     table: (total: string) => `Scores of all ${total} companies, by 10-point bucket (table)`,
-    score: 'Score', companies: 'Companies',
+    score: 'Score',
+    companies: 'Companies',
   },
   home: {
     title: 'Home',
@@ -170,12 +208,24 @@ export const en = {
     searchPlaceholder: 'e.g. 台灣水泥 or 1101',
     searchHint: 'Type a name or a code. Without JavaScript, browse the industries below.',
     factsHeading: 'This snapshot',
-    snapshot: 'Snapshot', kind: { demo: 'demo', production: 'production' } satisfies Record<SnapshotKind, string>,
-    asof: 'Data as of', methodology: 'Methodology', companies: 'Companies', penalties: 'Penalty records', etfs: 'ETFs', sources: 'Sources',
-    download: 'Download the whole snapshot', downloadFormats: '(CSV, SQLite, Data Package)', useApi: 'Use the API', apiIndex: 'API index (JSON)',
+    snapshot: 'Snapshot',
+    kind: { demo: 'demo', production: 'production' } satisfies Record<SnapshotKind, string>,
+    asof: 'Data as of',
+    methodology: 'Methodology',
+    companies: 'Companies',
+    penalties: 'Penalty records',
+    etfs: 'ETFs',
+    sources: 'Sources',
+    download: 'Download the whole snapshot',
+    downloadFormats: '(CSV, SQLite, Data Package)',
+    useApi: 'Use the API',
+    apiIndex: 'API index (JSON)',
     spreadHeading: 'How scores spread',
-    topHeading: 'Highest scores', topCaption: 'The top of the ranking', whole: 'Whole ranking',
-    bottomHeading: 'Lowest scores', bottomCaption: 'The bottom of the ranking',
+    topHeading: 'Highest scores',
+    topCaption: 'The top of the ranking',
+    whole: 'Whole ranking',
+    bottomHeading: 'Lowest scores',
+    bottomCaption: 'The bottom of the ranking',
     browseHeading: 'Browse every company',
     browse: 'Each industry, market, assurance level and flag has its own ranking pages.',
   },
@@ -195,16 +245,27 @@ export const en = {
     firstSnapshot: (ticker: string) => `This is the first snapshot that holds ${ticker}: its history starts here.`,
     historyIntro: (shown: number, total: number, from: string) =>
       `Its score in ${shown === total ? `the ${total}` : `the latest ${shown} of the ${total}`} published snapshots that held it, from ${from} to this one.`,
-    historyJsonHtml: (href: string) => `The whole history as JSON: <a href="${href}">history</a>, one entry per snapshot with its score breakdown and flags.`,
+    historyJsonHtml: (href: string) =>
+      `The whole history as JSON: <a href="${href}">history</a>, one entry per snapshot with its score breakdown and flags.`,
     flagsHeading: (n: number) => `Flags (${n})`,
     noFlags: 'No greenwashing-risk flag is raised.',
     penaltiesHeading: (n: number) => `Environmental penalties (${n})`,
     noPenalties: 'No penalty on record.',
     penaltiesCaption: 'Penalties, newest first; each links to the original government record',
-    date: 'Date', agency: 'Agency', fine: 'Fine', what: 'What', record: 'Record', serious: 'serious',
+    date: 'Date',
+    agency: 'Agency',
+    fine: 'Fine',
+    what: 'What',
+    record: 'Record',
+    serious: 'serious',
     carbonHeading: 'Carbon disclosure',
     noDisclosure: 'No emissions disclosure on record.',
-    reportingYear: 'Reporting year', scope: (n: 1 | 2 | 3) => `Scope ${n}`, notDisclosed: 'not disclosed', verified: ' (verified)', boundary: 'Boundary', fileDate: 'Exchange file dated',
+    reportingYear: 'Reporting year',
+    scope: (n: 1 | 2 | 3) => `Scope ${n}`,
+    notDisclosed: 'not disclosed',
+    verified: ' (verified)',
+    boundary: 'Boundary',
+    fileDate: 'Exchange file dated',
     feeHeading: 'Carbon fee',
     obligated: 'Obligated to pay the carbon fee.',
     notObligated: 'Not obligated to pay the carbon fee.',
@@ -212,7 +273,10 @@ export const en = {
     assuranceHeading: 'Assurance of the sustainability report',
     noAssurance: 'No assured sustainability report on record.',
     assuredByHtml: (kind: string, provider: string, year: string) => `${kind} by ${provider} of the report for ${year}.`,
-    kind: 'Kind', level: 'Level', standard: 'Standard', alsoVerified: 'Also verified by',
+    kind: 'Kind',
+    level: 'Level',
+    standard: 'Standard',
+    alsoVerified: 'Also verified by',
     thirdPartyLevel: ' (a verifier’s statement counts as limited unless its standard states a high or reasonable level)',
     noStandard: 'not stated in the filing',
     jsonHeading: 'Data and citation',
@@ -222,16 +286,22 @@ export const en = {
   },
   history: {
     summary: (n: number, entries: string) => `Credibility score in ${n === 1 ? 'one snapshot' : `${n} snapshots, oldest first`}: ${entries}`,
-    tableSummary: (n: number, total: number) => `The history as a table (${n === 1 ? 'one snapshot' : n === total ? `${n} snapshots` : `the latest ${n} of ${total} snapshots`})`,
+    tableSummary: (n: number, total: number) =>
+      `The history as a table (${n === 1 ? 'one snapshot' : n === total ? `${n} snapshots` : `the latest ${n} of ${total} snapshots`})`,
     caption: 'Score, verdict and rank in each snapshot, oldest first',
-    snapshot: 'Snapshot', score: 'Score', verdict: 'Verdict', rank: 'Rank',
+    snapshot: 'Snapshot',
+    score: 'Score',
+    verdict: 'Verdict',
+    rank: 'Rank',
     dataAsOf: 'data as of',
   },
   changes: {
     heading: 'Latest changes',
     first: 'This is the first published snapshot: there is no earlier one to compare with.',
-    none: (from: string) => `No change since snapshot ${from}: the same score, verdict, flags and facts (only the rank can move, as other companies do).`,
-    newHtml: (from: string, ticker: string, scored: string | null) => `New since snapshot ${from}, which did not hold ${ticker}${scored === null ? '' : `: scored ${scored} now`}.`,
+    none: (from: string) =>
+      `No change since snapshot ${from}: the same score, verdict, flags and facts (only the rank can move, as other companies do).`,
+    newHtml: (from: string, ticker: string, scored: string | null) =>
+      `New since snapshot ${from}, which did not hold ${ticker}${scored === null ? '' : `: scored ${scored} now`}.`,
     moveHtml: (from: string, before: string, after: string, delta: string, verdicts: [string, string] | null) =>
       `Since snapshot ${from}: score ${before} → ${after} (${delta} points)${verdicts ? `, verdict ${verdicts[0]} → ${verdicts[1]}` : ''}.`,
     noPoints: 'no points',
@@ -246,22 +316,37 @@ export const en = {
   etf: {
     holdings: 'Holdings',
     holdingsListedHtml: (n: string, period: string, asof: string) => `${n} listed for ${period} (as of ${asof})`,
-    listedWeight: 'Listed weight', ofNetAssetsHtml: (w: string) => `${w} of net assets`,
-    covered: 'Covered by this snapshot', average: 'Average score of covered holdings', lowest: 'Lowest score', assured: 'Assured holdings',
+    listedWeight: 'Listed weight',
+    ofNetAssetsHtml: (w: string) => `${w} of net assets`,
+    covered: 'Covered by this snapshot',
+    average: 'Average score of covered holdings',
+    lowest: 'Lowest score',
+    assured: 'Assured holdings',
     cutOffHtml: (min: string, total: number, listed: string) =>
       `Only holdings of ${min} of net assets or more are published, so the ${total === 1 ? 'holding below covers' : 'holdings below cover'} ${listed} of the fund, and the scores above describe that part only.`,
     everyHolding: (listed: string) => `Every holding is published; the listed weights add up to ${listed} of net assets.`,
     holdingsFrom: 'Holdings from',
     asJson: 'As JSON:',
     caption: (period: string) => `Holdings for ${period}, as published (weight: share of net assets)`,
-    code: 'Code', name: 'Name', weight: 'Weight', score: 'Score', verdict: 'Verdict', notCovered: 'not covered',
+    code: 'Code',
+    name: 'Name',
+    weight: 'Weight',
+    score: 'Score',
+    verdict: 'Verdict',
+    notCovered: 'not covered',
     notCompanies: (n: string, count: number) => `${n} of the holdings ${count === 1 ? 'is not a company' : 'are not companies'} of this snapshot.`,
   },
   sources: {
     title: 'Sources',
     intro: 'Every fact on this site names one of these datasets. As JSON:',
-    government: 'government', nonGovernment: 'non-government', updated: (f: string) => `updated ${f}`,
-    owner: 'Owner', licence: 'Licence', homepage: 'Homepage', records: 'Records in this snapshot', retrieved: 'Retrieved',
+    government: 'government',
+    nonGovernment: 'non-government',
+    updated: (f: string) => `updated ${f}`,
+    owner: 'Owner',
+    licence: 'Licence',
+    homepage: 'Homepage',
+    records: 'Records in this snapshot',
+    retrieved: 'Retrieved',
     carried: 'Carried forward',
     carriedText: (attempted: string, reason: string, retrieved: string) =>
       `The publisher’s latest answer (asked ${attempted}) gave nothing usable: ${reason}. This snapshot uses its previous good answers, retrieved ${retrieved}.`,
@@ -279,13 +364,17 @@ export const en = {
       `, as of ${asof}, published ${published}, methodology ${version}: ${companies} companies, ${penalties} penalties.`,
     folder: 'Folder:',
     filesCaption: (id: string) => `Files of snapshot ${id}`,
-    file: 'File', type: 'Type', bytes: 'Bytes', sha256: 'SHA-256',
+    file: 'File',
+    type: 'Type',
+    bytes: 'Bytes',
+    sha256: 'SHA-256',
   },
   folder: {
     title: (id: string) => `Snapshot ${id}: download folder`,
     never: 'The files of a published snapshot never change.',
     fetchHeading: 'Fetch the whole folder',
-    fetchHtml: (id: string) => `One command downloads every file below into a folder named <code>${id}</code>; the second checks each against <code>SHA256SUMS</code>.`,
+    fetchHtml: (id: string) =>
+      `One command downloads every file below into a folder named <code>${id}</code>; the second checks each against <code>SHA256SUMS</code>.`,
     guideHtml: (guide: string, downloads: string, json: string) =>
       `What each file holds, and how to open it in <code>sqlite3</code>, DuckDB, pandas or R: the <a href="${guide}">researchers’ guide</a>. Every snapshot: <a href="${downloads}">Downloads</a>; as JSON: ${json}.`,
     filesHeading: 'Files',
@@ -299,7 +388,8 @@ export const en = {
     operation: (_id: string, summary: string) => summary,
     copy: 'Copy',
     refHeading: 'Interactive reference',
-    noScriptHtml: (openapi: string) => `The interactive reference needs JavaScript; the list above and <a href="${openapi}">the OpenAPI document</a> say the same.`,
+    noScriptHtml: (openapi: string) =>
+      `The interactive reference needs JavaScript; the list above and <a href="${openapi}">the OpenAPI document</a> say the same.`,
     refNote: '',
   },
   research: {
@@ -307,7 +397,8 @@ export const en = {
   },
   notFound: {
     title: 'Page not found',
-    textHtml: (home: string, ranking: string) => `There is no page at this address. <a href="${home}">Search for a company</a> or browse <a href="${ranking}">the ranking</a>.`,
+    textHtml: (home: string, ranking: string) =>
+      `There is no page at this address. <a href="${home}">Search for a company</a> or browse <a href="${ranking}">the ranking</a>.`,
   },
   methodology: {
     title: 'Methodology',
@@ -318,7 +409,10 @@ export const en = {
     deadline: (e: string) => `${e}. Timeliness, GF-F01 and GF-D01 compare the latest reporting year with E(D).`,
     componentsHeading: 'Components',
     componentHeading: (name: string, max: number) => `${name} (up to ${max} points)`,
-    verdictsHeading: 'Verdicts', verdictsCaption: 'Verdict by score', from: 'From', to: 'To',
+    verdictsHeading: 'Verdicts',
+    verdictsCaption: 'Verdict by score',
+    from: 'From',
+    to: 'To',
     rankLine: (rank: string, percentile: string) => `Rank: ${rank}. Percentile: ${percentile}.`,
     flagsHeading: 'Flags',
     flagLine: (raisedWhen: string, sourceOf: string) => `Raised when ${raisedWhen}. Its source is ${sourceOf}.`,
@@ -330,12 +424,16 @@ export const en = {
     examplesIntro: 'The best-ranked company of each verdict, and how its score adds up.',
     examplePoints: (score: number) => `: ${score} points, `,
     exampleCaption: (ticker: string) => `Score of ${ticker} by component`,
-    component: 'Component', points: 'Points', why: 'Why', total: 'Total',
+    component: 'Component',
+    points: 'Points',
+    why: 'Why',
+    total: 'Total',
     citeAs: 'Cite as:',
     glossaryHeading: 'Terms in English and Chinese',
     glossaryIntro: 'The words the pages use, as the publishers of the data use them (the Chinese pages use the right-hand column).',
     glossaryCaption: 'Glossary',
-    term: 'English', termZh: '中文',
+    term: 'English',
+    termZh: '中文',
     /** The methodology's paragraphs: English pages show the /methodology body's own. */
     texts: {
       definitions: (m: MethodologyResponse): MethodologyResponse['definitions'] => m.definitions,

@@ -25,7 +25,10 @@ export interface L10n {
 }
 
 const BY_LOCALE = Object.fromEntries(
-  LOCALES.map((locale): [Locale, L10n] => [locale, { locale, t: CATALOGUES[locale], f: formatsFor(locale), u: pageUrlsFor(locale), lang: HTML_LANG[locale], hreflang: HREFLANG[locale] }]),
+  LOCALES.map((locale): [Locale, L10n] => [
+    locale,
+    { locale, t: CATALOGUES[locale], f: formatsFor(locale), u: pageUrlsFor(locale), lang: HTML_LANG[locale], hreflang: HREFLANG[locale] },
+  ]),
 ) as Record<Locale, L10n>;
 
 export function l10n(locale: Locale = 'en'): L10n {

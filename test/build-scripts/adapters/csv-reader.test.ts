@@ -105,9 +105,16 @@ describe('readCsv', () => {
     for (let i = 0; i < 40_000; i++) rows.push(`${i},"臺灣測試公司 ${i}，有限","x,""${i}"" y"`);
     const records = await read(rows.join('\r\n') + '\r\n');
     expect(records.length).toBe(40_001);
-    const bad = records.slice(1).filter(
-      (r, i) => r.line !== i + 2 || r.fields.length !== 3 || r.fields[0] !== String(i) || r.fields[1] !== `臺灣測試公司 ${i}，有限` || r.fields[2] !== `x,"${i}" y`,
-    );
+    const bad = records
+      .slice(1)
+      .filter(
+        (r, i) =>
+          r.line !== i + 2 ||
+          r.fields.length !== 3 ||
+          r.fields[0] !== String(i) ||
+          r.fields[1] !== `臺灣測試公司 ${i}，有限` ||
+          r.fields[2] !== `x,"${i}" y`,
+      );
     expect(bad).toEqual([]);
   });
 });

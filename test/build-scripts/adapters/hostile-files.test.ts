@@ -98,7 +98,10 @@ describe('hostile CSV files', () => {
   it('a Big5 file is detected and read; a UTF-8 file with a Big5 row rejects that row', async () => {
     const big5 = folder('EMS_P_46.csv', iconv.encode(`${HEADER}\r\n${row(1)}\r\n${row(2)}\r\n`, 'cp950'));
     expect(await outcome(big5)).toEqual({ rows: 2, rejects: [], error: null });
-    const mixed = folder('EMS_P_46.csv', Buffer.concat([Buffer.from(`${HEADER}\n${row(1)}\n`), iconv.encode(`${row(2)}\n`, 'cp950'), Buffer.from(`${row(3)}\n`)]));
+    const mixed = folder(
+      'EMS_P_46.csv',
+      Buffer.concat([Buffer.from(`${HEADER}\n${row(1)}\n`), iconv.encode(`${row(2)}\n`, 'cp950'), Buffer.from(`${row(3)}\n`)]),
+    );
     expect(await outcome(mixed)).toEqual({
       rows: 2,
       rejects: ['EMS_P_46.csv:3: 裁處機關: bytes that are neither UTF-8 nor Big5 (mixed encodings?)'],
@@ -163,18 +166,33 @@ describe('hostile CSV files', () => {
 
 describe('hostile JSON files', () => {
   const rec = (i: number, over: Record<string, unknown> = {}) => ({
-    ban: String(10_000_000 + i), county_name: '環境部', document_no: `環部字第${i}號`, penalty_date: '1130521', penalty_money: 'NT$100,000', isimportant: '否', ...over,
+    ban: String(10_000_000 + i),
+    county_name: '環境部',
+    document_no: `環部字第${i}號`,
+    penalty_date: '1130521',
+    penalty_money: 'NT$100,000',
+    isimportant: '否',
+    ...over,
   });
 
   it('truncated JSON is one clear error after the complete records', async () => {
     const text = JSON.stringify([rec(1), rec(2), rec(3)]);
     const o = await outcome(folder('EMS_P_46.json', text.slice(0, text.length - 20)));
     expect(o.error).toBeInstanceOf(SourceFileError);
-    expect(o.error!.message).toBe('SRC-MOENV-EMS_P_46 EMS_P_46.json: truncated JSON (the file ends inside an unclosed array or object after 2 complete records)');
+    expect(o.error!.message).toBe(
+      'SRC-MOENV-EMS_P_46 EMS_P_46.json: truncated JSON (the file ends inside an unclosed array or object after 2 complete records)',
+    );
   });
 
   it('elements that are not records, nested values and clashing keys are rejects with their record index', async () => {
-    const text = JSON.stringify([rec(1), 42, rec(3, { penalty_money: { amount: 1 } }), rec(4, { 'ban ': '99999999' }), rec(5, { penalty_money: 1234 }), null]);
+    const text = JSON.stringify([
+      rec(1),
+      42,
+      rec(3, { penalty_money: { amount: 1 } }),
+      rec(4, { 'ban ': '99999999' }),
+      rec(5, { penalty_money: 1234 }),
+      null,
+    ]);
     expect(await outcome(folder('EMS_P_46.json', text))).toEqual({
       rows: 2,
       rejects: [
@@ -233,7 +251,9 @@ describe('hostile JSON files', () => {
     expect(page.rows).toBe(0);
     expect(page.error).toBeInstanceOf(SourceFileError);
     expect(page.error!.message).toMatch(/^SRC-MOENV-EMS_P_46 EMS_P_46\.0001\.json: JSON that is not UTF-8/);
-    const ghg = [{ 出表日期: '1150301', 報告年度: '114', 公司代號: 'D1101', 公司名稱: '示範水泥', '範疇一排放量(噸CO2e)': '1.0000', '範疇二排放量(噸CO2e)': '' }];
+    const ghg = [
+      { 出表日期: '1150301', 報告年度: '114', 公司代號: 'D1101', 公司名稱: '示範水泥', '範疇一排放量(噸CO2e)': '1.0000', '範疇二排放量(噸CO2e)': '' },
+    ];
     const single = await outcome(folder('t187ap46_L_1.json', iconv.encode(JSON.stringify(ghg), 'cp950')), readTwseGhg);
     expect(single.error).toBeInstanceOf(SourceFileError);
     expect(single.error!.message).toMatch(/^SRC-TWSE-ESG-GHG t187ap46_L_1\.json: JSON that is not UTF-8/);

@@ -19,7 +19,10 @@ const values = async (text: string | Buffer) => (await items(text)).map((x) => (
 describe('readJsonRecords', () => {
   it('reads a top-level array and a {records} object, other members skipped, whitespace and a BOM allowed', async () => {
     expect(await values('[{"a":"1"},{"b":"x,]}\\"{"}]')).toEqual([{ a: '1' }, { b: 'x,]}"{' }]);
-    expect(await values('\ufeff {"fields":[{"id":"a"}],"records" : [ {"a":"1"} , {"a":"2"} ],"total":"2","_links":{"next":[1]}}\n')).toEqual([{ a: '1' }, { a: '2' }]);
+    expect(await values('\ufeff {"fields":[{"id":"a"}],"records" : [ {"a":"1"} , {"a":"2"} ],"total":"2","_links":{"next":[1]}}\n')).toEqual([
+      { a: '1' },
+      { a: '2' },
+    ]);
     expect(await values('[]')).toEqual([]);
     expect(await values('{"records":[]}')).toEqual([]);
   });

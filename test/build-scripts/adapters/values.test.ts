@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { amount, code, isoDate, optionalAmount, optionalIsoDate, percent, requiredText, text, businessId, optionalBusinessId, year, yesNo } from '../../../build-scripts/adapters/values.js';
+import {
+  amount,
+  code,
+  isoDate,
+  optionalAmount,
+  optionalIsoDate,
+  percent,
+  requiredText,
+  text,
+  businessId,
+  optionalBusinessId,
+  year,
+  yesNo,
+} from '../../../build-scripts/adapters/values.js';
 
 const ok = <T>(schema: z.ZodType<T, string>, raw: string): T => {
   const r = schema.safeParse(raw);

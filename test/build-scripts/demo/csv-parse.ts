@@ -39,10 +39,7 @@ export function headerOf(path: string): string[] {
 }
 
 /** Reads a file of a layout into records keyed by the layout's column keys (either label accepted). */
-export function recordsAt(
-  path: string,
-  columns: Readonly<Record<string, { readonly labels: readonly string[] }>>,
-): Record<string, string>[] {
+export function recordsAt(path: string, columns: Readonly<Record<string, { readonly labels: readonly string[] }>>): Record<string, string>[] {
   return rowsOf(path).map((row) => {
     const out: Record<string, string> = {};
     for (const [key, spec] of Object.entries(columns)) {

@@ -27,7 +27,15 @@ import { twseGhgLayout } from '../../../build-scripts/sources/twse-esg-ghg.js';
 import { headerOf, recordsAt, rowsOf } from './csv-parse.js';
 
 /** The tabular publisher files (one layout each; MOENV's in pages). The GenPlus and SITCA answers are checked on their own below. */
-const LAYOUTS: readonly FileLayout[] = [twseCompanyLayout, tpexCompanyLayout, penaltyLayout, twseGhgLayout, tpexGhgLayout, registryLayout, cbamProductsLayout];
+const LAYOUTS: readonly FileLayout[] = [
+  twseCompanyLayout,
+  tpexCompanyLayout,
+  penaltyLayout,
+  twseGhgLayout,
+  tpexGhgLayout,
+  registryLayout,
+  cbamProductsLayout,
+];
 /** MOENV open data is written with its API keys (second label); every other file with its first label (Chinese, or TPEx's English keys). */
 const KEY_STYLE = new Set<FileLayout>([penaltyLayout, registryLayout]);
 /** The MOENV datasets the demo writes in pages, as a fetch keeps them. */
@@ -69,9 +77,15 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-const readAll = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f))]));
+const readAll = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [f, readFileSync(join(dir, f))]),
+  );
 /** A source's bytes in a folder: its files (as the build finds them) joined in order. */
-const sourceBytes = (dir: string, m: SourceModule) => Buffer.concat(filesOf(dir, m).flatMap((f) => [Buffer.from(`${f}\n`), readFileSync(join(dir, f))]));
+const sourceBytes = (dir: string, m: SourceModule) =>
+  Buffer.concat(filesOf(dir, m).flatMap((f) => [Buffer.from(`${f}\n`), readFileSync(join(dir, f))]));
 
 describe('generateDemo determinism', () => {
   it('writes byte-identical files for the same options, different ones for another seed', async () => {
@@ -115,7 +129,7 @@ describe('generateDemo with the default options', () => {
     expect(Object.keys(result.counts)).toEqual(result.files.slice(0, -1));
   });
 
-  it('writes each source in the form a fetch keeps it: every file one source\'s answer, no hand-placed form', () => {
+  it("writes each source in the form a fetch keeps it: every file one source's answer, no hand-placed form", () => {
     for (const f of result.files) {
       if (f === 'manifest.json' || f === cbamProductsLayout.file) continue;
       const owners = SOURCE_MODULES.filter((m) => m.files.answers.test(f)).map((m) => m.info.source_id);
@@ -136,9 +150,12 @@ describe('generateDemo with the default options', () => {
 
   it('writes a GenPlus answer for every report year and market a fetch asks for, and the SITCA answers of the newest quarter', () => {
     expect(genplusFiles()).toEqual(reportYears(result.asof).flatMap((y) => [`esggenplus-${y}-sii.json`, `esggenplus-${y}-otc.json`]));
-    expect(filesOf(dir, SOURCE_MODULES.find((m) => m.info.source_id === 'SRC-SITCA-ETF-HOLDINGS')!)).toEqual(
-      [SITCA_FORM_FILE, ...SITCA_CLASSES.map((c) => sitcaAnswerFile('202609', c))].sort(),
-    );
+    expect(
+      filesOf(
+        dir,
+        SOURCE_MODULES.find((m) => m.info.source_id === 'SRC-SITCA-ETF-HOLDINGS')!,
+      ),
+    ).toEqual([SITCA_FORM_FILE, ...SITCA_CLASSES.map((c) => sitcaAnswerFile('202609', c))].sort());
     expect(filesOf(dir, twseEtfListModule)).toEqual(['t187ap47_L.json']);
   });
 
@@ -155,7 +172,7 @@ describe('generateDemo with the default options', () => {
     for (const t of Object.values(manifest.retrieved_at)) expect(t).toMatch(/^2026-10-31T\d{2}:\d{2}:\d{2}Z$/);
   });
 
-  it('writes each tabular file in its publisher\'s form with the header its layout implies and a full row everywhere', () => {
+  it("writes each tabular file in its publisher's form with the header its layout implies and a full row everywhere", () => {
     for (const l of LAYOUTS) {
       for (const file of filesFor(result.files, l)) {
         const bytes = readFileSync(join(dir, file));
@@ -172,7 +189,9 @@ describe('generateDemo with the default options', () => {
       expect(recordsOf(l).length, `${l.file} has data`).toBeGreaterThan(0);
     }
     // TPEx profiles carry the English keys exactly as served, the full stop of `UnifiedBusinessNo.` included.
-    expect(headerOf(join(dir, tpexCompanyLayout.file))).toEqual(expect.arrayContaining(['SecuritiesCompanyCode', 'UnifiedBusinessNo.', 'Paidin.Capital.NTDollars']));
+    expect(headerOf(join(dir, tpexCompanyLayout.file))).toEqual(
+      expect.arrayContaining(['SecuritiesCompanyCode', 'UnifiedBusinessNo.', 'Paidin.Capital.NTDollars']),
+    );
     // The TWSE/TPEx/MOENV files are JSON (MOENV's registry pages wrapped in {records}); every value a string.
     for (const l of LAYOUTS.filter((x) => x !== cbamProductsLayout)) {
       for (const file of filesFor(result.files, l)) {
@@ -193,7 +212,23 @@ describe('generateDemo with the default options', () => {
       expect(answer.data.length, f).toBe(result.counts[f]);
       const year = Number(/^esggenplus-(\d{4})-/.exec(f)![1]);
       for (const r of answer.data) {
-        expect(Object.keys(r), f).toEqual(expect.arrayContaining(year <= 2022 ? ['companY_ID', 'surE_A', 'acC_S', 'acC_A', 'filE_NAME', 'useR_DATE1'] : ['code', 'partnerOrganization', 'stdCompliance', 'accOptionType', 'valiProvider', 'thirdStd', 'twFirstReportDownloadId', 'twEditReportDownloadId', 'twCommencementDate']));
+        expect(Object.keys(r), f).toEqual(
+          expect.arrayContaining(
+            year <= 2022
+              ? ['companY_ID', 'surE_A', 'acC_S', 'acC_A', 'filE_NAME', 'useR_DATE1']
+              : [
+                  'code',
+                  'partnerOrganization',
+                  'stdCompliance',
+                  'accOptionType',
+                  'valiProvider',
+                  'thirdStd',
+                  'twFirstReportDownloadId',
+                  'twEditReportDownloadId',
+                  'twCommencementDate',
+                ],
+          ),
+        );
         for (const v of Object.values(r)) expect(v === null || typeof v === 'string', f).toBe(true);
       }
     }
@@ -243,9 +278,18 @@ describe('generateDemo with the default options', () => {
     const rows = recordsOf(penaltyLayout);
     for (const col of ['penaltyDate', 'transgressDate'] as const) {
       const values = rows.map((r) => r[col] as string);
-      expect(values.some((v) => /^1\d{2}\/\d{2}\/\d{2}$/.test(v)), `${col} ROC slash`).toBe(true);
-      expect(values.some((v) => /^1\d{6}$/.test(v)), `${col} ROC compact`).toBe(true);
-      expect(values.some((v) => /^\d{4}-\d{2}-\d{2}$/.test(v)), `${col} ISO`).toBe(true);
+      expect(
+        values.some((v) => /^1\d{2}\/\d{2}\/\d{2}$/.test(v)),
+        `${col} ROC slash`,
+      ).toBe(true);
+      expect(
+        values.some((v) => /^1\d{6}$/.test(v)),
+        `${col} ROC compact`,
+      ).toBe(true);
+      expect(
+        values.some((v) => /^\d{4}-\d{2}-\d{2}$/.test(v)),
+        `${col} ISO`,
+      ).toBe(true);
     }
     expect(new Set(rows.map((r) => r.documentNo)).size).toBe(rows.length);
     expect(rows.some((r) => (r.penaltyMoney as string).includes(','))).toBe(true);
@@ -274,7 +318,7 @@ describe('generateDemo with the default options', () => {
   });
 });
 
-describe('the demo universe\'s ETFs (written as SITCA answers: sitca-files.ts, read back in sources/etf-funds.test.ts)', () => {
+describe("the demo universe's ETFs (written as SITCA answers: sitca-files.ts, read back in sources/etf-funds.test.ts)", () => {
   it('has ~10 ETFs whose weights sum to exactly 100.00 %, with holdings outside the universe', () => {
     const u = buildUniverse({ seed: 20261101, companies: 1800, asof: parseIsoDay('2026-10-31') });
     expect(u.etfs.length).toBeGreaterThanOrEqual(8);
@@ -284,7 +328,10 @@ describe('the demo universe\'s ETFs (written as SITCA answers: sitca-files.ts, r
       expect(e.holdings.length).toBeGreaterThanOrEqual(30);
       expect(e.holdings.length).toBeLessThanOrEqual(102);
       for (const h of e.holdings) expect(Number.isInteger(h.weight) && h.weight > 0, `${e.code} ${h.code}`).toBe(true);
-      expect(e.holdings.reduce((s, h) => s + h.weight, 0), e.code).toBe(10_000);
+      expect(
+        e.holdings.reduce((s, h) => s + h.weight, 0),
+        e.code,
+      ).toBe(10_000);
       if (e.holdings.some((h) => h.weight > 3000)) topOver30++;
       expect(`${e.year}Q${e.quarter}`).toBe('2026Q3');
     }

@@ -36,7 +36,10 @@ function monthsBack(D: number, n: number): number {
 
 /** A MOENV dataset's pages as a fetch keeps them (`GHG_P_01.0001.json`, …), in order. */
 const pages = (dir: string, dataset: string) =>
-  readdirSync(dir).filter((f) => new RegExp(`^${dataset}\\.\\d{4}\\.json$`).test(f)).sort().map((f) => join(dir, f));
+  readdirSync(dir)
+    .filter((f) => new RegExp(`^${dataset}\\.\\d{4}\\.json$`).test(f))
+    .sort()
+    .map((f) => join(dir, f));
 
 /**
  * Report filings from the GenPlus answers (shared/spec/sources.md), in the MOPS column names this
@@ -53,7 +56,12 @@ function genplusReports(dir: string): Record<string, string>[] {
       if (Number(m[1]) <= 2022) {
         out.push({ ticker: r.companY_ID!, year, cpaOpinion: r.acC_A ? '有限確信' : '', thirdPartyStandard: r.surE_A ? (r.acC_S ?? '') : '' });
       } else {
-        out.push({ ticker: r.code!, year, cpaOpinion: r.partnerOrganization ? (r.accOptionType ?? '') : '', thirdPartyStandard: r.valiProvider ? (r.thirdStd ?? '') : '' });
+        out.push({
+          ticker: r.code!,
+          year,
+          cpaOpinion: r.partnerOrganization ? (r.accOptionType ?? '') : '',
+          thirdPartyStandard: r.valiProvider ? (r.thirdStd ?? '') : '',
+        });
       }
     }
   }
@@ -122,7 +130,14 @@ export function evaluateDemo(dir: string): { asof: string; results: Map<string, 
     const flags: string[] = [];
     const g = ghg.get(ticker);
     const disc = g
-      ? { year: Number(g.reportYear) + 1911, s1: num(g.scope1), s2: num(g.scope2), s3: num(g.scope3), v1: g.scope1Verified === '是', v2: g.scope2Verified === '是' }
+      ? {
+          year: Number(g.reportYear) + 1911,
+          s1: num(g.scope1),
+          s2: num(g.scope2),
+          s3: num(g.scope3),
+          v1: g.scope1Verified === '是',
+          v2: g.scope2Verified === '是',
+        }
       : null;
     if (disc && disc.s1 === null && disc.s2 === null && disc.s3 === null) notes.push(`${ticker}: disclosure with no figure`);
 
@@ -139,11 +154,21 @@ export function evaluateDemo(dir: string): { asof: string; results: Map<string, 
 
     // Disclosure (35).
     let disclosure = 0;
-    if (disc && disc.s1 !== null && disc.s2 !== null) { disclosure += 20; branches.push('disclosure:scope12'); } else branches.push('disclosure:no-scope12');
-    if (disc && disc.s3 !== null) { disclosure += 5; branches.push('disclosure:scope3'); } else branches.push('disclosure:no-scope3');
-    if (disc && disc.year >= E) { disclosure += 10; branches.push('timeliness:10'); }
-    else if (disc && disc.year === E - 1) { disclosure += 5; branches.push('timeliness:5'); }
-    else branches.push(disc ? 'timeliness:0-older' : 'timeliness:0-none');
+    if (disc && disc.s1 !== null && disc.s2 !== null) {
+      disclosure += 20;
+      branches.push('disclosure:scope12');
+    } else branches.push('disclosure:no-scope12');
+    if (disc && disc.s3 !== null) {
+      disclosure += 5;
+      branches.push('disclosure:scope3');
+    } else branches.push('disclosure:no-scope3');
+    if (disc && disc.year >= E) {
+      disclosure += 10;
+      branches.push('timeliness:10');
+    } else if (disc && disc.year === E - 1) {
+      disclosure += 5;
+      branches.push('timeliness:5');
+    } else branches.push(disc ? 'timeliness:0-older' : 'timeliness:0-none');
 
     // Assurance (25): the latest report; cross-checked with the latest assured report.
     const reps = [...(reports.get(ticker) ?? [])].sort((p, q) => Number(q.year) - Number(p.year));
@@ -182,11 +207,22 @@ export function evaluateDemo(dir: string): { asof: string; results: Map<string, 
 
     // Consistency (10).
     let consistency: number;
-    if (cbam && (!disc || disc.s1 === null)) { consistency = 0; branches.push('consistency:1'); }
-    else if (!obligated) { consistency = 10; branches.push('consistency:2'); }
-    else if (!disc) { consistency = 0; branches.push('consistency:3'); }
-    else if (disc.s1 !== null && disc.s2 !== null && disc.v1 && disc.v2) { consistency = 10; branches.push('consistency:4'); }
-    else { consistency = 5; branches.push('consistency:5'); }
+    if (cbam && (!disc || disc.s1 === null)) {
+      consistency = 0;
+      branches.push('consistency:1');
+    } else if (!obligated) {
+      consistency = 10;
+      branches.push('consistency:2');
+    } else if (!disc) {
+      consistency = 0;
+      branches.push('consistency:3');
+    } else if (disc.s1 !== null && disc.s2 !== null && disc.v1 && disc.v2) {
+      consistency = 10;
+      branches.push('consistency:4');
+    } else {
+      consistency = 5;
+      branches.push('consistency:5');
+    }
 
     // Flags.
     if (obligated && !(disc && disc.year >= E)) flags.push('GF-F01');

@@ -14,8 +14,18 @@ import { SNAPSHOT_DDL } from '../../../src/snapshot/schema.js';
 import { parseCsv } from '../../helpers/csv-parse.js';
 
 const DATA_TABLES = [
-  'assurances', 'carbon_disclosures', 'carbon_fees', 'cbam_products', 'companies', 'etf_holdings', 'etfs', 'flags',
-  'penalties', 'registry_sites', 'source_files', 'sources',
+  'assurances',
+  'carbon_disclosures',
+  'carbon_fees',
+  'cbam_products',
+  'companies',
+  'etf_holdings',
+  'etfs',
+  'flags',
+  'penalties',
+  'registry_sites',
+  'source_files',
+  'sources',
 ];
 const PUBLISHED_AT = '2025-03-01T08:30:00Z';
 const LONG_DIR = 'api/v1/company/a-directory-name-long-enough/to-push-the-whole-path/past-one-hundred-bytes-of-ustar-name';
@@ -26,43 +36,163 @@ function makeDb(path: string): void {
   const db = new Database(path);
   db.exec(SNAPSHOT_DDL);
   const meta: Record<string, string> = {
-    dataset_snapshot_id: '2025-03-01.2', data_asof: '2025-02-28', methodology_version: '1.0', kind: 'demo',
-    published_at: PUBLISHED_AT, registry_year: '2023', service_host: 'esg.example.org',
+    dataset_snapshot_id: '2025-03-01.2',
+    data_asof: '2025-02-28',
+    methodology_version: '1.0',
+    kind: 'demo',
+    published_at: PUBLISHED_AT,
+    registry_year: '2023',
+    service_host: 'esg.example.org',
   };
   for (const [k, v] of Object.entries(meta)) db.prepare('INSERT INTO meta VALUES (?, ?)').run(k, v);
   const file = db.prepare('INSERT INTO source_files VALUES (?, ?, ?, ?, ?, ?)');
   file.run('SRC-TWSE-COMPANY', 't187ap03_L.json', 'https://openapi.twse.com.tw/v1/opendata/t187ap03_L', '2025-02-28T06:00:00Z', 1234, 'a'.repeat(64));
   file.run('SRC-MOENV-EMS_P_46', 'EMS_P_46.csv', null, '2025-02-28T06:01:00Z', 99, 'b'.repeat(64));
   const src = db.prepare('INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)');
-  src.run('SRC-TWSE-COMPANY', '上市公司基本資料', 'TWSE', '臺灣證券交易所', 0, 'OGDL-Taiwan-1.0', 'OGDL', 'https://data.gov.tw/license',
-    'daily', 'https://openapi.twse.com.tw/v1/opendata/t187ap03_L', TRICKY, 3, '2025-02-28T00:00:00Z');
-  src.run('SRC-MOENV-EMS_P_46', '列管事業污染源裁處資料', 'MOENV', '環境部', 1, 'OGDL-Taiwan-1.0', 'OGDL', 'https://data.gov.tw/license',
-    'monthly', 'https://data.moenv.gov.tw/dataset/detail/EMS_P_46', 'Penalties', 2, '2025-02-28T00:00:00Z');
+  src.run(
+    'SRC-TWSE-COMPANY',
+    '上市公司基本資料',
+    'TWSE',
+    '臺灣證券交易所',
+    0,
+    'OGDL-Taiwan-1.0',
+    'OGDL',
+    'https://data.gov.tw/license',
+    'daily',
+    'https://openapi.twse.com.tw/v1/opendata/t187ap03_L',
+    TRICKY,
+    3,
+    '2025-02-28T00:00:00Z',
+  );
+  src.run(
+    'SRC-MOENV-EMS_P_46',
+    '列管事業污染源裁處資料',
+    'MOENV',
+    '環境部',
+    1,
+    'OGDL-Taiwan-1.0',
+    'OGDL',
+    'https://data.gov.tw/license',
+    'monthly',
+    'https://data.moenv.gov.tw/dataset/detail/EMS_P_46',
+    'Penalties',
+    2,
+    '2025-02-28T00:00:00Z',
+  );
   const co = db.prepare('INSERT INTO companies VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   const breakdown = JSON.stringify([{ component: 'disclosure', points: 20, max_points: 35, detail: 'scope 1, "2"' }]);
-  co.run(2, '2330', '台積電', '台灣積體電路製造股份有限公司', '22099131', 'listed', '24', '半導體業', 'SRC-TWSE-COMPANY', 1,
-    '["aluminium","iron_steel"]', 71, 'decent', 1, 66.7, 'limited', 1, '["GF-P01","GF-D02"]', '["penalty, recent","no scope 3"]', breakdown);
-  co.run(1, '1101', '台泥', '台灣水泥股份有限公司', '11913502', 'listed', '01', '水泥工業', 'SRC-TWSE-COMPANY', 1,
-    '["cement"]', 40, 'poor', 3, 0, 'none', 0, '[]', '[]', breakdown);
-  co.run(3, '6488', TRICKY, 'X', '12345678', 'otc', '24', '半導體業', 'SRC-TWSE-COMPANY', 0, '[]', 55, 'questionable', 2, 33.3,
-    'reasonable', 0, '[]', '[]', '[]');
+  co.run(
+    2,
+    '2330',
+    '台積電',
+    '台灣積體電路製造股份有限公司',
+    '22099131',
+    'listed',
+    '24',
+    '半導體業',
+    'SRC-TWSE-COMPANY',
+    1,
+    '["aluminium","iron_steel"]',
+    71,
+    'decent',
+    1,
+    66.7,
+    'limited',
+    1,
+    '["GF-P01","GF-D02"]',
+    '["penalty, recent","no scope 3"]',
+    breakdown,
+  );
+  co.run(
+    1,
+    '1101',
+    '台泥',
+    '台灣水泥股份有限公司',
+    '11913502',
+    'listed',
+    '01',
+    '水泥工業',
+    'SRC-TWSE-COMPANY',
+    1,
+    '["cement"]',
+    40,
+    'poor',
+    3,
+    0,
+    'none',
+    0,
+    '[]',
+    '[]',
+    breakdown,
+  );
+  co.run(
+    3,
+    '6488',
+    TRICKY,
+    'X',
+    '12345678',
+    'otc',
+    '24',
+    '半導體業',
+    'SRC-TWSE-COMPANY',
+    0,
+    '[]',
+    55,
+    'questionable',
+    2,
+    33.3,
+    'reasonable',
+    0,
+    '[]',
+    '[]',
+    '[]',
+  );
   // A virtual table (and its shadow tables) is not data to download, should a snapshot ever hold one.
   db.exec("CREATE VIRTUAL TABLE company_search USING fts5 (search_text, tokenize = 'trigram')");
   const search = db.prepare('INSERT INTO company_search (rowid, search_text) VALUES (?, ?)');
-  for (const [id, t] of [[1, '1101\n台泥'], [2, '2330\n台積電'], [3, '6488\nX']] as const) search.run(id, t);
+  for (const [id, t] of [
+    [1, '1101\n台泥'],
+    [2, '2330\n台積電'],
+    [3, '6488\nX'],
+  ] as const)
+    search.run(id, t);
   const pen = db.prepare('INSERT INTO penalties VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   pen.run('1101', 'R-2', 'EPB-KH', '高雄市政府環境保護局', '2024-05-01', 120000.5, 0, TRICKY, 'SRC-MOENV-EMS_P_46', 'https://example.org/r2');
   pen.run('1101', 'R-1', 'EPB-KH', '高雄市政府環境保護局', '2024-06-01', 1e9, 1, 'serious', 'SRC-MOENV-EMS_P_46', 'https://example.org/r1');
   const disc = db.prepare('INSERT INTO carbon_disclosures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  disc.run('2330', 2023, 123456.78, 9876543.21, null, 1, 0, 'consolidated', '2024-08-01', 'SRC-TWSE-COMPANY', 'https://example.org/d', 10_000_000.5, 'SRC-TWSE-COMPANY', 'https://example.org/g');
+  disc.run(
+    '2330',
+    2023,
+    123456.78,
+    9876543.21,
+    null,
+    1,
+    0,
+    'consolidated',
+    '2024-08-01',
+    'SRC-TWSE-COMPANY',
+    'https://example.org/d',
+    10_000_000.5,
+    'SRC-TWSE-COMPANY',
+    'https://example.org/g',
+  );
   disc.run('1101', 2022, 0.1, null, null, 0, 0, 'parent', '2023-08-01', 'SRC-TWSE-COMPANY', 'https://example.org/d2', null, null, null);
   const fee = db.prepare('INSERT INTO carbon_fees VALUES (?, ?, ?, ?, ?, ?, ?)');
   fee.run('1101', 1, 'registry ≥ 25,000 t', 2023, 'SRC-TWSE-COMPANY', 'https://example.org/f', 25_000);
   fee.run('2330', 0, 'not listed', null, 'SRC-TWSE-COMPANY', 'https://example.org/f2', null);
   fee.run('6488', 0, '', null, 'SRC-TWSE-COMPANY', 'https://example.org/f3', null);
   const assurance = db.prepare('INSERT INTO assurances VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  assurance.run('2330', 'KPMG', 'limited', 2023, 'SRC-TWSE-COMPANY', 'https://example.org/a', 'cpa', '確信準則3000號',
-    JSON.stringify([{ provider: 'BSI, "Taiwan"', standard: 'AA1000' }]));
+  assurance.run(
+    '2330',
+    'KPMG',
+    'limited',
+    2023,
+    'SRC-TWSE-COMPANY',
+    'https://example.org/a',
+    'cpa',
+    '確信準則3000號',
+    JSON.stringify([{ provider: 'BSI, "Taiwan"', standard: 'AA1000' }]),
+  );
   assurance.run('1101', 'SGS', 'limited', 2022, 'SRC-TWSE-COMPANY', 'https://example.org/a2', 'third_party', null, '[]');
   const flag = db.prepare('INSERT INTO flags VALUES (?, ?, ?, ?, ?, ?)');
   flag.run('2330', 'GF-P01', 'warning', 'penalty, recent', 'SRC-MOENV-EMS_P_46', 0);
@@ -101,10 +231,11 @@ function makeTree(root: string): string[] {
     writeFileSync(join(root, rel), text);
   }
   expect(`${LONG_DIR}/2330-summary-file.json`.length).toBeGreaterThan(100);
-  return Object.keys(files).filter((p) => !exclude(p)).sort();
+  return Object.keys(files)
+    .filter((p) => !exclude(p))
+    .sort();
 }
 const exclude = (rel: string) => rel.startsWith('api/v1/downloads/');
-
 
 const sha256 = (buf: Buffer) => createHash('sha256').update(buf).digest('hex');
 
@@ -146,8 +277,12 @@ describe('writeDownloads', () => {
     }
     const mediatype = Object.fromEntries(result.map((f) => [f.name, f.mediatype]));
     expect(mediatype).toMatchObject({
-      'companies.csv': 'text/csv', 'snapshot.sqlite': 'application/vnd.sqlite3', 'datapackage.json': 'application/json',
-      'CITATION.cff': 'application/x-yaml', 'api-v1-tree.tar.gz': 'application/gzip', SHA256SUMS: 'text/plain',
+      'companies.csv': 'text/csv',
+      'snapshot.sqlite': 'application/vnd.sqlite3',
+      'datapackage.json': 'application/json',
+      'CITATION.cff': 'application/x-yaml',
+      'api-v1-tree.tar.gz': 'application/gzip',
+      SHA256SUMS: 'text/plain',
     });
   });
 
@@ -175,7 +310,22 @@ describe('writeDownloads', () => {
     expect(c3[14]).toBe('33.3');
     expect(JSON.parse(companies[2]![19]!)).toEqual([{ component: 'disclosure', points: 20, max_points: 35, detail: 'scope 1, "2"' }]);
     const disclosures = parseCsv(readFileSync(join(outA, 'carbon_disclosures.csv'), 'utf8'));
-    expect(disclosures[1]).toEqual(['1101', '2022', '0.1', '', '', '0', '0', 'parent', '2023-08-01', 'SRC-TWSE-COMPANY', 'https://example.org/d2', '', '', '']);
+    expect(disclosures[1]).toEqual([
+      '1101',
+      '2022',
+      '0.1',
+      '',
+      '',
+      '0',
+      '0',
+      'parent',
+      '2023-08-01',
+      'SRC-TWSE-COMPANY',
+      'https://example.org/d2',
+      '',
+      '',
+      '',
+    ]);
     // The assurance's verifications are a JSON array column (`array` in the Data Package), its kind and standard text.
     const assurances = parseCsv(readFileSync(join(outA, 'assurances.csv'), 'utf8'));
     expect(assurances[0]!.slice(6)).toEqual(['kind', 'standard', 'verifications']);
@@ -186,7 +336,10 @@ describe('writeDownloads', () => {
     expect(etfs[0]!.slice(8)).toEqual(['source_id', 'holdings_period', 'holdings_min_weight', 'listed_weight']);
     expect(etfs[1]!.slice(9)).toEqual(['2024Q4', '0.01', '0.565']);
     const penalties = parseCsv(readFileSync(join(outA, 'penalties.csv'), 'utf8'));
-    expect(penalties.slice(1).map((r) => [r[1], r[5]])).toEqual([['R-1', '1000000000'], ['R-2', '120000.5']]);
+    expect(penalties.slice(1).map((r) => [r[1], r[5]])).toEqual([
+      ['R-1', '1000000000'],
+      ['R-2', '120000.5'],
+    ]);
     expect(readdirSync(outA).some((n) => /meta|company_search|sqlite_stat/.test(n))).toBe(false);
   });
 
@@ -209,8 +362,15 @@ describe('writeDownloads', () => {
     const r = spawnSync('sha256sum', ['-c', '--strict', 'SHA256SUMS'], { cwd: outA, encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    const listed = readFileSync(join(outA, 'SHA256SUMS'), 'utf8').trimEnd().split('\n').map((l) => l.split('  ')[1]);
-    expect(listed).toEqual(readdirSync(outA).filter((n) => n !== 'SHA256SUMS').sort());
+    const listed = readFileSync(join(outA, 'SHA256SUMS'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('  ')[1]);
+    expect(listed).toEqual(
+      readdirSync(outA)
+        .filter((n) => n !== 'SHA256SUMS')
+        .sort(),
+    );
   });
 
   it('writes a datapackage.json valid against the Data Package v2.0 profile, with true sizes and hashes', () => {
@@ -247,7 +407,8 @@ describe('writeDownloads', () => {
     expect(field('ticker')).toEqual({ name: 'ticker', type: 'string' });
     expect(field('cbam_exposed')).toEqual({ name: 'cbam_exposed', type: 'boolean', trueValues: ['1'], falseValues: ['0'] });
     expect(field('top_flags')).toMatchObject({ name: 'top_flags', type: 'array' });
-    const fieldOf = (table: string, n: string) => dp.resources.find((r: { name: string }) => r.name === table).schema.fields.find((f: { name: string }) => f.name === n);
+    const fieldOf = (table: string, n: string) =>
+      dp.resources.find((r: { name: string }) => r.name === table).schema.fields.find((f: { name: string }) => f.name === n);
     expect(fieldOf('assurances', 'verifications')).toMatchObject({ name: 'verifications', type: 'array' });
     expect(fieldOf('assurances', 'kind')).toEqual({ name: 'kind', type: 'string' });
     expect(fieldOf('assurances', 'standard')).toEqual({ name: 'standard', type: 'string' });
@@ -273,9 +434,19 @@ describe('writeDownloads', () => {
 
   const hasPyYaml = spawnSync('python3', ['-c', 'import yaml'], { encoding: 'utf8' }).status === 0;
   it.skipIf(!hasPyYaml)('writes CITATION.cff as YAML that a YAML parser reads back', () => {
-    const out = execFileSync('python3', ['-c', 'import sys, yaml, json; print(json.dumps(yaml.safe_load(open(sys.argv[1], encoding="utf-8"))))', join(outA, 'CITATION.cff')], { encoding: 'utf8' });
+    const out = execFileSync(
+      'python3',
+      ['-c', 'import sys, yaml, json; print(json.dumps(yaml.safe_load(open(sys.argv[1], encoding="utf-8"))))', join(outA, 'CITATION.cff')],
+      { encoding: 'utf8' },
+    );
     const cff = JSON.parse(out);
-    expect(cff).toMatchObject({ 'cff-version': '1.2.0', type: 'dataset', version: '2025-03-01.2', 'date-released': '2025-03-01', authors: [{ name: expect.any(String), website: 'https://esg.example.org/' }] });
+    expect(cff).toMatchObject({
+      'cff-version': '1.2.0',
+      type: 'dataset',
+      version: '2025-03-01.2',
+      'date-released': '2025-03-01',
+      authors: [{ name: expect.any(String), website: 'https://esg.example.org/' }],
+    });
   });
 
   it('archives exactly the tree files minus the excluded ones, with fixed metadata, and unpacks to the same bytes', () => {
@@ -284,8 +455,12 @@ describe('writeDownloads', () => {
     expect(listed).toEqual(treeFiles);
     expect(listed).toContain(`${LONG_DIR}/2330-summary-file.json`);
 
-    const verbose = execFileSync('tar', ['--numeric-owner', '--full-time', '-tvzf', archive], { encoding: 'utf8', env: { ...process.env, TZ: 'UTC' } })
-      .trimEnd().split('\n');
+    const verbose = execFileSync('tar', ['--numeric-owner', '--full-time', '-tvzf', archive], {
+      encoding: 'utf8',
+      env: { ...process.env, TZ: 'UTC' },
+    })
+      .trimEnd()
+      .split('\n');
     for (const line of verbose) expect(line).toMatch(/^-rw-r--r-- 0\/0 +\d+ 2025-03-01 08:30:00 /);
 
     const gz = readFileSync(archive);
@@ -318,7 +493,9 @@ describe('writeDownloads', () => {
     await expect(
       writeDownloads({ dbPath, treeDir: tree, outDir: join(tree, 'api/v1/downloads/again'), excludeFromArchive: () => false }),
     ).resolves.toBeDefined();
-    const listed = execFileSync('tar', ['-tzf', join(tree, 'api/v1/downloads/again/api-v1-tree.tar.gz')], { encoding: 'utf8' }).trimEnd().split('\n');
+    const listed = execFileSync('tar', ['-tzf', join(tree, 'api/v1/downloads/again/api-v1-tree.tar.gz')], { encoding: 'utf8' })
+      .trimEnd()
+      .split('\n');
     // With nothing excluded by the caller, the earlier folder is archived, but the one being written is not.
     expect(listed.filter((p) => p.startsWith('api/v1/downloads/again/'))).toEqual([]);
     expect(listed).toContain('api/v1/downloads/2025-03-01.2/companies.csv');

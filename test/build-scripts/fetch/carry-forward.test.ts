@@ -31,22 +31,39 @@ const http = { retryBaseMs: 1, retryMaxMs: 5, minIntervalMs: 0, timeoutMs: 5_000
 const env = () => ({ ...replayEnv(replay.base), MOENV_API_KEY: API_KEY });
 const day = (iso: string) => new Date(`${iso}T03:00:00Z`);
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const folder = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((f) => [f, sha256(join(dir, f))]));
-const fetchInto = (outDir: string, now: Date, over: Partial<FetchOptions> = {}) => fetchSources({ outDir, env: env(), log: () => undefined, http, now: () => now, asof: '2026-07-31', ...over });
+const folder = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [f, sha256(join(dir, f))]),
+  );
+const fetchInto = (outDir: string, now: Date, over: Partial<FetchOptions> = {}) =>
+  fetchSources({ outDir, env: env(), log: () => undefined, http, now: () => now, asof: '2026-07-31', ...over });
 
 /** TWSE's security page as served to a blocked client (HTTP 200, text/html). */
-const SECURITY_PAGE = '<html><head><title>Security</title></head><body><p>因為安全性考量，您所執行的頁面無法呈現，請關閉瀏覽器後重新開啟。</p><p>The page cannot be displayed.</p></body></html>';
+const SECURITY_PAGE =
+  '<html><head><title>Security</title></head><body><p>因為安全性考量，您所執行的頁面無法呈現，請關閉瀏覽器後重新開啟。</p><p>The page cannot be displayed.</p></body></html>';
 
 describe('a refresh whose GHG disclosure source answers [] between seasons', () => {
   const sources = join(root, 'refresh-sources');
   const snapshots = join(root, 'refresh-snapshots');
-  const run = (now: Date) => refresh({ sourcesDir: sources, snapshotsDir: snapshots, env: env(), now, assertScale: 0.001, http, log: () => undefined, progress: silentProgress });
+  const run = (now: Date) =>
+    refresh({
+      sourcesDir: sources,
+      snapshotsDir: snapshots,
+      env: env(),
+      now,
+      assertScale: 0.001,
+      http,
+      log: () => undefined,
+      progress: silentProgress,
+    });
   const current = () => readlinkSync(join(snapshots, 'current'));
   const tree = (id: string, path: string) => readFileSync(join(snapshots, id, 'tree', path), 'utf8');
   /** A company's facts without what names the snapshot (its id, dates and citation). */
   const facts = (id: string, ticker: string) => {
     const { dataset_snapshot_id, published_at, citation, ...rest } = JSON.parse(tree(id, `api/v1/company/${ticker}/canonical.json`));
-    void dataset_snapshot_id, published_at, citation;
+    (void dataset_snapshot_id, published_at, citation);
     return JSON.stringify(rest).replaceAll(id, '<id>');
   };
   let first: string;
@@ -72,7 +89,11 @@ describe('a refresh whose GHG disclosure source answers [] between seasons', () 
   });
 
   it('the registry entry says carried_forward; every other source says null', () => {
-    const registry = JSON.parse(tree(second, 'api/v1/sources/registry.json')).data as { source_id: string; carried_forward: unknown; retrieved_at: string }[];
+    const registry = JSON.parse(tree(second, 'api/v1/sources/registry.json')).data as {
+      source_id: string;
+      carried_forward: unknown;
+      retrieved_at: string;
+    }[];
     const ghg = registry.find((s) => s.source_id === 'SRC-TWSE-ESG-GHG')!;
     expect(ghg.carried_forward).toEqual({ attempted_at: '2026-08-20T03:00:00Z', reason: expect.stringMatching(/^the publisher answered empty/) });
     expect(ghg.retrieved_at).toBe('2026-08-01T03:00:00Z');
@@ -83,22 +104,26 @@ describe('a refresh whose GHG disclosure source answers [] between seasons', () 
 
   it('the sources page says so, in both languages', () => {
     const en = tree(second, 'sources/index.html');
-    expect(en).toMatch(/Carried forward<\/dt><dd class="carried-forward">The publisher’s latest answer \(asked [^)]+\) gave nothing usable: the publisher answered empty/);
+    expect(en).toMatch(
+      /Carried forward<\/dt><dd class="carried-forward">The publisher’s latest answer \(asked [^)]+\) gave nothing usable: the publisher answered empty/,
+    );
     const zh = tree(second, 'zh-TW/sources/index.html');
     expect(zh).toMatch(/沿用前次資料<\/dt><dd class="carried-forward">發布機關最近一次的回應（[^）]+擷取）是空的/);
     expect(tree(first, 'sources/index.html')).not.toContain('carried-forward');
   });
 
-  it('nothing else changes: the companies\' facts are those of the month before', () => {
+  it("nothing else changes: the companies' facts are those of the month before", () => {
     for (const ticker of ['2330', '1101', '6488']) expect(facts(second, ticker), ticker).toBe(facts(first, ticker));
   });
 
-  it('past the source\'s limit (annual: 400 days) the refresh fails naming the source, and the previous snapshot stays current', async () => {
+  it("past the source's limit (annual: 400 days) the refresh fails naming the source, and the previous snapshot stays current", async () => {
     replay.fault(PATHS.twseGhg, { kind: 'reply', reply: jsonReply([]) });
     const before = folder(sources);
     const err = await run(day('2027-09-15')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SourceFetchError);
-    expect((err as Error).message).toMatch(/^SRC-TWSE-ESG-GHG: the publisher answered empty .*cannot carry forward: the previous answers \(retrieved 2026-08-01T03:00:00Z\) are 410 days old, older than the 400-day limit of a annual source/);
+    expect((err as Error).message).toMatch(
+      /^SRC-TWSE-ESG-GHG: the publisher answered empty .*cannot carry forward: the previous answers \(retrieved 2026-08-01T03:00:00Z\) are 410 days old, older than the 400-day limit of a annual source/,
+    );
     expect(current()).toBe(second);
     expect(folder(sources)).toEqual(before);
   }, 120_000);
@@ -129,7 +154,9 @@ describe('what the fetch carries forward, and what it never does', () => {
     const before = sha256(join(out, 't187ap03_L.json'));
     replay.fault(PATHS.twseCompany, { kind: 'reply', reply: { type: 'text/html; charset=utf-8', body: Buffer.from(SECURITY_PAGE) } });
     const r = await fetchInto(out, day('2026-07-03'), { only: ['SRC-TWSE-COMPANY'] });
-    expect(r.carriedForward['SRC-TWSE-COMPANY']!.reason).toMatch(/^blocked by the publisher \(GET .*t187ap03_L.* blocked by the publisher: its security page/);
+    expect(r.carriedForward['SRC-TWSE-COMPANY']!.reason).toMatch(
+      /^blocked by the publisher \(GET .*t187ap03_L.* blocked by the publisher: its security page/,
+    );
     expect(sha256(join(out, 't187ap03_L.json'))).toBe(before);
   }, 120_000);
 
@@ -137,7 +164,9 @@ describe('what the fetch carries forward, and what it never does', () => {
     const out = join(root, 'blocked-old');
     await fetchInto(out, day('2026-07-01'));
     replay.fault(PATHS.twseCompany, { kind: 'reply', reply: { type: 'text/html; charset=utf-8', body: Buffer.from(SECURITY_PAGE) } });
-    await expect(fetchInto(out, day('2026-07-09'), { only: ['SRC-TWSE-COMPANY'] })).rejects.toThrow(/^SRC-TWSE-COMPANY: blocked by the publisher .*older than the 7-day limit of a daily source/);
+    await expect(fetchInto(out, day('2026-07-09'), { only: ['SRC-TWSE-COMPANY'] })).rejects.toThrow(
+      /^SRC-TWSE-COMPANY: blocked by the publisher .*older than the 7-day limit of a daily source/,
+    );
   }, 120_000);
 
   it('a source unavailable through every retry (503) is carried; a monthly one 46 days later is not', async () => {
@@ -148,26 +177,41 @@ describe('what the fetch carries forward, and what it never does', () => {
     expect(r.carriedForward['SRC-MOENV-EMS_P_46']!.reason).toMatch(/^unavailable after every retry \(.*HTTP 503, still after 2 attempts\)/);
     expect(readdirSync(out).filter((f) => f.startsWith('EMS_P_46.'))).toHaveLength(3);
     replay.fault(PATHS.penalties, { kind: 'status', status: 503 }, { kind: 'status', status: 503 });
-    await expect(fetchInto(out, day('2026-08-16'), { only: ['SRC-MOENV-EMS_P_46'] })).rejects.toThrow(/older than the 45-day limit of a monthly source/);
+    await expect(fetchInto(out, day('2026-08-16'), { only: ['SRC-MOENV-EMS_P_46'] })).rejects.toThrow(
+      /older than the 45-day limit of a monthly source/,
+    );
   }, 120_000);
 
   it('an empty answer for a source never fetched into the folder fails: nothing to carry', async () => {
     replay.fault(PATHS.tpexGhg, { kind: 'reply', reply: jsonReply([]) });
-    await expect(fetchInto(join(root, 'never'), day('2026-07-01'))).rejects.toThrow(/^SRC-TPEX-ESG-GHG: the publisher answered empty .*cannot carry forward: no previous answers/);
+    await expect(fetchInto(join(root, 'never'), day('2026-07-01'))).rejects.toThrow(
+      /^SRC-TPEX-ESG-GHG: the publisher answered empty .*cannot carry forward: no previous answers/,
+    );
   }, 120_000);
 
   it.each([
     ['any other HTML page', { kind: 'html-200' } as const, /an HTML page with status 200/],
-    ['JSON in another encoding (Big5)', { kind: 'reply', reply: { type: 'application/json', body: Buffer.from([0x5b, 0x7b, 0x22, 0xa4, 0xbd, 0xa5, 0x71, 0x22, 0x3a, 0x22, 0x31, 0x22, 0x7d, 0x5d]) } } as const, /not UTF-8/],
+    [
+      'JSON in another encoding (Big5)',
+      {
+        kind: 'reply',
+        reply: { type: 'application/json', body: Buffer.from([0x5b, 0x7b, 0x22, 0xa4, 0xbd, 0xa5, 0x71, 0x22, 0x3a, 0x22, 0x31, 0x22, 0x7d, 0x5d]) },
+      } as const,
+      /not UTF-8/,
+    ],
     ['a 404', { kind: 'status', status: 404 } as const, /HTTP 404/],
-  ])('%s is a changed form: never carried, the fetch fails naming the source', async (_, fault, message) => {
-    const before = folder(young);
-    replay.fault(PATHS.twseCompany, fault);
-    const err = await fetchInto(young, day('2026-07-02'), { only: ['SRC-TWSE-COMPANY'] }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(SourceFetchError);
-    expect((err as SourceFetchError).sourceId).toBe('SRC-TWSE-COMPANY');
-    expect((err as Error).message).toMatch(message);
-    expect((err as Error).message).not.toMatch(/carr/);
-    expect(folder(young)).toEqual(before);
-  }, 60_000);
+  ])(
+    '%s is a changed form: never carried, the fetch fails naming the source',
+    async (_, fault, message) => {
+      const before = folder(young);
+      replay.fault(PATHS.twseCompany, fault);
+      const err = await fetchInto(young, day('2026-07-02'), { only: ['SRC-TWSE-COMPANY'] }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SourceFetchError);
+      expect((err as SourceFetchError).sourceId).toBe('SRC-TWSE-COMPANY');
+      expect((err as Error).message).toMatch(message);
+      expect((err as Error).message).not.toMatch(/carr/);
+      expect(folder(young)).toEqual(before);
+    },
+    60_000,
+  );
 });

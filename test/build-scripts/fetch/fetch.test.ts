@@ -9,7 +9,17 @@ import { buildAndPublish } from '../../../build-scripts/build.js';
 import { fetchSources, SourceFetchError, type FetchOptions } from '../../../build-scripts/fetch/fetch-sources.js';
 import { silentProgress } from '../../../build-scripts/snapshot/progress.js';
 import { parseCsv } from '../../helpers/csv-parse.js';
-import { API_KEY, GENPLUS_COOKIE, GENPLUS_NULL_YEAR, genplusHandlers, PAGE, PATHS, PENALTY_ROWS, publisherHandlers, replayEnv } from './publishers.js';
+import {
+  API_KEY,
+  GENPLUS_COOKIE,
+  GENPLUS_NULL_YEAR,
+  genplusHandlers,
+  PAGE,
+  PATHS,
+  PENALTY_ROWS,
+  publisherHandlers,
+  replayEnv,
+} from './publishers.js';
 import { jsonReply, startReplay, type Replay } from './replay-server.js';
 
 const root = mkdtempSync(join(tmpdir(), 'fetch-replay-'));
@@ -37,7 +47,12 @@ const options = (outDir: string, over: Partial<FetchOptions> = {}): FetchOptions
 });
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const folderHashes = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((f) => [f, sha256(join(dir, f))]));
+const folderHashes = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [f, sha256(join(dir, f))]),
+  );
 const leftovers = () => readdirSync(root).filter((n) => /\.(fetch|old)-/.test(n));
 
 describe('npm run fetch against a replay of the publishers', () => {
@@ -68,7 +83,12 @@ describe('npm run fetch against a replay of the publishers', () => {
     // GenPlus: the antiforgery token's GET, then one POST per report year and market, old years at /old, the body as sent.
     const genplus = manifest.files.filter((f: { source_id: string }) => f.source_id === 'SRC-MOPS-ESGREPORT');
     expect(genplus).toHaveLength(1 + 2 * (2025 - 2014 + 1));
-    expect(byFile['esggenplus-2025-otc.json']).toMatchObject({ method: 'POST', url: `${replay.base}${PATHS.genplus}`, request_body: '{"year":2025,"marketType":1,"industryNameList":[],"companyCodeList":[]}', records: 1 });
+    expect(byFile['esggenplus-2025-otc.json']).toMatchObject({
+      method: 'POST',
+      url: `${replay.base}${PATHS.genplus}`,
+      request_body: '{"year":2025,"marketType":1,"industryNameList":[],"companyCodeList":[]}',
+      records: 1,
+    });
     expect(byFile['esggenplus-2021-sii.json']).toMatchObject({ method: 'POST', url: `${replay.base}${PATHS.genplusOld}`, records: 1 });
     // SITCA: the form page, then one POST per class for the newest period, without the echoed state.
     expect(byFile['sitca-IN2630-form.html']).toMatchObject({ method: 'GET' });
@@ -78,7 +98,7 @@ describe('npm run fetch against a replay of the publishers', () => {
     expect(manifest.sources['SRC-MOENV-EMS_P_46']).toEqual({ records: PENALTY_ROWS, previous_records: null });
   });
 
-  it('sends what the publishers need: JSON POST with Origin and Referer; the form POST with the previous answer\'s state and cookie', () => {
+  it("sends what the publishers need: JSON POST with Origin and Referer; the form POST with the previous answer's state and cookie", () => {
     const post = replay.received.find((r) => r.url.pathname === PATHS.genplus && r.method === 'POST')!;
     expect(post.headers['content-type']).toMatch(/application\/json/);
     expect(post.headers.origin).toBe('https://esggenplus.twse.com.tw');
@@ -92,7 +112,13 @@ describe('npm run fetch against a replay of the publishers', () => {
   it('GenPlus: GETs the antiforgery token first (kept, 0 records) and sends it, with its cookie, on every POST; `data: null` is a year of 0 records', () => {
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
     const byFile = Object.fromEntries(manifest.files.map((f: { file: string }) => [f.file, f]));
-    expect(byFile['esggenplus-antiforgery-token.json']).toMatchObject({ source_id: 'SRC-MOPS-ESGREPORT', method: 'GET', url: `${replay.base}${PATHS.genplusToken}`, http_status: 200, records: 0 });
+    expect(byFile['esggenplus-antiforgery-token.json']).toMatchObject({
+      source_id: 'SRC-MOPS-ESGREPORT',
+      method: 'GET',
+      url: `${replay.base}${PATHS.genplusToken}`,
+      http_status: 200,
+      records: 0,
+    });
     const token = JSON.parse(readFileSync(join(out, 'esggenplus-antiforgery-token.json'), 'utf8')).data as string;
     // The first fetch of this suite: its token GET came before its first POST, and each of its POSTs carried that token and its cookie.
     const genplus = replay.received.filter((r) => r.url.pathname.startsWith('/api/api/'));
@@ -127,13 +153,34 @@ describe('npm run fetch against a replay of the publishers', () => {
 
   it('builds a snapshot whose facts trace to the answers as served', async () => {
     const snapshotsDir = join(root, 'snapshots');
-    const result = await buildAndPublish({ sourcesDir: out, snapshotsDir, kind: 'production', now: new Date('2026-08-02T00:00:00Z'), assertScale: 0.001, progress: silentProgress });
+    const result = await buildAndPublish({
+      sourcesDir: out,
+      snapshotsDir,
+      kind: 'production',
+      now: new Date('2026-08-02T00:00:00Z'),
+      assertScale: 0.001,
+      progress: silentProgress,
+    });
     expect(result.summary.rejects.count).toBe(0);
     expect(result.summary.tally.of('SRC-MOENV-EMS_P_46').duplicates).toBe(1);
     const canonical = JSON.parse(readFileSync(join(result.dir, 'tree/api/v1/company/2330/canonical.json'), 'utf8'));
     const d = canonical.carbon_disclosure;
-    expect({ scope1: d.scope1, scope2: d.scope2, scope3: d.scope3, year: d.year, boundary: d.boundary, s1: d.scope1_verified, s2: d.scope2_verified }).toEqual({
-      scope1: 2196516, scope2: 11130571, scope3: null, year: 2025, boundary: 'consolidated', s1: true, s2: true,
+    expect({
+      scope1: d.scope1,
+      scope2: d.scope2,
+      scope3: d.scope3,
+      year: d.year,
+      boundary: d.boundary,
+      s1: d.scope1_verified,
+      s2: d.scope2_verified,
+    }).toEqual({
+      scope1: 2196516,
+      scope2: 11130571,
+      scope3: null,
+      year: 2025,
+      boundary: 'consolidated',
+      s1: true,
+      s2: true,
     });
     // Penalties read through `ban`, with NT$/comma amounts and 年月日, slash and compact ROC dates; the decision served twice counts once.
     const dates = canonical.penalties.map((p: { date: string }) => p.date).sort();
@@ -142,7 +189,9 @@ describe('npm run fetch against a replay of the publishers', () => {
     // The registry names every answer with its URL, retrieval time and sha256; so does the download table.
     const registry = JSON.parse(readFileSync(join(result.dir, 'tree/api/v1/sources/registry.json'), 'utf8'));
     const moenv = registry.data.find((s: { source_id: string }) => s.source_id === 'SRC-MOENV-EMS_P_46');
-    expect(moenv.files.map((f: { file: string; sha256: string }) => [f.file, f.sha256])).toEqual(['EMS_P_46.0001.json', 'EMS_P_46.0002.json', 'EMS_P_46.0003.json'].map((f) => [f, sha256(join(out, f))]));
+    expect(moenv.files.map((f: { file: string; sha256: string }) => [f.file, f.sha256])).toEqual(
+      ['EMS_P_46.0001.json', 'EMS_P_46.0002.json', 'EMS_P_46.0003.json'].map((f) => [f, sha256(join(out, f))]),
+    );
     const genplus = registry.data.find((s: { source_id: string }) => s.source_id === 'SRC-MOPS-ESGREPORT');
     expect(genplus.files).toHaveLength(1 + 24);
     const table = parseCsv(readFileSync(join(result.dir, `tree/api/v1/downloads/${result.id}/source_files.csv`), 'utf8'));
@@ -163,8 +212,16 @@ describe('npm run fetch against a replay of the publishers', () => {
     const file = join(changed, 't187ap46_O_1.json');
     const text = readFileSync(file, 'utf8');
     writeFileSync(file, text.replace('12345.6000', '99999.0000'));
-    await expect(buildAndPublish({ sourcesDir: changed, snapshotsDir: join(root, 'snapshots-changed'), kind: 'production', now: new Date(), assertScale: 0.001, progress: silentProgress }))
-      .rejects.toThrow(/t187ap46_O_1\.json: sha256 .* is not what the fetch recorded/);
+    await expect(
+      buildAndPublish({
+        sourcesDir: changed,
+        snapshotsDir: join(root, 'snapshots-changed'),
+        kind: 'production',
+        now: new Date(),
+        assertScale: 0.001,
+        progress: silentProgress,
+      }),
+    ).rejects.toThrow(/t187ap46_O_1\.json: sha256 .* is not what the fetch recorded/);
   });
 });
 
@@ -179,7 +236,13 @@ describe('a fetch that cannot complete leaves the previous folder untouched', ()
   it.each([
     ['truncated JSON', PATHS.twseGhg, 'SRC-TWSE-ESG-GHG', { kind: 'truncated-json' } as const, /truncated JSON/],
     ['an HTML page with status 200', PATHS.tpexCompany, 'SRC-TPEX-COMPANY', { kind: 'html-200' } as const, /HTML page with status 200/],
-    ['a MOENV page cut to invalid JSON', PATHS.penalties, 'SRC-MOENV-EMS_P_46', { kind: 'truncated-json' } as const, /EMS_P_46\.0001\.json.*truncated JSON/],
+    [
+      'a MOENV page cut to invalid JSON',
+      PATHS.penalties,
+      'SRC-MOENV-EMS_P_46',
+      { kind: 'truncated-json' } as const,
+      /EMS_P_46\.0001\.json.*truncated JSON/,
+    ],
     ['a 404', PATHS.registry, 'SRC-MOENV-GHG_P_01', { kind: 'status', status: 404 } as const, /HTTP 404/],
   ])('%s fails naming the source, without retrying', async (_, path, sourceId, fault, message) => {
     replay.fault(path, fault);
@@ -195,19 +258,26 @@ describe('a fetch that cannot complete leaves the previous folder untouched', ()
   it('a 503 that persists fails after the attempts allowed when there is nothing to carry forward', async () => {
     replay.fault(PATHS.registry, ...Array.from({ length: 4 }, () => ({ kind: 'status', status: 503 }) as const));
     // A new folder: no previous answers (carry-forward.test.ts has the folder that has them).
-    await expect(fetchSources(options(join(root, 'kept-503')))).rejects.toThrow(/^SRC-MOENV-GHG_P_01: unavailable after every retry \(GET .*: HTTP 503, still after 4 attempts\); cannot carry forward: no previous answers/);
+    await expect(fetchSources(options(join(root, 'kept-503')))).rejects.toThrow(
+      /^SRC-MOENV-GHG_P_01: unavailable after every retry \(GET .*: HTTP 503, still after 4 attempts\); cannot carry forward: no previous answers/,
+    );
     expect(replay.requests.filter((u) => u.pathname === PATHS.registry)).toHaveLength(4);
     expect(folderHashes(out)).toEqual(before);
     expect(leftovers()).toEqual([]);
   });
 
   it('MOENV answers 401 to a wrong key; without a key nothing is requested from MOENV', async () => {
-    const wrong = await fetchSources(options(out, { env: { ...replayEnv(replay.base), MOENV_API_KEY: 'wrong-key-123' } })).then(() => new Error('resolved'), (e: unknown) => e as Error);
+    const wrong = await fetchSources(options(out, { env: { ...replayEnv(replay.base), MOENV_API_KEY: 'wrong-key-123' } })).then(
+      () => new Error('resolved'),
+      (e: unknown) => e as Error,
+    );
     expect(wrong.message).toMatch(/^SRC-MOENV-EMS_P_46: GET .*: HTTP 401 \(is the API key set and valid\?\)/);
     expect(wrong.message).not.toContain('wrong-key-123');
     expect(logs.join('\n')).not.toContain('wrong-key-123');
     replay.requests.length = 0;
-    await expect(fetchSources(options(out, { env: replayEnv(replay.base) }))).rejects.toThrow(/MOENV_API_KEY is not set; SRC-MOENV-EMS_P_46 and SRC-MOENV-GHG_P_01 need it/);
+    await expect(fetchSources(options(out, { env: replayEnv(replay.base) }))).rejects.toThrow(
+      /MOENV_API_KEY is not set; SRC-MOENV-EMS_P_46 and SRC-MOENV-GHG_P_01 need it/,
+    );
     // Checked before any download: nothing at all was requested.
     expect(replay.requests).toEqual([]);
     expect(folderHashes(out)).toEqual(before);
@@ -219,7 +289,11 @@ describe('a fetch that cannot complete leaves the previous folder untouched', ()
     const old = folderHashes(only);
     await fetchSources(options(only, { only: ['SRC-TWSE-COMPANY'], now: () => new Date('2026-07-02T00:00:00Z') }));
     const manifest = JSON.parse(readFileSync(join(only, 'manifest.json'), 'utf8'));
-    expect(manifest.files.map((f: { file: string }) => f.file).sort()).toEqual(readdirSync(only).filter((f) => f !== 'manifest.json').sort());
+    expect(manifest.files.map((f: { file: string }) => f.file).sort()).toEqual(
+      readdirSync(only)
+        .filter((f) => f !== 'manifest.json')
+        .sort(),
+    );
     expect(manifest.retrieved_at['SRC-TWSE-COMPANY']).toBe('2026-07-02T00:00:00Z');
     expect(manifest.retrieved_at['SRC-MOENV-EMS_P_46']).toBe('2026-07-01T00:00:00Z');
     const now = folderHashes(only);
@@ -228,7 +302,12 @@ describe('a fetch that cannot complete leaves the previous folder untouched', ()
 
   it('says "no network" at once when no host resolves, and requests nothing', async () => {
     replay.requests.length = 0;
-    const err = (await fetchSources(options(out, { resolveHost: async (h) => Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${h}`), { code: "ENOTFOUND" })) })).then(() => new Error("resolved"), (e: unknown) => e)) as Error;
+    const err = (await fetchSources(
+      options(out, { resolveHost: async (h) => Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${h}`), { code: 'ENOTFOUND' })) }),
+    ).then(
+      () => new Error('resolved'),
+      (e: unknown) => e,
+    )) as Error;
     expect(err.message).toMatch(/cannot start the fetch:\n  - cannot resolve 127\.0\.0\.1 \(ENOTFOUND\): no network or DNS on this machine/);
     expect(replay.requests).toEqual([]);
     expect(folderHashes(out)).toEqual(before);
@@ -237,11 +316,20 @@ describe('a fetch that cannot complete leaves the previous folder untouched', ()
   it('enters a file placed by hand in the manifest as such, with its sha256', async () => {
     const placed = join(root, 'placed');
     await fetchSources(options(placed, { only: ['SRC-TWSE-COMPANY'] }));
-    writeFileSync(join(placed, 'esg_report.csv'), '\ufeff年份,公司代號,第三方驗證單位名稱,第三方驗證採用標準,會計師確信驗證單位,會計師確信意見類型\n113,2330,,,安侯建業聯合會計師事務所,合理確信\n');
+    writeFileSync(
+      join(placed, 'esg_report.csv'),
+      '\ufeff年份,公司代號,第三方驗證單位名稱,第三方驗證採用標準,會計師確信驗證單位,會計師確信意見類型\n113,2330,,,安侯建業聯合會計師事務所,合理確信\n',
+    );
     await fetchSources(options(placed, { only: ['SRC-TWSE-COMPANY'] }));
     const manifest = JSON.parse(readFileSync(join(placed, 'manifest.json'), 'utf8'));
     const entry = manifest.files.find((f: { file: string }) => f.file === 'esg_report.csv');
-    expect(entry).toMatchObject({ source_id: 'SRC-MOPS-ESGREPORT', url: null, method: null, placed_by_hand: true, sha256: sha256(join(placed, 'esg_report.csv')) });
+    expect(entry).toMatchObject({
+      source_id: 'SRC-MOPS-ESGREPORT',
+      url: null,
+      method: null,
+      placed_by_hand: true,
+      sha256: sha256(join(placed, 'esg_report.csv')),
+    });
   });
 
   it('the CLI exits non-zero naming the source, and the folder stays as it was', async () => {
@@ -262,7 +350,7 @@ describe('a fetch that cannot complete leaves the previous folder untouched', ()
   }, 60_000);
 });
 
-describe('GenPlus\'s antiforgery token', () => {
+describe("GenPlus's antiforgery token", () => {
   let own: Replay;
   const genplusOnly = (outDir: string, base: string): FetchOptions => ({
     outDir,
@@ -285,9 +373,17 @@ describe('GenPlus\'s antiforgery token', () => {
     const token = ((await got.json()) as { data: string }).data;
     expect(token).toBe(issued[0]);
     const cookie = got.headers.getSetCookie()[0]!.split(';')[0]!;
-    const headerOnly = await fetch(`${own.base}${PATHS.genplus}`, { method: 'POST', headers: { 'content-type': 'application/json', RequestVerificationToken: token }, body });
+    const headerOnly = await fetch(`${own.base}${PATHS.genplus}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', RequestVerificationToken: token },
+      body,
+    });
     expect(headerOnly.status).toBe(400);
-    const both = await fetch(`${own.base}${PATHS.genplus}`, { method: 'POST', headers: { 'content-type': 'application/json', RequestVerificationToken: token, cookie }, body });
+    const both = await fetch(`${own.base}${PATHS.genplus}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', RequestVerificationToken: token, cookie },
+      body,
+    });
     expect(both.status).toBe(200);
     await own.close();
   });
@@ -310,7 +406,7 @@ describe('GenPlus\'s antiforgery token', () => {
   });
 
   it.each([
-    ['GenPlus\'s envelope with no token in it', jsonReply({ code: 200, success: true, data: null, message: null })],
+    ["GenPlus's envelope with no token in it", jsonReply({ code: 200, success: true, data: null, message: null })],
     ['another key', jsonReply({ xsrfToken: 'CfDJ8-another-key-0123456789abcdef' })],
     ['an empty object', jsonReply({})],
   ])('a 200 token answer in a form we do not know (%s) fails naming SRC-MOPS-ESGREPORT, before any POST', async (_, reply) => {
@@ -320,7 +416,9 @@ describe('GenPlus\'s antiforgery token', () => {
     const err = await fetchSources(genplusOnly(dir, own.base)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SourceFetchError);
     expect((err as SourceFetchError).sourceId).toBe('SRC-MOPS-ESGREPORT');
-    expect((err as Error).message).toMatch(/^SRC-MOPS-ESGREPORT: GET .*esggenplus-antiforgery-token\.json.*SRC-MOPS-ESGREPORT esggenplus-antiforgery-token\.json: the antiforgery answer holds no token in a form we know/);
+    expect((err as Error).message).toMatch(
+      /^SRC-MOPS-ESGREPORT: GET .*esggenplus-antiforgery-token\.json.*SRC-MOPS-ESGREPORT esggenplus-antiforgery-token\.json: the antiforgery answer holds no token in a form we know/,
+    );
     expect(own.received.filter((r) => r.method === 'POST')).toEqual([]);
     expect(existsSync(dir)).toBe(false);
     await own.close();

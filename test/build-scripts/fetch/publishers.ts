@@ -51,30 +51,78 @@ const twseCompanies = [
   ['2330', '台灣積體電路製造股份有限公司', '台積電', '24', '22099131', '259325245210'],
   ['1101', '臺灣水泥股份有限公司', '台泥', '01', '11913502', '75118782160'],
 ].map(([code, name, short, industry, ubn, capital]) => ({
-  出表日期: '1150731', 公司代號: code, 公司名稱: name, 公司簡稱: short, 外國企業註冊地國: '－ ', 產業別: industry,
-  住址: '新竹科學園區', 營利事業統一編號: ubn, 成立日期: '19870221', 上市日期: '19940905', 實收資本額: capital, 英文簡稱: 'X', 網址: 'https://example.com',
+  出表日期: '1150731',
+  公司代號: code,
+  公司名稱: name,
+  公司簡稱: short,
+  外國企業註冊地國: '－ ',
+  產業別: industry,
+  住址: '新竹科學園區',
+  營利事業統一編號: ubn,
+  成立日期: '19870221',
+  上市日期: '19940905',
+  實收資本額: capital,
+  英文簡稱: 'X',
+  網址: 'https://example.com',
 }));
 
 /** TPEx's English keys exactly as served (sources.md), the full stop of `UnifiedBusinessNo.` included. */
 export const TPEX_COMPANY = {
-  Date: '1150731', SecuritiesCompanyCode: '6488', CompanyName: '環球晶圓股份有限公司', CompanyAbbreviation: '環球晶', SecuritiesIndustryCode: '24',
-  Address: '新竹科學工業園區', 'UnifiedBusinessNo.': '24591271', Chairman: '徐秀蘭', 'Paidin.Capital.NTDollars': '4780823000', Symbol: 'GWC', WebAddress: 'https://www.sas-globalwafers.com', DateOfListing: '20110926',
+  Date: '1150731',
+  SecuritiesCompanyCode: '6488',
+  CompanyName: '環球晶圓股份有限公司',
+  CompanyAbbreviation: '環球晶',
+  SecuritiesIndustryCode: '24',
+  Address: '新竹科學工業園區',
+  'UnifiedBusinessNo.': '24591271',
+  Chairman: '徐秀蘭',
+  'Paidin.Capital.NTDollars': '4780823000',
+  Symbol: 'GWC',
+  WebAddress: 'https://www.sas-globalwafers.com',
+  DateOfListing: '20110926',
 };
 
 /** The sample record of sources.md, with the boundary key served with a trailing space. */
 export const SAMPLE_GHG = {
-  出表日期: '1150731', 報告年度: '114', 公司代號: '2330', 公司名稱: '台積電',
-  '範疇一排放量(噸CO2e)': '2196516.0000', '範疇一資料邊界 ': '合併', 範疇一取得驗證: '是',
-  '範疇二排放量(噸CO2e)': '11130571.0000', 範疇二資料邊界: '合併', 範疇二取得驗證: '是',
-  '範疇三排放量(噸CO2e)': '', 範疇三資料邊界: '', 範疇三取得驗證: '',
+  出表日期: '1150731',
+  報告年度: '114',
+  公司代號: '2330',
+  公司名稱: '台積電',
+  '範疇一排放量(噸CO2e)': '2196516.0000',
+  '範疇一資料邊界 ': '合併',
+  範疇一取得驗證: '是',
+  '範疇二排放量(噸CO2e)': '11130571.0000',
+  範疇二資料邊界: '合併',
+  範疇二取得驗證: '是',
+  '範疇三排放量(噸CO2e)': '',
+  範疇三資料邊界: '',
+  範疇三取得驗證: '',
   '溫室氣體排放密集度(噸CO2e/單位)': '0.5123',
 };
 
 const twseGhg = [
   SAMPLE_GHG,
-  { ...SAMPLE_GHG, 公司代號: '1101', 公司名稱: '台泥', '範疇一排放量(噸CO2e)': '6,812,345.0000', '範疇一資料邊界 ': '母公司', 範疇一取得驗證: '否', '範疇二排放量(噸CO2e)': '512,000.0000', 範疇二取得驗證: '否' },
+  {
+    ...SAMPLE_GHG,
+    公司代號: '1101',
+    公司名稱: '台泥',
+    '範疇一排放量(噸CO2e)': '6,812,345.0000',
+    '範疇一資料邊界 ': '母公司',
+    範疇一取得驗證: '否',
+    '範疇二排放量(噸CO2e)': '512,000.0000',
+    範疇二取得驗證: '否',
+  },
 ];
-const tpexGhg = [{ ...SAMPLE_GHG, 公司代號: '6488', 公司名稱: '環球晶', '範疇一排放量(噸CO2e)': '12345.6000', '範疇二排放量(噸CO2e)': '67890.1000', 範疇二取得驗證: '否' }];
+const tpexGhg = [
+  {
+    ...SAMPLE_GHG,
+    公司代號: '6488',
+    公司名稱: '環球晶',
+    '範疇一排放量(噸CO2e)': '12345.6000',
+    '範疇二排放量(噸CO2e)': '67890.1000',
+    範疇二取得驗證: '否',
+  },
+];
 
 /** Penalty records, as one third-party parser reads them: the business ID under `ban`. */
 function penalty(i: number): Record<string, string> {
@@ -104,22 +152,64 @@ export const PENALTIES = Array.from({ length: PENALTY_ROWS }, (_, i) => (i === P
 
 const registry = [
   // As GHG_P_01 serves it: `tot` is the site total, the gases plus `tot2` (the genuine answer's form).
-  { app_year: '113', companyno: '22099131', companyname: '台灣積體電路製造股份有限公司', ccksicco1: '2611', co2: '1,750,000.0000', ch4: '50,000.0000', tot2: '10,500,000.0000', tot: '12,300,000.0000' },
-  { app_year: '113', companyno: '11913502', companyname: '臺灣水泥股份有限公司', ccksicco1: '2331', co2: '6300000', ch4: '0', tot2: '500000', tot: '6800000' },
+  {
+    app_year: '113',
+    companyno: '22099131',
+    companyname: '台灣積體電路製造股份有限公司',
+    ccksicco1: '2611',
+    co2: '1,750,000.0000',
+    ch4: '50,000.0000',
+    tot2: '10,500,000.0000',
+    tot: '12,300,000.0000',
+  },
+  {
+    app_year: '113',
+    companyno: '11913502',
+    companyname: '臺灣水泥股份有限公司',
+    ccksicco1: '2331',
+    co2: '6300000',
+    ch4: '0',
+    tot2: '500000',
+    tot: '6800000',
+  },
 ];
 
 const NO_FILE = '00000000-0000-0000-0000-000000000000';
 /** A GenPlus record in the new form: every key of sources.md, values as seen (null and '' where empty). */
 function genplus(over: Record<string, string | null>): Record<string, string | null> {
   return {
-    code: '', name: '', shortName: '', enName: null, enShortName: '', sector: '', reason: '屬自願確信/保證者',
-    reportingInterval: '2025/01/01~2025/12/31', complianceNotes: 'GRI準則', partnerOrganization: '', stdCompliance: '',
-    accOptionType: '', aConfirmTarget: null, valiProvider: '', thirdStd: '', thirdPartyVerify: null, twDocLink: '',
-    twFirstReportDownloadId: NO_FILE, twEditReportDownloadId: NO_FILE, twCommencementDate: '2026/08/28', twRevisionDate: null,
-    enDocLink: null, enFirstReportDownloadId: NO_FILE, enEditReportDownloadId: NO_FILE, enCommencementDate: null, enRevisionDate: null,
-    contactInfo: null, note: null,
+    code: '',
+    name: '',
+    shortName: '',
+    enName: null,
+    enShortName: '',
+    sector: '',
+    reason: '屬自願確信/保證者',
+    reportingInterval: '2025/01/01~2025/12/31',
+    complianceNotes: 'GRI準則',
+    partnerOrganization: '',
+    stdCompliance: '',
+    accOptionType: '',
+    aConfirmTarget: null,
+    valiProvider: '',
+    thirdStd: '',
+    thirdPartyVerify: null,
+    twDocLink: '',
+    twFirstReportDownloadId: NO_FILE,
+    twEditReportDownloadId: NO_FILE,
+    twCommencementDate: '2026/08/28',
+    twRevisionDate: null,
+    enDocLink: null,
+    enFirstReportDownloadId: NO_FILE,
+    enEditReportDownloadId: NO_FILE,
+    enCommencementDate: null,
+    enRevisionDate: null,
+    contactInfo: null,
+    note: null,
     // Keys some answers carry beside the ids (sources.md, "Genuine answers"); their form is not confirmed, so the reader ignores them.
-    twFirstReportDownloadUrl: null, twEditReportDownloadUrl: null, enFirstReportDownloadUrl: null,
+    twFirstReportDownloadUrl: null,
+    twEditReportDownloadUrl: null,
+    enFirstReportDownloadUrl: null,
     ...over,
   };
 }
@@ -127,15 +217,63 @@ export const GENPLUS_2330_FILE = '3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b';
 /** Report year 2025: 2330 with a CPA's limited assurance and a verifier beside it; 1101 with a verifier alone (ISAE 3000); 6488 (OTC) with a CPA's reasonable assurance. */
 const GENPLUS_2025: Record<number, Record<string, string | null>[]> = {
   0: [
-    genplus({ code: '2330', name: '台灣積體電路製造股份有限公司', shortName: '台積電', sector: '半導體業', partnerOrganization: '資誠聯合會計師事務所', stdCompliance: '確信準則3000號', accOptionType: '有限確信', valiProvider: '台灣檢驗科技股份有限公司', thirdStd: 'AA1000', twFirstReportDownloadId: GENPLUS_2330_FILE, twFirstReportDownloadUrl: `https://esggenplus.twse.com.tw/api/api/MopsSustainReport/data/FileStream?id=${GENPLUS_2330_FILE}`, twEditReportDownloadUrl: '', enFirstReportDownloadUrl: '' }),
-    genplus({ code: '1101', name: '臺灣水泥股份有限公司', shortName: '台泥', sector: '水泥工業', valiProvider: '英國標準協會', thirdStd: 'ISAE 3000' }),
+    genplus({
+      code: '2330',
+      name: '台灣積體電路製造股份有限公司',
+      shortName: '台積電',
+      sector: '半導體業',
+      partnerOrganization: '資誠聯合會計師事務所',
+      stdCompliance: '確信準則3000號',
+      accOptionType: '有限確信',
+      valiProvider: '台灣檢驗科技股份有限公司',
+      thirdStd: 'AA1000',
+      twFirstReportDownloadId: GENPLUS_2330_FILE,
+      twFirstReportDownloadUrl: `https://esggenplus.twse.com.tw/api/api/MopsSustainReport/data/FileStream?id=${GENPLUS_2330_FILE}`,
+      twEditReportDownloadUrl: '',
+      enFirstReportDownloadUrl: '',
+    }),
+    genplus({
+      code: '1101',
+      name: '臺灣水泥股份有限公司',
+      shortName: '台泥',
+      sector: '水泥工業',
+      valiProvider: '英國標準協會',
+      thirdStd: 'ISAE 3000',
+    }),
   ],
-  1: [genplus({ code: '6488', name: '環球晶圓股份有限公司', shortName: '環球晶', sector: '半導體業', partnerOrganization: '安侯建業聯合會計師事務所', stdCompliance: '確信準則3000號', accOptionType: '合理確信' })],
+  1: [
+    genplus({
+      code: '6488',
+      name: '環球晶圓股份有限公司',
+      shortName: '環球晶',
+      sector: '半導體業',
+      partnerOrganization: '安侯建業聯合會計師事務所',
+      stdCompliance: '確信準則3000號',
+      accOptionType: '合理確信',
+    }),
+  ],
 };
 /** Report year 2024: no reports, served as `data: null` (not `[]`). */
 export const GENPLUS_NULL_YEAR = 2024;
 /** Report year 2021 (old form): 1101 assured by a CPA. */
-const GENPLUS_OLD_2021 = [{ companY_ID: '1101', companY_ABBR_NAME: '台泥', englisH_ABBR_NAME: 'TCC', sub: '依規定申報', duratioN_B: '110/01/01', duratioN_E: '110/12/31', cS_A1: 'GRI準則', surE_A: '', acC_S: '', acC_A: '勤業眾信聯合會計師事務所', filE_NAME: '1101_110.pdf', useR_DATE1: '111/08/30', weB_INFO: null, memo: null }];
+const GENPLUS_OLD_2021 = [
+  {
+    companY_ID: '1101',
+    companY_ABBR_NAME: '台泥',
+    englisH_ABBR_NAME: 'TCC',
+    sub: '依規定申報',
+    duratioN_B: '110/01/01',
+    duratioN_E: '110/12/31',
+    cS_A1: 'GRI準則',
+    surE_A: '',
+    acC_S: '',
+    acC_A: '勤業眾信聯合會計師事務所',
+    filE_NAME: '1101_110.pdf',
+    useR_DATE1: '111/08/30',
+    weB_INFO: null,
+    memo: null,
+  },
+];
 
 /**
  * SITCA's funds in the genuine answer's form: names as SITCA writes them (without 證券投資信託, one with
@@ -146,7 +284,11 @@ const sitcaFunds: { name: string; note?: string; holdings: string[][] }[] = [
   {
     name: '元大台灣ESG永續ETF基金',
     note: '(基金之配息來源可能為收益平準金)',
-    holdings: [['國內上市', '2330', '台積電', '1,450,950,000', '32.82'], ['國內上市', '1101', '台泥*', '16,500,000', '1.25'], ['國外', 'US0378331005', 'APPLE INC', '7,000,000', '1.02']],
+    holdings: [
+      ['國內上市', '2330', '台積電', '1,450,950,000', '32.82'],
+      ['國內上市', '1101', '台泥*', '16,500,000', '1.25'],
+      ['國外', 'US0378331005', 'APPLE INC', '7,000,000', '1.02'],
+    ],
   },
   { name: '元大台灣卓越50基金', holdings: [['國內上市', '2330', '台積電', '9,900,000,000', '55.10']] },
   { name: '示範不存在永續ETF證券投資信託基金', holdings: [['國內上市', '2330', '台積電', '1,100,000', '10.00']] },
@@ -157,7 +299,16 @@ const fundList = [
   ['0050', '元大台灣50', '國內成分證券指數股票型基金', '元大台灣卓越50證券投資信託基金', '臺灣50指數'],
   ['00692', '富邦公司治理', '國內成分證券指數股票型基金', '富邦臺灣公司治理100證券投資信託基金', '臺灣公司治理100指數'],
 ].map(([code, short, type, full, index]) => ({
-  出表日期: '1150731', 基金代號: code, 基金簡稱: short, 基金類型: type, 基金中文名稱: full, 基金英文名稱: 'X', '標的指數/追蹤指數名稱': index, 成立日期: '0920630', 上市日期: '0920630', '發行單位數/轉換數': '1000',
+  出表日期: '1150731',
+  基金代號: code,
+  基金簡稱: short,
+  基金類型: type,
+  基金中文名稱: full,
+  基金英文名稱: 'X',
+  '標的指數/追蹤指數名稱': index,
+  成立日期: '0920630',
+  上市日期: '0920630',
+  '發行單位數/轉換數': '1000',
 }));
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
@@ -186,7 +337,18 @@ function sitcaTable(funds: typeof sitcaFunds): string {
     }),
     `<tr><td colspan="9">合計</td><td>${f.holdings.reduce((s, h) => s + Number(h[4]), 0).toFixed(2)}</td></tr>`,
   ]);
-  const header = ['基金名稱', '名次', '標的種類', '標的代號', '標的名稱', '金額', '擔保機構**', '次順位債券**', '受益權單位數***', '占基金淨資產價值之比例(%)'];
+  const header = [
+    '基金名稱',
+    '名次',
+    '標的種類',
+    '標的代號',
+    '標的名稱',
+    '金額',
+    '擔保機構**',
+    '次順位債券**',
+    '受益權單位數***',
+    '占基金淨資產價值之比例(%)',
+  ];
   return `<table id="ctl00_ContentPlaceHolder1_GridView1"><tr>${header.map((h) => `<td>${h}</td>`).join('')}</tr>${rows.join('')}</table>`;
 }
 
@@ -200,14 +362,21 @@ function sitcaHandler(): Handler {
   let expected = '';
   return (url: URL, req: Received): Reply => {
     const state = `vs-${++serial}`;
-    const html = (s: string): Reply => ({ type: 'text/html; charset=utf-8', body: Buffer.from(s), headers: { 'set-cookie': `ASP.NET_SessionId=sess${serial}; path=/; HttpOnly` } });
+    const html = (s: string): Reply => ({
+      type: 'text/html; charset=utf-8',
+      body: Buffer.from(s),
+      headers: { 'set-cookie': `ASP.NET_SessionId=sess${serial}; path=/; HttpOnly` },
+    });
     if (url.searchParams.get('pid') !== 'IN22601_05') return { status: 404, type: 'text/html', body: Buffer.from('<html>not found</html>') };
     if (req.method === 'GET') {
       expected = state;
       return html(sitcaPage(state, null, ''));
     }
     const form = new URLSearchParams(req.body);
-    const carried = form.get('__VIEWSTATE') === expected && form.get('__EVENTVALIDATION') === `ev-${expected}` && /ASP\.NET_SessionId=sess\d+/.test(String(req.headers.cookie ?? ''));
+    const carried =
+      form.get('__VIEWSTATE') === expected &&
+      form.get('__EVENTVALIDATION') === `ev-${expected}` &&
+      /ASP\.NET_SessionId=sess\d+/.test(String(req.headers.cookie ?? ''));
     expected = state;
     if (!carried) return html(sitcaPage(state, null, '<p>查詢逾時，請重新查詢</p>'));
     const period = form.get('ctl00$ContentPlaceHolder1$ddlQ_YM') ?? '';
@@ -220,13 +389,16 @@ function sitcaHandler(): Handler {
 
 /** Every publisher path's normal answer. MOENV paths check the key (401 without) and page by offset/limit; GenPlus takes POST only. */
 export function publisherHandlers(): Record<string, Handler> {
-  const moenv = (records: Record<string, string>[], wrapped: boolean): Handler => (url) => {
-    if (url.searchParams.get('api_key') !== API_KEY) return { status: 401, type: 'application/json', body: Buffer.from('{"error":"invalid api_key"}') };
-    const offset = Number(url.searchParams.get('offset') ?? 0);
-    const limit = Math.min(PAGE, Number(url.searchParams.get('limit') ?? PAGE));
-    const page = records.slice(offset, offset + limit);
-    return jsonReply(wrapped ? { fields: [{ id: 'ban', type: 'text' }], resource_id: 'x', records: page, total: String(records.length) } : page);
-  };
+  const moenv =
+    (records: Record<string, string>[], wrapped: boolean): Handler =>
+    (url) => {
+      if (url.searchParams.get('api_key') !== API_KEY)
+        return { status: 401, type: 'application/json', body: Buffer.from('{"error":"invalid api_key"}') };
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      const limit = Math.min(PAGE, Number(url.searchParams.get('limit') ?? PAGE));
+      const page = records.slice(offset, offset + limit);
+      return jsonReply(wrapped ? { fields: [{ id: 'ban', type: 'text' }], resource_id: 'x', records: page, total: String(records.length) } : page);
+    };
   return {
     [PATHS.twseCompany]: () => jsonReply(twseCompanies),
     [PATHS.tpexCompany]: () => jsonReply([TPEX_COMPANY]),
@@ -266,19 +438,35 @@ export function genplusHandlers(o: { antiforgery?: boolean; issued?: string[] } 
     const reply = jsonReply({ code: 200, success: true, data: requestToken, message: null });
     return { ...reply, headers: { 'set-cookie': `${GENPLUS_COOKIE}=${cookieToken}; path=/; samesite=strict; httponly` } };
   };
-  const api = (old: boolean): Handler => (_url, req) => {
-    if (req.method !== 'POST') return { status: 405, type: 'application/json', body: Buffer.from('{"message":"The requested resource does not support http method \'GET\'."}') };
-    if (antiforgery) {
-      const sent = String(req.headers.requestverificationtoken ?? '');
-      const cookie = String(req.headers.cookie ?? '').split(/;\s*/).find((c) => c.startsWith(`${GENPLUS_COOKIE}=`))?.slice(GENPLUS_COOKIE.length + 1);
-      if (!pairs.has(sent) || pairs.get(sent) !== cookie) return { status: 400, type: 'text/plain', body: Buffer.alloc(0) };
-    }
-    const body = JSON.parse(req.body) as { year: number; marketType: number };
-    if (old !== body.year <= 2022) return jsonReply({ code: 400, success: false, data: null, message: 'year out of range' });
-    if (!old && body.year === GENPLUS_NULL_YEAR) return jsonReply({ code: 200, success: true, data: null, message: null });
-    const data = old ? (body.year === 2021 && body.marketType === 0 ? GENPLUS_OLD_2021 : []) : body.year === 2025 ? (GENPLUS_2025[body.marketType] ?? []) : [];
-    return jsonReply({ code: 200, success: true, data, message: null });
-  };
+  const api =
+    (old: boolean): Handler =>
+    (_url, req) => {
+      if (req.method !== 'POST')
+        return {
+          status: 405,
+          type: 'application/json',
+          body: Buffer.from('{"message":"The requested resource does not support http method \'GET\'."}'),
+        };
+      if (antiforgery) {
+        const sent = String(req.headers.requestverificationtoken ?? '');
+        const cookie = String(req.headers.cookie ?? '')
+          .split(/;\s*/)
+          .find((c) => c.startsWith(`${GENPLUS_COOKIE}=`))
+          ?.slice(GENPLUS_COOKIE.length + 1);
+        if (!pairs.has(sent) || pairs.get(sent) !== cookie) return { status: 400, type: 'text/plain', body: Buffer.alloc(0) };
+      }
+      const body = JSON.parse(req.body) as { year: number; marketType: number };
+      if (old !== body.year <= 2022) return jsonReply({ code: 400, success: false, data: null, message: 'year out of range' });
+      if (!old && body.year === GENPLUS_NULL_YEAR) return jsonReply({ code: 200, success: true, data: null, message: null });
+      const data = old
+        ? body.year === 2021 && body.marketType === 0
+          ? GENPLUS_OLD_2021
+          : []
+        : body.year === 2025
+          ? (GENPLUS_2025[body.marketType] ?? [])
+          : [];
+      return jsonReply({ code: 200, success: true, data, message: null });
+    };
   return { [PATHS.genplusToken]: token, [PATHS.genplus]: api(false), [PATHS.genplusOld]: api(true) };
 }
 

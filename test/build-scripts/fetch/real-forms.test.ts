@@ -23,7 +23,15 @@ let server: RunningServer;
 
 function run(script: 'fetch' | 'snapshot' | 'refresh', args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', `build-scripts/cli/${script}.ts`, ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...replayEnv(replay.base), MOENV_API_KEY: API_KEY, FETCH_MIN_INTERVAL_MS: '0', FETCH_RETRY_BASE_MS: '1', SNAPSHOTS_DIR: snapshots },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...replayEnv(replay.base),
+      MOENV_API_KEY: API_KEY,
+      FETCH_MIN_INTERVAL_MS: '0',
+      FETCH_RETRY_BASE_MS: '1',
+      SNAPSHOTS_DIR: snapshots,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -34,7 +42,12 @@ function run(script: 'fetch' | 'snapshot' | 'refresh', args: string[]): Promise<
 }
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const folder = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((f) => [f, sha256(join(dir, f))]));
+const folder = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [f, sha256(join(dir, f))]),
+  );
 const current = () => readlinkSync(join(snapshots, 'current'));
 
 beforeAll(async () => {
@@ -54,7 +67,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-describe('fetch, snapshot and serve from the publishers\' real forms', () => {
+describe("fetch, snapshot and serve from the publishers' real forms", () => {
   it('publishes a production snapshot of the replayed companies', async () => {
     const { body } = await getJson(`${server.base}/api/v1/snapshots`);
     expect(body.data[0].kind).toBe('production');
@@ -63,7 +76,7 @@ describe('fetch, snapshot and serve from the publishers\' real forms', () => {
     expect(c.body.disclaimer).not.toMatch(/fictional/i);
   });
 
-  it('shows a listed and an OTC company\'s scope 1 and 2', async () => {
+  it("shows a listed and an OTC company's scope 1 and 2", async () => {
     const tsmc = (await getJson(`${server.base}/api/v1/company/2330/canonical`)).body.carbon_disclosure;
     expect([tsmc.scope1, tsmc.scope2, tsmc.source_id]).toEqual([2196516, 11130571, 'SRC-TWSE-ESG-GHG']);
     const gwc = (await getJson(`${server.base}/api/v1/company/6488/canonical`)).body.carbon_disclosure;
@@ -72,7 +85,14 @@ describe('fetch, snapshot and serve from the publishers\' real forms', () => {
 
   it('shows assurance with its kind, provider, standard and verifications', async () => {
     const tsmc = (await getJson(`${server.base}/api/v1/company/2330/canonical`)).body.assurance;
-    expect(tsmc).toMatchObject({ kind: 'cpa', provider: '資誠聯合會計師事務所', level: 'limited', standard: '確信準則3000號', year: 2025, source_id: 'SRC-MOPS-ESGREPORT' });
+    expect(tsmc).toMatchObject({
+      kind: 'cpa',
+      provider: '資誠聯合會計師事務所',
+      level: 'limited',
+      standard: '確信準則3000號',
+      year: 2025,
+      source_id: 'SRC-MOPS-ESGREPORT',
+    });
     expect(tsmc.verifications).toEqual([{ provider: '台灣檢驗科技股份有限公司', standard: 'AA1000' }]);
     expect(tsmc.deep_link).toBe(`https://esggenplus.twse.com.tw/api/api/MopsSustainReport/data/FileStream?id=${GENPLUS_2330_FILE}`);
     const tcc = (await getJson(`${server.base}/api/v1/company/1101/canonical`)).body.assurance;
@@ -86,13 +106,27 @@ describe('fetch, snapshot and serve from the publishers\' real forms', () => {
     const penalties = (await getJson(`${server.base}/api/v1/company/2330/canonical`)).body.penalties;
     expect(penalties).toHaveLength(3);
     const first = penalties.find((p: { record_id: string }) => p.record_id === '竹市環字第1130000號');
-    expect(first.source_url).toBe('https://prtr.moenv.gov.tw/api/v1/Penalty?UniformNo=22099131&StartDate=2024-05-21&EndDate=2024-05-21&PageNumber=1&PageSize=-1');
+    expect(first.source_url).toBe(
+      'https://prtr.moenv.gov.tw/api/v1/Penalty?UniformNo=22099131&StartDate=2024-05-21&EndDate=2024-05-21&PageNumber=1&PageSize=-1',
+    );
   });
 
   it('rates the ESG ETF with its period, the 1 % floor and the listed weight; a non-ESG fund is not rated', async () => {
     const etf = (await getJson(`${server.base}/api/v1/etf/00850`)).body;
-    expect(etf).toMatchObject({ holdings_source_id: 'SRC-SITCA-ETF-HOLDINGS', holdings_period: '2025Q3', holdings_asof: '2025-09-30', holdings_min_weight: 0.01, listed_weight: 0.3509, total: 3, covered: 2 });
-    expect(etf.holdings.map((h: { ticker: string; weight: number }) => [h.ticker, h.weight])).toEqual([['2330', 0.3282], ['1101', 0.0125], ['US0378331005', 0.0102]]);
+    expect(etf).toMatchObject({
+      holdings_source_id: 'SRC-SITCA-ETF-HOLDINGS',
+      holdings_period: '2025Q3',
+      holdings_asof: '2025-09-30',
+      holdings_min_weight: 0.01,
+      listed_weight: 0.3509,
+      total: 3,
+      covered: 2,
+    });
+    expect(etf.holdings.map((h: { ticker: string; weight: number }) => [h.ticker, h.weight])).toEqual([
+      ['2330', 0.3282],
+      ['1101', 0.0125],
+      ['US0378331005', 0.0102],
+    ]);
     expect((await getJson(`${server.base}/api/v1/etf/0050`)).status).toBe(404);
     const list = (await getJson(`${server.base}/api/v1/etf`)).body;
     expect(list.data.map((e: { etf_code: string }) => e.etf_code)).toEqual(['00850']);
@@ -103,7 +137,11 @@ describe('fetch, snapshot and serve from the publishers\' real forms', () => {
     const sitca = registry.find((s: { source_id: string }) => s.source_id === 'SRC-SITCA-ETF-HOLDINGS');
     expect(sitca.is_government).toBe(false);
     expect(sitca.licence.id).toBe('none');
-    expect(sitca.files.map((f: { file: string }) => f.file)).toEqual(['sitca-IN2630-202509-AH11.html', 'sitca-IN2630-202509-AL11.html', 'sitca-IN2630-form.html']);
+    expect(sitca.files.map((f: { file: string }) => f.file)).toEqual([
+      'sitca-IN2630-202509-AH11.html',
+      'sitca-IN2630-202509-AL11.html',
+      'sitca-IN2630-form.html',
+    ]);
     for (const f of sitca.files) expect(f.sha256).toBe(sha256(join(sources, f.file)));
     const genplus = registry.find((s: { source_id: string }) => s.source_id === 'SRC-MOPS-ESGREPORT');
     expect(genplus.files.find((f: { file: string }) => f.file === 'esggenplus-2025-sii.json').url).toBe(`${replay.base}${PATHS.genplus}`);
@@ -112,20 +150,29 @@ describe('fetch, snapshot and serve from the publishers\' real forms', () => {
 
 describe('each fault of a new source is refused, naming the source, and nothing is lost', () => {
   const cases: [string, string, Fault[], RegExp][] = [
-    ['GenPlus answers success: false', PATHS.genplus, [{ kind: 'reply', reply: jsonReply({ code: 500, success: false, data: null, message: '系統忙碌中' }) }], /SRC-MOPS-ESGREPORT: .*not a successful GenPlus answer \(success: false.*系統忙碌中/],
+    [
+      'GenPlus answers success: false',
+      PATHS.genplus,
+      [{ kind: 'reply', reply: jsonReply({ code: 500, success: false, data: null, message: '系統忙碌中' }) }],
+      /SRC-MOPS-ESGREPORT: .*not a successful GenPlus answer \(success: false.*系統忙碌中/,
+    ],
     ['GenPlus answers an HTML page', PATHS.genplus, [{ kind: 'html-200' }], /SRC-MOPS-ESGREPORT: .*an HTML page with status 200/],
   ];
 
-  it.each(cases)('%s', async (_, path, faults, message) => {
-    const before = folder(sources);
-    const snapshot = current();
-    replay.fault(path, ...faults);
-    const r = await run('fetch', ['--out', sources]);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(message);
-    expect(folder(sources)).toEqual(before);
-    expect(current()).toBe(snapshot);
-  }, 120_000);
+  it.each(cases)(
+    '%s',
+    async (_, path, faults, message) => {
+      const before = folder(sources);
+      const snapshot = current();
+      replay.fault(path, ...faults);
+      const r = await run('fetch', ['--out', sources]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(message);
+      expect(folder(sources)).toEqual(before);
+      expect(current()).toBe(snapshot);
+    },
+    120_000,
+  );
 
   it('SITCA answering another period than asked is refused', async () => {
     const before = folder(sources);
@@ -137,9 +184,16 @@ describe('each fault of a new source is refused, naming the source, and nothing 
     expect(folder(sources)).toEqual(before);
   }, 120_000);
 
-  it('a SITCA session that loses the previous answer\'s hidden fields gets no table, and is refused', async () => {
+  it("a SITCA session that loses the previous answer's hidden fields gets no table, and is refused", async () => {
     const before = folder(sources);
-    replay.fault(PATHS.sitca, { kind: 'pass' }, { kind: 'reply', reply: { type: 'text/html; charset=utf-8', body: Buffer.from('<html><body><form><p>查詢逾時，請重新查詢</p></form></body></html>') } });
+    replay.fault(
+      PATHS.sitca,
+      { kind: 'pass' },
+      {
+        kind: 'reply',
+        reply: { type: 'text/html; charset=utf-8', body: Buffer.from('<html><body><form><p>查詢逾時，請重新查詢</p></form></body></html>') },
+      },
+    );
     const r = await run('fetch', ['--out', sources, '--only', 'SRC-SITCA-ETF-HOLDINGS']);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/SRC-SITCA-ETF-HOLDINGS: /);
@@ -174,7 +228,9 @@ describe('each fault of a new source is refused, naming the source, and nothing 
     expect(fetched.status, fetched.stderr).toBe(0);
     const built = await run('snapshot', ['--sources', other]);
     expect(built.status).toBe(1);
-    expect(built.stderr).toMatch(/SRC-TPEX-COMPANY mopsfin_t187ap03_O\.json: missing required column or key "UnifiedBusinessNo\. \/ 營利事業統一編號"/);
+    expect(built.stderr).toMatch(
+      /SRC-TPEX-COMPANY mopsfin_t187ap03_O\.json: missing required column or key "UnifiedBusinessNo\. \/ 營利事業統一編號"/,
+    );
     expect(current()).toBe(snapshot);
     expect((await getJson(`${server.base}/api/v1/company/6488`)).status).toBe(200);
   }, 180_000);

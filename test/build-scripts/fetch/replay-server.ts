@@ -59,7 +59,9 @@ export async function startReplay(handlers: Record<string, Handler>): Promise<Re
     }
     const fault = faults.get(url.pathname)?.shift();
     if (fault?.kind === 'status') {
-      res.writeHead(fault.status, { 'content-type': 'text/plain', ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}) }).end(`status ${fault.status}`);
+      res
+        .writeHead(fault.status, { 'content-type': 'text/plain', ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}) })
+        .end(`status ${fault.status}`);
       return;
     }
     if (fault?.kind === 'html-200') {
@@ -67,7 +69,9 @@ export async function startReplay(handlers: Record<string, Handler>): Promise<Re
       return;
     }
     if (fault?.kind === 'reply') {
-      res.writeHead(fault.reply.status ?? 200, { ...fault.reply.headers, 'content-type': fault.reply.type, 'content-length': fault.reply.body.length }).end(fault.reply.body);
+      res
+        .writeHead(fault.reply.status ?? 200, { ...fault.reply.headers, 'content-type': fault.reply.type, 'content-length': fault.reply.body.length })
+        .end(fault.reply.body);
       return;
     }
     const reply = handler(url, got);

@@ -13,7 +13,11 @@ describe('page renderer', () => {
   it('renders company pages byte for byte as Astro’s container API does', () => {
     const dir = currentSnapshotDir(demoSnapshotsDir)!;
     const tickers = ['D1101', 'D1104', 'D1139'];
-    const out = execFileSync(process.execPath, ['--import', 'tsx', '--import', './build-scripts/pages/register-astro.mjs', 'test/build-scripts/pages/container-check.ts', dir, ...tickers], { encoding: 'utf8', timeout: 120_000 });
+    const out = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', '--import', './build-scripts/pages/register-astro.mjs', 'test/build-scripts/pages/container-check.ts', dir, ...tickers],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
     const results = JSON.parse(out.trim().split('\n').pop()!) as { ticker: string; same: boolean; bytes: number }[];
     expect(results.map((r) => r.ticker)).toEqual(tickers.flatMap((t) => LOCALES.map((l) => `${l} ${t}`)));
     for (const r of results) {

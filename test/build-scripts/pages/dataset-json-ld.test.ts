@@ -74,7 +74,9 @@ function expectDatasetOf(ld: any, entry: SnapshotEntry, pagePath: string): void 
   expect(author).toBe(DATASET_CREATOR_NAME);
   expect(new URL(ld.creator.url).host).toBe(new URL(ld.url).host);
   // One distribution per file of the snapshot, as /snapshots lists them and as they are on disk.
-  const onDisk = readdirSync(folderOf(id)).filter((n) => n !== 'index.html').sort();
+  const onDisk = readdirSync(folderOf(id))
+    .filter((n) => n !== 'index.html')
+    .sort();
   expect(ld.distribution.map((d: any) => d.name).sort()).toEqual(onDisk);
   expect(ld.distribution.map((d: any) => new URL(d.contentUrl).pathname)).toEqual(entry.files.map((f) => f.path));
   for (const [i, d] of (ld.distribution as any[]).entries()) {

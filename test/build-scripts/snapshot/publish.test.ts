@@ -14,7 +14,10 @@ import { prunedSnapshotIds } from '../../../src/snapshot/retention.js';
 import { getJson, startServer } from '../../helpers/server.js';
 
 const API = '/api/v1';
-const dotted = (dir: string) => readdirSync(dir).filter((n) => n.startsWith('.')).sort();
+const dotted = (dir: string) =>
+  readdirSync(dir)
+    .filter((n) => n.startsWith('.'))
+    .sort();
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 
 /**
@@ -27,7 +30,15 @@ describe('publishing at the edges', () => {
   let snapshotsDir: string;
   let months: DemoMonth[];
   const build = (m: number, over: Partial<BuildOptions> = {}) =>
-    buildAndPublish({ sourcesDir: months[m]!.dir, snapshotsDir, kind: 'demo', now: demoPublishTime(months[m]!.asof), progress: silentProgress, pages: false, ...over });
+    buildAndPublish({
+      sourcesDir: months[m]!.dir,
+      snapshotsDir,
+      kind: 'demo',
+      now: demoPublishTime(months[m]!.asof),
+      progress: silentProgress,
+      pages: false,
+      ...over,
+    });
 
   /** Runs a build of month `m` in a child process, whose `onStage` is `hook` (source text). */
   function childBuild(m: number, hook: string) {
@@ -52,7 +63,10 @@ describe('publishing at the edges', () => {
     release();
 
     // A real build, paused (60 s at most) inside its tree stage, holding the lock.
-    const child = childBuild(0, `(s) => { if (s === 'tree') { console.log('holding'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000); } }`);
+    const child = childBuild(
+      0,
+      `(s) => { if (s === 'tree') { console.log('holding'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000); } }`,
+    );
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
     await new Promise<void>((resolve, reject) => {
       let out = '';
@@ -92,7 +106,14 @@ describe('publishing at the edges', () => {
   it('a build failing once its folder is in place withdraws it at once: nothing published, its id gone for good', async () => {
     const before = publishedSnapshotIds(snapshotsDir);
     const now = new Date('2026-12-15T00:00:00Z');
-    await expect(build(1, { now, onStage: (s) => { if (s === 'current') throw new Error('boom between the renames'); } })).rejects.toThrow('boom');
+    await expect(
+      build(1, {
+        now,
+        onStage: (s) => {
+          if (s === 'current') throw new Error('boom between the renames');
+        },
+      }),
+    ).rejects.toThrow('boom');
     expect(publishedSnapshotIds(snapshotsDir)).toEqual(before);
     expect(prunedSnapshotIds(snapshotsDir)).toEqual(['2026-12-15']);
     expect(existsSync(storeFile(snapshotsDir, '2026-12-15'))).toBe(false);
@@ -132,7 +153,9 @@ describe('publishing at the edges', () => {
       // The shim follows: the new changes are from the base, and the withdrawn id is gone (410).
       await new Promise((r) => setTimeout(r, 1100));
       expect((await getJson(`${server.base}${API}/changes`)).body.from_snapshot_id).toBe(base);
-      expect((await getJson(`${server.base}${API}/company/D1101/history`)).body.data.map((e: { dataset_snapshot_id: string }) => e.dataset_snapshot_id)).toEqual([next.id, base]);
+      expect(
+        (await getJson(`${server.base}${API}/company/D1101/history`)).body.data.map((e: { dataset_snapshot_id: string }) => e.dataset_snapshot_id),
+      ).toEqual([next.id, base]);
       const gone = await getJson(`${server.base}${API}/snapshots/${orphan}/changes`);
       expect([gone.status, gone.body.error.code]).toEqual([410, 'GONE']);
     } finally {
@@ -143,7 +166,17 @@ describe('publishing at the edges', () => {
   it('the lock file stays (deleting it could let two builds lock two files) and is the only dot entry a build leaves', () => {
     expect(dotted(snapshotsDir)).toEqual(['.build-lock.sqlite']);
     // Held by nobody now: a child takes it and exits cleanly.
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `import { acquireBuildLock } from './build-scripts/snapshot/publish.ts'; acquireBuildLock(${JSON.stringify(snapshotsDir)})(); console.log('took it');`], { encoding: 'utf8' });
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `import { acquireBuildLock } from './build-scripts/snapshot/publish.ts'; acquireBuildLock(${JSON.stringify(snapshotsDir)})(); console.log('took it');`,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(child.stdout.trim()).toBe('took it');
   });
 });

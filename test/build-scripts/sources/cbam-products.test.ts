@@ -30,7 +30,10 @@ describe('readCbamProducts (project-curated, optional)', () => {
 
   it('rejects sectors mapped by industry, unknown sectors and empty products', async () => {
     const rejects = new RejectLog();
-    const rows = await read(`產品,備註,CBAM部門,公司代號\n水泥,x,cement,D1101\n鋁,x,aluminum,D1102\n,x,aluminium,D1103\n鋁板,x,aluminium,D1104\n`, rejects);
+    const rows = await read(
+      `產品,備註,CBAM部門,公司代號\n水泥,x,cement,D1101\n鋁,x,aluminum,D1102\n,x,aluminium,D1103\n鋁板,x,aluminium,D1104\n`,
+      rejects,
+    );
     expect(rows).toEqual([{ ticker: 'D1104', sector: 'aluminium', product: '鋁板' }]);
     expect(rejects.rejects.map((r) => `${r.file}:${r.line}: ${r.reason.split(':')[0]}`)).toEqual([
       'cbam_products.csv:2: CBAM部門',

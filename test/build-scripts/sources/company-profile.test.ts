@@ -11,7 +11,8 @@ const sourceDir = fixtureDirs('adapter-companies-');
 const TWSE = 't187ap03_L.csv';
 const TPEX = 'mopsfin_t187ap03_O.csv';
 const ZH_HEADER = '出表日期,公司代號,公司名稱,公司簡稱,外國企業註冊地國,產業別,住址,營利事業統一編號,董事長,實收資本額';
-const EN_HEADER = 'Date,SecuritiesCompanyCode,CompanyName,CompanyAbbreviation,Registration,SecuritiesIndustryCode,Address,UnifiedBusinessNo.,Chairman,Paidin.Capital.NTDollars';
+const EN_HEADER =
+  'Date,SecuritiesCompanyCode,CompanyName,CompanyAbbreviation,Registration,SecuritiesIndustryCode,Address,UnifiedBusinessNo.,Chairman,Paidin.Capital.NTDollars';
 const row = (ticker: string, industry: string, uniformNo: string, capital: string) =>
   `1151030,${ticker},示範水泥股份有限公司,示範泥,－ ,${industry},臺北市某路1號,${uniformNo},王大明,${capital}`;
 
@@ -20,8 +21,28 @@ describe('readTwseCompanies (SRC-TWSE-COMPANY)', () => {
     const rejects = new RejectLog();
     const dir = sourceDir({ [TWSE]: `${ZH_HEADER}\n${row('D1101', '01', '12345678', '"32,000,000,000"')}\n${row('d2330', '24', '87654321', '')}\n` });
     expect(await collect(readTwseCompanies(dir, rejects, new SourceTally()))).toEqual<CompanyRow[]>([
-      { ticker: 'D1101', legalName: '示範水泥股份有限公司', shortName: '示範泥', industryCode: '01', industry: '水泥工業', uniformNo: '12345678', paidInCapital: 32_000_000_000, marketType: 'listed', sourceId: 'SRC-TWSE-COMPANY' },
-      { ticker: 'D2330', legalName: '示範水泥股份有限公司', shortName: '示範泥', industryCode: '24', industry: '半導體業', uniformNo: '87654321', paidInCapital: null, marketType: 'listed', sourceId: 'SRC-TWSE-COMPANY' },
+      {
+        ticker: 'D1101',
+        legalName: '示範水泥股份有限公司',
+        shortName: '示範泥',
+        industryCode: '01',
+        industry: '水泥工業',
+        uniformNo: '12345678',
+        paidInCapital: 32_000_000_000,
+        marketType: 'listed',
+        sourceId: 'SRC-TWSE-COMPANY',
+      },
+      {
+        ticker: 'D2330',
+        legalName: '示範水泥股份有限公司',
+        shortName: '示範泥',
+        industryCode: '24',
+        industry: '半導體業',
+        uniformNo: '87654321',
+        paidInCapital: null,
+        marketType: 'listed',
+        sourceId: 'SRC-TWSE-COMPANY',
+      },
     ]);
     expect(rejects.count).toBe(0);
   });
@@ -33,7 +54,15 @@ describe('readTwseCompanies (SRC-TWSE-COMPANY)', () => {
   });
 
   it('reads the OpenAPI JSON array (keys trimmed), the industry given as a code or as its name', async () => {
-    const record = { 出表日期: '1150731', '公司代號 ': '2330', 公司名稱: '台灣積體電路製造股份有限公司', 公司簡稱: '台積電', 產業別: '24', 營利事業統一編號: '22099131', 實收資本額: '259325245210' };
+    const record = {
+      出表日期: '1150731',
+      '公司代號 ': '2330',
+      公司名稱: '台灣積體電路製造股份有限公司',
+      公司簡稱: '台積電',
+      產業別: '24',
+      營利事業統一編號: '22099131',
+      實收資本額: '259325245210',
+    };
     const dir = sourceDir({ 't187ap03_L.json': JSON.stringify([record, { ...record, '公司代號 ': '1101', 產業別: '水泥工業' }]) });
     const rows = await collect(readTwseCompanies(dir, new RejectLog(), new SourceTally()));
     expect(rows.map((r) => [r.ticker, r.industryCode, r.industry, r.paidInCapital])).toEqual([
@@ -45,7 +74,16 @@ describe('readTwseCompanies (SRC-TWSE-COMPANY)', () => {
   it('maps columns in another order, ignoring unknown ones', async () => {
     const dir = sourceDir({ [TWSE]: `營利事業統一編號,新欄位,產業別,公司簡稱,公司名稱,公司代號\n12345678,x,10,示範鋼,示範鋼鐵股份有限公司,D2002\n` });
     const rows = await collect(readTwseCompanies(dir, new RejectLog(), new SourceTally()));
-    expect(rows).toEqual([expect.objectContaining({ ticker: 'D2002', uniformNo: '12345678', industryCode: '10', industry: '鋼鐵工業', shortName: '示範鋼', paidInCapital: null })]);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        ticker: 'D2002',
+        uniformNo: '12345678',
+        industryCode: '10',
+        industry: '鋼鐵工業',
+        shortName: '示範鋼',
+        paidInCapital: null,
+      }),
+    ]);
   });
 
   it('rejects bad rows and keeps the good ones', async () => {
@@ -90,13 +128,25 @@ describe('readTwseCompanies (SRC-TWSE-COMPANY)', () => {
 
   it('a seven-digit business ID is padded back to eight and counted', async () => {
     const tally = new SourceTally();
-    const rows = await collect(readTwseCompanies(sourceDir({ [TWSE]: [ZH_HEADER, row('D1101', '01', '3244509', '1')].join('\n') }), new RejectLog(), tally));
+    const rows = await collect(
+      readTwseCompanies(sourceDir({ [TWSE]: [ZH_HEADER, row('D1101', '01', '3244509', '1')].join('\n') }), new RejectLog(), tally),
+    );
     expect(rows.map((r) => r.uniformNo)).toEqual(['03244509']);
     expect(tally.of('SRC-TWSE-COMPANY').padded).toBe(1);
   });
 
   it('decodes HTML character references and trims every value, the ideographic space U+3000 included', async () => {
-    const json = JSON.stringify([{ 出表日期: '1150709', 公司代號: '6831 ', 公司名稱: '邁&#33834;科技股份有限公司', 公司簡稱: '邁&#x842A;\u3000', 產業別: '24', 營利事業統一編號: '12345678', 實收資本額: '1' }]);
+    const json = JSON.stringify([
+      {
+        出表日期: '1150709',
+        公司代號: '6831 ',
+        公司名稱: '邁&#33834;科技股份有限公司',
+        公司簡稱: '邁&#x842A;\u3000',
+        產業別: '24',
+        營利事業統一編號: '12345678',
+        實收資本額: '1',
+      },
+    ]);
     const rows = await collect(readTwseCompanies(sourceDir({ 't187ap03_L.json': json }), new RejectLog(), new SourceTally()));
     expect(rows.map((r) => [r.ticker, r.legalName, r.shortName])).toEqual([['6831', '邁\u842a科技股份有限公司', '邁\u842a']]);
   });
@@ -126,8 +176,15 @@ describe('readTwseCompanies (SRC-TWSE-COMPANY)', () => {
 
 describe('readTpexCompanies (SRC-TPEX-COMPANY)', () => {
   const expected: CompanyRow = {
-    ticker: 'D6488', legalName: '示範水泥股份有限公司', shortName: '示範泥', industryCode: '24', industry: '半導體業',
-    uniformNo: '23456789', paidInCapital: 1_500_000_000, marketType: 'otc', sourceId: 'SRC-TPEX-COMPANY',
+    ticker: 'D6488',
+    legalName: '示範水泥股份有限公司',
+    shortName: '示範泥',
+    industryCode: '24',
+    industry: '半導體業',
+    uniformNo: '23456789',
+    paidInCapital: 1_500_000_000,
+    marketType: 'otc',
+    sourceId: 'SRC-TPEX-COMPANY',
   };
 
   it('reads a file with the English API keys', async () => {
@@ -179,8 +236,13 @@ describe('readTpexCompanies (SRC-TPEX-COMPANY)', () => {
 
   it('reads the OpenAPI JSON with its keys exactly as served, `UnifiedBusinessNo.` with the full stop', async () => {
     const rejects = new RejectLog();
-    const dir = sourceDir({ 'mopsfin_t187ap03_O.json': JSON.stringify([served, { ...served, SecuritiesCompanyCode: 'D6489', 'UnifiedBusinessNo.': '34567890' }]) });
-    expect(await collect(readTpexCompanies(dir, rejects, new SourceTally()))).toEqual([expected, { ...expected, ticker: 'D6489', uniformNo: '34567890' }]);
+    const dir = sourceDir({
+      'mopsfin_t187ap03_O.json': JSON.stringify([served, { ...served, SecuritiesCompanyCode: 'D6489', 'UnifiedBusinessNo.': '34567890' }]),
+    });
+    expect(await collect(readTpexCompanies(dir, rejects, new SourceTally()))).toEqual([
+      expected,
+      { ...expected, ticker: 'D6489', uniformNo: '34567890' },
+    ]);
     expect(rejects.count).toBe(0);
   });
 
@@ -191,7 +253,9 @@ describe('readTpexCompanies (SRC-TPEX-COMPANY)', () => {
     expect(err).toBeInstanceOf(MissingColumnError);
     expect((err as MissingColumnError).file).toBe('mopsfin_t187ap03_O.json');
     expect((err as MissingColumnError).sourceId).toBe('SRC-TPEX-COMPANY');
-    expect((err as Error).message).toMatch(/^SRC-TPEX-COMPANY mopsfin_t187ap03_O\.json: missing required column or key "UnifiedBusinessNo\. \/ 營利事業統一編號"/);
+    expect((err as Error).message).toMatch(
+      /^SRC-TPEX-COMPANY mopsfin_t187ap03_O\.json: missing required column or key "UnifiedBusinessNo\. \/ 營利事業統一編號"/,
+    );
   });
 
   it('a CSV copy whose header lacks the full stop fails the same way', async () => {

@@ -9,14 +9,33 @@ import { EtfFundTypeError, joinFunds, normaliseFundName, quarterEnd } from '../.
 import type { EtfFund } from '../../../build-scripts/sources/facts.js';
 import { parseSitcaAnswer, readSitcaHoldings, type SitcaFund } from '../../../build-scripts/sources/sitca-etf-holdings.js';
 import { readFundList, type FundListRow } from '../../../build-scripts/sources/twse-etf-list.js';
-import { DOMESTIC_EQUITY_FUND_TYPES, ESG_ETF_KEYWORDS, ESG_ETF_RULE, fundTypeBase, isDomesticEquityEtf, isEsgEtf } from '../../../src/methodology/esg-etfs.js';
+import {
+  DOMESTIC_EQUITY_FUND_TYPES,
+  ESG_ETF_KEYWORDS,
+  ESG_ETF_RULE,
+  fundTypeBase,
+  isDomesticEquityEtf,
+  isEsgEtf,
+} from '../../../src/methodology/esg-etfs.js';
 import { fixtureDirs } from '../adapters/fixture-dir.js';
 
 const INDEX = '國內成分證券指數股票型基金';
 const ACTIVE = '國內成分證券主動式交易所交易基金(股票)';
 
 function listRow(code: string, fullName: string, o: Partial<FundListRow> = {}): FundListRow {
-  return { code, shortName: `簡${code}`, fundType: INDEX, fullName, englishName: '', index: '不適用', established: null, listed: '2020-01-02', units: '1', reportDate: null, ...o };
+  return {
+    code,
+    shortName: `簡${code}`,
+    fundType: INDEX,
+    fullName,
+    englishName: '',
+    index: '不適用',
+    established: null,
+    listed: '2020-01-02',
+    units: '1',
+    reportDate: null,
+    ...o,
+  };
 }
 function sitcaFund(name: string, holdings: SitcaFund['holdings'] = [{ kind: '國內上市', code: '2330', name: '台積電', weight: 0.3 }]): SitcaFund {
   return { name, period: '202509', fundClass: 'AH11', file: 'sitca-IN2630-202509-AH11.html', line: 10, holdings };
@@ -65,7 +84,8 @@ describe('the ESG ETF rule (src/methodology/esg-etfs.ts)', () => {
     expect(isDomesticEquityEtf(INDEX)).toBe(true);
     expect(isDomesticEquityEtf(ACTIVE)).toBe(true);
     expect(isDomesticEquityEtf('國內成分證券主動式交易所交易基金（股票）')).toBe(true);
-    for (const t of ['國外成分證券指數股票型基金', '槓桿/反向指數股票型基金', '國外成分債券指數股票型基金', '指數股票型期貨信託基金', '']) expect(isDomesticEquityEtf(t)).toBe(false);
+    for (const t of ['國外成分證券指數股票型基金', '槓桿/反向指數股票型基金', '國外成分債券指數股票型基金', '指數股票型期貨信託基金', ''])
+      expect(isDomesticEquityEtf(t)).toBe(false);
   });
 
   it('compares types without a parenthesised suffix (half- or full-width), unless it names another asset class', () => {
@@ -140,18 +160,31 @@ describe('joinFunds', () => {
   });
 
   it('quarter ends', () => {
-    expect([quarterEnd(2025, 1), quarterEnd(2024, 2), quarterEnd(2025, 3), quarterEnd(2025, 4)]).toEqual(['2025-03-31', '2024-06-30', '2025-09-30', '2025-12-31']);
+    expect([quarterEnd(2025, 1), quarterEnd(2024, 2), quarterEnd(2025, 3), quarterEnd(2025, 4)]).toEqual([
+      '2025-03-31',
+      '2024-06-30',
+      '2025-09-30',
+      '2025-12-31',
+    ]);
   });
 });
 
-describe('joinFunds on the genuine answer\'s form (test/fixtures/sitca-IN2630-genuine-form.html)', () => {
+describe("joinFunds on the genuine answer's form (test/fixtures/sitca-IN2630-genuine-form.html)", () => {
   const html = readFileSync(join(import.meta.dirname, '../../fixtures/sitca-IN2630-genuine-form.html'), 'utf8');
   const sitca = parseSitcaAnswer(html, 'sitca-IN2630-202509-AH11.html', '202509', 'AH11', new RejectLog());
   /** The list as t187ap47_L names the funds: with 證券投資信託; the bond ETF (TPEx-listed) is not in it. */
   const list = (esgType: string) => [
     listRow('00690', '兆豐臺灣藍籌30ETF證券投資信託基金', { shortName: '兆豐藍籌30', index: '臺灣藍籌30指數' }),
-    listRow('00878', '國泰台灣高股息傘型證券投資信託基金之台灣ESG永續高股息ETF證券投資信託基金', { shortName: '國泰永續高股息', index: 'MSCI臺灣ESG永續高股息精選30指數', fundType: esgType }),
-    listRow('00961', '富蘭克林華美臺灣ESG永續高息ETF證券投資信託基金', { shortName: 'FT臺灣永續高息', index: '特選臺灣ESG永續高息指數', fundType: esgType }),
+    listRow('00878', '國泰台灣高股息傘型證券投資信託基金之台灣ESG永續高股息ETF證券投資信託基金', {
+      shortName: '國泰永續高股息',
+      index: 'MSCI臺灣ESG永續高股息精選30指數',
+      fundType: esgType,
+    }),
+    listRow('00961', '富蘭克林華美臺灣ESG永續高息ETF證券投資信託基金', {
+      shortName: 'FT臺灣永續高息',
+      index: '特選臺灣ESG永續高息指數',
+      fundType: esgType,
+    }),
   ];
 
   it('a name with a note after <br> or in trailing parentheses matches its code; an ETF not in the list is reported', () => {
@@ -193,7 +226,12 @@ describe('the demo SITCA files, read back (build-scripts/demo/sitca-files.ts)', 
     const u = buildUniverse({ seed: 11, companies: 300, asof: parseIsoDay('2026-11-20') });
     const dir = fixtureDir({});
     const counts = await writeSitcaDemoFiles(dir, u);
-    expect(Object.keys(counts)).toEqual(['sitca-IN2630-form.html', 'sitca-IN2630-202609-AH11.html', 'sitca-IN2630-202609-AL11.html', 't187ap47_L.json']);
+    expect(Object.keys(counts)).toEqual([
+      'sitca-IN2630-form.html',
+      'sitca-IN2630-202609-AH11.html',
+      'sitca-IN2630-202609-AL11.html',
+      't187ap47_L.json',
+    ]);
     expect(counts['sitca-IN2630-202609-AL11.html']).toBeGreaterThan(0);
 
     const list = JSON.parse(readFileSync(join(dir, 't187ap47_L.json'), 'utf8')) as Record<string, unknown>[];

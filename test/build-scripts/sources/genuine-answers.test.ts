@@ -76,7 +76,11 @@ describe('TWSE t187ap03_L (1,089 companies, 2026-07-09)', () => {
   it('外國企業註冊地國 is served as `－ ` or padded with spaces: every value cleaned ends in neither', () => {
     expect(records.filter((r) => r['外國企業註冊地國'] === '－ ').length).toBeGreaterThan(900);
     expect(records.some((r) => /^\S.* +$/.test(r['外國企業註冊地國']!) && r['外國企業註冊地國'] !== '－ ')).toBe(true);
-    expect(allValues(records).map(cleanText).filter((v) => /[\s\u3000]$/.test(v))).toEqual([]);
+    expect(
+      allValues(records)
+        .map(cleanText)
+        .filter((v) => /[\s\u3000]$/.test(v)),
+    ).toEqual([]);
   });
 });
 
@@ -87,14 +91,18 @@ describe('TPEx mopsfin_t187ap03_O (891 companies, 2026-07-10)', () => {
     expect(records).toHaveLength(891);
     const keys = Object.keys(records[0]!);
     expect(keys).toHaveLength(32);
-    expect(keys).toEqual(expect.arrayContaining(['Registration', 'DateOfIncorporation', 'UnifiedBusinessNo.', 'SecuritiesIndustryCode', 'Paidin.Capital.NTDollars']));
+    expect(keys).toEqual(
+      expect.arrayContaining(['Registration', 'DateOfIncorporation', 'UnifiedBusinessNo.', 'SecuritiesIndustryCode', 'Paidin.Capital.NTDollars']),
+    );
   });
 
   it('251 values end in U+3000 and 57 carry HTML references: read trimmed and decoded, every company kept', async () => {
     expect(allValues(records).filter((v) => v.endsWith('\u3000'))).toHaveLength(251);
     expect(allValues(records).filter((v) => /&#\d+;/.test(v))).toHaveLength(57);
     const rejects = new RejectLog();
-    const rows = await collect(readTpexCompanies(folderWith('SRC-TPEX-COMPANY/mopsfin_t187ap03_O.json', 'mopsfin_t187ap03_O.json'), rejects, new SourceTally()));
+    const rows = await collect(
+      readTpexCompanies(folderWith('SRC-TPEX-COMPANY/mopsfin_t187ap03_O.json', 'mopsfin_t187ap03_O.json'), rejects, new SourceTally()),
+    );
     expect(rejects.format()).toBe('');
     expect(rows).toHaveLength(891);
     const texts = rows.flatMap((r) => [r.ticker, r.legalName, r.shortName, r.industry]);
@@ -135,7 +143,14 @@ describe('MOENV EMS_P_46 (one 1,000-record page, CSV)', () => {
     expect(shared).toHaveLength(53);
     expect(new Set(records.map((r) => `${r.county_name}|${r.document_no}`)).size).toBe(records.length);
     const { rows } = await read();
-    for (const [doc, c] of shared) expect(rows.filter((r) => r.recordId === doc).map((r) => r.agencyName).sort(), doc).toEqual([...c].sort());
+    for (const [doc, c] of shared)
+      expect(
+        rows
+          .filter((r) => r.recordId === doc)
+          .map((r) => r.agencyName)
+          .sort(),
+        doc,
+      ).toEqual([...c].sort());
   });
 
   it('a page is not sorted by date', () => {
@@ -160,7 +175,10 @@ describe('MOENV GHG_P_01 (3,140 site-years, ROC 89–111)', () => {
     rows.forEach((row, i) => {
       expect(row.total).toBe(Number(records[i]!.tot));
       expect(row.indirect).toBe(Number(records[i]!.tot2));
-      expect(row.direct).toBeCloseTo(GASES.reduce((s, g) => s + Number(records[i]![g]), 0), 1);
+      expect(row.direct).toBeCloseTo(
+        GASES.reduce((s, g) => s + Number(records[i]![g]), 0),
+        1,
+      );
     });
   });
 

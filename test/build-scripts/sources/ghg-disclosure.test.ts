@@ -10,23 +10,61 @@ const sourceDir = fixtureDirs('adapter-ghg-');
 const TWSE = 't187ap46_L_1.csv';
 const TPEX = 't187ap46_O_1.csv';
 const HEADER = [
-  '出表日期', '報告年度', '公司代號', '公司名稱',
-  '範疇一排放量(噸CO2e)', '範疇一資料邊界', '範疇一取得驗證',
-  '範疇二排放量(噸CO2e)', '範疇二資料邊界', '範疇二取得驗證',
-  '範疇三排放量(噸CO2e)', '範疇三資料邊界', '範疇三取得驗證',
+  '出表日期',
+  '報告年度',
+  '公司代號',
+  '公司名稱',
+  '範疇一排放量(噸CO2e)',
+  '範疇一資料邊界',
+  '範疇一取得驗證',
+  '範疇二排放量(噸CO2e)',
+  '範疇二資料邊界',
+  '範疇二取得驗證',
+  '範疇三排放量(噸CO2e)',
+  '範疇三資料邊界',
+  '範疇三取得驗證',
   '溫室氣體排放密集度(噸CO2e/單位)',
 ].join(',');
-interface R { date?: string; year?: string; ticker?: string; s1?: string; b1?: string; v1?: string; s2?: string; v2?: string; s3?: string }
+interface R {
+  date?: string;
+  year?: string;
+  ticker?: string;
+  s1?: string;
+  b1?: string;
+  v1?: string;
+  s2?: string;
+  v2?: string;
+  s3?: string;
+}
 const row = (o: R = {}) =>
-  [o.date ?? '1150301', o.year ?? '114', o.ticker ?? 'D1101', '示範水泥',
-    o.s1 ?? '"12,345.6"', o.b1 ?? '合併財務報告', o.v1 ?? '是',
-    o.s2 ?? '"2,000"', '合併財務報告', o.v2 ?? '否',
-    o.s3 ?? '', '', '',
-    '0.35'].join(',');
+  [
+    o.date ?? '1150301',
+    o.year ?? '114',
+    o.ticker ?? 'D1101',
+    '示範水泥',
+    o.s1 ?? '"12,345.6"',
+    o.b1 ?? '合併財務報告',
+    o.v1 ?? '是',
+    o.s2 ?? '"2,000"',
+    '合併財務報告',
+    o.v2 ?? '否',
+    o.s3 ?? '',
+    '',
+    '',
+    '0.35',
+  ].join(',');
 
 const expected: GhgDisclosureRow = {
-  ticker: 'D1101', reportDate: '2026-03-01', year: 2025, scope1: 12_345.6, scope2: 2_000, scope3: null,
-  scope1Verified: true, scope2Verified: false, boundary: 'consolidated', sourceId: 'SRC-TWSE-ESG-GHG',
+  ticker: 'D1101',
+  reportDate: '2026-03-01',
+  year: 2025,
+  scope1: 12_345.6,
+  scope2: 2_000,
+  scope3: null,
+  scope1Verified: true,
+  scope2Verified: false,
+  boundary: 'consolidated',
+  sourceId: 'SRC-TWSE-ESG-GHG',
 };
 
 describe('readTwseGhg / readTpexGhg (SRC-TWSE-ESG-GHG, SRC-TPEX-ESG-GHG)', () => {
@@ -83,7 +121,17 @@ describe('readTwseGhg / readTpexGhg (SRC-TWSE-ESG-GHG, SRC-TPEX-ESG-GHG)', () =>
   it('rejects bad rows with file:line: column: reason', async () => {
     const rejects = new RejectLog();
     const dir = sourceDir({
-      [TWSE]: [HEADER, row(), row({ s1: '', s2: '', s3: '' }), row({ s1: '-1' }), row({ year: 'abc' }), row({ date: '115/02/30' }), row({ v1: '也許' }), row()].join('\n') + '\n',
+      [TWSE]:
+        [
+          HEADER,
+          row(),
+          row({ s1: '', s2: '', s3: '' }),
+          row({ s1: '-1' }),
+          row({ year: 'abc' }),
+          row({ date: '115/02/30' }),
+          row({ v1: '也許' }),
+          row(),
+        ].join('\n') + '\n',
     });
     expect(await collect(readTwseGhg(dir, rejects))).toHaveLength(2);
     expect(rejects.format().split('\n')).toEqual([
@@ -97,10 +145,20 @@ describe('readTwseGhg / readTpexGhg (SRC-TWSE-ESG-GHG, SRC-TPEX-ESG-GHG)', () =>
 
   it('reads the OpenAPI JSON array (every value a string, a key ending in a space)', async () => {
     const record = {
-      出表日期: '1150301', 報告年度: '114', 公司代號: 'D1101', 公司名稱: '示範水泥',
-      '範疇一排放量(噸CO2e) ': '12345.6000', 範疇一資料邊界: '合併', 範疇一取得驗證: '是',
-      '範疇二排放量(噸CO2e)': '2000.0000', 範疇二資料邊界: '合併', 範疇二取得驗證: '否',
-      '範疇三排放量(噸CO2e)': '', 範疇三資料邊界: '', 範疇三取得驗證: '', '溫室氣體排放密集度(噸CO2e/單位)': '0.3500',
+      出表日期: '1150301',
+      報告年度: '114',
+      公司代號: 'D1101',
+      公司名稱: '示範水泥',
+      '範疇一排放量(噸CO2e) ': '12345.6000',
+      範疇一資料邊界: '合併',
+      範疇一取得驗證: '是',
+      '範疇二排放量(噸CO2e)': '2000.0000',
+      範疇二資料邊界: '合併',
+      範疇二取得驗證: '否',
+      '範疇三排放量(噸CO2e)': '',
+      範疇三資料邊界: '',
+      範疇三取得驗證: '',
+      '溫室氣體排放密集度(噸CO2e/單位)': '0.3500',
     };
     const rejects = new RejectLog();
     const dir = sourceDir({ 't187ap46_L_1.json': JSON.stringify([record]) });

@@ -68,7 +68,16 @@ describe('a module added to the list is loaded by its kind', () => {
   });
 
   it('its rows are read, joined onto the universe with its source id, counted and asserted', async () => {
-    const penalty = { uniformNo: company.uniformNo, recordId: 'TEST-1', agency: 'TEST', agencyName: '測試機關', date: '2026-01-02', fine: 1000, serious: false, summary: '測試' };
+    const penalty = {
+      uniformNo: company.uniformNo,
+      recordId: 'TEST-1',
+      agency: 'TEST',
+      agencyName: '測試機關',
+      date: '2026-01-02',
+      fine: 1000,
+      serious: false,
+      summary: '測試',
+    };
     const stranger = { ...penalty, uniformNo: null, recordId: 'TEST-2' };
     writeFileSync(join(root, EXTRA_FILE), JSON.stringify([penalty, stranger]));
     const data = await load();

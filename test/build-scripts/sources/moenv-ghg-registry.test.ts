@@ -6,17 +6,22 @@ import { collect, fixtureDirs } from '../adapters/fixture-dir.js';
 
 const FILE = 'GHG_P_01.csv';
 const fixtureDir = fixtureDirs('source-registry-');
-const read = (content: string, rejects = new RejectLog(), tally = new SourceTally()): Promise<RegistrySiteRow[]> => collect(readRegistry(fixtureDir({ [FILE]: content }), rejects, tally));
+const read = (content: string, rejects = new RejectLog(), tally = new SourceTally()): Promise<RegistrySiteRow[]> =>
+  collect(readRegistry(fixtureDir({ [FILE]: content }), rejects, tally));
 
 /** The genuine answer's header (shared/genuine/SRC-MOENV-GHG_P_01/ghg_p_01.csv), byte-order mark included. */
-const API_HEADER = '\ufeffapp_year,companyno,companyname,scompanyno,controlno,city,town,companyaddr,ccksicco1,sicname1,co2,ch4,n2o,hfcs,pfcs,sf6,nf3,tot2,tot,cause,check_yn,cityno,townno';
+const API_HEADER =
+  '\ufeffapp_year,companyno,companyname,scompanyno,controlno,city,town,companyaddr,ccksicco1,sicname1,co2,ch4,n2o,hfcs,pfcs,sf6,nf3,tot2,tot,cause,check_yn,cityno,townno';
 const ZH_HEADER = '年度,統一編號,公司名稱,縣市,鄉鎮,行業名稱,行業代碼,列管原因,能源間接排放量,合計排放量(公噸CO2e)';
 
 describe('readRegistry (SRC-MOENV-GHG_P_01)', () => {
   it('tot is the site total (the seven gases plus tot2): direct is tot − tot2, never tot', async () => {
     const rejects = new RejectLog();
     // A genuine row of ROC 111 (中華凸版電子, site 0001), figures as served.
-    const rows = await read(`${API_HEADER}\n111,16083358,中華凸版電子股份有限公司,0001,H4903093,桃園市,八德區,桃園市八德區和平路11273號,2611,積體電路製造業,186.1808,0.3500,1.1622,4.6124,4050.5996,11.8560,0.00,17366.7953,21621.556,依法申報,是,,\n`, rejects);
+    const rows = await read(
+      `${API_HEADER}\n111,16083358,中華凸版電子股份有限公司,0001,H4903093,桃園市,八德區,桃園市八德區和平路11273號,2611,積體電路製造業,186.1808,0.3500,1.1622,4.6124,4050.5996,11.8560,0.00,17366.7953,21621.556,依法申報,是,,\n`,
+      rejects,
+    );
     expect(rejects.format()).toBe('');
     expect(rows).toHaveLength(1);
     const [r] = rows;
@@ -48,7 +53,9 @@ describe('readRegistry (SRC-MOENV-GHG_P_01)', () => {
     // Row 3 serves tot as the direct part alone (what the old mapping assumed): a changed form.
     const rows = await read(`${header}\n111,12345678,2411,100,0,0,0,0,0,0,50,150.01\n111,12345678,2411,100,0,0,0,0,0,0,50,100\n`, rejects);
     expect(rows).toHaveLength(1);
-    expect(rejects.format()).toBe('GHG_P_01.csv:3: 合計排放量(公噸CO2e): tot 100 is not the gases (100) plus tot2 (50): has the publisher changed what tot means?');
+    expect(rejects.format()).toBe(
+      'GHG_P_01.csv:3: 合計排放量(公噸CO2e): tot 100 is not the gases (100) plus tot2 (50): has the publisher changed what tot means?',
+    );
   });
 
   it('rejects bad rows with file:line: column: reason', async () => {
@@ -89,8 +96,20 @@ describe('readRegistry (SRC-MOENV-GHG_P_01)', () => {
 
 /** One site-year as MOENV open data v2 serves GHG_P_01 (`format=json`): API keys, every value a string. */
 const site = (over: Record<string, string> = {}) => ({
-  app_year: '113', companyno: '12345678', companyname: '示範水泥', city: '花蓮縣', town: '新城鄉', sicname1: '水泥製造業',
-  ccksicco1: 'C2650', cause: '排放源', co2: '25000', ch4: '0', n2o: '0', tot2: '5000', tot: '30000', ...over,
+  app_year: '113',
+  companyno: '12345678',
+  companyname: '示範水泥',
+  city: '花蓮縣',
+  town: '新城鄉',
+  sicname1: '水泥製造業',
+  ccksicco1: 'C2650',
+  cause: '排放源',
+  co2: '25000',
+  ch4: '0',
+  n2o: '0',
+  tot2: '5000',
+  tot: '30000',
+  ...over,
 });
 
 describe('readRegistry over the pages a fetch keeps (GHG_P_01.0001.json, …)', () => {
@@ -122,7 +141,10 @@ describe('readRegistry over the pages a fetch keeps (GHG_P_01.0001.json, …)', 
 
   it('a reject names the page file and the record', async () => {
     const rejects = new RejectLog();
-    const rows = await pages({ 'GHG_P_01.0001.json': JSON.stringify([site()]), 'GHG_P_01.0002.json': JSON.stringify([site({ companyno: '1234' }), site()]) }, rejects);
+    const rows = await pages(
+      { 'GHG_P_01.0001.json': JSON.stringify([site()]), 'GHG_P_01.0002.json': JSON.stringify([site({ companyno: '1234' }), site()]) },
+      rejects,
+    );
     expect(rows).toHaveLength(2);
     expect(rejects.format()).toBe('GHG_P_01.0002.json:record 1: 統一編號: must be 8 digits (or 7, a lost leading zero)');
   });
@@ -130,6 +152,8 @@ describe('readRegistry over the pages a fetch keeps (GHG_P_01.0001.json, …)', 
   it('pages beside a hand-placed copy are refused naming the source and both files', async () => {
     const err = await pages({ 'GHG_P_01.0001.json': JSON.stringify([site()]), [FILE]: `${API_HEADER}\n` }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SourceFileError);
-    expect((err as Error).message).toBe('SRC-MOENV-GHG_P_01: GHG_P_01.0001.json and GHG_P_01.csv are two forms of one source in one folder; keep one');
+    expect((err as Error).message).toBe(
+      'SRC-MOENV-GHG_P_01: GHG_P_01.0001.json and GHG_P_01.csv are two forms of one source in one folder; keep one',
+    );
   });
 });

@@ -15,15 +15,50 @@ async function read(content: string | null, rejects = new RejectLog(), tally = n
   return collect(readPenalties(sourceDir(content), rejects, tally));
 }
 
-const API_HEADER = 'ems_no,fac_name,fac_uniformno,county_name,document_no,transgress_date,transgress_law,transgress_type,openinfor,penalty_date,penalty_money,gist_define,subject,penaltykind,illegal_money,isimportant,improve_deadline,is_improve,ispetition,petition_results,paymentstate,fac_address,transgress_address,transgress_name';
-const ZH_HEADER = '管制事業編號,事業名稱,統一編號,裁處機關,裁處書字號,違反時間,違反法令,污染類別,違反事實,裁處時間,裁處金額,裁處理由及法令,主旨,其他處罰方式,不法利得,情節重大,限改日期,改善完妥與否,是否訴願訴訟,訴願訴訟結果,罰鍰是否繳清,fac_address,transgress_address,違規人名稱';
+const API_HEADER =
+  'ems_no,fac_name,fac_uniformno,county_name,document_no,transgress_date,transgress_law,transgress_type,openinfor,penalty_date,penalty_money,gist_define,subject,penaltykind,illegal_money,isimportant,improve_deadline,is_improve,ispetition,petition_results,paymentstate,fac_address,transgress_address,transgress_name';
+const ZH_HEADER =
+  '管制事業編號,事業名稱,統一編號,裁處機關,裁處書字號,違反時間,違反法令,污染類別,違反事實,裁處時間,裁處金額,裁處理由及法令,主旨,其他處罰方式,不法利得,情節重大,限改日期,改善完妥與否,是否訴願訴訟,訴願訴訟結果,罰鍰是否繳清,fac_address,transgress_address,違規人名稱';
 
 /** A full-width row in the publisher's column order. */
-function fullRow(o: { uniformNo?: string; agency?: string; doc?: string; date?: string; money?: string; serious?: string; facts?: string; subject?: string; law?: string } = {}): string {
+function fullRow(
+  o: {
+    uniformNo?: string;
+    agency?: string;
+    doc?: string;
+    date?: string;
+    money?: string;
+    serious?: string;
+    facts?: string;
+    subject?: string;
+    law?: string;
+  } = {},
+): string {
   const cells = [
-    'A1234567', '示範工廠', o.uniformNo ?? '12345678', o.agency ?? '臺北市政府環境保護局', o.doc ?? '北市環稽字第1130001號',
-    '113/04/01', o.law ?? '空氣污染防制法第24條', '空氣', o.facts ?? '未依許可證內容操作', o.date ?? '113/05/21', o.money ?? '"1,200,000"',
-    '依法裁處', o.subject ?? '主旨文字', '', '', o.serious ?? '否', '113/06/30', '是', '否', '', '是', '臺北市某路1號', '臺北市某路1號', '示範公司',
+    'A1234567',
+    '示範工廠',
+    o.uniformNo ?? '12345678',
+    o.agency ?? '臺北市政府環境保護局',
+    o.doc ?? '北市環稽字第1130001號',
+    '113/04/01',
+    o.law ?? '空氣污染防制法第24條',
+    '空氣',
+    o.facts ?? '未依許可證內容操作',
+    o.date ?? '113/05/21',
+    o.money ?? '"1,200,000"',
+    '依法裁處',
+    o.subject ?? '主旨文字',
+    '',
+    '',
+    o.serious ?? '否',
+    '113/06/30',
+    '是',
+    '否',
+    '',
+    '是',
+    '臺北市某路1號',
+    '臺北市某路1號',
+    '示範公司',
   ];
   return cells.join(',');
 }
@@ -64,7 +99,9 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
 
   it('accepts a header mixing Chinese labels and API keys', async () => {
     const header = '統一編號,county_name,裁處書字號,penalty_date,裁處金額,isimportant,違反事實';
-    expect(await read(`${header}\n12345678,臺北市政府環境保護局,北市環稽字第1130001號,2024-05-21,1200000,否,未依許可證內容操作\n`)).toEqual([expected]);
+    expect(await read(`${header}\n12345678,臺北市政府環境保護局,北市環稽字第1130001號,2024-05-21,1200000,否,未依許可證內容操作\n`)).toEqual([
+      expected,
+    ]);
   });
 
   it('trims spaces around header names', async () => {
@@ -73,10 +110,13 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
     expect(rows).toEqual([{ ...expected, summary: '(no summary in source)' }]);
   });
 
-  it.each(['113/05/21', '1130521', '113-05-21', '2024-05-21', '2024/05/21', '20240521', '113/05/21 10:00:00'])('penalty date %j → 2024-05-21', async (date) => {
-    const rows = await read(`${API_HEADER}\n${fullRow({ date })}\n`);
-    expect(rows.map((r) => r.date)).toEqual(['2024-05-21']);
-  });
+  it.each(['113/05/21', '1130521', '113-05-21', '2024-05-21', '2024/05/21', '20240521', '113/05/21 10:00:00'])(
+    'penalty date %j → 2024-05-21',
+    async (date) => {
+      const rows = await read(`${API_HEADER}\n${fullRow({ date })}\n`);
+      expect(rows.map((r) => r.date)).toEqual(['2024-05-21']);
+    },
+  );
 
   it.each(['113/02/30', 'abc', ''])('penalty date %j is a reject', async (date) => {
     const rejects = new RejectLog();
@@ -100,7 +140,11 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
     const rejects = new RejectLog();
     const tally = new SourceTally();
     // 桃環處 decides 21 of the genuine page's 1,000 penalties.
-    const rows = await read(`${API_HEADER}\n${fullRow({ agency: '桃環處', doc: 'D1' })}\n${fullRow({ agency: '桃環處', doc: 'D2' })}\n`, rejects, tally);
+    const rows = await read(
+      `${API_HEADER}\n${fullRow({ agency: '桃環處', doc: 'D1' })}\n${fullRow({ agency: '桃環處', doc: 'D2' })}\n`,
+      rejects,
+      tally,
+    );
     expect(rejects.count).toBe(0);
     expect(rows.map((r) => [r.agency, r.agencyName])).toEqual([
       ['桃環處', '桃環處'],
@@ -112,7 +156,11 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
   it('a record with no business ID (a vehicle, a person) is read and links to no company; seven digits are padded and counted', async () => {
     const rejects = new RejectLog();
     const tally = new SourceTally();
-    const rows = await read(`${API_HEADER}\n${fullRow({ uniformNo: '', doc: 'D1' })}\n${fullRow({ uniformNo: '4541302', doc: 'D2' })}\n`, rejects, tally);
+    const rows = await read(
+      `${API_HEADER}\n${fullRow({ uniformNo: '', doc: 'D1' })}\n${fullRow({ uniformNo: '4541302', doc: 'D2' })}\n`,
+      rejects,
+      tally,
+    );
     expect(rejects.count).toBe(0);
     expect(rows.map((r) => r.uniformNo)).toEqual([null, '04541302']);
     expect(tally.of(SOURCE).padded).toBe(1);
@@ -201,7 +249,9 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
     ['情節重大', 'isimportant'],
     ['裁處機關', 'county_name'],
   ])('missing %s / %s throws MissingColumnError', async (zh, api) => {
-    const header = API_HEADER.split(',').filter((h) => h !== api).join(',');
+    const header = API_HEADER.split(',')
+      .filter((h) => h !== api)
+      .join(',');
     await expect(read(`${header}\n`)).rejects.toThrow(MissingColumnError);
     await expect(read(`${header}\n`)).rejects.toThrow(zh);
   });
@@ -219,12 +269,14 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
     expect(rejects.count).toBe(0);
   });
 
-  it('streams a 20,000-row file (rejects keep their line numbers across the stream\'s chunks)', async () => {
+  it("streams a 20,000-row file (rejects keep their line numbers across the stream's chunks)", async () => {
     const rows = 20_000;
     const parts: string[] = ['fac_uniformno,county_name,document_no,penalty_date,penalty_money,isimportant,openinfor'];
     for (let i = 0; i < rows; i++) {
       const bad = i % 5_000 === 4_999;
-      parts.push(`${String(10_000_000 + (i % 90_000_000)).padStart(8, '0')},臺南市政府環境保護局,南市環字第${i}號,${bad ? '113/02/30' : `1${String(10 + (i % 5))}/0${1 + (i % 9)}/1${i % 10}`},"${(i % 1000) * 1000}",${i % 97 === 0 ? '是' : '否'},事實${i}`);
+      parts.push(
+        `${String(10_000_000 + (i % 90_000_000)).padStart(8, '0')},臺南市政府環境保護局,南市環字第${i}號,${bad ? '113/02/30' : `1${String(10 + (i % 5))}/0${1 + (i % 9)}/1${i % 10}`},"${(i % 1000) * 1000}",${i % 97 === 0 ? '是' : '否'},事實${i}`,
+      );
     }
     const dir = sourceDir(parts.join('\n') + '\n');
     const rejects = new RejectLog();
@@ -248,9 +300,19 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
 
 /** One decision as MOENV open data v2 serves it (`format=json`): API keys, every value a string. */
 const record = (doc: string, over: Record<string, string> = {}) => ({
-  ems_no: 'A1234567', fac_name: '示範工廠', fac_uniformno: '12345678', county_name: '臺北市政府環境保護局', document_no: doc,
-  transgress_date: '113/04/01', transgress_law: '空氣污染防制法第24條', transgress_type: '空氣', openinfor: '未依許可證內容操作',
-  penalty_date: '113/05/21', penalty_money: '1200000', isimportant: '否', ...over,
+  ems_no: 'A1234567',
+  fac_name: '示範工廠',
+  fac_uniformno: '12345678',
+  county_name: '臺北市政府環境保護局',
+  document_no: doc,
+  transgress_date: '113/04/01',
+  transgress_law: '空氣污染防制法第24條',
+  transgress_type: '空氣',
+  openinfor: '未依許可證內容操作',
+  penalty_date: '113/05/21',
+  penalty_money: '1200000',
+  isimportant: '否',
+  ...over,
 });
 const page = (...records: object[]) => JSON.stringify(records);
 
@@ -279,7 +341,11 @@ describe('readPenalties over the pages a fetch keeps (EMS_P_46.0001.json, …)',
 
   it('a record served twice, equal in every field, is kept once; the copy is counted as a duplicate', async () => {
     const tally = new SourceTally();
-    const rows = await readDir({ 'EMS_P_46.0001.json': page(record('A'), record('B')), 'EMS_P_46.0002.json': page(record('B'), record('C')) }, new RejectLog(), tally);
+    const rows = await readDir(
+      { 'EMS_P_46.0001.json': page(record('A'), record('B')), 'EMS_P_46.0002.json': page(record('B'), record('C')) },
+      new RejectLog(),
+      tally,
+    );
     expect(rows.map((r) => r.recordId)).toEqual(['A', 'B', 'C']);
     expect(tally.of(SOURCE).duplicates).toBe(1);
     expect(tally.of(SOURCE).sharedId).toBe(0);
@@ -289,7 +355,12 @@ describe('readPenalties over the pages a fetch keeps (EMS_P_46.0001.json, …)',
     const tally = new SourceTally();
     // As in the genuine page: 22-115-050155 names a decision of 桃園市 and one of 新北市, other company, date and fine.
     const taoyuan = record('22-115-050155', { county_name: '桃園市', fac_uniformno: '53513303', penalty_date: '2026-05-29', penalty_money: '3000' });
-    const newTaipei = record('22-115-050155', { county_name: '新北市', fac_uniformno: '12345678', penalty_date: '2026-02-10', penalty_money: '3276000' });
+    const newTaipei = record('22-115-050155', {
+      county_name: '新北市',
+      fac_uniformno: '12345678',
+      penalty_date: '2026-02-10',
+      penalty_money: '3276000',
+    });
     const rows = await readDir({ 'EMS_P_46.0001.json': page(taoyuan, newTaipei) }, new RejectLog(), tally);
     expect(rows.map((r) => [r.agencyName, r.recordId, r.uniformNo, r.fine])).toEqual([
       ['桃園市', '22-115-050155', '53513303', 3000],
@@ -301,7 +372,10 @@ describe('readPenalties over the pages a fetch keeps (EMS_P_46.0001.json, …)',
   it('a record sharing its identity with another but differing in any field is not a copy: both kept, counted as sharing an id', async () => {
     const tally = new SourceTally();
     const rows = await readDir(
-      { 'EMS_P_46.0001.json': page(record('A'), record('B')), 'EMS_P_46.0002.json': page(record('B', { penalty_money: '999' }), record('B'), record('C')) },
+      {
+        'EMS_P_46.0001.json': page(record('A'), record('B')),
+        'EMS_P_46.0002.json': page(record('B', { penalty_money: '999' }), record('B'), record('C')),
+      },
       new RejectLog(),
       tally,
     );
@@ -317,7 +391,10 @@ describe('readPenalties over the pages a fetch keeps (EMS_P_46.0001.json, …)',
 
   it('a reject names the page file and the record', async () => {
     const rejects = new RejectLog();
-    const rows = await readDir({ 'EMS_P_46.0001.json': page(record('A')), 'EMS_P_46.0002.json': page(record('B', { penalty_money: 'abc' }), record('C')) }, rejects);
+    const rows = await readDir(
+      { 'EMS_P_46.0001.json': page(record('A')), 'EMS_P_46.0002.json': page(record('B', { penalty_money: 'abc' }), record('C')) },
+      rejects,
+    );
     expect(rows.map((r) => r.recordId)).toEqual(['A', 'C']);
     expect(rejects.format()).toBe('EMS_P_46.0002.json:record 1: 裁處金額: not a non-negative number: "abc"');
   });
@@ -329,7 +406,9 @@ describe('readPenalties over the pages a fetch keeps (EMS_P_46.0001.json, …)',
   it('pages beside a hand-placed file, or both hand-placed forms, are refused naming the source and the files', async () => {
     const mixed = await readDir({ 'EMS_P_46.0001.json': page(record('A')), 'EMS_P_46.json': page(record('A')) }).catch((e: unknown) => e);
     expect(mixed).toBeInstanceOf(SourceFileError);
-    expect((mixed as Error).message).toBe('SRC-MOENV-EMS_P_46: EMS_P_46.0001.json and EMS_P_46.json are two forms of one source in one folder; keep one');
+    expect((mixed as Error).message).toBe(
+      'SRC-MOENV-EMS_P_46: EMS_P_46.0001.json and EMS_P_46.json are two forms of one source in one folder; keep one',
+    );
     const both = await readDir({ 'EMS_P_46.json': page(record('A')), [FILE]: `${API_HEADER}\n${fullRow()}\n` }).catch((e: unknown) => e);
     expect(both).toBeInstanceOf(SourceFileError);
     expect((both as Error).message).toBe('SRC-MOENV-EMS_P_46: EMS_P_46.json and EMS_P_46.csv are two forms of one source in one folder; keep one');

@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { MissingColumnError, RejectLog, SourceFileError } from '../../../build-scripts/adapters/read-layout.js';
 import type { ReportFiling } from '../../../build-scripts/sources/facts.js';
 import { FetchFailure } from '../../../build-scripts/fetch/http.js';
-import { antiforgeryTokenOf, mopsEsgReportModule, readReportFilings, reportYears, TOKEN_FILE } from '../../../build-scripts/sources/mops-esg-report.js';
+import {
+  antiforgeryTokenOf,
+  mopsEsgReportModule,
+  readReportFilings,
+  reportYears,
+  TOKEN_FILE,
+} from '../../../build-scripts/sources/mops-esg-report.js';
 import type { AnswerRequest, FetchSession, KeptAnswer } from '../../../build-scripts/sources/source.js';
 import { SourceTally } from '../../../build-scripts/sources/tally.js';
 import { collect, fixtureDirs } from '../adapters/fixture-dir.js';
@@ -89,13 +95,14 @@ async function readFiles(files: Record<string, string | Buffer>): Promise<Read> 
   return { rows: await collect(readReportFilings(dir, rejects, tally)), rejects, tally };
 }
 const readOne = (...data: unknown[]) => readFiles({ 'esggenplus-2024-sii.json': answer(...data) });
-const failure = (files: Record<string, string | Buffer>) => readFiles(files).then(
-  () => null,
-  (e: unknown) => e as Error,
-);
+const failure = (files: Record<string, string | Buffer>) =>
+  readFiles(files).then(
+    () => null,
+    (e: unknown) => e as Error,
+  );
 
 describe('readReportFilings: GenPlus answers, new form (report years from 2023)', () => {
-  it('a CPA with a verifier beside it: kind cpa at the CPA\'s level, the verifier in verifications; the file linked', async () => {
+  it("a CPA with a verifier beside it: kind cpa at the CPA's level, the verifier in verifications; the file linked", async () => {
     const { rows, rejects } = await readOne(
       filing({ valiProvider: '台灣檢驗科技股份有限公司', thirdStd: 'AA1000', thirdPartyVerify: '是' }),
       filing({ code: 'd2303', partnerOrganization: '勤業眾信聯合會計師事務所', stdCompliance: '確信準則3410號', accOptionType: '合理確信' }),
@@ -140,7 +147,16 @@ describe('readReportFilings: GenPlus answers, new form (report years from 2023)'
       ['D2330', { kind: 'third_party', provider: '台灣檢驗科技股份有限公司', level: 'limited', standard: 'AA1000', verifications: [] }],
       ['D2002', { kind: 'third_party', provider: '英國標準協會', level: 'reasonable', standard: 'AA1000 高度保證', verifications: [] }],
       ['D2003', { kind: 'third_party', provider: '立恩威國際驗證股份有限公司', level: 'limited', standard: 'ISAE 3000', verifications: [] }],
-      ['D2004', { kind: 'third_party', provider: '台灣衛理國際品保驗證股份有限公司', level: 'reasonable', standard: 'ISAE 3000 reasonable assurance', verifications: [] }],
+      [
+        'D2004',
+        {
+          kind: 'third_party',
+          provider: '台灣衛理國際品保驗證股份有限公司',
+          level: 'reasonable',
+          standard: 'ISAE 3000 reasonable assurance',
+          verifications: [],
+        },
+      ],
       ['D2005', { kind: 'third_party', provider: '某驗證機構', level: 'limited', standard: null, verifications: [] }],
     ]);
   });
@@ -259,13 +275,30 @@ describe('readReportFilings: GenPlus answers, new form (report years from 2023)'
 
   it('every text value goes through cleanText: HTML references decoded, U+3000 and spaces trimmed, once', async () => {
     const { rows, rejects } = await readOne(
-      filing({ code: 'D2330\u3000', partnerOrganization: '\u3000資誠聯合會計師事務所 ', stdCompliance: '確信準則&#51;000號', valiProvider: '邁&#33834;驗證股份有限公司\u3000', thirdStd: 'AA1000 &amp;lt;Type 2&amp;gt;' }),
-      filing({ code: ' D2002', accOptionType: '合理確信\u3000', twFirstReportDownloadId: `${FIRST_ID}\u3000`, twCommencementDate: '2025/08/28\u3000' }),
+      filing({
+        code: 'D2330\u3000',
+        partnerOrganization: '\u3000資誠聯合會計師事務所 ',
+        stdCompliance: '確信準則&#51;000號',
+        valiProvider: '邁&#33834;驗證股份有限公司\u3000',
+        thirdStd: 'AA1000 &amp;lt;Type 2&amp;gt;',
+      }),
+      filing({
+        code: ' D2002',
+        accOptionType: '合理確信\u3000',
+        twFirstReportDownloadId: `${FIRST_ID}\u3000`,
+        twCommencementDate: '2025/08/28\u3000',
+      }),
     );
     expect(rejects.count).toBe(0);
     expect(rows[0]).toMatchObject({
       ticker: 'D2330',
-      assurance: { kind: 'cpa', provider: '資誠聯合會計師事務所', level: 'limited', standard: '確信準則3000號', verifications: [{ provider: `邁${String.fromCodePoint(33834)}驗證股份有限公司`, standard: 'AA1000 &lt;Type 2&gt;' }] },
+      assurance: {
+        kind: 'cpa',
+        provider: '資誠聯合會計師事務所',
+        level: 'limited',
+        standard: '確信準則3000號',
+        verifications: [{ provider: `邁${String.fromCodePoint(33834)}驗證股份有限公司`, standard: 'AA1000 &lt;Type 2&gt;' }],
+      },
     });
     expect(rows[1]).toMatchObject({ ticker: 'D2002', assurance: { level: 'reasonable' }, link: `${FILE_STREAM}${FIRST_ID}` });
   });
@@ -299,12 +332,19 @@ describe('readReportFilings: GenPlus answers, old form (report years up to 2022)
       ),
     });
     expect(rejects.count).toBe(0);
-    const oldFile = (name: string) => `https://mopsov.twse.com.tw/server-java/FileDownLoad?step=9&filePath=/home/html/nas/protect/t100/&fileName=${name}`;
+    const oldFile = (name: string) =>
+      `https://mopsov.twse.com.tw/server-java/FileDownLoad?step=9&filePath=/home/html/nas/protect/t100/&fileName=${name}`;
     expect(rows).toEqual<ReportFiling[]>([
       {
         ticker: 'D1101',
         year: 2021,
-        assurance: { kind: 'cpa', provider: '安永聯合會計師事務所', level: 'limited', standard: null, verifications: [{ provider: '台灣檢驗科技股份有限公司', standard: 'AA1000' }] },
+        assurance: {
+          kind: 'cpa',
+          provider: '安永聯合會計師事務所',
+          level: 'limited',
+          standard: null,
+          verifications: [{ provider: '台灣檢驗科技股份有限公司', standard: 'AA1000' }],
+        },
         link: oldFile('D1101_110.pdf'),
         sourceId: SOURCE,
       },
@@ -333,7 +373,7 @@ describe('readReportFilings: GenPlus answers, old form (report years up to 2022)
     ]);
   });
 
-  it('each year is read in its own form: new keys in an old year\'s answer are rejects naming the old key', async () => {
+  it("each year is read in its own form: new keys in an old year's answer are rejects naming the old key", async () => {
     const { rows, rejects } = await readFiles({ 'esggenplus-2022-otc.json': answer(filing(), oldFiling()) });
     expect(rows.map((r) => `${r.ticker}/${r.year}`)).toEqual(['D1101/2022']);
     expect(rejects.format()).toMatch(/^esggenplus-2022-otc\.json:record 1: companY_ID: /);
@@ -349,7 +389,9 @@ describe('readReportFilings: answers that are not a successful GenPlus answer', 
   });
 
   it('an HTML page saved as the .json is refused, naming the source and the file', async () => {
-    const err = await failure({ 'esggenplus-2023-otc.json': '<!DOCTYPE html><html><head><title>系統維護中</title></head><body>維護中</body></html>' });
+    const err = await failure({
+      'esggenplus-2023-otc.json': '<!DOCTYPE html><html><head><title>系統維護中</title></head><body>維護中</body></html>',
+    });
     expect(err).toBeInstanceOf(SourceFileError);
     expect(err!.message).toMatch(/^SRC-MOPS-ESGREPORT esggenplus-2023-otc\.json: not a UTF-8 JSON answer/);
   });
@@ -381,11 +423,36 @@ describe('readReportFilings: answers that are not a successful GenPlus answer', 
   });
 });
 
-const HEADER = '市場別,年份,公司代號,公司名稱,申報原因,產業類別,報告書內容涵蓋期間,編製依循準則,第三方驗證單位名稱,第三方驗證採用標準,會計師確信驗證單位,會計師確信採用標準,會計師確信意見類型,上傳日期,修正後報告書';
-interface R { year?: string; ticker?: string; tp?: string; tpStd?: string; cpa?: string; cpaStd?: string; opinion?: string; upload?: string }
+const HEADER =
+  '市場別,年份,公司代號,公司名稱,申報原因,產業類別,報告書內容涵蓋期間,編製依循準則,第三方驗證單位名稱,第三方驗證採用標準,會計師確信驗證單位,會計師確信採用標準,會計師確信意見類型,上傳日期,修正後報告書';
+interface R {
+  year?: string;
+  ticker?: string;
+  tp?: string;
+  tpStd?: string;
+  cpa?: string;
+  cpaStd?: string;
+  opinion?: string;
+  upload?: string;
+}
 const row = (o: R = {}) =>
-  ['上市', o.year ?? '113', o.ticker ?? 'D1101', '示範水泥', '依規定申報', '水泥工業', '113/01/01~113/12/31', 'GRI',
-    o.tp ?? '', o.tpStd ?? '', o.cpa ?? '', o.cpaStd ?? '', o.opinion ?? '', o.upload ?? '114/08/29', ''].join(',');
+  [
+    '上市',
+    o.year ?? '113',
+    o.ticker ?? 'D1101',
+    '示範水泥',
+    '依規定申報',
+    '水泥工業',
+    '113/01/01~113/12/31',
+    'GRI',
+    o.tp ?? '',
+    o.tpStd ?? '',
+    o.cpa ?? '',
+    o.cpaStd ?? '',
+    o.opinion ?? '',
+    o.upload ?? '114/08/29',
+    '',
+  ].join(',');
 const readCsv = (lines: string[]) => readFiles({ 'esg_report.csv': `${[HEADER, ...lines].join('\n')}\n` });
 
 describe('readReportFilings: a MOPS CSV placed by hand (esg_report.csv)', () => {
@@ -396,7 +463,17 @@ describe('readReportFilings: a MOPS CSV placed by hand (esg_report.csv)', () => 
     ]);
     expect(rejects.count).toBe(0);
     expect(rows.map((r) => [r.ticker, r.year, r.assurance])).toEqual([
-      ['D1101', 2024, { kind: 'cpa', provider: '安永聯合會計師事務所', level: 'limited', standard: '確信準則3000號', verifications: [{ provider: 'SGS', standard: 'AA1000AS 高度保證' }] }],
+      [
+        'D1101',
+        2024,
+        {
+          kind: 'cpa',
+          provider: '安永聯合會計師事務所',
+          level: 'limited',
+          standard: '確信準則3000號',
+          verifications: [{ provider: 'SGS', standard: 'AA1000AS 高度保證' }],
+        },
+      ],
       ['D1102', 2024, { kind: 'cpa', provider: '勤業眾信聯合會計師事務所', level: 'reasonable', standard: '確信準則3410號', verifications: [] }],
     ]);
     expect(rows.every((r) => r.sourceId === SOURCE)).toBe(true);
@@ -423,7 +500,10 @@ describe('readReportFilings: a MOPS CSV placed by hand (esg_report.csv)', () => 
   });
 
   it('a CPA with an opinion type we do not know is a reject naming the column', async () => {
-    const { rows, rejects } = await readCsv([row({ cpa: '安永聯合會計師事務所', opinion: '無' }), row({ ticker: 'D1102', cpa: 'KPMG', opinion: '有限確信' })]);
+    const { rows, rejects } = await readCsv([
+      row({ cpa: '安永聯合會計師事務所', opinion: '無' }),
+      row({ ticker: 'D1102', cpa: 'KPMG', opinion: '有限確信' }),
+    ]);
     expect(rows.map((r) => r.ticker)).toEqual(['D1102']);
     expect(rejects.format()).toBe('esg_report.csv:2: 會計師確信意見類型: a CPA firm with an opinion type we do not know: "無"');
   });
@@ -443,8 +523,12 @@ describe('readReportFilings: a MOPS CSV placed by hand (esg_report.csv)', () => 
   });
 
   it('maps the required columns only, in another order, ignoring unknown ones', async () => {
-    const { rows } = await readFiles({ 'esg_report.csv': `會計師確信意見類型,會計師確信驗證單位,其他,第三方驗證採用標準,第三方驗證單位名稱,公司代號,年份\n合理確信,KPMG,x,,,d1101,114\n` });
-    expect(rows.map((r) => [r.ticker, r.year, r.assurance])).toEqual([['D1101', 2025, { kind: 'cpa', provider: 'KPMG', level: 'reasonable', standard: null, verifications: [] }]]);
+    const { rows } = await readFiles({
+      'esg_report.csv': `會計師確信意見類型,會計師確信驗證單位,其他,第三方驗證採用標準,第三方驗證單位名稱,公司代號,年份\n合理確信,KPMG,x,,,d1101,114\n`,
+    });
+    expect(rows.map((r) => [r.ticker, r.year, r.assurance])).toEqual([
+      ['D1101', 2025, { kind: 'cpa', provider: 'KPMG', level: 'reasonable', standard: null, verifications: [] }],
+    ]);
   });
 
   it('a missing required column throws MissingColumnError naming the source, the file and the column', async () => {
@@ -486,7 +570,10 @@ describe('mopsEsgReportModule.plan', () => {
     const url = 'http://127.0.0.1:1/api/api/MopsSustainReport/data';
     await mopsEsgReportModule.plan!.run(session, { url, asof: '2025-11-30', moenvKey: '' });
     expect(reportYears('2025-11-30')).toEqual(Array.from({ length: 11 }, (_, i) => 2014 + i));
-    expect(requests.map((r) => r.file)).toEqual([TOKEN_FILE, ...reportYears('2025-11-30').flatMap((y) => [`esggenplus-${y}-sii.json`, `esggenplus-${y}-otc.json`])]);
+    expect(requests.map((r) => r.file)).toEqual([
+      TOKEN_FILE,
+      ...reportYears('2025-11-30').flatMap((y) => [`esggenplus-${y}-sii.json`, `esggenplus-${y}-otc.json`]),
+    ]);
     for (const r of requests.slice(1)) {
       expect(r.file).toMatch(mopsEsgReportModule.files.answers);
       expect(r.method).toBe('POST');
@@ -494,13 +581,23 @@ describe('mopsEsgReportModule.plan', () => {
     }
     const byFile = new Map(requests.map((r) => [r.file, r]));
     expect(byFile.get('esggenplus-2022-otc.json')!.url).toBe(`${url}/old`);
-    expect(JSON.parse(byFile.get('esggenplus-2022-otc.json')!.body!)).toEqual({ year: 2022, marketType: 1, industryNameList: [], companyCodeList: [] });
+    expect(JSON.parse(byFile.get('esggenplus-2022-otc.json')!.body!)).toEqual({
+      year: 2022,
+      marketType: 1,
+      industryNameList: [],
+      companyCodeList: [],
+    });
     expect(byFile.get('esggenplus-2023-sii.json')!.url).toBe(url);
-    expect(JSON.parse(byFile.get('esggenplus-2023-sii.json')!.body!)).toEqual({ year: 2023, marketType: 0, industryNameList: [], companyCodeList: [] });
+    expect(JSON.parse(byFile.get('esggenplus-2023-sii.json')!.body!)).toEqual({
+      year: 2023,
+      marketType: 0,
+      industryNameList: [],
+      companyCodeList: [],
+    });
     expect(byFile.get('esggenplus-2024-sii.json')!.headers).toMatchObject({ 'content-type': 'application/json', origin: SITE });
   });
 
-  it('first GETs the antiforgery token on the data URL\'s origin (its answer kept) and sends it as RequestVerificationToken with every POST', async () => {
+  it("first GETs the antiforgery token on the data URL's origin (its answer kept) and sends it as RequestVerificationToken with every POST", async () => {
     const { session, requests } = fakeSession();
     await mopsEsgReportModule.plan!.run(session, { url: 'http://127.0.0.1:8123/api/api/MopsSustainReport/data', asof: '2024-06-30', moenvKey: '' });
     const [first, ...posts] = requests;
@@ -520,25 +617,37 @@ describe('mopsEsgReportModule.plan', () => {
     const posts = requests.filter((r) => r.method === 'POST');
     expect(posts).toHaveLength(20);
     for (const r of posts) expect(Object.keys(r.headers!).map((k) => k.toLowerCase())).not.toContain('requestverificationtoken');
-    expect(logs).toEqual(['SRC-MOPS-ESGREPORT: no antiforgery token endpoint (HTTP 404 at http://127.0.0.1:8123/api/api/Antiforgery/token); posting without a RequestVerificationToken header']);
+    expect(logs).toEqual([
+      'SRC-MOPS-ESGREPORT: no antiforgery token endpoint (HTTP 404 at http://127.0.0.1:8123/api/api/Antiforgery/token); posting without a RequestVerificationToken header',
+    ]);
   });
 
   it('any other failure of the token endpoint fails the plan before any POST', async () => {
     const { session, requests } = fakeSession({ status: 403 });
-    await expect(mopsEsgReportModule.plan!.run(session, { url: 'http://127.0.0.1:1/api/api/MopsSustainReport/data', asof: '2024-06-30', moenvKey: '' })).rejects.toThrow(/HTTP 403/);
+    await expect(
+      mopsEsgReportModule.plan!.run(session, { url: 'http://127.0.0.1:1/api/api/MopsSustainReport/data', asof: '2024-06-30', moenvKey: '' }),
+    ).rejects.toThrow(/HTTP 403/);
     expect(requests.map((r) => r.method)).toEqual(['GET']);
   });
 
   it('a token answer in a form we do not know fails the plan naming the source, before any POST', async () => {
-    for (const body of [JSON.stringify({ code: 200, success: true, data: null, message: null }), JSON.stringify({ xsrf: TOKEN }), JSON.stringify({ success: false, data: TOKEN }), '{}', 'OK']) {
+    for (const body of [
+      JSON.stringify({ code: 200, success: true, data: null, message: null }),
+      JSON.stringify({ xsrf: TOKEN }),
+      JSON.stringify({ success: false, data: TOKEN }),
+      '{}',
+      'OK',
+    ]) {
       const { session, requests } = fakeSession(body);
-      await expect(mopsEsgReportModule.plan!.run(session, { url: 'http://127.0.0.1:1/api/api/MopsSustainReport/data', asof: '2024-06-30', moenvKey: '' }), body)
-        .rejects.toThrow(/^SRC-MOPS-ESGREPORT esggenplus-antiforgery-token\.json: the antiforgery answer holds no token in a form we know/);
+      await expect(
+        mopsEsgReportModule.plan!.run(session, { url: 'http://127.0.0.1:1/api/api/MopsSustainReport/data', asof: '2024-06-30', moenvKey: '' }),
+        body,
+      ).rejects.toThrow(/^SRC-MOPS-ESGREPORT esggenplus-antiforgery-token\.json: the antiforgery answer holds no token in a form we know/);
       expect(requests.map((r) => r.method)).toEqual(['GET']);
     }
   });
 
-  it('reads the token from GenPlus\'s envelope, {token}, {requestToken} (top or under data), a JSON string or bare text', () => {
+  it("reads the token from GenPlus's envelope, {token}, {requestToken} (top or under data), a JSON string or bare text", () => {
     const forms = [
       tokenAnswer,
       JSON.stringify({ token: TOKEN }),
@@ -555,7 +664,7 @@ describe('mopsEsgReportModule.plan', () => {
     }
   });
 
-  it('its check counts a successful answer\'s records (none for `data: null`) and refuses `success: false`', async () => {
+  it("its check counts a successful answer's records (none for `data: null`) and refuses `success: false`", async () => {
     const { session, requests } = fakeSession();
     await mopsEsgReportModule.plan!.run(session, { url: 'http://127.0.0.1:1/data', asof: '2024-06-30', moenvKey: '' });
     const check = requests.find((r) => r.file === 'esggenplus-2023-sii.json')!.check!;

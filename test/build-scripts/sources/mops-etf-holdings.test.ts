@@ -45,13 +45,24 @@ describe('readEtfHoldings (SRC-MOPS-ETF-HOLDINGS)', () => {
   it('an empty fund name is null; the optional 基金名稱 column may be absent', async () => {
     expect((await read(`${HEADER}\nDE878,,115,Q3,D2330,示範積電,1\n`))[0]!.fundName).toBeNull();
     const rows = await read(`持股比率,證券簡稱,證券代號,季別,年度,基金代號,其他\n5,示範積電,D2330,Q3,115,DE878,x\n`);
-    expect(rows).toEqual([{ fundCode: 'DE878', fundName: null, year: 2026, quarter: 3, securityCode: 'D2330', securityName: '示範積電', weight: 0.05 }]);
+    expect(rows).toEqual([
+      { fundCode: 'DE878', fundName: null, year: 2026, quarter: 3, securityCode: 'D2330', securityName: '示範積電', weight: 0.05 },
+    ]);
   });
 
   it('rejects bad rows with file:line: column: reason', async () => {
     const rejects = new RejectLog();
     const rows = await read(
-      [HEADER, 'DE878,,115,Q5,D2330,甲,1', 'DE878,,115,0,D2330,甲,1', 'DE878,,115,Q3,D2330,甲,101', 'DE878,,115,Q3,D2330,甲,', 'DE878,,115,Q3,,甲,1', 'DE-878,,115,Q3,D2330,甲,1', 'DE878,,115,Q3,D2330,甲,1'].join('\n'),
+      [
+        HEADER,
+        'DE878,,115,Q5,D2330,甲,1',
+        'DE878,,115,0,D2330,甲,1',
+        'DE878,,115,Q3,D2330,甲,101',
+        'DE878,,115,Q3,D2330,甲,',
+        'DE878,,115,Q3,,甲,1',
+        'DE-878,,115,Q3,D2330,甲,1',
+        'DE878,,115,Q3,D2330,甲,1',
+      ].join('\n'),
       rejects,
     );
     expect(rows).toHaveLength(1);
@@ -74,7 +85,7 @@ describe('readEtfHoldings (SRC-MOPS-ETF-HOLDINGS)', () => {
 });
 
 describe('readMopsEtfFunds (SRC-MOPS-ETF-HOLDINGS as EtfFund)', () => {
-  it('keeps each fund\'s latest quarter, in file order, cut-off 0', async () => {
+  it("keeps each fund's latest quarter, in file order, cut-off 0", async () => {
     const rejects = new RejectLog();
     const funds = await readMopsEtfFunds(
       sourceDir(
@@ -102,7 +113,15 @@ describe('readMopsEtfFunds (SRC-MOPS-ETF-HOLDINGS as EtfFund)', () => {
           { code: 'D1101', name: '示範泥', weight: 0.4 },
         ],
       },
-      { code: 'DE900', name: 'DE900', period: '2025Q4', asof: '2025-12-31', minWeight: 0, sourceId: 'SRC-MOPS-ETF-HOLDINGS', holdings: [{ code: 'XUS001', name: '海外', weight: 1 }] },
+      {
+        code: 'DE900',
+        name: 'DE900',
+        period: '2025Q4',
+        asof: '2025-12-31',
+        minWeight: 0,
+        sourceId: 'SRC-MOPS-ETF-HOLDINGS',
+        holdings: [{ code: 'XUS001', name: '海外', weight: 1 }],
+      },
     ]);
   });
 

@@ -43,7 +43,8 @@ ${table}
 </form></body></html>`;
 }
 
-const HEADER = '<tr><th>基金名稱</th><th>標的種類</th><th>標的代號</th><th>標的名稱</th><th>金額</th><th>擔保機構</th><th>次順位債券</th><th>受益權單位數</th><th>占基金淨資產價值之比例(%)</th></tr>';
+const HEADER =
+  '<tr><th>基金名稱</th><th>標的種類</th><th>標的代號</th><th>標的名稱</th><th>金額</th><th>擔保機構</th><th>次順位債券</th><th>受益權單位數</th><th>占基金淨資產價值之比例(%)</th></tr>';
 const TABLE = `<table class="DataTable">
 ${HEADER}
 <tr><td rowspan="3">元大台灣ESG永續ETF證券投資信託基金</td><td>國內上市</td><td>2330</td><td>台積電</td><td>12,345,678,901</td><td></td><td></td><td>0</td><td>32.10</td></tr>
@@ -93,8 +94,20 @@ describe('parseSitcaAnswer (SRC-SITCA-ETF-HOLDINGS)', () => {
     const funds = parseSitcaAnswer(answer({ table }), 'a.html', '202509', 'AH11', rejects);
     expect(rejects.count).toBe(0);
     expect(funds.map((f) => [f.name, f.holdings.map((h) => [h.code, h.weight])])).toEqual([
-      ['甲基金', [['1101', 0.03], ['1102', 0.02]]],
-      ['乙基金', [['2330', 0.04], ['2454', 0.015]]],
+      [
+        '甲基金',
+        [
+          ['1101', 0.03],
+          ['1102', 0.02],
+        ],
+      ],
+      [
+        '乙基金',
+        [
+          ['2330', 0.04],
+          ['2454', 0.015],
+        ],
+      ],
     ]);
   });
 
@@ -108,29 +121,51 @@ describe('parseSitcaAnswer (SRC-SITCA-ETF-HOLDINGS)', () => {
       return null;
     })();
     expect(err).toBeInstanceOf(SourceFileError);
-    expect(err!.message).toMatch(/SRC-SITCA-ETF-HOLDINGS sitca-IN2630-202509-AH11\.html: asked for period 202509, class AH11; the answer shows period 202506, class AH11/);
+    expect(err!.message).toMatch(
+      /SRC-SITCA-ETF-HOLDINGS sitca-IN2630-202509-AH11\.html: asked for period 202509, class AH11; the answer shows period 202506, class AH11/,
+    );
   });
 
   it('refuses an answer showing another class than the one asked for', () => {
-    expect(() => parseSitcaAnswer(answer({ fundClass: 'AL11' }), 'x.html', '202509', 'AH11', new RejectLog())).toThrow(/asked for period 202509, class AH11; the answer shows period 202509, class AL11/);
+    expect(() => parseSitcaAnswer(answer({ fundClass: 'AL11' }), 'x.html', '202509', 'AH11', new RejectLog())).toThrow(
+      /asked for period 202509, class AH11; the answer shows period 202509, class AL11/,
+    );
   });
 
   it('refuses an answer with no holdings table; a table with no rows is an empty class', () => {
-    expect(() => parseSitcaAnswer(answer({ table: null }), 'x.html', '202509', 'AH11', new RejectLog())).toThrow(/SRC-SITCA-ETF-HOLDINGS x\.html: asked for period 202509, class AH11; the answer has no holdings table/);
-    expect(() => parseSitcaAnswer(answer({ table: '<p>查詢逾時，請重新查詢</p>' }), 'x.html', '202509', 'AH11', new RejectLog())).toThrow(/no holdings table/);
+    expect(() => parseSitcaAnswer(answer({ table: null }), 'x.html', '202509', 'AH11', new RejectLog())).toThrow(
+      /SRC-SITCA-ETF-HOLDINGS x\.html: asked for period 202509, class AH11; the answer has no holdings table/,
+    );
+    expect(() => parseSitcaAnswer(answer({ table: '<p>查詢逾時，請重新查詢</p>' }), 'x.html', '202509', 'AH11', new RejectLog())).toThrow(
+      /no holdings table/,
+    );
     expect(parseSitcaAnswer(answer({ table: `<table>${HEADER}</table>` }), 'x.html', '202509', 'AH11', new RejectLog())).toEqual([]);
   });
 
   it('refuses a page that marks no period or class selected (a lost session answers the bare form)', () => {
     const bare = answer().replace(/ selected="selected"/g, '');
-    expect(() => parseSitcaAnswer(bare, 'x.html', '202509', 'AH11', new RejectLog())).toThrow(/the answer shows period \(none selected\), class \(none selected\)/);
+    expect(() => parseSitcaAnswer(bare, 'x.html', '202509', 'AH11', new RejectLog())).toThrow(
+      /the answer shows period \(none selected\), class \(none selected\)/,
+    );
     const noSelects = '<html><body><form><p>查詢逾時，請重新查詢</p></form></body></html>';
-    expect(() => parseSitcaAnswer(noSelects, 'x.html', '202509', 'AH11', new RejectLog())).toThrow(/the answer shows period \(no such select\), class \(no such select\)/);
+    expect(() => parseSitcaAnswer(noSelects, 'x.html', '202509', 'AH11', new RejectLog())).toThrow(
+      /the answer shows period \(no such select\), class \(no such select\)/,
+    );
   });
 
   it('fails loudly, naming the file and the header, when a column cannot be told from the header', () => {
     const renamed = HEADER.replace('占基金淨資產價值之比例(%)', '說明');
-    expect(() => parseSitcaAnswer(answer({ table: `<table>${renamed}<tr><td>甲</td><td>國內上市</td><td>1101</td><td>台泥</td><td>1</td><td></td><td></td><td>0</td><td>3</td></tr></table>` }), 'x.html', '202509', 'AH11', new RejectLog())).toThrow(
+    expect(() =>
+      parseSitcaAnswer(
+        answer({
+          table: `<table>${renamed}<tr><td>甲</td><td>國內上市</td><td>1101</td><td>台泥</td><td>1</td><td></td><td></td><td>0</td><td>3</td></tr></table>`,
+        }),
+        'x.html',
+        '202509',
+        'AH11',
+        new RejectLog(),
+      ),
+    ).toThrow(
       /x\.html: cannot tell the holdings columns from the table's header \[基金名稱 \| 標的種類 \| 標的代號 \| 標的名稱 \| 金額 \| 擔保機構 \| 次順位債券 \| 受益權單位數 \| 說明\]: no column labelled 比例/,
     );
   });
@@ -157,17 +192,34 @@ describe('parseSitcaAnswer (SRC-SITCA-ETF-HOLDINGS)', () => {
 /** A hand-written page in the genuine answer's form (test/fixtures; see its header comment). */
 const GENUINE_FORM = readFileSync(join(import.meta.dirname, '../../fixtures/sitca-IN2630-genuine-form.html'), 'utf8');
 
-describe('the genuine answer\'s form (10 columns with 名次, 合計 over nine, notes, 國巨*)', () => {
+describe("the genuine answer's form (10 columns with 名次, 合計 over nine, notes, 國巨*)", () => {
   it('reads funds without their notes, names without *, kinds, ISINs and weights by the header labels', () => {
     const rejects = new RejectLog();
     const funds = parseSitcaAnswer(GENUINE_FORM, 'sitca-IN2630-202509-AH11.html', '202509', 'AH11', rejects);
     expect(rejects.format()).toBe('');
     expect(funds.map((f) => [f.name, f.holdings.map((h) => [h.kind, h.code, h.name, h.weight])])).toEqual([
-      ['兆豐臺灣藍籌30ETF基金', [['國內上市', '2330', '台積電', 0.2556], ['國內上市', '2454', '聯發科', 0.1457], ['國內上市', '2327', '國巨', 0.0315]]],
-      ['國泰台灣高股息傘型基金之台灣ESG永續高股息ETF基金', [['國內上市', '2303', '聯電', 0.0412], ['國內上市', '3231', '緯創', 0.0377]]],
+      [
+        '兆豐臺灣藍籌30ETF基金',
+        [
+          ['國內上市', '2330', '台積電', 0.2556],
+          ['國內上市', '2454', '聯發科', 0.1457],
+          ['國內上市', '2327', '國巨', 0.0315],
+        ],
+      ],
+      [
+        '國泰台灣高股息傘型基金之台灣ESG永續高股息ETF基金',
+        [
+          ['國內上市', '2303', '聯電', 0.0412],
+          ['國內上市', '3231', '緯創', 0.0377],
+        ],
+      ],
       [
         '兆豐美國企業優選投資級公司債ETF基金',
-        [['公司債 無擔保', 'US30303MAE21', 'META 5 58 111555', 0.0162], ['公司債 無擔保', 'US747525BT99', 'QCOM 6 052053', 0.0152], ['公司債 無擔保', 'US00206RML32', 'AT&T 5.4 021534', 0.0123]],
+        [
+          ['公司債 無擔保', 'US30303MAE21', 'META 5 58 111555', 0.0162],
+          ['公司債 無擔保', 'US747525BT99', 'QCOM 6 052053', 0.0152],
+          ['公司債 無擔保', 'US00206RML32', 'AT&T 5.4 021534', 0.0123],
+        ],
       ],
       ['富蘭克林華美臺灣ESG永續高息ETF基金', [['國內上市', '2412', '中華電', 0.0308]]],
     ]);
@@ -197,7 +249,13 @@ describe('the genuine answer\'s form (10 columns with 名次, 合計 over nine, 
     const funds = parseSitcaAnswer(answer({ table }), 'x.html', '202509', 'AH11', rejects);
     expect(rejects.format()).toBe('');
     expect(funds.map((f) => [f.name, f.holdings.map((h) => [h.code, h.name, h.weight])])).toEqual([
-      ['甲ETF基金', [['2330', '台積電', 0.2556], ['2327', '國巨', 0.0315]]],
+      [
+        '甲ETF基金',
+        [
+          ['2330', '台積電', 0.2556],
+          ['2327', '國巨', 0.0315],
+        ],
+      ],
       ['乙ETF基金', [['US30303MAE21', 'META 5 58 111555', 0.0162]]],
     ]);
   });
@@ -227,7 +285,10 @@ describe('readSitcaPage', () => {
 });
 
 describe('readSitcaHoldings', () => {
-  const al11 = answer({ fundClass: 'AL11', table: `<table>${HEADER}<tr><td rowspan="2">主動甲ETF證券投資信託基金</td><td>國內上市</td><td>2330</td><td>台積電</td><td>1</td><td></td><td></td><td>0</td><td>9.5</td></tr><tr><td>合計</td><td></td><td></td><td></td><td></td><td></td><td></td><td>9.5</td></tr></table>` });
+  const al11 = answer({
+    fundClass: 'AL11',
+    table: `<table>${HEADER}<tr><td rowspan="2">主動甲ETF證券投資信託基金</td><td>國內上市</td><td>2330</td><td>台積電</td><td>1</td><td></td><td></td><td>0</td><td>9.5</td></tr><tr><td>合計</td><td></td><td></td><td></td><td></td><td></td><td></td><td>9.5</td></tr></table>`,
+  });
 
   it('reads both classes of the newest period only', async () => {
     const dir = fixtureDir({
@@ -250,8 +311,15 @@ describe('readSitcaHoldings', () => {
   });
 
   it('refuses a file whose page shows another period than its name, and one class without the other', async () => {
-    await expect(readSitcaHoldings(fixtureDir({ 'sitca-IN2630-202509-AH11.html': answer({ period: '202506' }), 'sitca-IN2630-202509-AL11.html': al11 }), new RejectLog())).rejects.toThrow(/asked for period 202509, class AH11; the answer shows period 202506/);
-    await expect(readSitcaHoldings(fixtureDir({ 'sitca-IN2630-202509-AH11.html': answer() }), new RejectLog())).rejects.toThrow(/sitca-IN2630-202509-AL11\.html is missing/);
+    await expect(
+      readSitcaHoldings(
+        fixtureDir({ 'sitca-IN2630-202509-AH11.html': answer({ period: '202506' }), 'sitca-IN2630-202509-AL11.html': al11 }),
+        new RejectLog(),
+      ),
+    ).rejects.toThrow(/asked for period 202509, class AH11; the answer shows period 202506/);
+    await expect(readSitcaHoldings(fixtureDir({ 'sitca-IN2630-202509-AH11.html': answer() }), new RejectLog())).rejects.toThrow(
+      /sitca-IN2630-202509-AL11\.html is missing/,
+    );
   });
 });
 
@@ -275,7 +343,13 @@ class FakeSession implements FetchSession {
 describe('sitcaEtfHoldingsModule', () => {
   it('registry: SITCA, not government, quarterly, no open-data licence', () => {
     const i = sitcaEtfHoldingsModule.info;
-    expect(i).toMatchObject({ source_id: 'SRC-SITCA-ETF-HOLDINGS', owner_org: 'SITCA', is_government: false, update_frequency: 'quarterly', homepage_url: SITCA_URL });
+    expect(i).toMatchObject({
+      source_id: 'SRC-SITCA-ETF-HOLDINGS',
+      owner_org: 'SITCA',
+      is_government: false,
+      update_frequency: 'quarterly',
+      homepage_url: SITCA_URL,
+    });
     expect(i.licence.id).toBe('none');
     expect(sitcaEtfHoldingsModule.files.answers.test('sitca-IN2630-form.html')).toBe(true);
     expect(sitcaEtfHoldingsModule.files.answers.test('sitca-IN2630-202509-AL11.html')).toBe(true);
@@ -326,7 +400,9 @@ describe('sitcaEtfHoldingsModule', () => {
   it('plan: refuses an answer for another period (the known fault) and counts holding rows', async () => {
     const dir = fixtureDir({});
     const session = new FakeSession(dir, (r) => (r.method === 'GET' ? answer({ table: null }) : answer({ period: '202506' })));
-    await expect(sitcaEtfHoldingsModule.plan!.run(session, { url: SITCA_URL, asof: '2025-11-30', moenvKey: '' })).rejects.toThrow(/asked for period 202509, class AH11; the answer shows period 202506/);
+    await expect(sitcaEtfHoldingsModule.plan!.run(session, { url: SITCA_URL, asof: '2025-11-30', moenvKey: '' })).rejects.toThrow(
+      /asked for period 202509, class AH11; the answer shows period 202506/,
+    );
     const path = join(dir, 'ok.html');
     writeFileSync(path, answer());
     expect(await checkSitcaAnswer(path, 'ok.html', '202509', 'AH11')).toBe(5);

@@ -22,7 +22,14 @@ function record(over: Record<string, string> = {}): Record<string, string> {
     ...over,
   };
 }
-const esg = record({ 基金代號: '00850', 基金簡稱: '元大臺灣ESG永續', 基金中文名稱: '元大台灣ESG永續ETF證券投資信託基金', '標的指數/追蹤指數名稱': '臺灣永續指數', 成立日期: '1080807', 上市日期: '1080823' });
+const esg = record({
+  基金代號: '00850',
+  基金簡稱: '元大臺灣ESG永續',
+  基金中文名稱: '元大台灣ESG永續ETF證券投資信託基金',
+  '標的指數/追蹤指數名稱': '臺灣永續指數',
+  成立日期: '1080807',
+  上市日期: '1080823',
+});
 
 const read = (records: unknown[], rejects = new RejectLog()) => readFundList(fixtureDir({ 't187ap47_L.json': JSON.stringify(records) }), rejects);
 
@@ -79,7 +86,9 @@ describe('readFundList (SRC-TWSE-ETF-LIST)', () => {
 
   it('reads the UTF-8-with-BOM CSV placed by hand', async () => {
     const r = record();
-    const csv = `\ufeff${Object.keys(r).join(',')}\n${Object.values(r).map((v) => (v.includes(',') ? `"${v}"` : v)).join(',')}\n`;
+    const csv = `\ufeff${Object.keys(r).join(',')}\n${Object.values(r)
+      .map((v) => (v.includes(',') ? `"${v}"` : v))
+      .join(',')}\n`;
     const { rows } = await readFundList(fixtureDir({ 't187ap47_L.csv': csv }), new RejectLog());
     expect(rows.map((x) => [x.code, x.listed, x.units])).toEqual([['0050', '2003-06-30', '13,535,000,000']]);
   });
@@ -87,7 +96,11 @@ describe('readFundList (SRC-TWSE-ETF-LIST)', () => {
 
 describe('twseEtfListModule', () => {
   it('is one GET of the OpenAPI dataset into t187ap47_L.json, expecting JSON', async () => {
-    expect(twseEtfListModule.info).toMatchObject({ source_id: 'SRC-TWSE-ETF-LIST', owner_org: 'TWSE', homepage_url: 'https://openapi.twse.com.tw/v1/opendata/t187ap47_L' });
+    expect(twseEtfListModule.info).toMatchObject({
+      source_id: 'SRC-TWSE-ETF-LIST',
+      owner_org: 'TWSE',
+      homepage_url: 'https://openapi.twse.com.tw/v1/opendata/t187ap47_L',
+    });
     expect(twseEtfListModule.info.licence.id).toBe('OGDL-Taiwan-1.0');
     expect(twseEtfListModule.files.answers.test('t187ap47_L.json')).toBe(true);
     expect(twseEtfListModule.files.placed).toEqual(['t187ap47_L.csv']);

@@ -23,7 +23,16 @@ describe('a million distinct keyless clients', () => {
     const dir = mkdtempSync(join(tmpdir(), 'esg-clients-'));
     try {
       // The shim's own heap limit (package.json's start): a million clients at MemoryStore's 0.55 KB would need 550 MB.
-      const args = ['--expose-gc', '--max-semi-space-size=4', '--max-old-space-size=160', '--import', 'tsx', 'test/server/access/many-clients.ts', dir, '1000000'];
+      const args = [
+        '--expose-gc',
+        '--max-semi-space-size=4',
+        '--max-old-space-size=160',
+        '--import',
+        'tsx',
+        'test/server/access/many-clients.ts',
+        dir,
+        '1000000',
+      ];
       const { QUOTA_MEMORY_CLIENTS: _, ...env } = process.env;
       const { stdout } = await run(process.execPath, args, { env, timeout: 240_000 });
       const r = JSON.parse(stdout.trim().split('\n').pop()!) as { baseline: number; heap: number[]; first: number; last: number };
@@ -83,7 +92,11 @@ describe('the client table', () => {
   });
 
   it('QUOTA_MEMORY_CLIENTS: a whole number from 1, the default when unset', () => {
-    expect([memoryClientsFrom(undefined), memoryClientsFrom(''), memoryClientsFrom('5000')]).toEqual([DEFAULT_MEMORY_CLIENTS, DEFAULT_MEMORY_CLIENTS, 5000]);
+    expect([memoryClientsFrom(undefined), memoryClientsFrom(''), memoryClientsFrom('5000')]).toEqual([
+      DEFAULT_MEMORY_CLIENTS,
+      DEFAULT_MEMORY_CLIENTS,
+      5000,
+    ]);
     for (const bad of ['0', '-1', '1e5', '10k', ' 5']) expect(() => memoryClientsFrom(bad)).toThrow(/QUOTA_MEMORY_CLIENTS must be a whole number/);
   });
 });

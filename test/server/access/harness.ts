@@ -35,7 +35,12 @@ export async function startMetered(snapshotsDir: string, o: { trustProxy?: numbe
   const logs: string[] = [];
   const logger = jsonLogger((line) => logs.push(line));
   // No staleness in tests: a key created or revoked is seen by the very next request.
-  const access = new Meter({ keys: KeyStore.open(keysPath, { maxStalenessMs: 0 }), counters: o.counters ?? memoryCounters(), clock: () => clock.now, logger });
+  const access = new Meter({
+    keys: KeyStore.open(keysPath, { maxStalenessMs: 0 }),
+    counters: o.counters ?? memoryCounters(),
+    clock: () => clock.now,
+    logger,
+  });
   const server = await startServer(snapshotsDir, { access, logger, trustProxy: o.trustProxy });
   return {
     base: server.base,
@@ -48,7 +53,11 @@ export async function startMetered(snapshotsDir: string, o: { trustProxy?: numbe
       const headers: Record<string, string> = { ...c.headers };
       if (c.key !== undefined) headers['X-API-Key'] = c.key;
       if (c.body !== undefined) headers['Content-Type'] = 'application/json';
-      return getJson(`${server.base}/api/v1${path}`, { method: c.method ?? (c.body !== undefined ? 'POST' : 'GET'), headers, body: c.body === undefined ? undefined : JSON.stringify(c.body) });
+      return getJson(`${server.base}/api/v1${path}`, {
+        method: c.method ?? (c.body !== undefined ? 'POST' : 'GET'),
+        headers,
+        body: c.body === undefined ? undefined : JSON.stringify(c.body),
+      });
     },
     close: async () => {
       await server.close();

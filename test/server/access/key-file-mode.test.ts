@@ -34,7 +34,9 @@ describe('the keys database file', () => {
 
   it('npm run keys create makes it 0600 too', async () => {
     const keysDb = join(dir, 'cli', 'keys.sqlite');
-    await run(process.execPath, ['--import', 'tsx', 'server/cli/keys.ts', 'create', '--tier', 'academic', '--owner', 'cli mode test'], { env: { ...process.env, KEYS_DB: keysDb } });
+    await run(process.execPath, ['--import', 'tsx', 'server/cli/keys.ts', 'create', '--tier', 'academic', '--owner', 'cli mode test'], {
+      env: { ...process.env, KEYS_DB: keysDb },
+    });
     expect(modeOf(keysDb).toString(8)).toBe('600');
   });
 

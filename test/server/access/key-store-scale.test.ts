@@ -39,7 +39,8 @@ afterAll(async () => {
 });
 
 const keyed = async (key: string) => (await fetch(`${shim.base}/api/v1/ranking?limit=1`, { headers: { 'X-API-Key': key } })).status;
-const keysCommand = async (...args: string[]) => (await run(process.execPath, ['--import', 'tsx', 'server/cli/keys.ts', ...args], { env: { ...process.env, KEYS_DB: keysDb } })).stdout;
+const keysCommand = async (...args: string[]) =>
+  (await run(process.execPath, ['--import', 'tsx', 'server/cli/keys.ts', ...args], { env: { ...process.env, KEYS_DB: keysDb } })).stdout;
 
 /** Keyed calls from 4 clients, one at a time each, until `until` settles (at most 30,000): each call's milliseconds. */
 async function latencies(until: Promise<unknown>): Promise<number[]> {
@@ -78,8 +79,12 @@ describe(`a key store of ${KEYS.toLocaleString('en')} keys`, () => {
     expect(during.length, 'calls during').toBeGreaterThan(50);
     // Generous, as the machine is shared (each `npm run keys` process takes a core to start): a
     // reload of every key held every call for seconds at this size.
-    expect(p99(during), `p99 during ${p99(during).toFixed(1)} ms, before ${p99(before).toFixed(1)} ms`).toBeLessThanOrEqual(Math.max(3 * p99(before), p99(before) + 50));
-    expect(Math.max(...during), `the slowest call while keys changed (before: ${Math.max(...before).toFixed(1)} ms)`).toBeLessThan(Math.max(500, 2 * Math.max(...before)));
+    expect(p99(during), `p99 during ${p99(during).toFixed(1)} ms, before ${p99(before).toFixed(1)} ms`).toBeLessThanOrEqual(
+      Math.max(3 * p99(before), p99(before) + 50),
+    );
+    expect(Math.max(...during), `the slowest call while keys changed (before: ${Math.max(...before).toFixed(1)} ms)`).toBeLessThan(
+      Math.max(500, 2 * Math.max(...before)),
+    );
     // The key was created, answered, then revoked: 401 from then on.
     expect(await keyed(created)).toBe(401);
   }, 120_000);

@@ -13,7 +13,11 @@ const run = promisify(execFile);
 const KEY = /^esg_[0-9a-f]{10}_[A-Za-z0-9_-]{43}$/;
 
 /** The bytes of the SQLite file and its WAL, where a key written in clear would land. */
-const storeBytes = (path: string) => [path, `${path}-wal`, `${path}-shm`].filter(existsSync).map((p) => readFileSync(p).toString('latin1')).join('');
+const storeBytes = (path: string) =>
+  [path, `${path}-wal`, `${path}-shm`]
+    .filter(existsSync)
+    .map((p) => readFileSync(p).toString('latin1'))
+    .join('');
 
 describe('key store', () => {
   let dir: string;
@@ -86,7 +90,8 @@ describe('key store', () => {
 describe('npm run keys', () => {
   let dir: string;
   let keysDb: string;
-  const keys = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'server/cli/keys.ts', ...args], { env: { ...process.env, KEYS_DB: keysDb } });
+  const keys = (...args: string[]) =>
+    run(process.execPath, ['--import', 'tsx', 'server/cli/keys.ts', ...args], { env: { ...process.env, KEYS_DB: keysDb } });
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'esg-keys-cli-'));
     keysDb = join(dir, 'sub', 'keys.sqlite');
@@ -120,14 +125,20 @@ describe('npm run keys', () => {
     [['revoke'], /one key id/],
     [['rotate'], /unknown command/],
   ])('refuses %j', async (args, message) => {
-    const err = (await keys(...args).then(() => null, (e: { code: number; stderr: string }) => e))!;
+    const err = (await keys(...args).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    ))!;
     expect(err).not.toBeNull();
     expect(err.code).toBe(2);
     expect(err.stderr).toMatch(message);
   });
 
   it('revoking an unknown id exits 1', async () => {
-    const err = (await keys('revoke', 'ffffffffff').then(() => null, (e: { code: number; stderr: string }) => e))!;
+    const err = (await keys('revoke', 'ffffffffff').then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    ))!;
     expect(err.code).toBe(1);
     expect(err.stderr).toContain('No key with id ffffffffff');
   });

@@ -25,7 +25,8 @@ const buckets = bucketsFor(operation('ranking'), 'GET', 'limit=1');
 // One response for every call: the meter only sets its RateLimit headers on it.
 const res = new ServerResponse(new IncomingMessage(new Socket())) as unknown as Response;
 const requestFrom = (ip: string) => ({ headers: {}, ip, socket: {} }) as unknown as Request;
-const ipOf = (i: number) => (i % 8 === 7 ? `2001:db8:${(i >>> 8).toString(16)}:${((i & 255) << 8).toString(16)}::1` : `10.${(i >>> 16) & 255}.${(i >>> 8) & 255}.${i & 255}`);
+const ipOf = (i: number) =>
+  i % 8 === 7 ? `2001:db8:${(i >>> 8).toString(16)}:${((i & 255) << 8).toString(16)}::1` : `10.${(i >>> 16) & 255}.${(i >>> 8) & 255}.${i & 255}`;
 
 const heapMb = () => {
   gc();

@@ -14,7 +14,13 @@ export function freePort(): Promise<number> {
 }
 
 /** Waits until `ready()` says yes; fails early when the process exits, naming it and its log's tail. */
-export async function until(what: string, ms: number, ready: () => Promise<boolean>, child: ChildProcess, log: () => string = () => ''): Promise<void> {
+export async function until(
+  what: string,
+  ms: number,
+  ready: () => Promise<boolean>,
+  child: ChildProcess,
+  log: () => string = () => '',
+): Promise<void> {
   const deadline = Date.now() + ms;
   const tail = () => (log() === '' ? '' : `:\n${log().slice(-2000)}`);
   while (Date.now() < deadline) {
@@ -66,9 +72,13 @@ export interface RedisServer {
  * redis-server started again on the same folder reads back.
  */
 export async function startRedis(port: number, o: { aofDir?: string } = {}): Promise<RedisServer> {
-  const persistence = o.aofDir ? ['--dir', o.aofDir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', ''] : ['--save', '', '--appendonly', 'no'];
+  const persistence = o.aofDir
+    ? ['--dir', o.aofDir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '']
+    : ['--save', '', '--appendonly', 'no'];
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', ...persistence], { stdio: 'ignore' });
-  const failed = new Promise<never>((_, reject) => child.once('error', (e) => reject(new Error(`redis-server could not start (is Debian's redis-server installed?): ${e.message}`))));
+  const failed = new Promise<never>((_, reject) =>
+    child.once('error', (e) => reject(new Error(`redis-server could not start (is Debian's redis-server installed?): ${e.message}`))),
+  );
   await Promise.race([until(`redis-server on ${port}`, 10_000, () => accepts(port), child), failed]);
   return {
     url: `redis://127.0.0.1:${port}`,
@@ -100,13 +110,19 @@ export interface ShimCommand {
   command: string;
   args: readonly string[];
 }
-export const NODE_SHIM: ShimCommand = { command: process.execPath, args: ['--max-semi-space-size=4', '--max-old-space-size=160', '--import', 'tsx', 'server/index.ts'] };
+export const NODE_SHIM: ShimCommand = {
+  command: process.execPath,
+  args: ['--max-semi-space-size=4', '--max-old-space-size=160', '--import', 'tsx', 'server/index.ts'],
+};
 
 /**
  * The shim in a process of its own on a free loopback port, `env` its settings (PORT and HOST
  * set here), ready once `ready` answers 200. The one way tests start shim processes.
  */
-export async function startShimProcess(env: Record<string, string>, o: { how?: ShimCommand; ready?: '/readyz' | '/healthz'; port?: number } = {}): Promise<ShimProcess> {
+export async function startShimProcess(
+  env: Record<string, string>,
+  o: { how?: ShimCommand; ready?: '/readyz' | '/healthz'; port?: number } = {},
+): Promise<ShimProcess> {
   // A given port: a shim restarted where its predecessor listened (test/deploy/rolling-restart.test.ts).
   const port = o.port ?? (await freePort());
   const how = o.how ?? NODE_SHIM;
@@ -117,7 +133,17 @@ export async function startShimProcess(env: Record<string, string>, o: { how?: S
   let log = '';
   for (const s of [child.stdout!, child.stderr!]) s.setEncoding('utf8').on('data', (c: string) => (log += c));
   const base = `http://127.0.0.1:${port}`;
-  await until(`shim on ${port}`, 60_000, () => fetch(`${base}${o.ready ?? '/readyz'}`).then((r) => r.ok, () => false), child, () => log);
+  await until(
+    `shim on ${port}`,
+    60_000,
+    () =>
+      fetch(`${base}${o.ready ?? '/readyz'}`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    child,
+    () => log,
+  );
   return {
     child,
     port,

@@ -21,7 +21,10 @@ describe('client IP', () => {
     for (const xff of ['203.0.113.7', '198.51.100.1, 203.0.113.8', '2001:db8::1']) {
       expect((await from(xff)).status, xff).toBe(429);
     }
-    expect((await m.call('/usage', { headers: { 'X-Forwarded-For': '203.0.113.9' } })).body.buckets[1]).toMatchObject({ bucket: 'calls/min', used: 5 });
+    expect((await m.call('/usage', { headers: { 'X-Forwarded-For': '203.0.113.9' } })).body.buckets[1]).toMatchObject({
+      bucket: 'calls/min',
+      used: 5,
+    });
   });
 
   it.each([['loopback'], ['127.0.0.1'], [1]])('with TRUST_PROXY=%s the forwarded address is the client', async (trust) => {

@@ -133,7 +133,18 @@ describe('free tier: no key, counted per client IP', () => {
   });
 
   it('static files, the canonical view without a query and /usage are free; ?fields= is metered without a key', async () => {
-    for (const path of ['/company/D1101', '/company/d1101', '/company/D1101/canonical', '/company/D1101.json', '/ranking', '/ranking/page/2', '/methodology', '/', '/usage', '/usage']) {
+    for (const path of [
+      '/company/D1101',
+      '/company/d1101',
+      '/company/D1101/canonical',
+      '/company/D1101.json',
+      '/ranking',
+      '/ranking/page/2',
+      '/methodology',
+      '/',
+      '/usage',
+      '/usage',
+    ]) {
       const r = await m.call(path);
       expect(r.status, path).toBe(200);
       expect(r.headers.get('ratelimit'), path).toBeNull();
@@ -155,7 +166,15 @@ describe('free tier: no key, counted per client IP', () => {
     expect(body.buckets.map((b) => b.bucket)).toEqual([...QUOTA_BUCKETS]);
     expect(body.buckets).toEqual([
       { bucket: 'calls/day', limit: 100, unlimited: false, used: 1, remaining: 99, reset: iso(dayStart + DAY), window_seconds: 86400 },
-      { bucket: 'calls/min', limit: 5, unlimited: false, used: 1, remaining: 4, reset: iso(m.clock.now - (m.clock.now % MINUTE) + MINUTE), window_seconds: 60 },
+      {
+        bucket: 'calls/min',
+        limit: 5,
+        unlimited: false,
+        used: 1,
+        remaining: 4,
+        reset: iso(m.clock.now - (m.clock.now % MINUTE) + MINUTE),
+        window_seconds: 60,
+      },
       { bucket: 'batch/day', limit: 20, unlimited: false, used: 0, remaining: 20, reset: iso(dayStart + DAY), window_seconds: 86400 },
       { bucket: 'csv/day', limit: 3, unlimited: false, used: 0, remaining: 3, reset: iso(dayStart + DAY), window_seconds: 86400 },
       { bucket: 'packs/day', limit: 0, unlimited: false, used: 0, remaining: 0, reset: iso(dayStart + DAY), window_seconds: 86400 },
@@ -179,8 +198,18 @@ describe('key tiers', () => {
     expect(Object.fromEntries(u.body.buckets.map((b) => [b.bucket, b.limit]))).toEqual(row);
     const perMinute = row['calls/min'];
     const calls = await Promise.all(Array.from({ length: perMinute + 3 }, () => m.call(RANKING, { key })));
-    expect(count(calls.map((c) => c.status), 200)).toBe(perMinute);
-    expect(count(calls.map((c) => c.status), 429)).toBe(3);
+    expect(
+      count(
+        calls.map((c) => c.status),
+        200,
+      ),
+    ).toBe(perMinute);
+    expect(
+      count(
+        calls.map((c) => c.status),
+        429,
+      ),
+    ).toBe(3);
     expect((await usage(key)).of('calls/min')).toMatchObject({ used: perMinute, remaining: 0 });
   });
 
@@ -218,8 +247,18 @@ describe('key tiers', () => {
 describe('exactness under concurrency, one process', () => {
   it('40 parallel keyless calls against 5 a minute: exactly 5 succeed', async () => {
     const calls = await Promise.all(Array.from({ length: 40 }, () => m.call(RANKING)));
-    expect(count(calls.map((c) => c.status), 200)).toBe(5);
-    expect(count(calls.map((c) => c.status), 429)).toBe(35);
+    expect(
+      count(
+        calls.map((c) => c.status),
+        200,
+      ),
+    ).toBe(5);
+    expect(
+      count(
+        calls.map((c) => c.status),
+        429,
+      ),
+    ).toBe(35);
     const u = await usage();
     expect(u.of('calls/min').used).toBe(5);
     expect(u.of('calls/day').used).toBe(5);
@@ -228,8 +267,18 @@ describe('exactness under concurrency, one process', () => {
   it('60 parallel batches on a key with 25 calls a day: exactly 25 succeed', async () => {
     const key = m.newKey('commercial', { daily: 25, perMinute: 1000 });
     const calls = await Promise.all(Array.from({ length: 60 }, () => m.call('/batch', { key, body: batchBody })));
-    expect(count(calls.map((c) => c.status), 200)).toBe(25);
-    expect(count(calls.map((c) => c.status), 429)).toBe(35);
+    expect(
+      count(
+        calls.map((c) => c.status),
+        200,
+      ),
+    ).toBe(25);
+    expect(
+      count(
+        calls.map((c) => c.status),
+        429,
+      ),
+    ).toBe(35);
     const u = await usage(key);
     expect(u.of('calls/day').used).toBe(25);
     expect(u.of('batch/day').used).toBe(25);

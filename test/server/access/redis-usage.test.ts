@@ -55,7 +55,11 @@ async function countingAgain(key: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
-const lines = (re: RegExp) => shim.log().split('\n').filter((l) => re.test(l));
+const lines = (re: RegExp) =>
+  shim
+    .log()
+    .split('\n')
+    .filter((l) => re.test(l));
 
 describe('/usage under Redis', () => {
   it('an unused bucket is used 0 with its whole allowance; an unlimited one says unlimited and still counts', async () => {
@@ -114,7 +118,12 @@ describe('one outage, one line each way', () => {
   it('Redis stuttering under load (stopped 0.7 s, running 0.15 s, three times): every call 200, one line that counters are unreachable and one that they are back', async () => {
     const key = await newKey('commercial', { daily: 1_000_000, perMinute: 1_000_000 });
     // The restarts above are outages of their own: each said to be over before this one starts.
-    await until('the earlier outages over', 5000, async () => lines(/quota counters reachable again/).length === lines(/quota counters unreachable/).length, shim.child);
+    await until(
+      'the earlier outages over',
+      5000,
+      async () => lines(/quota counters reachable again/).length === lines(/quota counters unreachable/).length,
+      shim.child,
+    );
     const start = { down: lines(/quota counters unreachable/).length, back: lines(/quota counters reachable again/).length };
     let stop = false;
     const statuses: number[] = [];

@@ -28,8 +28,13 @@ const call = async (shim: ShimProcess, key: string, path = '/ranking?limit=1') =
   const text = await res.text();
   return { status: res.status, ratelimit: res.headers.get('ratelimit'), text };
 };
-const usedToday = async (shim: ShimProcess, key: string) => (JSON.parse((await call(shim, key, '/usage')).text) as { buckets: { used: number | null }[] }).buckets[0]!.used;
-const linesMatching = (shim: ShimProcess, re: RegExp) => shim.log().split('\n').filter((l) => re.test(l)).length;
+const usedToday = async (shim: ShimProcess, key: string) =>
+  (JSON.parse((await call(shim, key, '/usage')).text) as { buckets: { used: number | null }[] }).buckets[0]!.used;
+const linesMatching = (shim: ShimProcess, re: RegExp) =>
+  shim
+    .log()
+    .split('\n')
+    .filter((l) => re.test(l)).length;
 const UNREACHABLE = /quota counters unreachable/;
 const BACK = /quota counters reachable again/;
 

@@ -20,7 +20,13 @@ describe('windows', () => {
 
 describe('tiers', () => {
   it('commercial keys override calls/day and calls/min only; other tiers ignore overrides', () => {
-    expect(quotasFor('commercial', { daily: 7, perMinute: 3 })).toMatchObject({ 'calls/day': 7, 'calls/min': 3, 'batch/day': 10000, 'csv/day': null, 'packs/day': 50 });
+    expect(quotasFor('commercial', { daily: 7, perMinute: 3 })).toMatchObject({
+      'calls/day': 7,
+      'calls/min': 3,
+      'batch/day': 10000,
+      'csv/day': null,
+      'packs/day': 50,
+    });
     expect(quotasFor('commercial', { daily: null, perMinute: null })).toMatchObject({ 'calls/day': 100000, 'calls/min': 300 });
     expect(quotasFor('academic', { daily: 7 })['calls/day']).toBe(5000);
   });
@@ -31,7 +37,12 @@ describe('tiers', () => {
 });
 
 describe('the bucket nearest to running out', () => {
-  const b = (bucket: CountedBucket['bucket'], limit: number | null, used: number, endMs: number): CountedBucket => ({ bucket, limit, used, window: { id: '', endMs, seconds: 60 } });
+  const b = (bucket: CountedBucket['bucket'], limit: number | null, used: number, endMs: number): CountedBucket => ({
+    bucket,
+    limit,
+    used,
+    window: { id: '', endMs, seconds: 60 },
+  });
   it('has the fewest calls left; on a tie the later reset; never an unlimited bucket', () => {
     expect(nearestToRunningOut([b('calls/day', 100, 10, 2), b('calls/min', 5, 1, 1)])!.bucket).toBe('calls/min');
     expect(nearestToRunningOut([b('calls/min', 5, 5, 1), b('calls/day', 100, 100, 2)])!.bucket).toBe('calls/day');

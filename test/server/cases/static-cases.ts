@@ -33,7 +33,8 @@ export function staticCases(store: SnapshotStore): Case[] {
   const names = sourceNamesOf(store.sources());
   const tickers = [...store.companies()].map((c) => c.ticker);
   // Plus the first company with each assurance kind (contract 3.2), so both reach every outlet.
-  const firstOfKind = (kind: string) => store.db.prepare('SELECT ticker FROM assurances WHERE kind = ? ORDER BY ticker LIMIT 1').pluck().get(kind) as string | undefined;
+  const firstOfKind = (kind: string) =>
+    store.db.prepare('SELECT ticker FROM assurances WHERE kind = ? ORDER BY ticker LIMIT 1').pluck().get(kind) as string | undefined;
   const byKind = ['cpa', 'third_party'].flatMap((k) => firstOfKind(k) ?? []);
   const sample = [...new Set([tickers[0]!, tickers[7]!, tickers[tickers.length - 1]!, 'D1139', 'D1107', ...byKind])];
   const etfs = store.etfs();
@@ -46,7 +47,11 @@ export function staticCases(store: SnapshotStore): Case[] {
       { name: `company ${t}`, url: `/api/v1/company/${t}`, view: () => companyView(meta, store.company(t)!) },
       { name: `canonical ${t}`, url: `/api/v1/company/${t}/canonical`, view: () => canonicalView(meta, store.facts(t)!, names) },
       // The shared demo is a first snapshot: each history holds its own entry alone.
-      { name: `history ${t}`, url: `/api/v1/company/${t}/history`, view: () => historyView(meta, t, [historyEntry(meta, store.company(t)!, store.facts(t)!.flags)]) },
+      {
+        name: `history ${t}`,
+        url: `/api/v1/company/${t}/history`,
+        view: () => historyView(meta, t, [historyEntry(meta, store.company(t)!, store.facts(t)!.flags)]),
+      },
     ]),
     { name: 'etf list', url: '/api/v1/etf', view: () => etfListView(meta, etfs) },
     ...etfs.slice(0, 3).map((e) => ({
@@ -61,7 +66,11 @@ export function staticCases(store: SnapshotStore): Case[] {
     ...[1, 2, lastPage].map((n) => ({ name: `ranking page ${n}`, url: `/api/v1/ranking/page/${n}`, view: () => rankingView(meta, page(n)) })),
     // The shared demo is a first snapshot: nothing to compare with.
     { name: 'changes', url: '/api/v1/changes', view: () => changesView(meta, null, [], { total: 0, page: 1, perPage: LIMITS.changesPerPage }) },
-    { name: 'changes page 1', url: '/api/v1/changes/page/1', view: () => changesView(meta, null, [], { total: 0, page: 1, perPage: LIMITS.changesPerPage }) },
+    {
+      name: 'changes page 1',
+      url: '/api/v1/changes/page/1',
+      view: () => changesView(meta, null, [], { total: 0, page: 1, perPage: LIMITS.changesPerPage }),
+    },
     { name: 'registry', url: '/api/v1/sources/registry', view: () => registryView(meta, store.sources()) },
     { name: 'methodology', url: '/api/v1/methodology', view: () => methodologyView(meta, store.cbamProducts()) },
     {

@@ -34,7 +34,10 @@ describe('POST /batch', () => {
   });
 
   it('100 codes, in request order', async () => {
-    const tickers = companies.slice(0, 100).map((c) => c.ticker).reverse();
+    const tickers = companies
+      .slice(0, 100)
+      .map((c) => c.ticker)
+      .reverse();
     const res = await postJson({ tickers });
     expectBatchOk(res);
     expect(res.body.data.map((d: any) => d.ticker)).toEqual(tickers);
@@ -93,7 +96,19 @@ describe('POST /batch', () => {
   });
 
   it('400 for a body that is not an object, or not JSON', async () => {
-    for (const raw of ['["D1101"]', '"D1101"', '42', 'null', 'true', '{"tickers": [', '{tickers: ["D1101"]}', "{'tickers': ['D1101']}", 'tickers=D1101', '\u0000', '{"tickers":["D1101"]} x']) {
+    for (const raw of [
+      '["D1101"]',
+      '"D1101"',
+      '42',
+      'null',
+      'true',
+      '{"tickers": [',
+      '{tickers: ["D1101"]}',
+      "{'tickers': ['D1101']}",
+      'tickers=D1101',
+      '\u0000',
+      '{"tickers":["D1101"]} x',
+    ]) {
       expectError(await post(raw), 400, 'BAD_REQUEST');
     }
   });

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { useDynamicServer, SECTIONS, ALWAYS, store, companies, api, qs, staticText, expectError, expectBadParam, expectSuccessEnvelope } from './harness.js';
+import {
+  useDynamicServer,
+  SECTIONS,
+  ALWAYS,
+  store,
+  companies,
+  api,
+  qs,
+  staticText,
+  expectError,
+  expectBadParam,
+  expectSuccessEnvelope,
+} from './harness.js';
 
 useDynamicServer();
 
@@ -7,7 +19,9 @@ describe('GET /company/{ticker}/canonical?fields=', () => {
   const sample = () => {
     const withPenalties = store.db.prepare('SELECT ticker FROM penalties GROUP BY ticker ORDER BY COUNT(*) DESC LIMIT 1').pluck().get() as string;
     const bare = store.db
-      .prepare('SELECT ticker FROM companies WHERE ticker NOT IN (SELECT ticker FROM carbon_disclosures) AND ticker NOT IN (SELECT ticker FROM assurances) ORDER BY ticker LIMIT 1')
+      .prepare(
+        'SELECT ticker FROM companies WHERE ticker NOT IN (SELECT ticker FROM carbon_disclosures) AND ticker NOT IN (SELECT ticker FROM assurances) ORDER BY ticker LIMIT 1',
+      )
       .pluck()
       .get() as string;
     return [companies[0]!.ticker, withPenalties, bare];
@@ -41,7 +55,13 @@ describe('GET /company/{ticker}/canonical?fields=', () => {
   it('is case-insensitive, ignores whitespace and duplicates', async () => {
     const t = 'D1101';
     const want = (await api(`/company/${t}/canonical?fields=flags,carbon_disclosure`)).text;
-    for (const fields of [' Flags , CARBON ', 'FLAGS,carbon', 'flags,flags,carbon,carbon_disclosure,Carbon', ' carbon_DISCLOSURE,\tflags ', 'flags,,carbon']) {
+    for (const fields of [
+      ' Flags , CARBON ',
+      'FLAGS,carbon',
+      'flags,flags,carbon,carbon_disclosure,Carbon',
+      ' carbon_DISCLOSURE,\tflags ',
+      'flags,,carbon',
+    ]) {
       const res = await api(`/company/${t}/canonical?${qs({ fields })}`);
       expectSuccessEnvelope(res);
       expect(res.text, JSON.stringify(fields)).toBe(want);
@@ -53,7 +73,11 @@ describe('GET /company/{ticker}/canonical?fields=', () => {
   it('naming all five sections gives the static canonical file, byte for byte', async () => {
     for (const t of sample()) {
       const file = staticText(`/company/${t}/canonical`);
-      for (const fields of ['penalties,carbon,carbon_fee,assurance,flags', 'flags,assurance,carbon_fee,carbon_disclosure,penalties', 'PENALTIES, Carbon ,carbon_fee,assurance,flags,flags']) {
+      for (const fields of [
+        'penalties,carbon,carbon_fee,assurance,flags',
+        'flags,assurance,carbon_fee,carbon_disclosure,penalties',
+        'PENALTIES, Carbon ,carbon_fee,assurance,flags,flags',
+      ]) {
         const res = await api(`/company/${t}/canonical?${qs({ fields })}`);
         expect(res.status).toBe(200);
         expect(res.text, `${t} ${fields}`).toBe(file);
@@ -65,7 +89,8 @@ describe('GET /company/{ticker}/canonical?fields=', () => {
     for (const fields of ['scores', 'flags,nope', 'carbon-disclosure', 'penalty']) {
       const res = await api(`/company/D1101/canonical?${qs({ fields })}`);
       expectBadParam(res, 'fields');
-      for (const name of ['penalties', 'carbon', 'carbon_disclosure', 'carbon_fee', 'assurance', 'flags']) expect(res.body.error.message).toContain(name);
+      for (const name of ['penalties', 'carbon', 'carbon_disclosure', 'carbon_fee', 'assurance', 'flags'])
+        expect(res.body.error.message).toContain(name);
     }
   });
 

@@ -15,7 +15,10 @@ describe('GET /compare', () => {
   }
 
   it('2 and 5 tickers: one element per ticker in request order, canonical view plus company', async () => {
-    for (const tickers of [['D1102', 'D1101'], ['D2900', 'd1595', 'D1143', 'D1101', 'D2150']]) {
+    for (const tickers of [
+      ['D1102', 'D1101'],
+      ['D2900', 'd1595', 'D1143', 'D1101', 'D2150'],
+    ]) {
       const res = await api(`/compare?tickers=${tickers.join(',')}`);
       expectSuccessEnvelope(res);
       expect(res.headers.get('cache-control')).toBe('private, max-age=3600'); // metered: never from a shared cache

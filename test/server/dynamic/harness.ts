@@ -15,7 +15,17 @@ import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
  */
 export const API = '/api/v1';
 export const SECTIONS = ['penalties', 'carbon_disclosure', 'carbon_fee', 'assurance', 'flags'] as const;
-export const ALWAYS = ['ok', 'generated_at', 'methodology_version', 'dataset_snapshot_id', 'data_asof', 'disclaimer', 'ticker', 'company_name_norm', 'as_of'];
+export const ALWAYS = [
+  'ok',
+  'generated_at',
+  'methodology_version',
+  'dataset_snapshot_id',
+  'data_asof',
+  'disclaimer',
+  'ticker',
+  'company_name_norm',
+  'as_of',
+];
 export const ENVELOPE = ['ok', 'generated_at', 'methodology_version', 'dataset_snapshot_id', 'data_asof'] as const;
 export const META_KEYS = ['total', 'page', 'per_page', 'page_count', 'has_prev', 'has_next', 'methodology_version'];
 
@@ -28,24 +38,24 @@ export let globalRank: Map<string, number>;
 
 /** Registers the suite's setup: a shim on the demo snapshot, and the ground truth from the store. */
 export function useDynamicServer(): void {
-beforeAll(async () => {
-  const snapshotsDir = demoSnapshotsDir;
-  server = await startServer(snapshotsDir);
-  store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
-  treeDir = join(store.dir, 'tree');
-  companies = [...store.companies()];
-  flagsOf = new Map(companies.map((c) => [c.ticker, new Set<string>()]));
-  for (const { ticker, flag_id } of store.db.prepare('SELECT ticker, flag_id FROM flags').all() as { ticker: string; flag_id: string }[]) {
-    flagsOf.get(ticker)!.add(flag_id);
-  }
-  // Competition ranking over the whole universe (contract 3.1), computed independently of the store.
-  const scores = companies.map((c) => c.credibility_score);
-  globalRank = new Map(companies.map((c) => [c.ticker, 1 + scores.filter((s) => s > c.credibility_score).length]));
-});
-afterAll(async () => {
-  store?.close();
-  await server?.close();
-});
+  beforeAll(async () => {
+    const snapshotsDir = demoSnapshotsDir;
+    server = await startServer(snapshotsDir);
+    store = SnapshotStore.open(currentSnapshotDir(snapshotsDir)!);
+    treeDir = join(store.dir, 'tree');
+    companies = [...store.companies()];
+    flagsOf = new Map(companies.map((c) => [c.ticker, new Set<string>()]));
+    for (const { ticker, flag_id } of store.db.prepare('SELECT ticker, flag_id FROM flags').all() as { ticker: string; flag_id: string }[]) {
+      flagsOf.get(ticker)!.add(flag_id);
+    }
+    // Competition ranking over the whole universe (contract 3.1), computed independently of the store.
+    const scores = companies.map((c) => c.credibility_score);
+    globalRank = new Map(companies.map((c) => [c.ticker, 1 + scores.filter((s) => s > c.credibility_score).length]));
+  });
+  afterAll(async () => {
+    store?.close();
+    await server?.close();
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -72,7 +82,11 @@ export function expectError(res: Res, status: number, code: string, ...mentions:
   expect(parsed.success, res.text).toBe(true);
   expect(res.body.error.code).toBe(code);
   expect(res.body.error.request_id).toBe(res.headers.get('x-request-id'));
-  expect(res.body).toMatchObject({ methodology_version: store.meta.methodology_version, dataset_snapshot_id: store.meta.dataset_snapshot_id, data_asof: store.meta.data_asof });
+  expect(res.body).toMatchObject({
+    methodology_version: store.meta.methodology_version,
+    dataset_snapshot_id: store.meta.dataset_snapshot_id,
+    data_asof: store.meta.data_asof,
+  });
   for (const m of mentions) expect(res.body.error.message, `message should mention ${m}`).toContain(m);
   return res.body.error.message as string;
 }
@@ -114,7 +128,9 @@ export function expected(f: Filter, sort: Sort = 'score_desc'): CompanyRecord[] 
     .filter((c) => f.market_type === undefined || c.market_type === f.market_type)
     .filter((c) => f.gf === undefined || flagsOf.get(c.ticker)!.has(f.gf.toUpperCase()))
     .filter((c) => q === undefined || [c.ticker, c.company_name, c.company_name_norm].some((s) => s.toLowerCase().includes(q)))
-    .sort((a, b) => (sort === 'score_desc' ? b.credibility_score - a.credibility_score : a.credibility_score - b.credibility_score) || byTicker(a, b));
+    .sort(
+      (a, b) => (sort === 'score_desc' ? b.credibility_score - a.credibility_score : a.credibility_score - b.credibility_score) || byTicker(a, b),
+    );
 }
 
 export function expectRankingMeta(meta: any, total: number, page: number, perPage: number): void {
@@ -162,6 +178,5 @@ export async function expectExactly(params: Record<string, string>, filter: Filt
   }
   return want;
 }
-
 
 // ---------------------------------------------------------------------------------------------

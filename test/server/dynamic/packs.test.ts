@@ -64,7 +64,11 @@ function expectEnvelope(a: PackAnswer, status: number, code: string, ...mentions
   expect(errorBodySchema.safeParse(a.json).success).toBe(true);
   expect(a.json.error.code).toBe(code);
   expect(a.json.error.request_id).toBe(a.headers.get('x-request-id'));
-  expect(a.json).toMatchObject({ dataset_snapshot_id: store.meta.dataset_snapshot_id, data_asof: store.meta.data_asof, methodology_version: store.meta.methodology_version });
+  expect(a.json).toMatchObject({
+    dataset_snapshot_id: store.meta.dataset_snapshot_id,
+    data_asof: store.meta.data_asof,
+    methodology_version: store.meta.methodology_version,
+  });
   for (const m of mentions) expect(a.json.error.message).toContain(m);
   return a.json.error.message;
 }
@@ -123,7 +127,12 @@ describe('a pack for three companies', () => {
     const sorted = [...tickers].sort();
     expect(filesUnder(dir)).toEqual(
       [
-        'README.md', 'CITATION.cff', 'SHA256SUMS', 'companies.csv', 'methodology.json', 'sources.json',
+        'README.md',
+        'CITATION.cff',
+        'SHA256SUMS',
+        'companies.csv',
+        'methodology.json',
+        'sources.json',
         ...sorted.flatMap((t) => [`companies/${t}/summary.json`, `companies/${t}/canonical.json`, `companies/${t}/history.json`]),
       ].sort(),
     );
@@ -131,7 +140,10 @@ describe('a pack for three companies', () => {
 
   it('verifies with sha256sum -c, and SHA256SUMS lists every other file', () => {
     const out = execFileSync('sha256sum', ['-c', '--strict', 'SHA256SUMS'], { cwd: dir, encoding: 'utf8' });
-    const listed = out.trim().split('\n').map((l) => l.replace(/: OK$/, ''));
+    const listed = out
+      .trim()
+      .split('\n')
+      .map((l) => l.replace(/: OK$/, ''));
     expect(listed.sort()).toEqual(filesUnder(dir).filter((f) => f !== 'SHA256SUMS'));
   });
 
@@ -164,10 +176,12 @@ describe('a pack for three companies', () => {
     expect(registry.data.length).toBeGreaterThan(sources.data.length);
   });
 
-  it('companies.csv has the ranking export\'s header and each company\'s row from it', async () => {
+  it("companies.csv has the ranking export's header and each company's row from it", async () => {
     const csv = readFileSync(join(dir, 'companies.csv'), 'utf8');
     // As bytes: Response.text() would drop the byte-order mark both files start with.
-    const ranking = Buffer.from(await (await fetch(`${shim.base}/api/v1/ranking?format=csv`, { headers: { 'X-API-Key': commercial } })).arrayBuffer()).toString('utf8');
+    const ranking = Buffer.from(
+      await (await fetch(`${shim.base}/api/v1/ranking?format=csv`, { headers: { 'X-API-Key': commercial } })).arrayBuffer(),
+    ).toString('utf8');
     const [header, ...rows] = csv.trimEnd().split('\n');
     const rankingLines = ranking.trimEnd().split('\n');
     expect(header).toBe(rankingLines[0]);
@@ -189,7 +203,12 @@ describe('the same request, the same bytes', () => {
     const first = await pack({ tickers });
     expect(first.status).toBe(200);
     const again = await pack({ tickers });
-    const reordered = await pack({ tickers: [...tickers].reverse().map((t) => ` ${t.toLowerCase()}`).concat(tickers[0]!) });
+    const reordered = await pack({
+      tickers: [...tickers]
+        .reverse()
+        .map((t) => ` ${t.toLowerCase()}`)
+        .concat(tickers[0]!),
+    });
     const tz = process.env.TZ;
     process.env.TZ = 'Asia/Taipei'; // the shim runs in this process: a zone east of UTC by 8 hours
     try {
@@ -203,11 +222,13 @@ describe('the same request, the same bytes', () => {
     expect(reordered.bytes.equals(first.bytes)).toBe(true);
   });
 
-  it('the zip\'s timestamps are the snapshot\'s publish time', async () => {
+  it("the zip's timestamps are the snapshot's publish time", async () => {
     const a = await pack({ tickers: [companies[0]!.ticker] });
     const file = join(work, 'one.zip');
     writeFileSync(file, a.bytes);
-    const listing = execFileSync('zipinfo', ['-T', file], { encoding: 'utf8' }).split('\n').filter((l) => l.includes('evidence-pack-'));
+    const listing = execFileSync('zipinfo', ['-T', file], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.includes('evidence-pack-'));
     const stamp = store.meta.published_at.replace(/[-:]/g, '').replace('T', '.').slice(0, 15); // yyyymmdd.hhmmss
     expect(listing).toHaveLength(9); // six pack files and three of the one company
     for (const l of listing) expect(l).toContain(stamp);

@@ -25,14 +25,23 @@ describe('GET /ranking?format=csv', () => {
   });
 
   it('starts with a UTF-8 byte-order mark, so spreadsheets read Chinese names as UTF-8', async () => {
-    const bytes = Buffer.from(await (await fetch(`${server.base}${API}/ranking?format=csv&industry=${encodeURIComponent('水泥工業')}`)).arrayBuffer());
+    const bytes = Buffer.from(
+      await (await fetch(`${server.base}${API}/ranking?format=csv&industry=${encodeURIComponent('水泥工業')}`)).arrayBuffer(),
+    );
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(bytes.subarray(3, 3 + CSV_COLUMNS[0].length).toString('utf8')).toBe(CSV_COLUMNS[0]);
     expect(bytes.toString('utf8')).toContain('水泥工業');
   });
 
   it('has one data row per matching company (meta.total of the JSON query), in order, page/limit ignored', async () => {
-    const cases: (Filter & { sort?: Sort })[] = [{}, { industry: '半導體業' }, { gf: 'GF-P01', sort: 'score_asc' }, { assurance_level: 'reasonable', market_type: 'otc' }, { q: '晶' }, { industry: '水泥工業', gf: 'GF-ZZ9' }];
+    const cases: (Filter & { sort?: Sort })[] = [
+      {},
+      { industry: '半導體業' },
+      { gf: 'GF-P01', sort: 'score_asc' },
+      { assurance_level: 'reasonable', market_type: 'otc' },
+      { q: '晶' },
+      { industry: '水泥工業', gf: 'GF-ZZ9' },
+    ];
     for (const c of cases) {
       const params = c as Record<string, string>;
       const json = await api(`/ranking?${qs(params)}`);

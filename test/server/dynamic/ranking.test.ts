@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { useDynamicServer, API, server, treeDir, companies, api, qs, staticText, expectBadParam, expectSuccessEnvelope, expected, expectRankingMeta, expectExactly } from './harness.js';
+import {
+  useDynamicServer,
+  API,
+  server,
+  treeDir,
+  companies,
+  api,
+  qs,
+  staticText,
+  expectBadParam,
+  expectSuccessEnvelope,
+  expected,
+  expectRankingMeta,
+  expectExactly,
+} from './harness.js';
 
 useDynamicServer();
 
@@ -11,7 +25,11 @@ describe('GET /ranking?…', () => {
     expectSuccessEnvelope(res);
     expect(res.headers.get('cache-control')).toBe('private, max-age=3600'); // metered: never from a shared cache
     expectRankingMeta(res.body.meta, companies.length, 1, 50);
-    expect(res.body.data.map((e: any) => e.ticker)).toEqual(expected({}).slice(0, 50).map((c) => c.ticker));
+    expect(res.body.data.map((e: any) => e.ticker)).toEqual(
+      expected({})
+        .slice(0, 50)
+        .map((c) => c.ticker),
+    );
     for (const e of res.body.data) expect(Object.keys(e).sort()).toEqual(['company_name', 'credibility_score', 'rank', 'ticker', 'verdict']);
     const file = staticText('/ranking');
     expect(res.text).toBe(file);
@@ -26,7 +44,11 @@ describe('GET /ranking?…', () => {
       expectSuccessEnvelope(res);
       expect(res.body.data).toHaveLength(limit);
       expectRankingMeta(res.body.meta, companies.length, 1, limit);
-      expect(res.body.data.map((e: any) => e.ticker)).toEqual(expected({}).slice(0, limit).map((c) => c.ticker));
+      expect(res.body.data.map((e: any) => e.ticker)).toEqual(
+        expected({})
+          .slice(0, limit)
+          .map((c) => c.ticker),
+      );
     }
   });
 
@@ -101,7 +123,8 @@ describe('GET /ranking?…', () => {
       const want = await expectExactly({ assurance_level: level }, { assurance_level: level });
       expect(want.length).toBeGreaterThan(0);
     }
-    for (const v of ['full', 'NONE', '', 'limited,reasonable']) expectBadParam(await api(`/ranking?${qs({ assurance_level: v })}`), 'assurance_level');
+    for (const v of ['full', 'NONE', '', 'limited,reasonable'])
+      expectBadParam(await api(`/ranking?${qs({ assurance_level: v })}`), 'assurance_level');
   });
 
   it('market_type: listed, otc; anything else is 400', async () => {
@@ -126,7 +149,8 @@ describe('GET /ranking?…', () => {
       expect(res.body.data).toEqual([]);
       expectRankingMeta(res.body.meta, 0, 1, 50);
     }
-    for (const v of ['GF-', 'XX-1', 'GF', 'GF_P01', 'GF-P-01', 'GF-P01,GF-A01', '', 'GF-P01 OR 1=1']) expectBadParam(await api(`/ranking?${qs({ gf: v })}`), 'gf');
+    for (const v of ['GF-', 'XX-1', 'GF', 'GF_P01', 'GF-P-01', 'GF-P01,GF-A01', '', 'GF-P01 OR 1=1'])
+      expectBadParam(await api(`/ranking?${qs({ gf: v })}`), 'gf');
   });
 
   it('gf: is case-insensitive (gf-p01, Gf-P01, GF-p01 are GF-P01)', async () => {
@@ -162,7 +186,10 @@ describe('GET /ranking?…', () => {
   it('q: substrings found only in company_name_norm (有限, 份有限)', async () => {
     for (const q of ['有限', '份有限', '公司']) {
       const want = await expectExactly({ q }, { q });
-      expect(want.some((c) => !c.company_name.includes(q)), q).toBe(true);
+      expect(
+        want.some((c) => !c.company_name.includes(q)),
+        q,
+      ).toBe(true);
     }
   });
 
@@ -192,7 +219,10 @@ describe('GET /ranking?…', () => {
     const compact = await api('/ranking?mode=compact&limit=10&industry=%E6%B0%B4%E6%B3%A5%E5%B7%A5%E6%A5%AD');
     expectSuccessEnvelope(compact);
     for (const e of compact.body.data) expect(Object.keys(e).sort()).toEqual(['company_name', 'credibility_score', 'rank', 'ticker', 'verdict']);
-    const cases: Record<string, string>[] = [{ mode: 'full', limit: '25' }, { mode: 'full', limit: '10', sort: 'score_asc', gf: 'GF-P02' }];
+    const cases: Record<string, string>[] = [
+      { mode: 'full', limit: '25' },
+      { mode: 'full', limit: '10', sort: 'score_asc', gf: 'GF-P02' },
+    ];
     for (const params of cases) {
       const full = await api(`/ranking?${qs(params)}`);
       expectSuccessEnvelope(full);
@@ -231,13 +261,23 @@ describe('GET /ranking?…', () => {
 
 describe('GET /ranking filters return exactly the matching set', () => {
   it('industry + assurance_level', async () => {
-    for (const [industry, assurance_level] of [['半導體業', 'limited'], ['電子零組件業', 'none'], ['鋼鐵工業', 'reasonable'], ['生技醫療', 'reasonable']] as const) {
+    for (const [industry, assurance_level] of [
+      ['半導體業', 'limited'],
+      ['電子零組件業', 'none'],
+      ['鋼鐵工業', 'reasonable'],
+      ['生技醫療', 'reasonable'],
+    ] as const) {
       await expectExactly({ industry, assurance_level }, { industry, assurance_level });
     }
   });
 
   it('market_type + gf', async () => {
-    for (const [market_type, gf] of [['listed', 'GF-A01'], ['otc', 'GF-D02'], ['otc', 'GF-P01'], ['listed', 'GF-F01']] as const) {
+    for (const [market_type, gf] of [
+      ['listed', 'GF-A01'],
+      ['otc', 'GF-D02'],
+      ['otc', 'GF-P01'],
+      ['listed', 'GF-F01'],
+    ] as const) {
       await expectExactly({ market_type, gf }, { market_type, gf });
     }
   });

@@ -19,7 +19,12 @@ const usedPerMinute = async (key?: string) => {
   const usage = await m.call('/usage', { key });
   return (usage.body.buckets as { bucket: string; used: number }[]).find((b) => b.bucket === 'calls/min')!.used;
 };
-const lines = () => m.logs.join('').split('\n').filter((l) => l.includes('"route":"/mcp"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = () =>
+  m.logs
+    .join('')
+    .split('\n')
+    .filter((l) => l.includes('"route":"/mcp"'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('quotas', () => {
   it('free tier: only tool calls count; the sixth in a minute is a tool error naming the reset time, and the session goes on', async () => {
@@ -75,10 +80,20 @@ describe('quotas', () => {
   });
 
   it('a key that is not live (unknown, malformed, revoked) is HTTP 401 with a JSON-RPC error, at initialize already', async () => {
-    const init = { jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
     const revoked = m.newKey('academic');
     m.keys.revoke(revoked.slice(4, 14));
-    for (const headers of [{ 'X-API-Key': 'esg_0123456789_nope' }, { Authorization: 'Bearer nope' }, { Authorization: 'Basic abc' }, { 'X-API-Key': revoked }] as Record<string, string>[]) {
+    for (const headers of [
+      { 'X-API-Key': 'esg_0123456789_nope' },
+      { Authorization: 'Bearer nope' },
+      { Authorization: 'Basic abc' },
+      { 'X-API-Key': revoked },
+    ] as Record<string, string>[]) {
       const res = await rpc(m.base, init, headers);
       expect(res.status, JSON.stringify(headers)).toBe(401);
       expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32000, data: { ok: false, error: { code: 'UNAUTHORIZED' } } } });
@@ -98,7 +113,10 @@ describe('HTTP', () => {
       const body = (await res.json()) as { jsonrpc: string; error: { code: number; data: { error: { code: string } } } };
       expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { error: { code: 'METHOD_NOT_ALLOWED' } } } });
     }
-    const preflight = await fetch(`${m.base}/mcp`, { method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'POST' } });
+    const preflight = await fetch(`${m.base}/mcp`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'POST' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization.*Mcp-Protocol-Version/);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');

@@ -39,7 +39,10 @@ afterAll(async () => {
 /** One scenario; its exit code (0: every check passed) and output. Killed after 60 s. */
 function runScenario(scenario: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'server', '--url', `${m.base}/mcp`, '--scenario', scenario], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'server', '--url', `${m.base}/mcp`, '--scenario', scenario], {
+      cwd: work,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -51,9 +54,13 @@ function runScenario(scenario: string): Promise<{ code: number | null; out: stri
   });
 }
 
-it.each(SCENARIOS)('conformance scenario %s passes', async (scenario) => {
-  const { code, out } = await runScenario(scenario);
-  expect(out, out).toMatch(/passed/i);
-  expect(out, out).not.toMatch(/FAILURE|✗/);
-  expect(code, out).toBe(0);
-}, 90_000);
+it.each(SCENARIOS)(
+  'conformance scenario %s passes',
+  async (scenario) => {
+    const { code, out } = await runScenario(scenario);
+    expect(out, out).toMatch(/passed/i);
+    expect(out, out).not.toMatch(/FAILURE|✗/);
+    expect(code, out).toBe(0);
+  },
+  90_000,
+);

@@ -16,11 +16,20 @@ export async function connectClient(base: string, headers: Record<string, string
 
 /** One raw POST to /mcp: a JSON-RPC message (or any bytes), for what an SDK client would never send. */
 export function rpc(base: string, body: unknown, headers: Record<string, string> = {}): ReturnType<typeof getJson> {
-  return getJson(`${base}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return getJson(`${base}/mcp`, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 /** A tools/call message. */
-export const callMessage = (name: string, args: unknown, id: number | string = 1) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+export const callMessage = (name: string, args: unknown, id: number | string = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 
 /** A tool's successful answer: its structured content, with the text content the same JSON. */
 export function answerOf(result: CallToolResult | Record<string, unknown>): Record<string, unknown> {

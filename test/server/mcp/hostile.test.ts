@@ -25,7 +25,9 @@ const expectRpcError = (res: Awaited<ReturnType<typeof rpc>>, code: number, stat
 
 describe('hostile arguments', () => {
   it('an unknown tool, or no tool name: invalid params naming the tools', async () => {
-    expect(expectRpcError(await rpc(server.base, callMessage('drop_tables', {})), -32602).message).toMatch(/Unknown tool "drop_tables".*find_company/);
+    expect(expectRpcError(await rpc(server.base, callMessage('drop_tables', {})), -32602).message).toMatch(
+      /Unknown tool "drop_tables".*find_company/,
+    );
     expect(expectRpcError(await rpc(server.base, callMessage('x'.repeat(5000), {})), -32602).message.length).toBeLessThan(400);
     expectRpcError(await rpc(server.base, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { arguments: {} } }), -32602);
     expectRpcError(await rpc(server.base, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 42 } }), -32602);
@@ -67,7 +69,11 @@ describe('hostile messages', () => {
     const tooLarge = expectRpcError(await rpc(server.base, huge), -32600, 413);
     expect(tooLarge.message).toContain(`${LIMITS.bodyBytes / 1024} KiB`);
     expectRpcError(await rpc(server.base, '{"jsonrpc":"2.0","id":1,'), -32700, 400);
-    expectRpcError(await rpc(server.base, [callMessage('get_company', { ticker: 'D1101' }, 1), callMessage('get_company', { ticker: 'D1102' }, 2)]), -32600, 400);
+    expectRpcError(
+      await rpc(server.base, [callMessage('get_company', { ticker: 'D1101' }, 1), callMessage('get_company', { ticker: 'D1102' }, 2)]),
+      -32600,
+      400,
+    );
     expectRpcError(await rpc(server.base, []), -32600, 400);
     const notRpc = await rpc(server.base, { hello: 'world' });
     expect([notRpc.status, notRpc.body?.error?.code]).toEqual([400, -32700]);
@@ -77,7 +83,11 @@ describe('hostile messages', () => {
   });
 
   it('a client that accepts no JSON is refused by the transport (406), and the server still answers afterwards', async () => {
-    const res = await fetch(`${server.base}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'text/html' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+    const res = await fetch(`${server.base}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'text/html' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
     expect(res.status).toBe(406);
     const ping = await rpc(server.base, { jsonrpc: '2.0', id: 9, method: 'ping' });
     expect([ping.status, ping.body]).toEqual([200, { jsonrpc: '2.0', id: 9, result: {} }]);
@@ -86,10 +96,20 @@ describe('hostile messages', () => {
   });
 
   it('many bad messages at once leave the shim healthy', async () => {
-    const bodies = Array.from({ length: 60 }, (_, i) => (i % 3 === 0 ? '{' : i % 3 === 1 ? callMessage('nope', { a: i }) : callMessage('rank_companies', { limit: -i })));
+    const bodies = Array.from({ length: 60 }, (_, i) =>
+      i % 3 === 0 ? '{' : i % 3 === 1 ? callMessage('nope', { a: i }) : callMessage('rank_companies', { limit: -i }),
+    );
     const answers = await Promise.all(bodies.map((b) => rpc(server.base, b)));
     expect(answers.every((a) => a.body?.jsonrpc === '2.0' && a.body.error)).toBe(true);
     expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
-    expect((await fetch(`${server.base}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${server.base}/mcp`, {
+          method: 'POST',
+          headers: MCP_HEADERS,
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        })
+      ).status,
+    ).toBe(200);
   });
 });

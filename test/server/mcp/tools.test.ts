@@ -51,7 +51,10 @@ describe('tools', () => {
       // Arguments are the API's own parameters, and no other.
       expect((t.inputSchema as { additionalProperties?: unknown }).additionalProperties, t.name).toBe(false);
     }
-    const ranking = tools.find((t) => t.name === 'rank_companies')!.inputSchema.properties as Record<string, { type?: string; maximum?: number; enum?: string[] }>;
+    const ranking = tools.find((t) => t.name === 'rank_companies')!.inputSchema.properties as Record<
+      string,
+      { type?: string; maximum?: number; enum?: string[] }
+    >;
     expect(ranking.limit).toMatchObject({ type: 'integer', maximum: 200 });
     expect(ranking.sort!.enum).toEqual(['score_desc', 'score_asc']);
     expect(ranking.format).toBeUndefined(); // CSV is the API's, not a tool's
@@ -76,7 +79,11 @@ describe('tools', () => {
       ['compare_companies', { tickers: `${a!.ticker},${b!.ticker},${c!.ticker}` }, `/compare?tickers=${a!.ticker},${b!.ticker},${c!.ticker}`],
       ['compare_companies', { tickers: [b!.ticker, a!.ticker], fields: 'flags' }, `/compare?tickers=${b!.ticker},${a!.ticker}&fields=flags`],
       ['rank_companies', {}, '/ranking?page=1'],
-      ['rank_companies', { industry, sort: 'score_asc', mode: 'full', limit: 7, page: 2 }, `/ranking?industry=${enc(industry)}&sort=score_asc&mode=full&limit=7&page=2`],
+      [
+        'rank_companies',
+        { industry, sort: 'score_asc', mode: 'full', limit: 7, page: 2 },
+        `/ranking?industry=${enc(industry)}&sort=score_asc&mode=full&limit=7&page=2`,
+      ],
       ['rank_companies', { gf: 'gf-a01', assurance_level: 'none', limit: 3 }, '/ranking?gf=GF-A01&assurance_level=none&limit=3'],
       ['list_etfs', {}, '/etf'],
       ['get_etf', { code: etf.etf_code }, `/etf/${etf.etf_code}`],
@@ -100,17 +107,24 @@ describe('tools', () => {
     // The other filters still apply to it: a cause it lacks leaves nothing.
     const first = (changes.data as { causes: { kind: string }[] }[])[0]!;
     const lacking = CAUSE_KINDS.find((k) => !first.causes.some((c) => c.kind === k))!;
-    expect(answerOf(await client.callTool({ name: 'get_changes', arguments: { ticker: moved, cause: lacking } }))).toMatchObject({ data: [], meta: { total: 0 } });
+    expect(answerOf(await client.callTool({ name: 'get_changes', arguments: { ticker: moved, cause: lacking } }))).toMatchObject({
+      data: [],
+      meta: { total: 0 },
+    });
   });
 
   it('"why did its score change": the causes of a company’s move, each fact’s source in the registry', async () => {
     const changes = await api('/changes?min_abs_delta=1&limit=50');
-    const item = (changes.data as { ticker: string; change: string; causes: { source_id: string | null }[] }[]).find((x) => x.change === 'changed' && x.causes.some((k) => k.source_id))!;
+    const item = (changes.data as { ticker: string; change: string; causes: { source_id: string | null }[] }[]).find(
+      (x) => x.change === 'changed' && x.causes.some((k) => k.source_id),
+    )!;
     expect(item, 'the second month moves some company for a sourced reason').toBeDefined();
     const answer = answerOf(await client.callTool({ name: 'get_changes', arguments: { ticker: item.ticker } }));
     const [got] = answer.data as { score_delta: number; causes: { points: number | null; source_id: string | null; detail: string }[] }[];
     expect(got!.causes.reduce((s, k) => s + (k.points ?? 0), 0)).toBe(got!.score_delta);
-    const registry = JSON.parse(((await client.readResource({ uri: 'esg://sources/registry' })).contents[0] as { text: string }).text) as { data: { source_id: string }[] };
+    const registry = JSON.parse(((await client.readResource({ uri: 'esg://sources/registry' })).contents[0] as { text: string }).text) as {
+      data: { source_id: string }[];
+    };
     const known = new Set(registry.data.map((s) => s.source_id));
     for (const k of got!.causes) if (k.source_id) expect(known.has(k.source_id), k.source_id).toBe(true);
     // And the facts tool names a registered source for every fact it states.
@@ -121,16 +135,28 @@ describe('tools', () => {
   });
 
   it('an unknown ticker or fund is the tool’s error with the API’s 404 message, not a protocol failure', async () => {
-    expect(toolErrorOf(await client.callTool({ name: 'get_company', arguments: { ticker: 'ZZZ999' } }))).toMatchObject({ code: 'NOT_FOUND', message: 'Unknown ticker: ZZZ999' });
-    expect(toolErrorOf(await client.callTool({ name: 'get_etf', arguments: { code: '99999' } }))).toMatchObject({ code: 'NOT_FOUND', message: 'Unknown fund code: 99999' });
-    expect(toolErrorOf(await client.callTool({ name: 'compare_companies', arguments: { tickers: 'ZZZ998,ZZZ999' } })).message).toBe('Unknown tickers: ZZZ998, ZZZ999');
+    expect(toolErrorOf(await client.callTool({ name: 'get_company', arguments: { ticker: 'ZZZ999' } }))).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Unknown ticker: ZZZ999',
+    });
+    expect(toolErrorOf(await client.callTool({ name: 'get_etf', arguments: { code: '99999' } }))).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Unknown fund code: 99999',
+    });
+    expect(toolErrorOf(await client.callTool({ name: 'compare_companies', arguments: { tickers: 'ZZZ998,ZZZ999' } })).message).toBe(
+      'Unknown tickers: ZZZ998, ZZZ999',
+    );
   });
 });
 
 describe('resources', () => {
   it('the methodology, the source registry and the snapshot list: each the API’s body for its path', async () => {
     const { resources } = await client.listResources();
-    const paths: Record<string, string> = { 'esg://methodology': '/methodology', 'esg://sources/registry': '/sources/registry', 'esg://snapshots': '/snapshots' };
+    const paths: Record<string, string> = {
+      'esg://methodology': '/methodology',
+      'esg://sources/registry': '/sources/registry',
+      'esg://snapshots': '/snapshots',
+    };
     expect(resources.map((r) => r.uri).sort()).toEqual(Object.keys(paths).sort());
     for (const r of resources) {
       expect(r.description!.length).toBeGreaterThan(20);

@@ -3,7 +3,11 @@ import { carbonFeeLiability, type RegistrySite } from '../../../src/methodology/
 import { CARBON_FEE_THRESHOLD_TCO2E } from '../../../src/methodology/rules.js';
 
 /** A site as the registry serves it: its total is the direct plus the energy-indirect part. */
-const site = (industryCode: string, direct: number, indirect: number, year = 2025): RegistrySite => ({ year, industryCode, total: direct + indirect });
+const site = (industryCode: string, direct: number, indirect: number, year = 2025): RegistrySite => ({
+  year,
+  industryCode,
+  total: direct + indirect,
+});
 
 describe('carbonFeeLiability', () => {
   it('the threshold is 25,000 t CO2e', () => {
@@ -18,7 +22,9 @@ describe('carbonFeeLiability', () => {
   });
 
   it('prints the site total with thousands separators, rounded to whole tonnes', () => {
-    expect(carbonFeeLiability([site('2611', 1_837_000.5, 66_578.9, 2022)], 2022).basis).toBe('a manufacturing site emitted 1,903,579 t CO2e (direct and energy-indirect) in 2022, at or above 25,000');
+    expect(carbonFeeLiability([site('2611', 1_837_000.5, 66_578.9, 2022)], 2022).basis).toBe(
+      'a manufacturing site emitted 1,903,579 t CO2e (direct and energy-indirect) in 2022, at or above 25,000',
+    );
   });
 
   it('gives the figure the basis states as a number (tco2e), and none where the basis states none', () => {

@@ -97,7 +97,12 @@ describe('GF-P02 (critical): ≥ 3 penalties or a serious one in the last 36 mon
     expect(has(input({ penalties: [pen('2026-11-01', true)] }), 'GF-P02')).toBe(false);
   });
   it('source is the newest penalty of the last 36 months (not a newer one after D, not an older one)', () => {
-    const penalties = [pen('2024-01-01', true, 'P-old'), pen('2026-11-15', true, 'P-after-D'), pen('2025-03-01', false, 'P-newest'), pen('2019-01-01', true, 'P-ancient')];
+    const penalties = [
+      pen('2024-01-01', true, 'P-old'),
+      pen('2026-11-15', true, 'P-after-D'),
+      pen('2025-03-01', false, 'P-newest'),
+      pen('2019-01-01', true, 'P-ancient'),
+    ];
     expect(get(input({ penalties }), 'GF-P02')).toMatchObject({ severity: 'critical', source_id: 'P-newest' });
   });
 });
@@ -131,7 +136,12 @@ describe('GF-P01 (warning): a penalty in the last 12 months', () => {
     expect(has(input({ penalties: [pen('2026-11-01')] }), 'GF-P01')).toBe(false);
   });
   it('with several recent penalties the source is the newest of them (within D)', () => {
-    const penalties = [pen('2026-02-01', false, 'P-a'), pen('2026-09-30', false, 'P-b'), pen('2027-01-01', false, 'P-future'), pen('2026-05-01', false, 'P-c')];
+    const penalties = [
+      pen('2026-02-01', false, 'P-a'),
+      pen('2026-09-30', false, 'P-b'),
+      pen('2027-01-01', false, 'P-future'),
+      pen('2026-05-01', false, 'P-c'),
+    ];
     expect(get(input({ penalties }), 'GF-P01')?.source_id).toBe('P-b');
   });
 });
@@ -158,7 +168,10 @@ describe('GF-D01 (warning): disclosure year < E(D)', () => {
 
 describe('GF-C01 (warning): CBAM-exposed without a scope 1 figure', () => {
   it('CBAM-exposed with scope 1 null → raised, source the company', () => {
-    expect(get(input({ cbamExposed: true, disclosure: disc({ scope1: null }) }), 'GF-C01')).toMatchObject({ severity: 'warning', source_id: COMPANY });
+    expect(get(input({ cbamExposed: true, disclosure: disc({ scope1: null }) }), 'GF-C01')).toMatchObject({
+      severity: 'warning',
+      source_id: COMPANY,
+    });
   });
   it('CBAM-exposed with no disclosure → raised', () => {
     expect(get(input({ cbamExposed: true }), 'GF-C01')?.source_id).toBe(COMPANY);

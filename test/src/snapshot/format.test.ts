@@ -42,12 +42,16 @@ describe('meta.format_version', () => {
   it('refuses an older snapshot, naming both formats and `npm run migrate`', () => {
     const dir = snapshotOfFormat('old', undefined);
     expect(() => SnapshotStore.open(dir)).toThrow(SnapshotFormatError);
-    expect(() => SnapshotStore.open(dir)).toThrow(`is of format 0 (written before format versions were recorded); this code reads format ${FORMAT_VERSION}: run \`npm run migrate\``);
+    expect(() => SnapshotStore.open(dir)).toThrow(
+      `is of format 0 (written before format versions were recorded); this code reads format ${FORMAT_VERSION}: run \`npm run migrate\``,
+    );
   });
 
   it('refuses a newer snapshot, naming both formats', () => {
     const dir = snapshotOfFormat('newer', String(FORMAT_VERSION + 1));
-    expect(() => SnapshotStore.open(dir)).toThrow(`is of format ${FORMAT_VERSION + 1}; this code reads format ${FORMAT_VERSION}: it was written by a newer build`);
+    expect(() => SnapshotStore.open(dir)).toThrow(
+      `is of format ${FORMAT_VERSION + 1}; this code reads format ${FORMAT_VERSION}: it was written by a newer build`,
+    );
   });
 
   it('the shim answers a current snapshot of another format 502 UPSTREAM_FAILURE, and logs why', () => {

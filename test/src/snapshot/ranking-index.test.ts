@@ -25,7 +25,11 @@ function bruteForce(f: RankingFilter, sort: RankingSort): string[] {
     .filter((c) => f.assuranceLevel === undefined || c.assurance_level === f.assuranceLevel)
     .filter((c) => f.gf === undefined || c.flags.includes(f.gf))
     .filter((c) => !q || [c.ticker, c.company_name, c.company_name_norm].some((s) => s.toLowerCase().includes(q)))
-    .sort((a, b) => (sort === 'score_desc' ? b.credibility_score - a.credibility_score : a.credibility_score - b.credibility_score) || (a.ticker < b.ticker ? -1 : 1))
+    .sort(
+      (a, b) =>
+        (sort === 'score_desc' ? b.credibility_score - a.credibility_score : a.credibility_score - b.credibility_score) ||
+        (a.ticker < b.ticker ? -1 : 1),
+    )
     .map((c) => c.ticker);
 }
 

@@ -55,7 +55,14 @@ describe('every snapshot table: DDL, INSERT and SELECT agree', () => {
     const row = { ...rowOf(CARBON_DISCLOSURES, 0), registry_total: null, registry_source_id: null, registry_deep_link: null };
     CARBON_DISCLOSURES.writer(db.prepare(CARBON_DISCLOSURES.insertSql))(row as never);
     const raw = db.prepare(`SELECT ticker, ${DISCLOSURE.columns} FROM carbon_disclosures`).raw().get() as unknown[];
-    expect(DISCLOSURE.decode(raw, 1)).toEqual({ ...row, ticker: undefined, registry_total: undefined, registry_source_id: undefined, registry_deep_link: undefined, registry: null });
+    expect(DISCLOSURE.decode(raw, 1)).toEqual({
+      ...row,
+      ticker: undefined,
+      registry_total: undefined,
+      registry_source_id: undefined,
+      registry_deep_link: undefined,
+      registry: null,
+    });
     expect(Object.keys(DISCLOSURE.decode(raw, 1))).not.toContain('ticker');
     db.close();
   });
@@ -67,9 +74,21 @@ describe('every snapshot table: DDL, INSERT and SELECT agree', () => {
     const { cbam_sectors: _sectors, ...record } = company;
     expect(COMPANY.decode(db.prepare(`SELECT ${COMPANY.columns} FROM companies`).raw().get() as unknown[])).toEqual(record);
     const { ticker, company_name, credibility_score, verdict, rank } = company;
-    expect(RANKED.decode(db.prepare(`SELECT ${RANKED.columns} FROM companies`).raw().get() as unknown[])).toEqual({ ticker, company_name, credibility_score, verdict, rank });
+    expect(RANKED.decode(db.prepare(`SELECT ${RANKED.columns} FROM companies`).raw().get() as unknown[])).toEqual({
+      ticker,
+      company_name,
+      credibility_score,
+      verdict,
+      rank,
+    });
     const tables: [string, { columns: string }][] = [
-      ['penalties', PENALTY], ['carbon_fees', CARBON_FEE], ['assurances', ASSURANCE], ['flags', FLAG], ['sources', SOURCE], ['source_files', SOURCE_FILE], ['etfs', ETF],
+      ['penalties', PENALTY],
+      ['carbon_fees', CARBON_FEE],
+      ['assurances', ASSURANCE],
+      ['flags', FLAG],
+      ['sources', SOURCE],
+      ['source_files', SOURCE_FILE],
+      ['etfs', ETF],
     ];
     for (const [name, reader] of tables) expect(() => db.prepare(`SELECT ${reader.columns} FROM ${name}`), name).not.toThrow();
     db.close();

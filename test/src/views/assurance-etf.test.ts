@@ -53,7 +53,15 @@ describe('the assurance of the canonical view', () => {
 
   it('a third-party verification alone is kind third_party, with its standard null when unstated and no verifications', () => {
     const a = canonicalOf('H0002').assurance!;
-    expect(a).toMatchObject({ provider: 'SGS Taiwan', level: 'limited', kind: 'third_party', standard: null, verifications: [], year: 2024, deep_link: REPORT_LINKS.H0002 });
+    expect(a).toMatchObject({
+      provider: 'SGS Taiwan',
+      level: 'limited',
+      kind: 'third_party',
+      standard: null,
+      verifications: [],
+      year: 2024,
+      deep_link: REPORT_LINKS.H0002,
+    });
     expect(canonicalOf('H0003').assurance).toMatchObject({ kind: 'cpa', verifications: [], deep_link: REPORT_LINKS.H0003 });
     expect(canonicalOf('H0004').assurance).toBeNull();
   });
@@ -96,7 +104,10 @@ describe('the ETF result', () => {
       covered: 3,
     });
     expect(e.holdings.map((h) => [h.ticker, h.weight, h.company?.ticker ?? null])).toEqual([
-      ['H0001', 0.3282, 'H0001'], ['H0002', 0.1, 'H0002'], ['H0004', 0.07, 'H0004'], ['2330', 0.12341, null],
+      ['H0001', 0.3282, 'H0001'],
+      ['H0002', 0.1, 'H0002'],
+      ['H0004', 0.07, 'H0004'],
+      ['2330', 0.12341, null],
     ]);
   });
 
@@ -113,11 +124,20 @@ describe('the ETF result', () => {
 
   it('a fund listing every holding has cut-off 0; with none covered its statistics are null', () => {
     expect(etfOf('HE002')).toMatchObject({
-      holdings_source_id: 'SRC-MOPS-ETF-HOLDINGS', holdings_period: '2026Q2', holdings_asof: '2026-06-30', holdings_min_weight: 0, listed_weight: 1,
-      total: 2, covered: 0, avg_score: null, min_score: null, assurance_coverage_pct: null,
+      holdings_source_id: 'SRC-MOPS-ETF-HOLDINGS',
+      holdings_period: '2026Q2',
+      holdings_asof: '2026-06-30',
+      holdings_min_weight: 0,
+      listed_weight: 1,
+      total: 2,
+      covered: 0,
+      avg_score: null,
+      min_score: null,
+      assurance_coverage_pct: null,
     });
     expect(etfListView(store.meta, store.etfs()).data).toEqual([
-      { etf_code: 'HE001', etf_name: '示範ESG永續', total: 4 }, { etf_code: 'HE002', etf_name: '示範海外', total: 2 },
+      { etf_code: 'HE001', etf_name: '示範ESG永續', total: 4 },
+      { etf_code: 'HE002', etf_name: '示範海外', total: 2 },
     ]);
   });
 
@@ -140,7 +160,7 @@ describe('the snapshot holding them', () => {
     try {
       db.prepare("UPDATE etfs SET listed_weight = 0.9 WHERE etf_code = 'HE001'").run();
       db.prepare("UPDATE etfs SET holdings_period = '2026Q4' WHERE etf_code = 'HE002'").run();
-      db.prepare("UPDATE assurances SET verifications = '[{\"provider\":\"X\",\"standard\":null}]' WHERE ticker = 'H0002'").run();
+      db.prepare('UPDATE assurances SET verifications = \'[{"provider":"X","standard":null}]\' WHERE ticker = \'H0002\'').run();
       const problems = checkInvariants(db);
       expect(problems).toHaveLength(3);
       expect(problems.join('\n')).toMatch(/HE001.*listed weight 0\.9/);
@@ -168,6 +188,8 @@ describe('a registry entry without an open-data licence', () => {
     expect(sitca.licence.url).toMatch(/^https:\/\//);
     expect(registry.data.filter((s) => s.licence.id === 'none').map((s) => s.source_id)).toEqual(['SRC-SITCA-ETF-HOLDINGS']);
     expect(licenceSchema.safeParse({ id: 'none', name: 'SITCA terms of use', url: 'https://www.sitca.org.tw/' }).success).toBe(false);
-    expect(licenceSchema.safeParse({ id: 'OGDL-Taiwan-1.0', name: 'Open Government Data License', url: 'https://data.gov.tw/license' }).success).toBe(true);
+    expect(licenceSchema.safeParse({ id: 'OGDL-Taiwan-1.0', name: 'Open Government Data License', url: 'https://data.gov.tw/license' }).success).toBe(
+      true,
+    );
   });
 });
