@@ -54,14 +54,15 @@ export const REQUEST_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, keepAliv
 export type RequestTimeouts = typeof REQUEST_TIMEOUTS;
 
 /**
- * Request and response classes whose objects are born with the app's own prototypes. Express gives
- * every request and response its prototypes (`app.request`, `app.response`) on arrival, with
- * `Object.setPrototypeOf`; V8 then makes each of them a fresh hidden class, which lives in the old
- * generation. At a few thousand requests a second that garbage alone brought a mark-compact every
- * 250 ms and, with the collector's helper threads on two cores, the tail issue 25 measured (p99
- * 14–61 ms at a third of capacity). Born with the right prototype, `setPrototypeOf` is a no-op (V8
- * returns early on the same prototype): the mark-compacts under load go away. bench/results.md has
- * the measurements.
+ * Request and response classes whose objects are born with the app's own prototypes (issue 42
+ * decided to keep Express, through its public surface only). Express documents `app.request` and
+ * `app.response` as the prototypes of the app's requests and responses ("Overriding the Express
+ * API"), and sets them on each arrival with `Object.setPrototypeOf`; Node documents the
+ * `IncomingMessage` and `ServerResponse` classes a server makes its objects with (`createServer`
+ * options). Made with the app's prototypes, Express's `setPrototypeOf` changes nothing (setting an
+ * object's prototype to the one it has is a no-op in ECMAScript itself), so no request leaves V8 a
+ * fresh hidden class to collect: under load those filled the old generation and brought the
+ * mark-compacts behind the tail issue 25 measured (bench/results.md).
  */
 export function appClasses(app: Express): { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } {
   // Node's own constructors are plain functions (`function IncomingMessage(socket)`), meant to be
