@@ -18,6 +18,7 @@ import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 import { TIER_QUOTAS, tiersIncluding, windowOf } from '../../src/contract/tiers.js';
 import { requestTooLarge } from '../../src/contract/request-path.js';
 import { bodyTooLarge } from '../../src/contract/errors.js';
+import { DEFAULT_DOWNLOAD_LIMITS, tooManyDownloads } from '../../src/contract/downloads.js';
 
 /**
  * The error examples of the OpenAPI document, one per operation and status: each is the shim's
@@ -235,6 +236,8 @@ export function errorExample(op: string | null, status: string, f: ErrorExampleF
       return answer('URI_TOO_LONG', requestTooLarge(url, [])!.message, { method, url });
     }
     case '429': {
+      // A download refused: the client already has its cap of downloads running (server/download-slots.ts).
+      if (template.includes('/downloads/')) return answer('RATE_LIMITED', tooManyDownloads(DEFAULT_DOWNLOAD_LIMITS.perClient), null);
       // A keyless caller's sixth call in the minute the snapshot was published.
       const resets = new Date(windowOf('calls/min', Date.parse(meta.published_at)).endMs).toISOString().replace('.000Z', 'Z');
       const limit = TIER_QUOTAS.free['calls/min'];

@@ -43,7 +43,7 @@ export const OPERATION_GROUPS = {
 export type OperationGroup = keyof typeof OPERATION_GROUPS;
 
 /** Error statuses an operation describes itself (405, 414 and 431 any request may get: openapi-errors.ts). */
-export type OperationErrorStatus = '400' | '403' | '404' | '410' | '413' | '502';
+export type OperationErrorStatus = '400' | '403' | '404' | '410' | '413' | '429' | '502';
 
 export interface Operation {
   /** Its name: the OpenAPI operationId, the key of its translations and of its examples. */
@@ -281,7 +281,13 @@ const TABLE = [
     group: 'snapshots',
     summary: 'A file of a snapshot’s download folder (CSV, Data Package, SQLite, archive, SHA256SUMS); /snapshots lists them with size and sha256',
     ok: { description: 'The file (CSV, JSON, SQLite, gzip, YAML or text); ETag is its sha256' },
-    errors: { '400': 'Malformed snapshot id', '404': 'Unknown snapshot or file', '502': null },
+    errors: {
+      '400': 'Malformed snapshot id',
+      '404': 'Unknown snapshot or file',
+      '410': 'The snapshot was published and has since been pruned (SNAPSHOTS_KEEP)',
+      '429': 'Too many downloads at once from this client (DOWNLOADS_PER_CLIENT); Retry-After says when to try again',
+      '502': null,
+    },
   },
   {
     id: 'downloadFolder',
