@@ -1,0 +1,120 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { load, median, medianRatio, type LoadRequest, type LoadResult } from './load.js';
+
+/**
+ * npm run bench:serving-against -- --rev REV [--companies 1800] [--rounds 5] [--seconds 3] [--connections 10] [--port 18700]
+ *
+ * The shim of this tree against the shim of an earlier revision, serving the same published
+ * snapshot (built by this tree) in one run on this machine: for each endpoint, rounds of a load
+ * against each in turn, the order swapped every other round, so that the machine's slow spells fall
+ * on both. Prints each endpoint's req/s and p99 on both sides and the median of the paired req/s
+ * ratios (this tree ÷ the revision), for targets such as "static file and dynamic endpoints at least
+ * as fast as today" (issue 42). Both shims are bench/unmetered-shim.ts (no keys or quotas): the
+ * routing and serving code alone. The revision is checked out into a temporary git worktree and
+ * removed at the end; it uses this tree's node_modules and must read this tree's snapshot format.
+ */
+const { values } = parseArgs({
+  options: {
+    rev: { type: 'string' },
+    companies: { type: 'string', default: '1800' },
+    rounds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '10' },
+    port: { type: 'string', default: '18700' },
+  },
+});
+if (!values.rev) throw new Error('--rev REV: the revision to compare with (e.g. the commit before a change)');
+const rounds = Number(values.rounds);
+const o = { seconds: Number(values.seconds), connections: Number(values.connections) };
+const here = resolve(import.meta.dirname, '..');
+const scratch = mkdtempSync(join(tmpdir(), 'bench-serving-against-'));
+const base = join(scratch, 'tree');
+const snapshotsDir = join(scratch, 'snapshots');
+
+async function startShim(tree: string, port: number): Promise<{ base: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--max-semi-space-size=4', '--max-old-space-size=160', '--import', 'tsx', 'bench/unmetered-shim.ts'], {
+    cwd: tree,
+    env: { ...process.env, SNAPSHOTS_DIR: snapshotsDir, PORT: String(port), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 60_000; ;) {
+    if (child.exitCode !== null) throw new Error(`${tree}: the shim exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error(`${tree}: the shim was not ready within 60 s`);
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const stop = () =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+    });
+  return { base: url, stop };
+}
+
+execFileSync('git', ['worktree', 'add', '--detach', base, values.rev], { cwd: here, stdio: 'inherit' });
+const shims: { stop: () => Promise<void> }[] = [];
+try {
+  if (!existsSync(join(base, 'node_modules'))) symlinkSync(join(here, 'node_modules'), join(base, 'node_modules'));
+  execFileSync(
+    process.execPath,
+    ['--import', 'tsx', 'build-scripts/cli/demo.ts', '--companies', values.companies!, '--sources', join(scratch, 'sources')],
+    {
+      cwd: here,
+      env: { ...process.env, SNAPSHOTS_DIR: snapshotsDir },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const now = await startShim(here, Number(values.port));
+  shims.push(now);
+  const then = await startShim(base, Number(values.port) + 1);
+  shims.push(then);
+  const ranking = (await (await fetch(`${now.base}/api/v1/ranking?limit=3`)).json()) as { items: { ticker: string }[] };
+  const [a, b, c] = ranking.items.map((i) => i.ticker) as [string, string, string];
+  const endpoints: { name: string; requests: LoadRequest[] }[] = [
+    { name: 'company file (static)', requests: [{ path: `/api/v1/company/${a}` }] },
+    { name: 'canonical file (static)', requests: [{ path: `/api/v1/company/${b}/canonical` }] },
+    { name: 'ranking page 2 (static)', requests: [{ path: '/api/v1/ranking/page/2' }] },
+    { name: 'methodology (static)', requests: [{ path: '/api/v1/methodology' }] },
+    { name: 'ranking ?limit=10 (computed)', requests: [{ path: '/api/v1/ranking?limit=10&sort=score_asc' }] },
+    { name: 'canonical ?fields= (computed)', requests: [{ path: `/api/v1/company/${c}/canonical?fields=flags,carbon` }] },
+    { name: 'compare (computed)', requests: [{ path: `/api/v1/compare?tickers=${a},${b},${c}` }] },
+    { name: 'POST /batch (computed)', requests: [{ method: 'POST', path: '/api/v1/batch', body: JSON.stringify({ tickers: [a, b, c] }) }] },
+    { name: 'unknown path (404)', requests: [{ path: '/api/v1/nothing/here' }] },
+  ];
+  console.log(`this tree against ${values.rev}, ${values.companies} companies, ${rounds} rounds of ${o.seconds} s at ${o.connections} connections`);
+  for (const e of endpoints) {
+    const mine: LoadResult[] = [];
+    const theirs: LoadResult[] = [];
+    for (let r = 0; r < rounds; r++) {
+      if (r % 2 === 0) {
+        mine.push(await load(now.base, e.requests, o));
+        theirs.push(await load(then.base, e.requests, o));
+      } else {
+        theirs.push(await load(then.base, e.requests, o));
+        mine.push(await load(now.base, e.requests, o));
+      }
+    }
+    const failed = [...mine, ...theirs].some((x) => x.errors > 0) ? ' (errors!)' : '';
+    const ratio = medianRatio(
+      mine.map((x) => x.rps),
+      theirs.map((x) => x.rps),
+    );
+    console.log(
+      `${e.name.padEnd(30)} req/s ${Math.round(median(mine.map((x) => x.rps)))} against ${Math.round(median(theirs.map((x) => x.rps)))}: ratio ${ratio.toFixed(3)}; p99 ${median(mine.map((x) => x.p99))} against ${median(theirs.map((x) => x.p99))} ms${failed}`,
+    );
+  }
+} finally {
+  for (const s of shims) await s.stop();
+  execFileSync('git', ['worktree', 'remove', '--force', base], { cwd: here, stdio: 'inherit' });
+  rmSync(scratch, { recursive: true, force: true });
+}
