@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ZodOpenApiComponentsObject, ZodOpenApiOperationObject } from 'zod-openapi';
 import { errorResponse } from './openapi-errors.js';
+import { TIER_QUOTAS } from './tiers.js';
 import { API_KEY_HEADER } from './vocabulary.js';
 
 /**
@@ -43,7 +44,7 @@ export const accessComponents: Pick<ZodOpenApiComponentsObject, 'securitySchemes
       in: 'header',
       name: API_KEY_HEADER,
       description:
-        'Optional. Without a key, computed calls are counted per client IP on the free tier (100 a day, 5 a minute). Static files need no key and are never counted.',
+        `Optional. Without a key, computed calls are counted per client IP on the free tier (${TIER_QUOTAS.free['calls/day']} a day, ${TIER_QUOTAS.free['calls/min']} a minute). Static files need no key and are never counted.`,
     },
   },
 };
