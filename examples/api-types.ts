@@ -11,88 +11,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Index of the API */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["IndexResponse"];
-                    };
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown code or path */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /** This index: every endpoint with a runnable example */
+        get: operations["index"];
         put?: never;
         post?: never;
         delete?: never;
@@ -108,91 +28,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Company summary */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description 1 to 12 letters or digits (e.g. D1101), case-insensitive; a `.json` suffix on the last path segment is also accepted */
-                    ticker: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CompanyResponse"];
-                    };
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown code or path */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /** Company summary: score, verdict, rank, flags, breakdown */
+        get: operations["company"];
         put?: never;
         post?: never;
         delete?: never;
@@ -209,1100 +46,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Canonical view: five sourced sections
+         * Canonical view: the five sourced sections; ?fields= selects some (computed)
          * @description Without a query string the static file, with all five sections (14 keys).
          */
-        get: {
-            parameters: {
-                query?: {
-                    fields?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description 1 to 12 letters or digits (e.g. D1101), case-insensitive; a `.json` suffix on the last path segment is also accepted */
-                    ticker: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
-                200: {
-                    headers: {
-                        /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
-                        RateLimit?: string;
-                        /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CanonicalView"];
-                    };
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The X-API-Key header is not a live key (unknown or revoked) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown code or path */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A quota is spent; the message names the bucket and when it resets */
-                429: {
-                    headers: {
-                        /** @description Seconds until the spent bucket resets */
-                        "Retry-After": string;
-                        /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
-                        RateLimit?: string;
-                        /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/ranking": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Market ranking */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size, 1–200 (default 50) */
-                    limit?: number;
-                    /** @description Page number from 1 (default 1); past the end: empty page */
-                    page?: number;
-                    sort?: "score_desc" | "score_asc";
-                    /** @description TWSE industry name in Chinese, exact, e.g. 半導體業 */
-                    industry?: string;
-                    assurance_level?: "none" | "limited" | "reasonable";
-                    market_type?: "listed" | "otc";
-                    gf?: string;
-                    q?: string;
-                    mode?: "compact" | "full";
-                    format?: "json" | "csv";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
-                200: {
-                    headers: {
-                        /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
-                        RateLimit?: string;
-                        /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RankingResponse"];
-                    };
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The X-API-Key header is not a live key (unknown or revoked) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown code or path */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A quota is spent; the message names the bucket and when it resets */
-                429: {
-                    headers: {
-                        /** @description Seconds until the spent bucket resets */
-                        "Retry-After": string;
-                        /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
-                        RateLimit?: string;
-                        /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/ranking/page/{page}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Page N of the default ranking (static alias of /ranking?page=N) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    page: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RankingResponse"];
-                    };
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown code or path */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/compare": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Compare 2–5 companies */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Comma-separated tickers, 2–5 distinct (duplicates removed) */
-                    tickers: string;
-                    fields?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
-                200: {
-                    headers: {
-                        /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
-                        RateLimit?: string;
-                        /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CompareResponse"];
-                    };
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The X-API-Key header is not a live key (unknown or revoked) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown code or path */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A quota is spent; the message names the bucket and when it resets */
-                429: {
-                    headers: {
-                        /** @description Seconds until the spent bucket resets */
-                        "Retry-After": string;
-                        /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
-                        RateLimit?: string;
-                        /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/etf": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** ESG ETFs covered */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["EtfListResponse"];
-                    };
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown code or path */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/etf/{code}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** ETF holdings scored */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description 1 to 12 letters or digits (e.g. D1101), case-insensitive; a `.json` suffix on the last path segment is also accepted */
-                    code: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["EtfResponse"];
-                    };
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown code or path */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/sources/registry": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Source registry */
-        get: {
-            parameters: {
-                query?: {
-                    gov_only?: "true" | "false";
-                    /** @description Owner org code, case-insensitive, e.g. MOENV */
-                    owner_org?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
-                200: {
-                    headers: {
-                        /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
-                        RateLimit?: string;
-                        /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RegistryResponse"];
-                    };
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The X-API-Key header is not a live key (unknown or revoked) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown code or path */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A quota is spent; the message names the bucket and when it resets */
-                429: {
-                    headers: {
-                        /** @description Seconds until the spent bucket resets */
-                        "Retry-After": string;
-                        /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
-                        RateLimit?: string;
-                        /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/methodology": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Methodology as data */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["MethodologyResponse"];
-                    };
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown code or path */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/snapshots": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Published snapshots and downloads */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SnapshotsResponse"];
-                    };
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown code or path */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/downloads/{id}/{file}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A file of a snapshot’s download folder; /snapshots lists them with size and sha256 */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Snapshot id: a date with a .N suffix for a second build on the same day */
-                    id: string;
-                    file: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The file (CSV, JSON, SQLite, gzip, YAML or text); ETag is its sha256 */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Malformed snapshot id */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown snapshot or file */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["canonical"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1319,90 +66,160 @@ export interface paths {
             cookie?: never;
         };
         /** A company’s entry in every published snapshot that held it, newest first: by data_asof, then publish time (pruned snapshots included) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description 1 to 12 letters or digits (e.g. D1101), case-insensitive; a `.json` suffix on the last path segment is also accepted */
-                    ticker: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HistoryResponse"];
-                    };
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown code or path */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
+        get: operations["history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ranking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /** Market ranking; query parameters filter and page it (computed) */
+        get: operations["ranking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ranking/page/{page}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Page N of the default ranking (static alias of /ranking?page=N) */
+        get: operations["rankingPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Canonical views of 2–5 companies side by side (computed) */
+        get: operations["compare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/etf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** ESG ETFs covered */
+        get: operations["etfList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/etf/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An ETF’s holdings scored */
+        get: operations["etf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sources/registry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every data source behind the facts; ?gov_only, ?owner_org filter (computed) */
+        get: operations["registry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/methodology": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Methodology as data */
+        get: operations["methodology"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/snapshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Published snapshots, newest first (by data_asof, then publish time), and their download files */
+        get: operations["snapshots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/snapshots/{id}/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pinned read: a static path as snapshot {id} served it, byte for byte (path may hold slashes, e.g. company/D1101/canonical; 410 once pruned) */
+        get: operations["pinned"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1419,128 +236,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What changed since the previous snapshot, cause by cause
+         * What changed since the previous snapshot, cause by cause; ?cause, ?industry, ?min_abs_delta filter (computed)
          * @description Without a query string the static first page (200 per page). With one, computed and metered: filters by cause kind, industry and |score_delta|.
          */
-        get: {
-            parameters: {
-                query?: {
-                    cause?: "penalty_new" | "penalty_aged_out" | "disclosure_new" | "disclosure_changed" | "assurance_changed" | "carbon_fee_changed" | "timeliness" | "flag_raised" | "flag_cleared" | "methodology_changed" | "company_added" | "company_removed";
-                    /** @description TWSE industry name in Chinese, exact, e.g. 半導體業 */
-                    industry?: string;
-                    /** @description Companies whose |score_delta| is at least this (0–100) */
-                    min_abs_delta?: number;
-                    /** @description Page size, 1–200 (default 200) */
-                    limit?: number;
-                    /** @description Page number from 1 (default 1); past the end: empty page */
-                    page?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
-                200: {
-                    headers: {
-                        /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
-                        RateLimit?: string;
-                        /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ChangesResponse"];
-                    };
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The X-API-Key header is not a live key (unknown or revoked) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown code or path */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A quota is spent; the message names the bucket and when it resets */
-                429: {
-                    headers: {
-                        /** @description Seconds until the spent bucket resets */
-                        "Retry-After": string;
-                        /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
-                        RateLimit?: string;
-                        /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["changes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1557,89 +256,7 @@ export interface paths {
             cookie?: never;
         };
         /** Page N of the changes (static alias of /changes?page=N) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    page: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ChangesResponse"];
-                    };
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown code or path */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["changesPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1656,85 +273,7 @@ export interface paths {
             cookie?: never;
         };
         /** Atom 1.0 feed: one entry per snapshot for the last 12, with the largest moves and their causes */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description application/atom+xml; charset=utf-8 */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown code or path */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["feed"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1743,106 +282,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/snapshots/{id}/{path}": {
+    "/api/v1/downloads/{id}/{file}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Pinned read: a static path as snapshot {id} served it, byte for byte (path may hold slashes, e.g. company/D1101/canonical) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Snapshot id: a date with a .N suffix for a second build on the same day */
-                    id: string;
-                    path: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The body that path had in that snapshot */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Not modified */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown snapshot (named in the message) or a path with no static file */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot was published and has since been pruned (SNAPSHOTS_KEEP) */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /** A file of a snapshot’s download folder (CSV, Data Package, SQLite, archive, SHA256SUMS); /snapshots lists them with size and sha256 */
+        get: operations["download"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1858,25 +306,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OpenAPI 3.1 document */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /** This OpenAPI 3.1 document */
+        get: operations["openapi"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1894,116 +325,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Summaries of 1–100 tickers */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description 1–100 distinct codes (duplicates removed, any case; a malformed code is reported back in its item) */
-                        tickers: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description One item per distinct code, in request order */
-                200: {
-                    headers: {
-                        /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
-                        RateLimit?: string;
-                        /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["BatchResponse"];
-                    };
-                };
-                /** @description Not JSON, wrong Content-Type, or a body outside the contract */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The X-API-Key header is not a live key (unknown or revoked) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body over 64 KiB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A quota is spent; the message names the bucket and when it resets */
-                429: {
-                    headers: {
-                        /** @description Seconds until the spent bucket resets */
-                        "Retry-After": string;
-                        /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
-                        RateLimit?: string;
-                        /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /** Summaries of 1–100 tickers (computed) */
+        post: operations["batch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2020,136 +343,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Evidence pack: a zip of 1–50 companies with their sources, methodology and checksums
+         * Evidence pack: a zip of 1–50 companies with their sources, history, methodology and SHA256SUMS (computed; developer and commercial keys)
          * @description Per company its summary, canonical view and history as JSON; one CSV of the summaries; the registry entries of exactly the sources its facts cite, with the sha256 of the publisher files they came from; the methodology; CITATION.cff; a README naming the snapshot and how to verify; SHA256SUMS (`sha256sum -c`). Same snapshot and codes (any order or case) give the same bytes. Counts against packs/day; the free and academic tiers get 403.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description 1–50 distinct codes (duplicates removed, any case; a malformed code is a 400, unknown codes one 404 naming them) */
-                        tickers: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description The pack (Content-Disposition: attachment; filename names the snapshot; Cache-Control: no-store) */
-                200: {
-                    headers: {
-                        /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
-                        RateLimit?: string;
-                        /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/zip": string;
-                    };
-                };
-                /** @description Not JSON, wrong Content-Type, a malformed code, or a body outside the contract */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The X-API-Key header is not a live key (unknown or revoked) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller’s tier does not include this feature; the message names the tiers that do */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown ticker(s); the message names every one */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body over 64 KiB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A quota is spent; the message names the bucket and when it resets */
-                429: {
-                    headers: {
-                        /** @description Seconds until the spent bucket resets */
-                        "Retry-After": string;
-                        /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
-                        RateLimit?: string;
-                        /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The snapshot cannot be read */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["packs"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2163,72 +360,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your quota: tier, and every bucket’s limit, used, remaining and reset (not itself counted) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The caller’s quota state (Cache-Control: no-store) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UsageResponse"];
-                    };
-                };
-                /** @description A query parameter (it takes none) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The X-API-Key header is not a live key (unknown or revoked) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A method the path does not take; the Allow header lists those it does */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The URL is longer than 8192 bytes */
-                414: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request headers are larger than 16384 bytes together */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /** Your quota: tier, and every bucket’s limit, used, remaining and reset (key from X-API-Key, else your IP; not itself counted) */
+        get: operations["usage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2423,6 +556,41 @@ export interface components {
             severity: "critical" | "warning" | "info";
             /** @description Source registry id; resolves in /sources/registry */
             source_id: string;
+        };
+        HistoryResponse: {
+            /** @constant */
+            ok: true;
+            /** @description ISO 8601 timestamp, UTC */
+            generated_at: string;
+            methodology_version: string;
+            /** @description Snapshot id: a date with a .N suffix for a second build on the same day */
+            dataset_snapshot_id: string;
+            /** @description Date, YYYY-MM-DD */
+            data_asof: string;
+            /** @description Ticker or fund code, upper case */
+            ticker: string;
+            /** @description One entry per published snapshot that held the company, newest first: by data_asof, then publish time (pruned snapshots included) */
+            data: components["schemas"]["HistoryEntry"][];
+        };
+        HistoryEntry: {
+            /** @description Snapshot id: a date with a .N suffix for a second build on the same day */
+            dataset_snapshot_id: string;
+            /** @description Date, YYYY-MM-DD */
+            data_asof: string;
+            methodology_version: string;
+            credibility_score: number;
+            /** @enum {string} */
+            verdict: "credible" | "decent" | "questionable" | "poor";
+            rank: number;
+            percentile: number;
+            flags: string[];
+            score_breakdown: {
+                /** @enum {string} */
+                component: "disclosure" | "assurance" | "compliance" | "consistency";
+                points: number;
+                max_points: number;
+                detail: string;
+            }[];
         };
         RankingResponse: {
             /** @constant */
@@ -2722,41 +890,6 @@ export interface components {
                 mediatype: string;
             }[];
         };
-        HistoryResponse: {
-            /** @constant */
-            ok: true;
-            /** @description ISO 8601 timestamp, UTC */
-            generated_at: string;
-            methodology_version: string;
-            /** @description Snapshot id: a date with a .N suffix for a second build on the same day */
-            dataset_snapshot_id: string;
-            /** @description Date, YYYY-MM-DD */
-            data_asof: string;
-            /** @description Ticker or fund code, upper case */
-            ticker: string;
-            /** @description One entry per published snapshot that held the company, newest first: by data_asof, then publish time (pruned snapshots included) */
-            data: components["schemas"]["HistoryEntry"][];
-        };
-        HistoryEntry: {
-            /** @description Snapshot id: a date with a .N suffix for a second build on the same day */
-            dataset_snapshot_id: string;
-            /** @description Date, YYYY-MM-DD */
-            data_asof: string;
-            methodology_version: string;
-            credibility_score: number;
-            /** @enum {string} */
-            verdict: "credible" | "decent" | "questionable" | "poor";
-            rank: number;
-            percentile: number;
-            flags: string[];
-            score_breakdown: {
-                /** @enum {string} */
-                component: "disclosure" | "assurance" | "compliance" | "consistency";
-                points: number;
-                max_points: number;
-                detail: string;
-            }[];
-        };
         ChangesResponse: {
             /** @constant */
             ok: true;
@@ -2925,4 +1058,1972 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    index: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IndexResponse"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown code or path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    company: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 1 to 12 letters or digits (e.g. D1101), case-insensitive; a `.json` suffix on the last path segment is also accepted */
+                ticker: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyResponse"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown code or path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    canonical: {
+        parameters: {
+            query?: {
+                fields?: string;
+            };
+            header?: never;
+            path: {
+                /** @description 1 to 12 letters or digits (e.g. D1101), case-insensitive; a `.json` suffix on the last path segment is also accepted */
+                ticker: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
+            200: {
+                headers: {
+                    /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
+                    RateLimit?: string;
+                    /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CanonicalView"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-API-Key header is not a live key (unknown or revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown code or path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A quota is spent; the message names the bucket and when it resets */
+            429: {
+                headers: {
+                    /** @description Seconds until the spent bucket resets */
+                    "Retry-After": string;
+                    /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
+                    RateLimit?: string;
+                    /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 1 to 12 letters or digits (e.g. D1101), case-insensitive; a `.json` suffix on the last path segment is also accepted */
+                ticker: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryResponse"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown code or path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ranking: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 (default 50) */
+                limit?: number;
+                /** @description Page number from 1 (default 1); past the end: empty page */
+                page?: number;
+                sort?: "score_desc" | "score_asc";
+                /** @description TWSE industry name in Chinese, exact, e.g. 半導體業 */
+                industry?: string;
+                assurance_level?: "none" | "limited" | "reasonable";
+                market_type?: "listed" | "otc";
+                gf?: string;
+                q?: string;
+                mode?: "compact" | "full";
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
+            200: {
+                headers: {
+                    /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
+                    RateLimit?: string;
+                    /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RankingResponse"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-API-Key header is not a live key (unknown or revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown code or path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A quota is spent; the message names the bucket and when it resets */
+            429: {
+                headers: {
+                    /** @description Seconds until the spent bucket resets */
+                    "Retry-After": string;
+                    /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
+                    RateLimit?: string;
+                    /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rankingPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RankingResponse"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown code or path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    compare: {
+        parameters: {
+            query: {
+                /** @description Comma-separated tickers, 2–5 distinct (duplicates removed) */
+                tickers: string;
+                fields?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
+            200: {
+                headers: {
+                    /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
+                    RateLimit?: string;
+                    /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompareResponse"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-API-Key header is not a live key (unknown or revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown code or path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A quota is spent; the message names the bucket and when it resets */
+            429: {
+                headers: {
+                    /** @description Seconds until the spent bucket resets */
+                    "Retry-After": string;
+                    /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
+                    RateLimit?: string;
+                    /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    etfList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EtfListResponse"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown code or path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    etf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 1 to 12 letters or digits (e.g. D1101), case-insensitive; a `.json` suffix on the last path segment is also accepted */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EtfResponse"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown code or path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    registry: {
+        parameters: {
+            query?: {
+                gov_only?: "true" | "false";
+                /** @description Owner org code, case-insensitive, e.g. MOENV */
+                owner_org?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
+            200: {
+                headers: {
+                    /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
+                    RateLimit?: string;
+                    /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryResponse"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-API-Key header is not a live key (unknown or revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown code or path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A quota is spent; the message names the bucket and when it resets */
+            429: {
+                headers: {
+                    /** @description Seconds until the spent bucket resets */
+                    "Retry-After": string;
+                    /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
+                    RateLimit?: string;
+                    /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    methodology: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodologyResponse"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown code or path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    snapshots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotsResponse"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown code or path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pinned: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Snapshot id: a date with a .N suffix for a second build on the same day */
+                id: string;
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The body that path had in that snapshot */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown snapshot (named in the message) or a path with no static file */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot was published and has since been pruned (SNAPSHOTS_KEEP) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changes: {
+        parameters: {
+            query?: {
+                cause?: "penalty_new" | "penalty_aged_out" | "disclosure_new" | "disclosure_changed" | "assurance_changed" | "carbon_fee_changed" | "timeliness" | "flag_raised" | "flag_cleared" | "methodology_changed" | "company_added" | "company_removed";
+                /** @description TWSE industry name in Chinese, exact, e.g. 半導體業 */
+                industry?: string;
+                /** @description Companies whose |score_delta| is at least this (0–100) */
+                min_abs_delta?: number;
+                /** @description Page size, 1–200 (default 200) */
+                limit?: number;
+                /** @description Page number from 1 (default 1); past the end: empty page */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
+            200: {
+                headers: {
+                    /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
+                    RateLimit?: string;
+                    /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangesResponse"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-API-Key header is not a live key (unknown or revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown code or path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A quota is spent; the message names the bucket and when it resets */
+            429: {
+                headers: {
+                    /** @description Seconds until the spent bucket resets */
+                    "Retry-After": string;
+                    /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
+                    RateLimit?: string;
+                    /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changesPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK (Cache-Control: public, max-age=3600; strong ETag; 304 on If-None-Match) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangesResponse"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown code or path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/atom+xml; charset=utf-8 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown code or path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Snapshot id: a date with a .N suffix for a second build on the same day */
+                id: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (CSV, JSON, SQLite, gzip, YAML or text); ETag is its sha256 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed snapshot id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown snapshot or file */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot was published and has since been pruned (SNAPSHOTS_KEEP) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many downloads at once from this client (DOWNLOADS_PER_CLIENT); Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    openapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OpenAPI 3.1 document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: malformed code, unknown, repeated or out-of-range parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown code or path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    batch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1–100 distinct codes (duplicates removed, any case; a malformed code is reported back in its item) */
+                    tickers: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description One item per distinct code, in request order */
+            200: {
+                headers: {
+                    /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
+                    RateLimit?: string;
+                    /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchResponse"];
+                };
+            };
+            /** @description Not JSON, wrong Content-Type, or a body outside the contract */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-API-Key header is not a live key (unknown or revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A quota is spent; the message names the bucket and when it resets */
+            429: {
+                headers: {
+                    /** @description Seconds until the spent bucket resets */
+                    "Retry-After": string;
+                    /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
+                    RateLimit?: string;
+                    /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    packs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1–50 distinct codes (duplicates removed, any case; a malformed code is a 400, unknown codes one 404 naming them) */
+                    tickers: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The pack (Content-Disposition: attachment; filename names the snapshot; Cache-Control: no-store) */
+            200: {
+                headers: {
+                    /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
+                    RateLimit?: string;
+                    /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Not JSON, wrong Content-Type, a malformed code, or a body outside the contract */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-API-Key header is not a live key (unknown or revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller’s tier does not include this feature; the message names the tiers that do */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown ticker(s); the message names every one */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A quota is spent; the message names the bucket and when it resets */
+            429: {
+                headers: {
+                    /** @description Seconds until the spent bucket resets */
+                    "Retry-After": string;
+                    /** @description IETF draft-8 state of the bucket nearest to running out, e.g. `"calls/min";r=12;t=42` (r: calls remaining, t: seconds to reset) */
+                    RateLimit?: string;
+                    /** @description IETF draft-8 policy of that bucket, e.g. `"calls/min";q=30;w=60;pk=:…:` (q: calls per window, w: window in seconds) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The snapshot cannot be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    usage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller’s quota state (Cache-Control: no-store) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageResponse"];
+                };
+            };
+            /** @description A query parameter (it takes none) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-API-Key header is not a live key (unknown or revoked) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method the path does not take; the Allow header lists those it does */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than 8192 bytes */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than 16384 bytes together */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}
