@@ -12,7 +12,7 @@ const LISTEN = '0A';
  * null where the file is not there, or no socket listens on `port`.
  *
  * The kernel lists listening sockets first, so the read stops at the first socket that is not one:
- * reading the whole file took 15–25 ms with a thousand connections open on this machine, and a
+ * reading the whole file takes milliseconds with a thousand connections open (bench/results.md), and a
  * connection that arrives between the count and the close is reset uncounted. Stopping early, that
  * window is a fraction of a millisecond.
  */

@@ -69,7 +69,7 @@ const num = (v: number | null) => (v === null || !Number.isFinite(v) ? 'null' : 
  * A request line written straight to pino's destination, in the shape pino gives every other line
  * (level, time, pid, the fields, message). Every request writes one, and their fields are known:
  * ids, a route pattern, numbers. pino's generic serialiser (a type switch and an escape scan per
- * value) cost a company-file request 8 % of the shim's CPU; this costs a fraction of that
+ * value) was a visible share of a company-file request's CPU; this costs a fraction of that
  * (docs/operations.md, "Logs"). Strings that are not plain are JSON-escaped, never trusted.
  */
 function requestWriter(destination: DestinationStream): (line: RequestLine, message: string) => void {

@@ -153,8 +153,8 @@ export function observersOf(app: Express): Observers | undefined {
  * Express's router costs a request more than the line itself).
  *
  * Not pino-http: its middleware adds seven properties to each request and response and makes a
- * child logger per request, which cost a request through Express 40–60 µs more CPU than this
- * (measured here; bench/results.md has the numbers).
+ * child logger per request, which cost a request through Express several times this line's CPU (bench/results.md, "Figures
+ * behind code comments").
  */
 export function observeRequests(o: ObserveOptions): void {
   const metrics = o.metrics;

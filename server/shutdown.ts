@@ -23,8 +23,8 @@ type Connection = Socket & { _httpMessage?: ServerResponse | null };
  * The responses a server is sending now, from Node's own list of its connections (the one
  * `closeIdleConnections` reads; a connection's current response is its `_httpMessage`). Nothing is
  * kept per request or per connection to know them, so outside shutdown the shutdown costs nothing
- * (bench/drain.ts; with the responses in flight kept in an array instead, one run measured a
- * company file at 0.88× its req/s without). Null if this Node keeps no such list (it has since Node 18). A pipelined request waiting
+ * (bench/drain.ts; with the responses in flight kept in an array instead, a company file lost a
+ * tenth of its req/s: bench/results.md). Null if this Node keeps no such list (it has since Node 18). A pipelined request waiting
  * behind another on its connection is not among them (no client here pipelines).
  */
 function responsesInFlight(server: Server): ServerResponse[] | null {

@@ -62,8 +62,8 @@ function damageIn(store: SnapshotStore): string | null {
  *
  * The open database is watched too: a published snapshot's file never changes, so when it does
  * (truncated, overwritten, restored from a copy, by rename or in place) the store is opened again,
- * checked whole (SQLite's quick_check, in proportion to the file: 10–50 ms for a 5,000-company
- * database of 7 MB, measured here; only after such a change), and served only if it passes. A read that
+ * checked whole (SQLite's quick_check, in proportion to the file: tens of milliseconds for a
+ * 5,000-company database, bench/results.md; only after such a change), and served only if it passes. A read that
  * fails on a damaged file makes the same check of the open one; once a file passed, later failures
  * are another database's (the history store, changes.sqlite) and answered 502 alone.
  */

@@ -209,7 +209,7 @@ function proxyToShims(o: NginxOptions): string[] {
     `proxy_read_timeout ${o.upstreamTimeoutS ?? 60}s;`,
     // Room in memory for a whole computed answer (a 100-company batch is about 100 KB): with the
     // default 8 × 4 KB, nginx spooled every larger answer to a temporary file and read it back,
-    // and a batch through nginx made 0.78× the shim's req/s (bench). Buffers are taken as an
+    // and a batch through nginx lost about a fifth of the shim's req/s (bench/results.md). Buffers are taken as an
     // answer needs them; past these, answers still spool to disk rather than grow memory.
     'proxy_buffer_size 16k;',
     'proxy_buffers 32 8k;',
@@ -248,7 +248,7 @@ export function nginxHttpBlock(o: NginxOptions): string {
       'gzip off;',
       // The tree's files are small (a company file is a few KB): one read and one write of headers and
       // body together cost a static file less than sendfile, which corks the socket, writes the
-      // headers, sends the body and uncorks (about 8 % of nginx's CPU per file, bench).
+      // headers, sends the body and uncorks (a measurable share of nginx's CPU per file, bench/results.md).
       'sendfile off;',
       // Room for what the shim refuses with its own envelope (URL over 8 KiB: 414, headers over 16 KiB: 431, body over 64 KiB: 413).
       `client_max_body_size ${(LIMITS.bodyBytes * 2) / 1024}k;`,
@@ -260,7 +260,7 @@ export function nginxHttpBlock(o: NginxOptions): string {
       'reset_timedout_connection on;',
       'keepalive_timeout 65s;',
       // A client (a CDN's edge, a program) may keep one connection for many requests: reconnecting
-      // every 10,000 cost a static file 3 % of nginx's CPU at full load (bench).
+      // every 10,000 cost a static file a few per cent of nginx's CPU at full load (bench/results.md).
       'keepalive_requests 100000;',
       // No open_file_cache: each request resolves `current` afresh, so a publish is served at once and no answer mixes snapshots.
       // Buffered: one write per 64 KiB of lines (or per second) instead of one per request.

@@ -30,8 +30,8 @@ export class ClientTable {
   /**
    * Where eviction has got to, kept from one eviction to the next. A Map leaves a hole where an
    * entry was deleted until it next rehashes, and a fresh iterator walks every hole from the
-   * start: evicting through `keys().next()` each time took a full table from about 3 to 70 µs a
-   * call. A live iterator goes on from where it stopped, and still meets entries in the Map's
+   * start: evicting through `keys().next()` each time made a call on a full table some twenty times
+   * slower (bench/results.md). A live iterator goes on from where it stopped, and still meets entries in the Map's
    * order (those moved to the end or added since included), as the language defines it.
    */
   private evictor: Iterator<string> = this.clients.keys();

@@ -34,7 +34,7 @@ export const DEFAULT_KEYS_DB = 'data/keys.sqlite';
  * whole key is compared in constant time. The id has a fixed length so the key parses one way.
  */
 const KEY_FORMAT = /^esg_([0-9a-f]{10})_([A-Za-z0-9_-]{43})$/;
-/** One-shot hashing: every metered call verifies its key, and this is about half createHash's cost (0.6 against 1.1 µs, measured here). */
+/** One-shot hashing: every metered call verifies its key, and this is about half createHash's cost (bench/results.md). */
 const sha256 = (key: string) => hash('sha256', key, 'buffer');
 /**
  * Keys verified and remembered at once: more live keys in use than this only costs the ones

@@ -48,8 +48,8 @@ const FEATURE: Partial<Record<QuotaBucket, string>> = { 'packs/day': 'evidence p
  *
  * The counters are called directly rather than through rateLimit()'s middleware, one per bucket:
  * the middleware is built to answer a request on its own, and its awaits and X-Forwarded-For parse
- * (it evaluates req.ip for a debug line) per bucket took metering from about 50 to 110 µs a call
- * (measured here with two buckets); here the buckets of a call are weighed together.
+ * (it evaluates req.ip for a debug line) per bucket doubled metering's cost per call
+ * (bench/results.md); here the buckets of a call are weighed together.
  */
 export class Meter {
   private readonly counters = new Map<QuotaBucket, BucketCounter>();

@@ -93,8 +93,8 @@ export async function packs(ctx: RouteContext): Promise<void> {
   const mtime = zipTime(meta);
   // Small files are stored, larger ones deflated: a company's three files are 1–5 KB each, and
   // deflating 150 of them cost more than the rest of a pack (yazl runs one zlib stream per entry, each
-  // with its own ~256 KB of buffers: about 60 ms and 25 MB for a 50-company pack on this machine,
-  // against under 10 ms stored) to save about 100 KB.
+  // with its own buffers: several times the time and tens of MB for a 50-company pack, against
+  // stored files; bench/results.md) to save about 100 KB.
   for (const f of files)
     zip.addBuffer(f.bytes, `${name}/${f.name}`, { mtime, mode: 0o100644, compress: f.bytes.length >= DEFLATE_FROM, forceDosTimestamp: true });
   zip.end();

@@ -43,8 +43,8 @@ export interface Formats {
 const EN: Formats = { number: formatNumber, percent: formatPercent, money: formatMoney, date: formatDate };
 
 /**
- * Traditional Chinese through Intl, one formatter each, made once (a formatter costs about 50 µs to
- * make and under a microsecond to use): 1,234.5, 32.82%, 新臺幣 1,200,000 元, 2026年10月31日.
+ * Traditional Chinese through Intl, one formatter each, made once (a formatter costs far more to
+ * make than to use): 1,234.5, 32.82%, 新臺幣 1,200,000 元, 2026年10月31日.
  * The same rounding as English: at most two decimals, four below 1.
  */
 function intlFormats(locale: string, money: (n: string) => string): Formats {

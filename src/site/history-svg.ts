@@ -1,8 +1,8 @@
 /**
  * The picture of a company's history: its credibility score in each snapshot, oldest to newest, one
  * dot per snapshot joined by a line, over the verdict bands; its label states every value. Drawn as
- * a string rather than Astro markup: every company page has one, and Astro's runtime spent about
- * 250 µs a page on these few dozen elements (a quarter of the page), a function next to nothing.
+ * a string rather than Astro markup: every company page has one, and Astro's runtime spent a
+ * quarter of the page on these few dozen elements (bench/results.md), a function next to nothing.
  */
 import type { HistoryEntry } from '../contract/history.js';
 import { VERDICT_BANDS } from '../methodology/rules.js';

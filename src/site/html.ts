@@ -1,7 +1,7 @@
 /**
  * The smallest pieces of the pages as HTML strings, for `<Fragment set:html={…} />`. A company page
- * has some thirty numbers and links; as Astro components each costs about 20 µs of render overhead
- * (over half the page at 100k companies), as a function next to nothing. Every value is escaped.
+ * has some thirty numbers and links; as Astro components their render overhead
+ * was over half the page at 100k companies (bench/results.md), as a function next to nothing. Every value is escaped.
  * Each takes the page's language (English when none is given).
  */
 import type { FlagId } from '../methodology/rules.js';

@@ -27,7 +27,7 @@ export type CanonicalBody = Omit<CanonicalView, keyof ReturnType<typeof successE
  * The canonical view's own fields (after the envelope's), added onto `target` in the view's order.
  * The view and /compare both build on a fresh object this way: /compare once took the view apart
  * with a rest pattern and spread it into a new object, and V8 made each such copy in the old
- * generation (the compare route left about 2 KB a request there, a mark-compact every 2 s under load).
+ * generation (the compare route left garbage there with every request, and mark-compacts under load followed).
  */
 export function canonicalFields<T extends object>(
   target: T,
