@@ -39,6 +39,8 @@ export interface AppOptions {
   downloads?: DownloadLimits;
   /** The API's operations and how they are answered; default the route table (src/contract/routes.ts). */
   router?: Router;
+  /** Browser origins allowed to call /mcp (MCP_ALLOWED_ORIGINS, server/settings.ts); default: loopback pages only. */
+  mcpAllowedOrigins?: readonly string[] | '*';
 }
 
 const MAX_BODY = LIMITS.bodyBytes;
@@ -107,7 +109,7 @@ export function createApp(o: AppOptions): express.Express {
   app.all(['/healthz', '/readyz'], (req, _res, next) => next(methodNotAllowed(req.method, READ_ONLY_METHODS)));
 
   // The Model Context Protocol (docs/mcp.md): tools over the same bodies as the API.
-  app.all(MCP_PATH, mcpRoute({ snapshots: o.snapshots, access: o.access, logger }));
+  app.all(MCP_PATH, mcpRoute({ snapshots: o.snapshots, access: o.access, logger, allowedOrigins: o.mcpAllowedOrigins }));
 
   const jsonBody = express.json({ limit: MAX_BODY, strict: false, type: () => true });
   const downloads = new DownloadSlots(o.downloads);

@@ -10,6 +10,7 @@ import { createMetrics, metricsAddress, startMetricsServer } from './metrics.js'
 import {
   listenSettingError,
   hostSetting,
+  mcpAllowedOriginsSetting,
   msSetting,
   portSetting,
   redisUrlSetting,
@@ -54,6 +55,7 @@ const downloads = downloadLimitsFromEnv(env, fail);
 const logger = stderrLogger(level);
 const redisUrl = setting(() => redisUrlSetting(env));
 const memoryClients = setting(() => memoryClientsFrom(env.QUOTA_MEMORY_CLIENTS));
+const mcpAllowedOrigins = setting(() => mcpAllowedOriginsSetting(env));
 
 // Build the in-memory ranking index when a snapshot opens, not on the first ranking request.
 const snapshots = publishedSnapshotSource(snapshotsDir, { onOpen: (store) => rankingIndex(store), logger });
@@ -68,7 +70,16 @@ const access: Access = setting(() => {
   }
 });
 let shutdown: Shutdown | undefined;
-const app = createApp({ snapshots, logger, trustProxy, access, metrics, downloads, stopping: () => shutdown?.stopping === true });
+const app = createApp({
+  snapshots,
+  logger,
+  trustProxy,
+  access,
+  metrics,
+  downloads,
+  mcpAllowedOrigins,
+  stopping: () => shutdown?.stopping === true,
+});
 const server = createHttpServer(app, snapshots);
 let metricsServer: Server | undefined;
 

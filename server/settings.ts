@@ -72,7 +72,34 @@ export function redisUrlSetting(env: Env): string | undefined {
   return value;
 }
 
-const isLoopback = (host: string) =>
+/**
+ * MCP_ALLOWED_ORIGINS: the browser origins whose pages may call /mcp (the Streamable HTTP transport
+ * says servers must check `Origin`, against DNS rebinding): a comma-separated list of origins
+ * (`https://chat.example.org`, scheme, host and port, no path), or `*` for any. Unset: pages served
+ * from loopback only (a local inspector). A request without `Origin` (not from a browser) is always
+ * allowed: the check is there for pages, not programs.
+ */
+export function mcpAllowedOriginsSetting(env: Env): readonly string[] | '*' | undefined {
+  if (!set(env, 'MCP_ALLOWED_ORIGINS')) return undefined;
+  const value = env.MCP_ALLOWED_ORIGINS!.trim();
+  if (value === '*') return '*';
+  const origins = value.split(',').map((o) => o.trim());
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      // reported below
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin.replace(/\/$/, '').toLowerCase())
+      throw new SettingError(
+        `MCP_ALLOWED_ORIGINS must be * or comma-separated origins such as https://chat.example.org,http://localhost:6274 (scheme, host, port; no path); got ${origin || '(empty)'}`,
+      );
+  }
+  return origins.map((o) => new URL(o).origin);
+}
+
+export const isLoopback = (host: string) =>
   host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || /^::ffff:127\./i.test(host);
 
 /**

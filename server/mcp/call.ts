@@ -36,11 +36,14 @@ export class JsonRpcError extends Error {
 
 /**
  * A tool's arguments as the API's query string: a scalar as a URL writes it, a list of strings
- * comma-separated (as `tickers` and `fields` are written). Anything else is not an argument of any tool.
+ * comma-separated (as `tickers` and `fields` are written), and `null` left out (many models send
+ * null for an optional argument they do not mean to set; a required one is then reported missing).
+ * Anything else is not an argument of any tool.
  */
 function argumentsQuery(args: Record<string, unknown>): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(args)) {
+    if (value === null) continue;
     if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))
       query.append(name, String(value));
     else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) query.append(name, value.join(','));
@@ -49,10 +52,36 @@ function argumentsQuery(args: Record<string, unknown>): string {
   return query.toString();
 }
 
-/** The arguments checked and converted by the tool's contract schema, with the API's 400 messages. */
+/**
+ * The arguments checked and converted by the tool's contract schema, with the API's 400 messages;
+ * a required argument that is absent (or null) is named with what it takes, where zod alone would
+ * say "expected string, received undefined".
+ */
 export function parseArguments(tool: Tool, args: Record<string, unknown> | undefined): Record<string, unknown> {
-  return parseQuery(tool.input, argumentsQuery(args ?? {}), tool.name) as Record<string, unknown>;
+  const given = args ?? {};
+  for (const [name, schema] of Object.entries(tool.input.shape as Record<string, z.ZodType>)) {
+    if (given[name] != null || schema.safeParse(undefined).success) continue;
+    const takes = z.globalRegistry.get(schema)?.description;
+    throw new RequestRuleError(`Argument "${name}" is required${takes ? `: ${takes}` : ''}.`);
+  }
+  return parseQuery(tool.input, argumentsQuery(given), tool.name) as Record<string, unknown>;
 }
+
+/**
+ * The API's 400 message as a tool's: a tool has arguments where the API has query parameters
+ * (`Unknown query parameter "x": get_company accepts: ticker.` becomes `Unknown argument "x": …`).
+ */
+export const forTool = (message: string): string =>
+  message.replace(/\b([Qq])uery parameter(s?)\b/g, (_m, q: string, s: string) => `${q === 'Q' ? 'A' : 'a'}rgument${s}`);
+
+/**
+ * Whether a protocol version wants argument errors as tool results. 2025-11-25 (SEP-1303) counts
+ * input validation among tool execution errors, so that the model reads the message and corrects
+ * its call; the earlier versions (2025-06-18, 2025-03-26, 2024-11-05) list "invalid arguments"
+ * among protocol errors, so a client that negotiated one of them keeps the JSON-RPC error -32602.
+ * Versions are dates, so they compare as strings.
+ */
+export const argumentErrorsAsResults = (protocolVersion: string): boolean => protocolVersion >= '2025-11-25';
 
 export function toolResult(body: object): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as Record<string, unknown> };
@@ -62,6 +91,8 @@ export interface FailureContext {
   snapshots: SnapshotSource;
   requestId: string;
   logger: Logger;
+  /** The protocol version the request is under (its MCP-Protocol-Version header, 2025-03-26 without one). */
+  protocolVersion: string;
 }
 
 /** A failure as the API answers it: its error and error envelope; a bug is logged and answered generically. */
@@ -73,14 +104,18 @@ export function apiFailure(e: unknown, o: FailureContext): { error: ApiError; bo
 }
 
 /**
- * A call that failed, as the API would have answered it: arguments that break the API's rules are
- * the JSON-RPC error "invalid params" (the API's 400), carrying the API's error envelope as data;
- * anything else (unknown ticker, spent quota, unreadable snapshot) is the tool's own error result,
- * whose text is that envelope, so a model reads the reason.
+ * A call that failed, as the API would have answered it, as the tool's own error result whose text
+ * is the API's error envelope, so a model reads the reason: an unknown ticker, a spent quota, an
+ * unreadable snapshot, and (2025-11-25) arguments that break the API's rules, with the API's 400
+ * message worded for a tool. Under an earlier protocol those arguments are the JSON-RPC error
+ * "invalid params", carrying the same envelope as data.
  */
 export function toolFailure(e: unknown, o: FailureContext): CallToolResult {
-  const { error, body } = apiFailure(e, o);
-  if (error.code === 'BAD_REQUEST') throw new JsonRpcError(RPC.invalidParams, error.message, body);
+  let { error, body } = apiFailure(e, o);
+  if (error.code === 'BAD_REQUEST') {
+    body = errorBody(o.snapshots, error.code, forTool(error.message), o.requestId);
+    if (!argumentErrorsAsResults(o.protocolVersion)) throw new JsonRpcError(RPC.invalidParams, body.error.message, body);
+  }
   return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
 }
 

@@ -2,10 +2,12 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { API_KEY_HEADER, LIMITS, type ErrorCode } from '../../src/contract/vocabulary.js';
+import { truncate } from '../../src/contract/params.js';
 import type { Access } from '../access/index.js';
 import { errorBody, toApiError } from '../errors.js';
 import { NO_STORE } from '../../src/contract/headers.js';
 import type { Logger } from '../logger.js';
+import { isLoopback } from '../settings.js';
 import { MCP_PATH } from '../../src/contract/urls.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 import { RPC } from './call.js';
@@ -22,6 +24,25 @@ export interface McpRouteOptions {
   snapshots: SnapshotSource;
   access?: Access;
   logger: Logger;
+  /** Browser origins allowed (MCP_ALLOWED_ORIGINS); undefined: pages served from loopback only. */
+  allowedOrigins?: readonly string[] | '*';
+}
+
+/**
+ * Whether a request's `Origin` may call /mcp. None: not a browser, allowed (programs send none).
+ * Otherwise it must be on the list; without a list, a page from this machine (loopback: a local
+ * inspector), never a page from a name that merely resolves here (DNS rebinding).
+ */
+export function originAllowed(origin: string | undefined, allowed: McpRouteOptions['allowedOrigins']): boolean {
+  if (origin === undefined) return true;
+  if (allowed === '*') return true;
+  if (allowed) return allowed.includes(origin.toLowerCase());
+  try {
+    const { hostname, protocol } = new URL(origin);
+    return ['http:', 'https:'].includes(protocol) && isLoopback(hostname.replace(/^\[|\]$/g, ''));
+  } catch {
+    return false;
+  }
 }
 
 const isJson = (type: string | undefined) => /^application\/json\s*(;|$)/i.test(type ?? '');
@@ -64,6 +85,12 @@ export function mcpRoute(o: McpRouteOptions): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (req.path !== MCP_PATH) return next(); // exactly /mcp: `/mcp/` is no endpoint (Express alone would take it)
     res.setHeader('Cache-Control', NO_STORE);
+    if (!originAllowed(req.headers.origin, o.allowedOrigins)) {
+      // An HTTP refusal before any JSON-RPC is read: the API's own error envelope, as any 403 of the API.
+      const message = `Origin ${truncate(req.headers.origin ?? '', 80)} may not call /mcp: browser pages are allowed from the origins the operator lists in MCP_ALLOWED_ORIGINS.`;
+      res.status(403).json(errorBody(o.snapshots, 'FORBIDDEN', message, res.locals.requestId as string));
+      return;
+    }
     if (req.method !== 'POST') {
       const message = `${req.method} is not allowed on /mcp: this server is stateless (no session, no server-sent event stream); send each JSON-RPC message with POST.`;
       return rpcError(res, o, 405, RPC.serverError, 'METHOD_NOT_ALLOWED', message, null, { Allow: 'POST, OPTIONS' });

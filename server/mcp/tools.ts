@@ -1,21 +1,15 @@
 import { z } from 'zod';
-import { changesQuerySchema, changesResponseSchema } from '../../src/contract/changes.js';
+import { changeItemSchema, changesQuerySchema, changesResponseSchema, type ChangeItem, type ChangesResponse } from '../../src/contract/changes.js';
 import { compareResponseSchema } from '../../src/contract/compare.js';
 import { companyResponseSchema } from '../../src/contract/company.js';
 import { canonicalViewSchema } from '../../src/contract/canonical.js';
 import { etfListResponseSchema, etfResponseSchema } from '../../src/contract/etf.js';
 import { historyResponseSchema } from '../../src/contract/history.js';
 import { methodologyResponseSchema } from '../../src/contract/methodology.js';
-import { codeSchema } from '../../src/contract/params.js';
+import { codeSchema, positiveIntParam } from '../../src/contract/params.js';
 import { RequestRuleError } from '../../src/contract/parse-request.js';
-import {
-  canonicalQuerySchema,
-  compareQuerySchema,
-  fundPathSchema,
-  noQuerySchema,
-  rankingQuerySchema,
-  tickerPathSchema,
-} from '../../src/contract/queries.js';
+import { canonicalQuerySchema, compareQuerySchema, noQuerySchema, rankingQuerySchema } from '../../src/contract/queries.js';
+import { CAUSE_KINDS, LIMITS } from '../../src/contract/vocabulary.js';
 import { rankingResponseSchema } from '../../src/contract/ranking.js';
 import { urls } from '../../src/contract/urls.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
@@ -74,11 +68,85 @@ const findInput = z.strictObject({
 /** The ranking's defaults (sort, mode, page), for a search that sets only `q` and `limit`. */
 const RANKING_DEFAULTS = rankingQuerySchema.parse({});
 
+/**
+ * A code argument: the API's path rule, described as a tool takes it (the bare code: the `.json`
+ * suffix a URL may carry is no part of an argument, and is refused).
+ */
+const tickerArg = codeSchema('ticker', false);
+const tickerInput = z.strictObject({ ticker: tickerArg });
+const fundInput = z.strictObject({ code: codeSchema('fund code', false) });
+
+/** get_changes pages of 20, not the API's 200: a default call is about a tenth of a page of /changes. */
+export const CHANGES_TOOL_LIMIT = 20;
+
+/** `true` or `false` (a model may also send them as strings); a boolean in the tool's JSON Schema. */
+const booleanArg = (name: string, description: string) =>
+  z
+    .string()
+    .regex(/^(true|false)$/, { error: (iss) => `Query parameter "${name}" must be true or false; got "${String(iss.input).slice(0, 40)}".` })
+    .optional()
+    .transform((v) => v === 'true')
+    .meta({
+      description: `${description} (default false)`,
+      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+        delete jsonSchema.pattern;
+        Object.assign(jsonSchema, { type: 'boolean', default: false });
+      },
+    });
+
 const changesInput = changesQuerySchema.extend({
-  ticker: codeSchema('ticker')
+  ticker: tickerArg
     .optional()
     .meta({ description: 'Only this company’s change (the other filters still apply): why its score, verdict or flags moved' }),
+  limit: positiveIntParam('limit', CHANGES_TOOL_LIMIT, LIMITS.changesPerPage).meta({
+    description: `Page size, 1–${LIMITS.changesPerPage} (default ${CHANGES_TOOL_LIMIT})`,
+  }),
+  compact: booleanArg(
+    'compact',
+    'One short line per company (ticker, name, kind of change, score before and after, score_delta and the kinds of its causes) instead of every cause with its points, detail and source_id; ask again with ticker for the why',
+  ),
 });
+
+/** get_changes with compact: true: an item of /changes cut to what lists the moves. */
+export const compactChangeItemSchema = z
+  .strictObject({
+    ticker: changeItemSchema.shape.ticker,
+    company_name: z.string(),
+    change: changeItemSchema.shape.change,
+    score_before: z.number().int().min(0).max(100).nullable(),
+    score_after: z.number().int().min(0).max(100).nullable(),
+    score_delta: changeItemSchema.shape.score_delta,
+    cause_kinds: z.array(z.enum(CAUSE_KINDS)).meta({ description: 'The kinds of its causes, each once, in the order of its causes' }),
+  })
+  .meta({ id: 'CompactChangeItem' });
+
+const compactChange = (x: ChangeItem): z.output<typeof compactChangeItemSchema> => ({
+  ticker: x.ticker,
+  company_name: x.company_name,
+  change: x.change,
+  score_before: x.before?.credibility_score ?? null,
+  score_after: x.after?.credibility_score ?? null,
+  score_delta: x.score_delta,
+  cause_kinds: [...new Set(x.causes.map((c) => c.kind))],
+});
+
+/** The tool's answer: the API's body for /changes, its items compact when asked. */
+const changesToolOutput = changesResponseSchema.extend({ data: z.array(z.union([changeItemSchema, compactChangeItemSchema])) });
+
+/**
+ * get_changes: the API's /changes with a ticker filter. A ticker that is in neither this snapshot
+ * nor the changes (a company dropped since the last snapshot is in the changes, as `removed`) is
+ * NOT_FOUND, as on every tool, rather than an empty page that would read as "nothing changed".
+ */
+function changesToolBody(store: SnapshotStore, a: Record<string, unknown>): ChangesResponse | z.output<typeof changesToolOutput> {
+  const query = a as unknown as Parameters<typeof changesBody>[1] & { compact: boolean };
+  const body = changesBody(store, query);
+  if (query.ticker !== undefined && body.meta.total === 0 && !store.company(query.ticker)) {
+    const anyChange = changesBody(store, { ticker: query.ticker, page: 1, limit: 1 } as Parameters<typeof changesBody>[1]);
+    if (anyChange.meta.total === 0) throw notFound(`Unknown ticker: ${query.ticker}`);
+  }
+  return query.compact ? { ...body, data: body.data.map(compactChange) } : body;
+}
 
 export const TOOLS: readonly Tool[] = [
   {
@@ -99,7 +167,7 @@ export const TOOLS: readonly Tool[] = [
     title: 'Company analysis',
     description: `A company’s ESG-disclosure credibility analysis: score 0–100 with its breakdown by methodology component (disclosure, assurance, compliance, consistency), verdict, rank and percentile, assurance level, top red flags, carbon-fee liability and EU CBAM exposure. ${TICKER}.`,
     api: 'GET /api/v1/company/<ticker>',
-    input: z.strictObject(tickerPathSchema.shape),
+    input: tickerInput,
     output: companyResponseSchema,
     run(store, _source, a) {
       const company = store.company(a.ticker as string);
@@ -112,7 +180,7 @@ export const TOOLS: readonly Tool[] = [
     title: 'Company facts with sources',
     description: `The facts behind a company’s score, each with its source: environmental penalties (date, fine, agency, link to the government record), greenhouse-gas disclosure (scope 1/2/3, verified or not, registry total), carbon-fee obligation, assurance of its sustainability report, and red flags. ${TICKER}. ${SOURCED}`,
     api: 'GET /api/v1/company/<ticker>/canonical?fields=<fields>',
-    input: z.strictObject({ ...tickerPathSchema.shape, ...canonicalQuerySchema.shape }),
+    input: z.strictObject({ ...tickerInput.shape, ...canonicalQuerySchema.shape }),
     output: canonicalViewSchema,
     run: (store, _source, a) => canonicalBody(store, a.ticker as string, a.fields as Parameters<typeof canonicalBody>[2]),
   },
@@ -121,7 +189,7 @@ export const TOOLS: readonly Tool[] = [
     title: 'Company score history',
     description: `A company’s score, verdict, rank, flags and score breakdown in every published snapshot (monthly), newest first: how its score moved over time. ${TICKER}. For why it moved in the latest snapshot, use get_changes with the ticker.`,
     api: 'GET /api/v1/company/<ticker>/history',
-    input: z.strictObject(tickerPathSchema.shape),
+    input: tickerInput,
     output: historyResponseSchema,
     run: (store, source, a) => historyBody(store, source, a.ticker as string),
   },
@@ -159,7 +227,7 @@ export const TOOLS: readonly Tool[] = [
     description:
       'An ESG ETF’s holdings scored: weighted average and lowest credibility score of the holdings, assurance coverage, and each holding with its weight and score. code: the fund code, e.g. 00850 (list_etfs gives them).',
     api: 'GET /api/v1/etf/<code>',
-    input: z.strictObject(fundPathSchema.shape),
+    input: fundInput,
     output: etfResponseSchema,
     run(store, _source, a) {
       const code = a.code as string;
@@ -171,11 +239,11 @@ export const TOOLS: readonly Tool[] = [
   {
     name: 'get_changes',
     title: 'What changed and why',
-    description: `What changed since the previous snapshot and why: for each company whose score, verdict or flags moved, the before and after, score_delta, and its causes (new or aged-out penalties, new or changed disclosures, assurance, carbon fee, timeliness, methodology), each with the points it moved, a readable detail and the source_id of the fact behind it. Give ticker to ask why one company’s score changed; filter by cause kind, industry or minimum |score_delta| otherwise. ${SOURCED}`,
-    api: 'GET /api/v1/changes?<parameters> (ticker: this tool’s own filter)',
+    description: `What changed since the previous snapshot and why: for each company whose score, verdict or flags moved, the before and after, score_delta, and its causes (new or aged-out penalties, new or changed disclosures, assurance, carbon fee, timeliness, methodology), each with the points it moved, a readable detail and the source_id of the fact behind it. Give ticker to ask why one company’s score changed; filter by cause kind, industry or minimum |score_delta| otherwise. ${CHANGES_TOOL_LIMIT} companies a page unless limit says otherwise; compact: true lists the moves in a line each. ${SOURCED}`,
+    api: 'GET /api/v1/changes?<parameters> (ticker and compact: this tool’s own; limit defaults to 20)',
     input: changesInput,
-    output: changesResponseSchema,
-    run: (store, _source, a) => changesBody(store, a as unknown as Parameters<typeof changesBody>[1]),
+    output: changesToolOutput,
+    run: (store, _source, a) => changesToolBody(store, a),
   },
   {
     name: 'get_methodology',

@@ -123,8 +123,12 @@ export function parseCode(raw: string, what: 'ticker' | 'fund code'): string | {
   return raw.toUpperCase();
 }
 
-/** A path or query code as a zod schema: upper-cased, with the contract's message when malformed. */
-export function codeSchema(what: 'ticker' | 'fund code') {
+/**
+ * A path or query code as a zod schema: upper-cased, with the contract's message when malformed.
+ * `inPath`: the code is a URL's last segment, where the router also takes it with `.json`; as a
+ * query parameter or an MCP tool's argument it is the bare code, and its description says so.
+ */
+export function codeSchema(what: 'ticker' | 'fund code', inPath = true) {
   return z
     .string()
     .transform((raw, ctx) => {
@@ -134,7 +138,7 @@ export function codeSchema(what: 'ticker' | 'fund code') {
       return z.NEVER;
     })
     .meta({
-      description: `${CODE_RULE}, case-insensitive; a \`.json\` suffix on the last path segment is also accepted`,
+      description: `${CODE_RULE}, case-insensitive${inPath ? '; a `.json` suffix on the last path segment is also accepted' : ''}`,
       override: { pattern: CODE_PATTERN.source },
     });
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SettingError, trustProxySetting } from '../../server/settings.js';
+import { mcpAllowedOriginsSetting, SettingError, trustProxySetting } from '../../server/settings.js';
 import { freePort } from './access/processes.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
@@ -65,6 +65,7 @@ describe('a bad setting: exit 2 and one line naming it', () => {
     ['DOWNLOADS_PER_CLIENT', { DOWNLOADS_PER_CLIENT: '0' }],
     ['DOWNLOADS_MAX', { DOWNLOADS_MAX: 'many' }],
     ['DOWNLOAD_STALL_MS', { DOWNLOAD_STALL_MS: '-1' }],
+    ['MCP_ALLOWED_ORIGINS', { MCP_ALLOWED_ORIGINS: 'https://chat.example.org/path' }],
   ];
 
   it('for each setting the server reads', async () => {
@@ -92,6 +93,25 @@ describe('a bad setting: exit 2 and one line naming it', () => {
       expect(lines[0], what).not.toMatch(/\bat .*:\d+|Error:/);
     }
   }, 300_000);
+});
+
+describe('MCP_ALLOWED_ORIGINS', () => {
+  it('* or comma-separated origins (scheme, host, port), kept as browsers send them; a path, a bare host or an empty entry refused', () => {
+    expect(mcpAllowedOriginsSetting({})).toBeUndefined();
+    expect(mcpAllowedOriginsSetting({ MCP_ALLOWED_ORIGINS: '*' })).toBe('*');
+    expect(mcpAllowedOriginsSetting({ MCP_ALLOWED_ORIGINS: 'https://Chat.example.org, http://localhost:6274/' })).toEqual([
+      'https://chat.example.org',
+      'http://localhost:6274',
+    ]);
+    for (const bad of [
+      'https://chat.example.org/path',
+      'chat.example.org',
+      'ftp://x.example',
+      'https://a.example,,https://b.example',
+      'https://a.example?x=1',
+    ])
+      expect(() => mcpAllowedOriginsSetting({ MCP_ALLOWED_ORIGINS: bad }), bad).toThrow(/^MCP_ALLOWED_ORIGINS must be/);
+  });
 });
 
 describe('TRUST_PROXY and the address the server listens on', () => {

@@ -6,8 +6,10 @@ import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 
 /**
  * What no MCP client would send: every answer is a JSON-RPC error with a bounded body and the
- * server goes on answering. Arguments that break the API's rules are "invalid params" (-32602) with
- * the API's 400 message; a message the server cannot read is a parse error or an invalid request.
+ * server goes on answering. Arguments that break the API's rules are, under the protocol versions
+ * before 2025-11-25 (these raw messages name none, so 2025-03-26), "invalid params" (-32602) with
+ * the API's 400 message worded for a tool; a message the server cannot read is a parse error or an
+ * invalid request. (Under 2025-11-25 the same arguments are tool results: best.test.ts.)
  */
 let server: RunningServer;
 beforeAll(async () => {
@@ -20,7 +22,7 @@ const expectRpcError = (res: Awaited<ReturnType<typeof rpc>>, code: number, stat
   expect(res.body?.jsonrpc, res.text).toBe('2.0');
   expect(res.body.error.code, res.text).toBe(code);
   expect(res.text.length).toBeLessThan(4096);
-  return res.body.error as { message: string; data?: { error: { code: string } } };
+  return res.body.error as { message: string; data?: { error: { code: string; message: string } } };
 };
 
 describe('hostile arguments', () => {
@@ -37,14 +39,16 @@ describe('hostile arguments', () => {
     const cases: [string, unknown, RegExp][] = [
       ['get_company', { ticker: 2330.5 }, /Malformed ticker/],
       ['get_company', { ticker: { $gt: '' } }, /Argument "ticker" must be a string/],
-      ['get_company', { ticker: null }, /Argument "ticker"/],
-      ['get_company', {}, /ticker/],
-      ['get_company', { ticker: 'D1101', extra: 1 }, /Unknown query parameter "extra": get_company accepts: ticker/],
+      ['get_company', { ticker: null }, /Argument "ticker" is required: 1 to 12 letters or digits/], // null is absent
+      ['get_company', {}, /Argument "ticker" is required/],
+      ['get_company', { ticker: 'D1101.json' }, /Malformed ticker "D1101.json"/], // a URL's suffix, not an argument's
+      ['get_company', { ticker: 'D1101', extra: 1 }, /Unknown argument "extra": get_company accepts: ticker/],
       ['rank_companies', { limit: 'abc' }, /"limit" must be a whole number from 1 to 200/],
       ['rank_companies', { limit: 1e300 }, /"limit" must be a whole number/],
       ['rank_companies', { limit: 201 }, /"limit"/],
       ['rank_companies', { sort: ['score_desc', 'x'] }, /"sort" must be one of/],
-      ['rank_companies', { format: 'csv' }, /Unknown query parameter "format"/],
+      ['rank_companies', { format: 'csv' }, /Unknown argument "format"/],
+      ['get_changes', { compact: 'yes' }, /Argument "compact" must be true or false/],
       ['compare_companies', { tickers: 'D1101' }, /2 to 5 distinct tickers/],
       ['compare_companies', { tickers: [1, 2] }, /Argument "tickers"/],
       ['get_company_facts', { ticker: 'D1101', fields: 'secrets' }, /Unknown section "secrets"/],
@@ -53,9 +57,12 @@ describe('hostile arguments', () => {
       ['find_company', { q: 'x'.repeat(50_000) }, /longer than 100 characters/],
     ];
     for (const [name, args, message] of cases) {
+      // No MCP-Protocol-Version header: 2025-03-26, under which invalid arguments are a protocol error.
       const error = expectRpcError(await rpc(server.base, callMessage(name, args)), -32602);
       expect(error.message, `${name} ${JSON.stringify(args).slice(0, 80)}`).toMatch(message);
+      expect(error.message).not.toMatch(/query parameter/i);
       expect(error.data?.error.code).toBe('BAD_REQUEST');
+      expect(error.data?.error.message).toBe(error.message);
     }
     // `arguments` itself not an object
     expectRpcError(await rpc(server.base, callMessage('get_company', 'D1101')), -32602);

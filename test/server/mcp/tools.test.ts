@@ -88,7 +88,8 @@ describe('tools', () => {
       ['list_etfs', {}, '/etf'],
       ['get_etf', { code: etf.etf_code }, `/etf/${etf.etf_code}`],
       ['get_changes', { min_abs_delta: 1, limit: 5 }, '/changes?min_abs_delta=1&limit=5'],
-      ['get_changes', { cause: 'penalty_new', page: 1 }, '/changes?cause=penalty_new&page=1'],
+      // The tool's pages are of 20 (the API's of 200): the same as asking the API for 20.
+      ['get_changes', { cause: 'penalty_new', page: 1 }, '/changes?cause=penalty_new&page=1&limit=20'],
       ['get_methodology', {}, '/methodology'],
     ];
     const called = new Set<string>();
