@@ -60,7 +60,7 @@ function historyBody(store: SnapshotStore, source: SnapshotSource, ticker: strin
 
 const findInput = z.strictObject({
   q: rankingQuerySchema.shape.q.unwrap().meta({
-    description: 'Part of a company name (Chinese, e.g. 台積電, or its legal name) or of its code; case-insensitive, at most 100 characters',
+    description: `Part of a company name (Chinese, e.g. 台積電, or its legal name) or of its code; case-insensitive, at most ${LIMITS.qMaxChars} characters`,
   }),
   limit: rankingQuerySchema.shape.limit,
 });
