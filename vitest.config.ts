@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The fast lane (`npm run test:unit`): pure tests of the contract, the methodology, the views, the
@@ -15,6 +16,34 @@ const UNIT = [
   'test/build-scripts/sources/**/*.test.ts',
 ];
 
+/**
+ * Files that take minutes, started first. On a clean machine (CI) vitest has no timings yet and runs
+ * larger files first; these are small files that run long (100,000 companies, a soak under load, whole
+ * builds, the page walks), and one of them starting last kept a worker busy minutes after the other
+ * had finished. Started first, they overlap the rest.
+ */
+const LONG_FIRST = [
+  'test/build-scripts/scale.test.ts',
+  'test/deploy/soak.test.ts',
+  'test/build-scripts/build.test.ts',
+  'test/site/pages-browser.test.ts',
+  'test/site/zh-pages-browser.test.ts',
+];
+
+class LongFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = LONG_FIRST.findIndex((path) => f.moduleId.endsWith(path));
+      return i < 0 ? LONG_FIRST.length : i;
+    };
+    return sorted
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+      .map(({ f }) => f);
+  }
+}
+
 export default defineConfig({
   test: {
     // Several suites build a snapshot in a temp folder; give them room on a 2-core machine. (The shared
@@ -25,6 +54,7 @@ export default defineConfig({
     // Vitest's default on 2 cores is one worker (cores − 1), which ran the suite file after file; many
     // files mostly wait (servers, browsers, child builds, disk), so two workers share the cores well.
     maxWorkers: 2,
+    sequence: { sequencer: LongFirst },
     // The JSON report lets .ci/run print a plain `N passed, N failed` line.
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results.json' },
