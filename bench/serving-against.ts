@@ -78,8 +78,8 @@ try {
   shims.push(now);
   const then = await startShim(base, Number(values.port) + 1);
   shims.push(then);
-  const ranking = (await (await fetch(`${now.base}/api/v1/ranking?limit=3`)).json()) as { items: { ticker: string }[] };
-  const [a, b, c] = ranking.items.map((i) => i.ticker) as [string, string, string];
+  const ranking = (await (await fetch(`${now.base}/api/v1/ranking?limit=3`)).json()) as { data: { ticker: string }[] };
+  const [a, b, c] = ranking.data.map((i) => i.ticker) as [string, string, string];
   const endpoints: { name: string; requests: LoadRequest[] }[] = [
     { name: 'company file (static)', requests: [{ path: `/api/v1/company/${a}` }] },
     { name: 'canonical file (static)', requests: [{ path: `/api/v1/company/${b}/canonical` }] },

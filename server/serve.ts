@@ -1,16 +1,15 @@
 import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
 import type { Express } from 'express';
 import { LIMITS } from '../src/contract/vocabulary.js';
-import { readParams, urlOf } from '../src/contract/routes.js';
+import { canonicalUrls, fullPath, type Operation } from '../src/contract/routes.js';
 import { requestTooLarge } from '../src/contract/request-path.js';
-import { API_BASE } from '../src/contract/urls.js';
 import { answerClientErrors } from './app.js';
 import { sendBody, setCommonHeaders } from './http.js';
 import { holdIdleConnections } from './keep-alive.js';
 import { KEEP_ALIVE } from '../src/contract/keep-alive.js';
 import { observersOf, type Observe } from './observe.js';
 import { readTreeFile } from './routes/tree.js';
-import { routerOf, type Router } from './router.js';
+import { routerOf } from './router.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
 /**
@@ -20,16 +19,14 @@ import type { SnapshotSource } from './snapshot-source.js';
  * Express path; anything else — other spellings (lower-case codes, `.json`, percent-encoding),
  * queries, misses, errors — falls through to Express, which owns every error envelope.
  */
-function serveStaticFile(req: IncomingMessage, res: ServerResponse, snapshots: SnapshotSource, router: Router, observe?: Observe): boolean {
+function serveStaticFile(req: IncomingMessage, res: ServerResponse, snapshots: SnapshotSource, staticOp: StaticOp, observe?: Observe): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const url = req.url ?? '';
-  if ((req.method !== 'GET' && req.method !== 'HEAD') || !url.startsWith(API_PREFIX) || url.includes('?') || url.includes('%')) return false;
-  const match = router.matcher.match(url.slice(API_PREFIX.length).split('/'));
-  const op = match?.ops.find((o) => o.method === 'GET');
-  if (!op?.file || !router.servesFile(op)) return false;
+  const op = staticOp(url);
+  if (!op) return false;
   let file;
   let store;
   try {
-    if (urlOf(op, readParams(match!)) !== url) return false;
     store = snapshots.current();
     file = readTreeFile(store.dir, url);
   } catch {
@@ -37,12 +34,12 @@ function serveStaticFile(req: IncomingMessage, res: ServerResponse, snapshots: S
   }
   if (!file) return false;
   // Logged and measured like every request (same fields), with a lighter hook than Express's.
-  observe?.(req, res, match!.pattern, store.meta.dataset_snapshot_id);
+  observe?.(req, res, fullPath(op), store.meta.dataset_snapshot_id);
   setCommonHeaders(res);
   sendBody(req, res, file.bytes, op.ok.media, {}, file.etag);
   return true;
 }
-const API_PREFIX = `${API_BASE}/`;
+type StaticOp = (url: string) => Operation | null;
 
 /**
  * How long a client may take to send a request: its headers, and the whole request with its body
@@ -85,6 +82,8 @@ export function createHttpServer(app: Express, snapshots: SnapshotSource, custom
   // read whole and answered 414/431 by the app (request-path.ts), not cut off mid-request.
   const observers = observersOf(app);
   const router = routerOf(app);
+  // The operations a GET of whose URL is its tree file alone, in their canonical spelling.
+  const staticOp = canonicalUrls(router.matcher.table.filter((op) => op.method === 'GET' && router.servesFile(op)));
   const observe = observers?.request;
   const server = createServer(
     {
@@ -97,7 +96,7 @@ export function createHttpServer(app: Express, snapshots: SnapshotSource, custom
       connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
     },
     (req, res) => {
-      if (!requestTooLarge(req.url ?? '', req.rawHeaders) && serveStaticFile(req, res, snapshots, router, observe)) return;
+      if (!requestTooLarge(req.url ?? '', req.rawHeaders) && serveStaticFile(req, res, snapshots, staticOp, observe)) return;
       observe?.(req, res); // a line and metrics for every request the app answers
       app(req, res);
     },

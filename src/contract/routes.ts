@@ -20,7 +20,7 @@ import { registryResponseSchema } from './registry.js';
 import { snapshotsResponseSchema } from './snapshots.js';
 import { API_BASE } from './urls.js';
 import { usageResponseSchema } from './usage.js';
-import { LIMITS, type QuotaBucket } from './vocabulary.js';
+import { LIMITS, SNAPSHOT_ID_PATTERN, UPPER_CODE_PATTERN, type QuotaBucket } from './vocabulary.js';
 
 /**
  * The route table: every operation of the API, once. The shim's router, the OpenAPI document, the
@@ -81,15 +81,21 @@ export interface Operation {
   readonly example?: string;
 }
 
-/** Path parameters: how each is read from its (decoded) segment, and described. */
+/** An anchored pattern's body, its groups made non-capturing, to build a larger pattern with it. */
+const inner = (re: RegExp) => re.source.replace(/^\^|\$$/g, '').replace(/\((?!\?)/g, '(?:');
+
+/**
+ * Path parameters: how each is read from its (decoded) segment, and described; `canonical` is the
+ * spelling `read` gives (an upper-case code, a page without leading zeros), as a pattern.
+ */
 export const PATH_PARAMS = {
-  ticker: { schema: codeSchema('ticker'), read: (raw: string) => code(raw, 'ticker') },
-  code: { schema: codeSchema('fund code'), read: (raw: string) => code(raw, 'fund code') },
-  page: { schema: pageSegmentSchema, read: (raw: string) => String(parseBody(pageSegmentSchema, raw)) },
-  id: { schema: snapshotId, read: (raw: string) => raw },
-  file: { schema: z.string().regex(DOWNLOAD_NAME), read: (raw: string) => raw },
+  ticker: { schema: codeSchema('ticker'), read: (raw: string) => code(raw, 'ticker'), canonical: inner(UPPER_CODE_PATTERN) },
+  code: { schema: codeSchema('fund code'), read: (raw: string) => code(raw, 'fund code'), canonical: inner(UPPER_CODE_PATTERN) },
+  page: { schema: pageSegmentSchema, read: (raw: string) => String(parseBody(pageSegmentSchema, raw)), canonical: '[1-9][0-9]{0,8}' },
+  id: { schema: snapshotId, read: (raw: string) => raw, canonical: inner(SNAPSHOT_ID_PATTERN) },
+  file: { schema: z.string().regex(DOWNLOAD_NAME), read: (raw: string) => raw, canonical: inner(DOWNLOAD_NAME) },
   /** The rest of the path, any number of segments (a pinned read's static path). */
-  path: { schema: z.string(), read: (raw: string) => raw },
+  path: { schema: z.string(), read: (raw: string) => raw, canonical: '.*' },
 } as const;
 export type PathParam = keyof typeof PATH_PARAMS;
 const REST_PARAM: PathParam = 'path';
@@ -466,6 +472,25 @@ export function readParams(match: PathMatch): Record<string, string> {
   const values: Record<string, string> = {};
   for (const [name, raw] of Object.entries(match.raw)) values[name] = PATH_PARAMS[name as PathParam].read(raw);
   return values;
+}
+
+/**
+ * Which of `ops` a URL names in its canonical spelling (every parameter as `read` gives it, no
+ * `.json`, no query string, no percent-encoding), by one pattern made from their templates: what the
+ * shim's fast path answers without routing (server/serve.ts). Null for any other URL.
+ */
+export function canonicalUrls(ops: readonly Operation[]): (url: string) => Operation | null {
+  const alternatives = ops.map((op) => {
+    const escaped = fullPath(op).replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+    return `(${escaped.replace(/\{(\w+)\}/g, (_, name: string) => `(?:${PATH_PARAMS[name as PathParam].canonical})`)})`;
+  });
+  const pattern = new RegExp(`^(?:${alternatives.join('|')})$`);
+  return (url) => {
+    const m = pattern.exec(url);
+    if (!m) return null;
+    for (let i = 1; i < m.length; i++) if (m[i] !== undefined) return ops[i - 1]!;
+    return null;
+  };
 }
 
 // ——— Metering (contract 0 and 6) ———
