@@ -74,6 +74,8 @@ export interface Resolved {
 
 export class Router {
   readonly matcher: RouteMatcher;
+  /** Each operation's handler, made once. */
+  private readonly handlers = new Map<string, Handler>();
 
   constructor(
     table: RouteTable = ROUTES,
@@ -82,6 +84,7 @@ export class Router {
     this.matcher = new RouteMatcher(table);
     for (const op of table) {
       if (!op.file && !answer.handlers[op.id]) throw new Error(`Route ${op.id} has neither a static file nor a handler (server/router.ts)`);
+      this.handlers.set(op.id, this.makeHandler(op));
     }
   }
 
@@ -96,8 +99,12 @@ export class Router {
     return { ops: match.ops, params: readParams(match), rest: match.rest, pattern: match.pattern };
   }
 
-  /** What answers `op` for this request. */
+  /** What answers `op`. */
   handlerOf(op: Operation): Handler {
+    return this.handlers.get(op.id)!;
+  }
+
+  private makeHandler(op: Operation): Handler {
     const own = this.answer.handlers[op.id];
     if (own) return own;
     const computed = this.answer.computed[op.id];

@@ -382,6 +382,9 @@ export function urlOf(op: Operation, values: Readonly<Record<string, string | nu
 
 interface Template {
   readonly op: Operation;
+  /** The operations at this template (one per method), and its full path: found once, not per request. */
+  readonly group: Operation[];
+  readonly pattern: string;
   /** Literal words (a trailing `.json` dropped, as it is from requests) or parameter names. */
   readonly parts: readonly ({ literal: string } | { param: PathParam })[];
   readonly rest: boolean;
@@ -399,7 +402,7 @@ function templateOf(op: Operation): Template {
     return { param: param as PathParam };
   });
   const rest = parts.at(-1) !== undefined && 'param' in parts.at(-1)! && (parts.at(-1) as { param: PathParam }).param === REST_PARAM;
-  return { op, parts, rest };
+  return { op, parts, rest, group: [op], pattern: fullPath(op) };
 }
 
 /** What a path matched: the operations at that template (one per method) and the raw parameter segments. */
@@ -417,18 +420,18 @@ export interface PathMatch {
 export class RouteMatcher {
   private readonly byFirst = new Map<string, Template[]>();
   private readonly root: Template[] = [];
-  private readonly groups = new Map<string, Operation[]>();
 
   constructor(readonly table: RouteTable = ROUTES) {
+    const byKey = new Map<string, Template>();
     for (const op of table) {
       const t = templateOf(op);
       const key = t.parts.map((p) => ('literal' in p ? p.literal : `{${p.param}}`)).join('/');
-      const group = this.groups.get(key);
-      if (group) {
-        group.push(op);
+      const same = byKey.get(key);
+      if (same) {
+        same.group.push(op);
         continue;
       }
-      this.groups.set(key, [op]);
+      byKey.set(key, t);
       const first = t.parts[0];
       if (first === undefined) this.root.push(t);
       else if ('literal' in first) this.byFirst.set(first.literal, [...(this.byFirst.get(first.literal) ?? []), t]);
@@ -460,8 +463,7 @@ export class RouteMatcher {
       // A folder URL's trailing slash leaves one empty segment: the pinned snapshot's index.
       const restPath = rest.length === 1 && rest[0] === '' ? [] : rest;
       if (t.rest) raw[REST_PARAM] = restPath.join('/');
-      const key = t.parts.map((p) => ('literal' in p ? p.literal : `{${p.param}}`)).join('/');
-      return { ops: this.groups.get(key)!, pattern: fullPath(t.op), raw, rest: restPath };
+      return { ops: t.group, pattern: t.pattern, raw, rest: restPath };
     }
     return null;
   }
