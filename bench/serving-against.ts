@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { load, median, medianRatio, type LoadRequest, type LoadResult } from './load.js';
+import { cpuMs } from './servers.js';
 
 /**
  * npm run bench:serving-against -- --rev REV [--companies 1800] [--rounds 5] [--seconds 3] [--connections 10] [--port 18700]
@@ -11,8 +12,8 @@ import { load, median, medianRatio, type LoadRequest, type LoadResult } from './
  * The shim of this tree against the shim of an earlier revision, serving the same published
  * snapshot (built by this tree) in one run on this machine: for each endpoint, rounds of a load
  * against each in turn, the order swapped every other round, so that the machine's slow spells fall
- * on both. Prints each endpoint's req/s and p99 on both sides and the median of the paired req/s
- * ratios (this tree ÷ the revision), for targets such as "static file and dynamic endpoints at least
+ * on both. Prints each endpoint's req/s, the shim's CPU per request (steadier on a shared machine)
+ * and p99 on both sides, and the medians of the paired ratios (this tree ÷ the revision), for targets such as "static file and dynamic endpoints at least
  * as fast as today" (issue 42). Both shims are bench/unmetered-shim.ts (no keys or quotas): the
  * routing and serving code alone. The revision is checked out into a temporary git worktree and
  * removed at the end; it uses this tree's node_modules and must read this tree's snapshot format.
@@ -35,7 +36,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'bench-serving-against-'));
 const base = join(scratch, 'tree');
 const snapshotsDir = join(scratch, 'snapshots');
 
-async function startShim(tree: string, port: number): Promise<{ base: string; stop: () => Promise<void> }> {
+async function startShim(tree: string, port: number): Promise<{ base: string; pid: number; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, ['--max-semi-space-size=4', '--max-old-space-size=160', '--import', 'tsx', 'bench/unmetered-shim.ts'], {
     cwd: tree,
     env: { ...process.env, SNAPSHOTS_DIR: snapshotsDir, PORT: String(port), LOG_LEVEL: 'warn' },
@@ -58,7 +59,7 @@ async function startShim(tree: string, port: number): Promise<{ base: string; st
       child.once('exit', () => done());
       child.kill('SIGTERM');
     });
-  return { base: url, stop };
+  return { base: url, pid: child.pid!, stop };
 }
 
 execFileSync('git', ['worktree', 'add', '--detach', base, values.rev], { cwd: here, stdio: 'inherit' });
@@ -92,25 +93,36 @@ try {
     { name: 'unknown path (404)', requests: [{ path: '/api/v1/nothing/here' }] },
   ];
   console.log(`this tree against ${values.rev}, ${values.companies} companies, ${rounds} rounds of ${o.seconds} s at ${o.connections} connections`);
+  /** One load run, with the shim's CPU per answered request (steadier than req/s when the machine is shared). */
+  const run = async (shim: { base: string; pid: number }, requests: LoadRequest[]) => {
+    const cpu0 = cpuMs(shim.pid)!;
+    const r = await load(shim.base, requests, o);
+    return { ...r, cpuUs: ((cpuMs(shim.pid)! - cpu0) * 1000) / (r.rps * o.seconds) };
+  };
   for (const e of endpoints) {
-    const mine: LoadResult[] = [];
-    const theirs: LoadResult[] = [];
+    const mine: (LoadResult & { cpuUs: number })[] = [];
+    const theirs: (LoadResult & { cpuUs: number })[] = [];
     for (let r = 0; r < rounds; r++) {
       if (r % 2 === 0) {
-        mine.push(await load(now.base, e.requests, o));
-        theirs.push(await load(then.base, e.requests, o));
+        mine.push(await run(now, e.requests));
+        theirs.push(await run(then, e.requests));
       } else {
-        theirs.push(await load(then.base, e.requests, o));
-        mine.push(await load(now.base, e.requests, o));
+        theirs.push(await run(then, e.requests));
+        mine.push(await run(now, e.requests));
       }
     }
     const failed = [...mine, ...theirs].some((x) => x.errors > 0) ? ' (errors!)' : '';
-    const ratio = medianRatio(
+    const rps = medianRatio(
       mine.map((x) => x.rps),
       theirs.map((x) => x.rps),
     );
+    const cpu = medianRatio(
+      mine.map((x) => x.cpuUs),
+      theirs.map((x) => x.cpuUs),
+    );
+    const m = (xs: { rps: number; cpuUs: number; p99: number }[], k: 'rps' | 'cpuUs' | 'p99') => Math.round(median(xs.map((x) => x[k])));
     console.log(
-      `${e.name.padEnd(30)} req/s ${Math.round(median(mine.map((x) => x.rps)))} against ${Math.round(median(theirs.map((x) => x.rps)))}: ratio ${ratio.toFixed(3)}; p99 ${median(mine.map((x) => x.p99))} against ${median(theirs.map((x) => x.p99))} ms${failed}`,
+      `${e.name.padEnd(30)} req/s ${m(mine, 'rps')} against ${m(theirs, 'rps')}: ratio ${rps.toFixed(3)}; CPU ${m(mine, 'cpuUs')} against ${m(theirs, 'cpuUs')} µs a request: ratio ${cpu.toFixed(3)}; p99 ${m(mine, 'p99')} against ${m(theirs, 'p99')} ms${failed}`,
     );
   }
 } finally {
