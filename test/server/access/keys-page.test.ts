@@ -11,6 +11,8 @@ import { PAGE_CSP } from '../../../src/contract/security.js';
 import { KeyRequests } from '../../../server/access/key-requests.js';
 import { KeyStore } from '../../../server/access/key-store.js';
 import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
+import { startInbox } from '../../helpers/smtp.js';
+import { freePort, startShimProcess, type ShimProcess } from './processes.js';
 import { formToken, shownKey, startKeysShim, type KeysShim } from '../../helpers/keys-shim.js';
 
 const run = promisify(execFile);
@@ -295,4 +297,52 @@ describe('the keys database', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('the server process (server/index.ts) and its environment', () => {
+  it('with SMTP_URL, SMTP_FROM and PUBLIC_URL mails links that start with PUBLIC_URL; without them says keys come from the operator', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'esg-keys-process-'));
+    const inbox = await startInbox();
+    const shims: ShimProcess[] = [];
+    try {
+      const port = await freePort();
+      const publicUrl = `http://127.0.0.1:${port}`;
+      const common = { SNAPSHOTS_DIR: demoSnapshotsDir, KEYS_DB: join(dir, 'keys.sqlite'), LOG_LEVEL: 'warn' };
+      const mailing = await startShimProcess({ ...common, SMTP_URL: inbox.url, SMTP_FROM: 'keys@example.org', PUBLIC_URL: publicUrl }, { port });
+      shims.push(mailing);
+      const asked = await fetch(`${mailing.base}/keys/ask`, {
+        method: 'POST',
+        body: new URLSearchParams({ tier: 'developer', email: 'proc@example.org', use: 'Checking the process' }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(asked.status).toBe(200);
+      const mail = await inbox.next('proc@example.org');
+      expect(mail.link.startsWith(`${publicUrl}/keys/link?t=`)).toBe(true);
+      const page = await (await fetch(mail.link, { signal: AbortSignal.timeout(10_000) })).text();
+      const shown = await fetch(`${mailing.base}/keys/link`, {
+        method: 'POST',
+        body: new URLSearchParams({ t: formToken(page) }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const key = shownKey(await shown.text());
+      expect(key).toMatch(KEY);
+      const used = await fetch(`${mailing.base}/api/v1/ranking?limit=2`, { headers: { 'X-API-Key': key }, signal: AbortSignal.timeout(10_000) });
+      expect(used.status).toBe(200);
+
+      // As `npm start` has always run: no SMTP settings, the same keys database.
+      const plain = await startShimProcess(common);
+      shims.push(plain);
+      const keysPage = await fetch(`${plain.base}/keys/`, { signal: AbortSignal.timeout(10_000) });
+      expect(keysPage.status).toBe(200);
+      expect(await keysPage.text()).toContain('Keys come from the operator');
+      // The key from the page works on it too: it is in the keys database like any other.
+      expect(
+        (await fetch(`${plain.base}/api/v1/ranking?limit=2`, { headers: { 'X-API-Key': key }, signal: AbortSignal.timeout(10_000) })).status,
+      ).toBe(200);
+    } finally {
+      await Promise.all(shims.map((s) => s.stop()));
+      await inbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
