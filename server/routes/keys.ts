@@ -86,6 +86,8 @@ function send(snapshots: SnapshotSource, res: Response, l: L10n, status: number,
 }
 
 const p = (text: string) => `<p>${escapeHtml(text)}</p>`;
+/** An e-mail address in a sentence: data, as typed, not text of the page's language (so in `<code>`). */
+const addressHtml = (email: string) => `<code>${escapeHtml(email)}</code>`;
 const backLink = (l: L10n) => `<p><a href="${l.u.keys}">${escapeHtml(l.t.keys.back)}</a></p>`;
 const button = (action: string, fields: Record<string, string>, label: string, attr: string) =>
   `<form method="post" action="${action}" class="keys-form">${Object.entries(fields)
@@ -157,7 +159,7 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
     } catch (e) {
       return mailFailed(res, l, e);
     }
-    send(o.snapshots, res, l, 200, l.t.keys.sentTitle, p(l.t.keys.sentText(email!)));
+    send(o.snapshots, res, l, 200, l.t.keys.sentTitle, `<p>${l.t.keys.sentTextHtml(addressHtml(email!))}</p>`);
   }
 
   async function manage(req: Request, res: Response, l: L10n): Promise<void> {
@@ -172,7 +174,7 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
         return mailFailed(res, l, e);
       }
     }
-    send(o.snapshots, res, l, 200, l.t.keys.sentTitle, p(l.t.keys.manageSentText(email)));
+    send(o.snapshots, res, l, 200, l.t.keys.sentTitle, `<p>${l.t.keys.manageSentTextHtml(addressHtml(email))}</p>`);
   }
 
   /** GET of a mailed link: what it is for and the button that uses it; spends nothing. */

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCREENSHOTS, seriousViolations } from './browser-session.js';
+import { englishUi } from './english-ui.js';
+import { CATALOGUES } from '../../src/site/i18n/index.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 import { startKeysShim, type KeysShim } from '../helpers/keys-shim.js';
 
@@ -115,12 +117,14 @@ describe('the keys page in a browser', () => {
     expect((await page.goto(`${s.base}/zh-TW/keys/`))?.status()).toBe(200);
     expect(await seriousViolations(page)).toEqual([]);
     await shot(page, 'zh-TW-keys-form');
+    expect(englishUi(await page.content(), CATALOGUES.en), 'zh-TW-keys-form').toEqual([]);
     await page.locator('input[name=tier][value=academic]').check();
     await page.locator('#ask-email').fill('wang@ntu.edu.tw');
     await page.locator('#ask-use').fill('研究上市公司碳揭露品質');
     await press(page, '寄送連結給我');
     expect(await page.locator('h1').textContent()).toBe('請查看您的信箱');
     await shot(page, 'zh-TW-keys-sent');
+    expect(englishUi(await page.content(), CATALOGUES.en), 'zh-TW-keys-sent').toEqual([]);
     const mail = await s.inbox!.next('wang@ntu.edu.tw');
     expect(mail.subject).toBe('請確認您的 API 金鑰申請');
     expect(mail.link).toContain('/zh-TW/keys/link?t=');
@@ -128,6 +132,7 @@ describe('the keys page in a browser', () => {
     // Academic: confirmed, waiting for the operator.
     expect(await page.locator('h1').textContent()).toBe('申請已確認');
     await shot(page, 'zh-TW-keys-pending');
+    expect(englishUi(await page.content(), CATALOGUES.en), 'zh-TW-keys-pending').toEqual([]);
     expect(errors).toEqual([]);
 
     // A developer key, to see one shown in Chinese.
@@ -142,6 +147,7 @@ describe('the keys page in a browser', () => {
     expect(await page.locator('html').getAttribute('lang')).toBe('zh-Hant-TW');
     expect(await seriousViolations(page)).toEqual([]);
     await shot(page, 'zh-TW-keys-key');
+    expect(englishUi(await page.content(), CATALOGUES.en), 'zh-TW-keys-key').toEqual([]);
     await page.context().close();
   }, 120_000);
 });

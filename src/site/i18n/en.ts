@@ -432,8 +432,8 @@ export const en = {
     operatorHtml:
       'This server does not send e-mail, so it cannot give keys from this page. Its operator makes them: <code>npm run keys -- create --tier developer --owner "you@example.org"</code>, and hands you the key. Ask whoever runs this server.',
     sentTitle: 'Check your mail',
-    sentText: (email: string) => `We sent a link to ${email}. It works once, for 24 hours. If nothing arrives, look in your spam folder.`,
-    manageSentText: (email: string) => `If a key is held by ${email}, a link to manage it is on its way. It works once, for 24 hours.`,
+    sentTextHtml: (email: string) => `We sent a link to ${email}. It works once, for 24 hours. If nothing arrives, look in your spam folder.`,
+    manageSentTextHtml: (email: string) => `If a key is held by ${email}, a link to manage it is on its way. It works once, for 24 hours.`,
     limitTitle: 'Too many requests today',
     limitAddress: 'This network address has had as many mails sent today as we allow. Please try again tomorrow.',
     limitEmail: 'This e-mail address has been sent as many mails today as we allow. Please try again tomorrow.',

@@ -480,8 +480,8 @@ export const zhTW: Messages = {
     operatorHtml:
       '本伺服器不寄送電子郵件，因此無法在此頁核發金鑰。金鑰由營運者建立：<code>npm run keys -- create --tier developer --owner "you@example.org"</code>，再交給您。請洽本伺服器的營運者。',
     sentTitle: '請查看您的信箱',
-    sentText: (email: string) => `我們已寄送連結至 ${email}。連結僅能使用一次，效期 24 小時。若未收到，請查看垃圾郵件匣。`,
-    manageSentText: (email: string) => `若 ${email} 持有金鑰，管理連結已寄出。連結僅能使用一次，效期 24 小時。`,
+    sentTextHtml: (email: string) => `我們已寄送連結至 ${email}。連結僅能使用一次，效期 24 小時。若未收到，請查看垃圾郵件匣。`,
+    manageSentTextHtml: (email: string) => `若 ${email} 持有金鑰，管理連結已寄出。連結僅能使用一次，效期 24 小時。`,
     limitTitle: '今日請求次數已達上限',
     limitAddress: '此網路位址今日寄出的郵件已達上限，請明天再試。',
     limitEmail: '此電子郵件地址今日收到的郵件已達上限，請明天再試。',
