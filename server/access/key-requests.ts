@@ -105,19 +105,28 @@ export class KeyRequests {
 
   /**
    * Takes one mail from the daily allowance of a client address and of a recipient, or says which is
-   * spent (then nothing is taken). Counted before the mail is sent, so a failing server cannot be
-   * used to try again without bound.
+   * spent and in how many seconds its oldest mail leaves the window (then nothing is taken). Counted
+   * before the mail is sent, so a failing server cannot be used to try again without bound.
    */
-  takeMail(address: string, email: string): 'ok' | 'address' | 'email' {
+  takeMail(address: string, email: string): { ok: true } | { ok: false; spent: 'address' | 'email'; retryAfterSeconds: number } {
     return this.db.transaction(() => {
-      const since = this.clock() - DAY_MS;
-      const count = (column: 'address' | 'email', value: string) =>
-        (this.db.prepare(`SELECT count(*) AS n FROM key_mails WHERE ${column} = ? AND at > ?`).get(value, since) as { n: number }).n;
-      if (count('address', address) >= this.limits.perAddress) return 'address' as const;
-      if (count('email', email) >= this.limits.perEmail) return 'email' as const;
+      const now = this.clock();
+      const since = now - DAY_MS;
+      const window = (column: 'address' | 'email', value: string) =>
+        this.db.prepare(`SELECT count(*) AS n, min(at) AS oldest FROM key_mails WHERE ${column} = ? AND at > ?`).get(value, since) as {
+          n: number;
+          oldest: number | null;
+        };
+      for (const [spent, value, limit] of [
+        ['address', address, this.limits.perAddress],
+        ['email', email, this.limits.perEmail],
+      ] as const) {
+        const { n, oldest } = window(spent, value);
+        if (n >= limit) return { ok: false as const, spent, retryAfterSeconds: Math.max(1, Math.ceil(((oldest ?? now) + DAY_MS - now) / 1000)) };
+      }
       this.db.prepare('DELETE FROM key_mails WHERE at <= ?').run(since);
-      this.db.prepare('INSERT INTO key_mails (at, address, email) VALUES (?, ?, ?)').run(this.clock(), address, email);
-      return 'ok' as const;
+      this.db.prepare('INSERT INTO key_mails (at, address, email) VALUES (?, ?, ?)').run(now, address, email);
+      return { ok: true as const };
     })();
   }
 

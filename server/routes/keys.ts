@@ -129,9 +129,9 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
   /** Takes one mail from the limits, or answers the 429 page; true when the mail may go. */
   const mayMail = (req: Request, res: Response, l: L10n, email: string): boolean => {
     const taken = requests!.takeMail(addressOf(req), email);
-    if (taken === 'ok') return true;
-    res.setHeader('Retry-After', '86400');
-    send(o.snapshots, res, l, 429, l.t.keys.limitTitle, p(taken === 'address' ? l.t.keys.limitAddress : l.t.keys.limitEmail) + backLink(l));
+    if (taken.ok) return true;
+    res.setHeader('Retry-After', String(taken.retryAfterSeconds));
+    send(o.snapshots, res, l, 429, l.t.keys.limitTitle, p(taken.spent === 'address' ? l.t.keys.limitAddress : l.t.keys.limitEmail) + backLink(l));
     return false;
   };
 
