@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LINK_LIFETIME_MS, MAIL_LIMITS } from '../../../src/contract/key-requests.js';
+import { ACT_LIFETIME_MS, LINK_LIFETIME_MS, MAIL_LIMITS } from '../../../src/contract/key-requests.js';
 import { PAGE_CSP } from '../../../src/contract/security.js';
 import { KeyRequests } from '../../../server/access/key-requests.js';
 import { KeyStore } from '../../../server/access/key-store.js';
@@ -146,6 +146,24 @@ describe('keys from the page, through a real SMTP server', () => {
     } finally {
       s.clock.shiftMs = 0;
     }
+  }, 30_000);
+
+  it("refuses a usage page's rotate and revoke buttons after their 15 minutes, and the key stays as it was", async () => {
+    const email = 'slow@example.org';
+    const key = shownKey((await askAndConfirm(s, email)).done.html);
+    expect(key).toMatch(KEY);
+    const keys = await openKeys(s, email);
+    expect(keys.status).toBe(200);
+    s.clock.shiftMs = ACT_LIFETIME_MS + 1000;
+    try {
+      const late = await s.post('/keys/link', { t: formToken(keys.html), action: 'rotate', key: key.slice(4, 14) });
+      expect(late.status).toBe(410);
+      expect(late.html).toContain('It has expired.');
+      expect(shownKey(late.html)).toBe('');
+    } finally {
+      s.clock.shiftMs = 0;
+    }
+    expect((await ranking(s, key)).status).toBe(200);
   }, 30_000);
 
   it('answers a bad form with what to fix, and sends nothing', async () => {
