@@ -4,6 +4,7 @@ import { ACT_LIFETIME_MS, PAGE_TIERS, USE_MAX, type PageTier } from '../../src/c
 import { NO_STORE } from '../../src/contract/headers.js';
 import { PAGE_CSP } from '../../src/contract/security.js';
 import { API_KEY_HEADER } from '../../src/contract/vocabulary.js';
+import { API_BASE } from '../../src/contract/urls.js';
 import { escapeHtml } from '../../src/site/html.js';
 import { l10n, type L10n } from '../../src/site/i18n/index.js';
 import { LOCALES, type Locale } from '../../src/site/i18n/locales.js';
@@ -112,7 +113,7 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
     );
 
   const showKey = (res: Response, l: L10n, title: string, key: string, before = '') => {
-    const curl = `curl -H "${API_KEY_HEADER}: ${key}" ${mailer!.publicUrl}/api/v1/usage`;
+    const curl = `curl -H "${API_KEY_HEADER}: ${key}" ${mailer!.publicUrl}${API_BASE}/usage`;
     send(
       o.snapshots,
       res,
