@@ -66,7 +66,7 @@ const field = (req: Request, name: string): string => {
 /** A page of the flow: the language's frame (KeysFrame.astro, from the snapshot) with its title and content. */
 function send(snapshots: SnapshotSource, res: Response, l: L10n, status: number, title: string, bodyHtml: string): void {
   const frame = readSnapshotFile(snapshots.current().dir, fileForPageUrl(l.u.keysFrame));
-  const main = `<h1>${escapeHtml(title)}</h1>\n${bodyHtml}`;
+  const main = `<h1>${escapeHtml(title)}</h1>\n<div class="keys-flow">${bodyHtml}</div>`;
   // A snapshot built before the keys page has no frame: a bare page still says it all.
   const html = frame
     ? frame.bytes.toString('utf8').replace(KEYS_FRAME_TITLE, escapeHtml(title)).replace(KEYS_FRAME_BODY, main)

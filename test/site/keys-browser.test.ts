@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCREENSHOTS, seriousViolations } from './browser-session.js';
+import { horizontalOverflow, SCREENSHOTS, seriousViolations } from './browser-session.js';
 import { englishUi } from './english-ui.js';
 import { CATALOGUES } from '../../src/site/i18n/index.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
@@ -147,6 +147,10 @@ describe('the keys page in a browser', () => {
     expect(await page.locator('html').getAttribute('lang')).toBe('zh-Hant-TW');
     expect(await seriousViolations(page)).toEqual([]);
     await shot(page, 'zh-TW-keys-key');
+    // On a phone the key and its example command wrap rather than widen the page.
+    await page.setViewportSize({ width: 390, height: 900 });
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await shot(page, 'zh-TW-keys-key-390');
     expect(englishUi(await page.content(), CATALOGUES.en), 'zh-TW-keys-key').toEqual([]);
     await page.context().close();
   }, 120_000);
