@@ -202,15 +202,17 @@ export class KeyRequests {
       .all() as KeyRequest[];
   }
 
-  /** Approves a pending academic request; the caller mails its applicant a `collect` link. */
+  /** Approves a pending academic request (or one approved whose key was never collected); the caller mails its applicant a `collect` link. */
   approve(id: string): { ok: true; request: KeyRequest } | { ok: false; why: string } {
     const request = this.request(id);
     if (!request) return { ok: false, why: `no request with id ${id}` };
     if (request.tier !== 'academic') return { ok: false, why: `request ${id} is for a ${request.tier} key, issued on confirmation` };
     if (request.confirmed_at === null)
       return { ok: false, why: `request ${id} is not confirmed yet: its applicant has not followed the mailed link` };
-    if (request.approved_at !== null) return { ok: false, why: `request ${id} was already approved (${request.approved_at})` };
-    this.db.prepare('UPDATE key_requests SET approved_at = ? WHERE id = ?').run(this.now(), id);
+    if (request.key_id !== null)
+      return { ok: false, why: `request ${id} was approved (${request.approved_at}) and its key collected (key ${request.key_id})` };
+    // Approved but not collected (the mail was lost, or its link ran out): approving again mails a new link.
+    if (request.approved_at === null) this.db.prepare('UPDATE key_requests SET approved_at = ? WHERE id = ?').run(this.now(), id);
     return { ok: true, request: this.request(id)! };
   }
 

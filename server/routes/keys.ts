@@ -236,8 +236,12 @@ ${button(l.u.keysLink, { t: act, action: 'rotate', key: r.id }, k.rotate, 'data-
         if (request.tier === 'academic') return send(o.snapshots, res, l, 200, k.pendingTitle, p(k.pendingText));
         return showKey(res, l, k.keyTitle, requests!.issue(request).key);
       }
-      case 'collect':
-        return showKey(res, l, k.keyTitle, requests!.issue(requests!.request(link.request_id!)!).key);
+      case 'collect': {
+        // An approval mailed twice has two links: the first used issues the key, the other is spent with it.
+        const request = requests!.request(link.request_id!)!;
+        if (request.key_id !== null) return invalidLink(res, l, 'used');
+        return showKey(res, l, k.keyTitle, requests!.issue(request).key);
+      }
       case 'manage':
         return keysPage(res, l, link.email);
       case 'act': {

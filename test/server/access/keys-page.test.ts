@@ -186,9 +186,13 @@ describe('keys from the page, through a real SMTP server', () => {
     expect(row).toMatch(/^[0-9a-f]{10}\s+ntu\.edu\.tw\s+chen@ntu\.edu\.tw\s+\S+\s+Scoring the disclosures of my portfolio$/);
     const id = row.split(/\s+/)[0]!;
 
+    // Approving twice before the key is collected mails a second link (the first mail may be lost); the first stays good until used.
+    expect((await keysCommand(s, 'approve', id)).stdout).toContain(`Approved request ${id}`);
     const approved = await keysCommand(s, 'approve', id);
     expect(approved.stdout).toContain(`Approved request ${id}`);
     const mail = await s.inbox!.next(email);
+    const second = await s.inbox!.next(email);
+    expect(second.link).not.toBe(mail.link);
     expect(mail.subject).toBe('Your academic API key is approved');
     const page = await s.get(mail.link);
     const collected = await s.post('/keys/link', { t: formToken(page.html) });
@@ -198,8 +202,14 @@ describe('keys from the page, through a real SMTP server', () => {
     expect(used.status).toBe(200);
     expect(used.headers.get('ratelimit-policy')).toContain('q=30'); // the academic tier's calls a minute
     expect((await keysCommand(s, 'pending')).stdout).not.toContain(email);
-    // Approved once: again is refused, and says why.
-    await expect(keysCommand(s, 'approve', id)).rejects.toMatchObject({ stderr: expect.stringContaining('already approved') });
+    // The second approval's link, once the key is collected: spent with it.
+    const late = await s.get(second.link);
+    expect(late.status).toBe(200);
+    const refused = await s.post('/keys/link', { t: formToken(late.html) });
+    expect(refused.status).toBe(410);
+    expect(shownKey(refused.html)).toBe('');
+    // Collected: approving again is refused, and says why.
+    await expect(keysCommand(s, 'approve', id)).rejects.toMatchObject({ stderr: expect.stringContaining('its key collected') });
   }, 90_000);
 
   it('writes the Chinese flow in Chinese: the mail, its link under /zh-TW/, the pages', async () => {
