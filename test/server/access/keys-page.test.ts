@@ -186,6 +186,16 @@ describe('keys from the page, through a real SMTP server', () => {
     expect(row).toMatch(/^[0-9a-f]{10}\s+ntu\.edu\.tw\s+chen@ntu\.edu\.tw\s+\S+\s+Scoring the disclosures of my portfolio$/);
     const id = row.split(/\s+/)[0]!;
 
+    // A mail server that refuses: not approved, still pending, nothing issued.
+    const closed = await freePort();
+    await expect(
+      run(process.execPath, ['--import', 'tsx', 'server/cli/keys.ts', 'approve', id], {
+        env: { ...process.env, KEYS_DB: s.keysPath, SMTP_URL: `smtp://127.0.0.1:${closed}`, SMTP_FROM: s.mail!.from, PUBLIC_URL: s.mail!.publicUrl },
+        timeout: 30_000,
+      }),
+    ).rejects.toMatchObject({ stderr: expect.stringContaining(`Request ${id} not approved: the mail to ${email} was not sent`) });
+    expect((await keysCommand(s, 'pending')).stdout).toContain(email);
+
     // Approving twice before the key is collected mails a second link (the first mail may be lost); the first stays good until used.
     expect((await keysCommand(s, 'approve', id)).stdout).toContain(`Approved request ${id}`);
     const approved = await keysCommand(s, 'approve', id);
