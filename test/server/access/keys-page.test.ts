@@ -263,6 +263,30 @@ describe('the mail limit of one client address', () => {
   }, 30_000);
 });
 
+describe('a mail server that is down', () => {
+  it('answers 503 saying the mail was not sent, in the page language, and shows no link', async () => {
+    const s = await startKeysShim(demoSnapshotsDir);
+    try {
+      await s.inbox!.close();
+      for (const [prefix, text] of [
+        ['', 'The mail could not be sent'],
+        ['/zh-TW', '無法寄出郵件'],
+      ] as const) {
+        const asked = await s.post(`${prefix}/keys/ask`, {
+          tier: 'developer',
+          email: `down${prefix.length}@example.org`,
+          use: 'While the relay is down',
+        });
+        expect(asked.status).toBe(503);
+        expect(asked.html).toContain(text);
+        expect(asked.html).not.toContain('/keys/link?t=');
+      }
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
+});
+
 describe('keys without SMTP', () => {
   let s: KeysShim;
   beforeAll(async () => {
