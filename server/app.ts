@@ -22,6 +22,9 @@ import { observeRequests, type ObserveRejected } from './observe.js';
 import { apiSegments, requestTooLarge } from '../src/contract/request-path.js';
 import { Router, unknownPath, useRouter } from './router.js';
 import { pagesRoute } from './routes/pages.js';
+import { keysRoute } from './routes/keys.js';
+import type { KeyMailer } from './access/key-mail.js';
+import type { KeyRequests } from './access/key-requests.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
 export interface AppOptions {
@@ -41,6 +44,10 @@ export interface AppOptions {
   router?: Router;
   /** Browser origins allowed to call /mcp (MCP_ALLOWED_ORIGINS, server/settings.ts); default: loopback pages only. */
   mcpAllowedOrigins?: readonly string[] | '*';
+  /** Mails for the keys page (SMTP_URL, server/access/key-mail.ts); without it `/keys/` says keys come from the operator. */
+  mailer?: KeyMailer;
+  /** The keys page's requests and links; default: in the access's key store, on the real clock (tests pass their own clock). */
+  keyRequests?: KeyRequests;
 }
 
 const MAX_BODY = LIMITS.bodyBytes;
@@ -156,6 +163,8 @@ export function createApp(o: AppOptions): express.Express {
     }
   });
 
+  // The keys page's forms and mailed links (issue 43), before the static pages they sit among.
+  app.use(keysRoute({ snapshots: o.snapshots, access: o.access, mailer: o.mailer, requests: o.keyRequests, logger }));
   app.use(pagesRoute(o.snapshots)); // pages for people, outside /api/v1
 
   app.use((req: Request, _res: Response, next: NextFunction) => next(unknownPath(req.originalUrl.split('?')[0]!)));

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { memoryClientsFrom, openAccess, type Access } from './access/index.js';
 import { DEFAULT_KEYS_DB } from './access/key-store.js';
 import { createApp } from './app.js';
+import { smtpMailer } from './access/key-mail.js';
 import { createHttpServer } from './serve.js';
 import { downloadLimitsFromEnv } from '../src/contract/downloads.js';
 import { rankingIndex } from './context.js';
@@ -10,6 +11,7 @@ import { createMetrics, metricsAddress, startMetricsServer } from './metrics.js'
 import {
   listenSettingError,
   hostSetting,
+  mailSetting,
   mcpAllowedOriginsSetting,
   msSetting,
   portSetting,
@@ -56,6 +58,9 @@ const logger = stderrLogger(level);
 const redisUrl = setting(() => redisUrlSetting(env));
 const memoryClients = setting(() => memoryClientsFrom(env.QUOTA_MEMORY_CLIENTS));
 const mcpAllowedOrigins = setting(() => mcpAllowedOriginsSetting(env));
+const mail = setting(() => mailSetting(env));
+// Without SMTP_URL no mail is sent and /keys/ says keys come from the operator: `npm start` as before.
+const mailer = mail && smtpMailer(mail);
 
 // Build the in-memory ranking index when a snapshot opens, not on the first ranking request.
 const snapshots = publishedSnapshotSource(snapshotsDir, { onOpen: (store) => rankingIndex(store), logger });
@@ -78,6 +83,7 @@ const app = createApp({
   metrics,
   downloads,
   mcpAllowedOrigins,
+  mailer,
   stopping: () => shutdown?.stopping === true,
 });
 const server = createHttpServer(app, snapshots);
@@ -92,6 +98,7 @@ shutdown = handleShutdown({
     metricsServer?.close();
     metricsServer?.closeAllConnections();
     snapshots.close();
+    mailer?.close();
     await access.close();
   },
 });
@@ -125,6 +132,7 @@ server.listen(port, host, async () => {
     url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}/api/v1/`,
     ...snapshot,
     quota_counters: redisUrl ? 'redis' : 'memory',
+    keys_by_mail: mail ? mail.publicUrl : null,
     metrics: metricsServer ? metricsAddress(metricsServer) : null,
     log_level: level,
     shutdown_drain_ms: drainMs,

@@ -51,6 +51,11 @@ const PAGE_WORDS = new Set([
   '/downloads/',
   '/research/',
   '/docs/',
+  // The keys page and its flow (a mailed link's token is in its query string, never in the label).
+  '/keys/',
+  '/keys/ask',
+  '/keys/manage',
+  '/keys/link',
   '/favicon.ico',
   '/search/index.json',
   '/404.html',

@@ -151,3 +151,65 @@ export function listenSettingError(
       return null;
   }
 }
+
+/** What the keys page needs to send mail (SMTP_URL, SMTP_FROM, PUBLIC_URL); absent without SMTP_URL. */
+export interface MailSettings {
+  /** nodemailer's connection URL: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`. */
+  smtpUrl: string;
+  /** The sender, `keys@example.org` or `ESG API <keys@example.org>`. */
+  from: string;
+  /** The origin people reach the service at (`https://esg.example.org`): the mailed links start with it, never with a request's Host. */
+  publicUrl: string;
+}
+
+/**
+ * SMTP_URL, SMTP_FROM and PUBLIC_URL: unset SMTP_URL means no mail, and the keys page says keys come
+ * from the operator. With SMTP_URL the other two are required: a link built from a request's Host
+ * header would let anyone have the service mail a link to a host of their choosing.
+ */
+export function mailSetting(env: Env): MailSettings | undefined {
+  if (!set(env, 'SMTP_URL')) {
+    for (const name of ['SMTP_FROM', 'PUBLIC_URL'])
+      if (set(env, name))
+        throw new SettingError(`${name} is set but SMTP_URL is not: set SMTP_URL (smtp://host:587) for the keys page to send mail, or unset ${name}`);
+    return undefined;
+  }
+  const smtpUrl = env.SMTP_URL!.trim();
+  let url: URL | undefined;
+  try {
+    url = new URL(smtpUrl);
+  } catch {
+    // reported below
+  }
+  if (!url || !['smtp:', 'smtps:'].includes(url.protocol) || url.hostname === '')
+    throw new SettingError(
+      `SMTP_URL must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:pass@mail.example.org:587; got ${redactUrl(smtpUrl)}`,
+    );
+  if (!set(env, 'SMTP_FROM')) throw new SettingError('SMTP_FROM is required with SMTP_URL: the sender of the keys mails, e.g. keys@example.org');
+  const from = env.SMTP_FROM!.trim();
+  if (!/^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/.test(from))
+    throw new SettingError(`SMTP_FROM must be an address (keys@example.org) or a name and one (ESG API <keys@example.org>); got ${from}`);
+  if (!set(env, 'PUBLIC_URL'))
+    throw new SettingError('PUBLIC_URL is required with SMTP_URL: the origin the mailed links start with, e.g. https://esg.example.org');
+  const raw = env.PUBLIC_URL!.trim();
+  let origin: URL | undefined;
+  try {
+    origin = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (!origin || !['http:', 'https:'].includes(origin.protocol) || origin.origin !== raw.replace(/\/$/, '').toLowerCase())
+    throw new SettingError(`PUBLIC_URL must be an origin (scheme, host, port; no path), e.g. https://esg.example.org; got ${raw}`);
+  return { smtpUrl, from, publicUrl: origin.origin };
+}
+
+/** A URL with its password hidden, for a message that may be logged. */
+function redactUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return raw.replace(/:[^:@/]*@/, ':***@');
+  }
+}

@@ -17,6 +17,8 @@ import DownloadsPage from '../../src/site/pages/Downloads.astro';
 import EtfPage from '../../src/site/pages/Etf.astro';
 import EtfListPage from '../../src/site/pages/EtfList.astro';
 import HomePage from '../../src/site/pages/Home.astro';
+import KeysPage from '../../src/site/pages/Keys.astro';
+import KeysFramePage from '../../src/site/pages/KeysFrame.astro';
 import MethodologyPage from '../../src/site/pages/Methodology.astro';
 import NotFoundPage from '../../src/site/pages/NotFound.astro';
 import RankingPage from '../../src/site/pages/Ranking.astro';
@@ -188,5 +190,7 @@ export async function writeSharedPages(
     operations: docsOperations(meta, store.firstTickers(2), etfs[0]?.etf_code),
     scalarBundle: pageUrls.asset(SCALAR_ASSET),
   });
+  await writeAll((u) => u.keys, KeysPage, { meta });
+  await writeAll((u) => u.keysFrame, KeysFramePage, { meta });
   await writeAll((u) => u.notFound, NotFoundPage, { meta });
 }

@@ -20,6 +20,9 @@ const HEADER = API_KEY_HEADER.toLowerCase();
 /** A key's caller, made once per key record (the key store makes new records when it reloads). */
 const keyCallers = new WeakMap<object, Caller>();
 
+/** What a key's counters are kept under: its public id, never the key. */
+export const keyPartition = (id: string) => `key:${id}`;
+
 /** Where a request may present its key: always `X-API-Key`; with `bearer` also `Authorization: Bearer`. */
 export interface KeyHeaders {
   /** Take `Authorization: Bearer <key>` when there is no X-API-Key (MCP clients send keys that way). */
@@ -57,7 +60,7 @@ export function callerOf(req: Request, keys: KeyStore, o: KeyHeaders = {}): Call
       caller = {
         tier: record.tier,
         keyId: record.id,
-        partition: `key:${record.id}`,
+        partition: keyPartition(record.id),
         quotas: quotasFor(record.tier, { daily: record.daily_limit, perMinute: record.per_minute_limit }),
       };
       keyCallers.set(record, caller);

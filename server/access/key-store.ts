@@ -14,6 +14,8 @@ export interface KeyRecord {
   per_minute_limit: number | null;
   created_at: string;
   revoked_at: string | null;
+  /** The holder's e-mail when the key came from the keys page (they manage it by e-mailed links); null for `npm run keys -- create`. */
+  owner_email: string | null;
 }
 
 interface Row extends KeyRecord {
@@ -25,6 +27,8 @@ export interface NewKey {
   owner: string;
   daily?: number;
   perMinute?: number;
+  /** The holder's e-mail (keys from the page). */
+  email?: string;
 }
 
 export const DEFAULT_KEYS_DB = 'data/keys.sqlite';
@@ -52,7 +56,8 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS api_keys (
   daily_limit INTEGER,
   per_minute_limit INTEGER,
   created_at TEXT NOT NULL,
-  revoked_at TEXT
+  revoked_at TEXT,
+  owner_email TEXT
 );
 -- The change counter: every key revoked, altered or deleted, by whatever writes the file. A new
 -- key needs no entry: a key not remembered is looked up in the file.
@@ -126,6 +131,10 @@ export class KeyStore {
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 2000');
     db.exec(SCHEMA);
+    // A store made before keys came from the page (issue 43) lacks the holder's e-mail: add it, empty.
+    const columns = db.prepare('PRAGMA table_info(api_keys)').all() as { name: string }[];
+    if (!columns.some((c) => c.name === 'owner_email')) db.exec('ALTER TABLE api_keys ADD COLUMN owner_email TEXT');
+    db.exec('CREATE INDEX IF NOT EXISTS api_keys_by_email ON api_keys (owner_email) WHERE owner_email IS NOT NULL');
     return new KeyStore(db, options.maxStalenessMs ?? 1000);
   }
 
@@ -147,19 +156,43 @@ export class KeyStore {
       per_minute_limit: k.perMinute ?? null,
       created_at: new Date().toISOString(),
       revoked_at: null,
+      owner_email: k.email ?? null,
     };
     this.db
       .prepare(
-        'INSERT INTO api_keys (id, hash, tier, owner, daily_limit, per_minute_limit, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)',
+        'INSERT INTO api_keys (id, hash, tier, owner, daily_limit, per_minute_limit, created_at, revoked_at, owner_email) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)',
       )
-      .run(id, sha256(key).toString('hex'), record.tier, record.owner, record.daily_limit, record.per_minute_limit, record.created_at);
+      .run(
+        id,
+        sha256(key).toString('hex'),
+        record.tier,
+        record.owner,
+        record.daily_limit,
+        record.per_minute_limit,
+        record.created_at,
+        record.owner_email,
+      );
     return { record, key };
   }
 
   list(): KeyRecord[] {
     return this.db
-      .prepare('SELECT id, tier, owner, daily_limit, per_minute_limit, created_at, revoked_at FROM api_keys ORDER BY created_at, id')
+      .prepare('SELECT id, tier, owner, daily_limit, per_minute_limit, created_at, revoked_at, owner_email FROM api_keys ORDER BY created_at, id')
       .all() as KeyRecord[];
+  }
+
+  /** The live keys held by an e-mail address (keys from the page), oldest first. */
+  liveKeysOf(email: string): KeyRecord[] {
+    return this.db
+      .prepare(
+        'SELECT id, tier, owner, daily_limit, per_minute_limit, created_at, revoked_at, owner_email FROM api_keys WHERE owner_email = ? AND revoked_at IS NULL ORDER BY created_at, id',
+      )
+      .all(email) as KeyRecord[];
+  }
+
+  /** The same SQLite connection, for the keys page's requests and links (key-requests.ts), kept in the same file. */
+  connection(): Database.Database {
+    return this.db;
   }
 
   revoke(id: string): 'revoked' | 'already revoked' | 'unknown' {

@@ -6,10 +6,10 @@ import type { Metrics } from '../metrics.js';
 import { noteCaller } from '../observe.js';
 import type { BucketCounter, Counters } from './counters.js';
 import { nearestToRunningOut, secondsUntil, setRateLimitHeaders, type CountedBucket } from './headers.js';
-import { callerOf, type Caller, type KeyHeaders } from './identity.js';
-import type { KeyStore } from './key-store.js';
+import { callerOf, keyPartition, type Caller, type KeyHeaders } from './identity.js';
+import type { KeyRecord, KeyStore } from './key-store.js';
 import { Outage } from './outage.js';
-import { tiersIncluding, windowOf, type Window } from '../../src/contract/tiers.js';
+import { quotasFor, tiersIncluding, windowOf, type Window } from '../../src/contract/tiers.js';
 
 export interface MeterOptions {
   keys: KeyStore;
@@ -129,8 +129,23 @@ export class Meter {
   async usage(req: Request): Promise<{ caller: Caller; buckets: BucketUsage[] }> {
     const caller = callerOf(req, this.o.keys);
     if (req.res) noteCaller(req.res, caller.tier, caller.keyId);
+    return { caller, buckets: await this.bucketsOf(caller) };
+  }
+
+  /** A key's buckets, as its holder's usage page shows them (server/routes/keys.ts); counts nothing. */
+  keyUsage(record: KeyRecord): Promise<BucketUsage[]> {
+    const quotas = quotasFor(record.tier, { daily: record.daily_limit, perMinute: record.per_minute_limit });
+    return this.bucketsOf({ tier: record.tier, keyId: record.id, partition: keyPartition(record.id), quotas });
+  }
+
+  /** The key store the meter verifies keys against (the keys page issues, rotates and revokes in it). */
+  get keys(): KeyStore {
+    return this.o.keys;
+  }
+
+  private bucketsOf(caller: Caller): Promise<BucketUsage[]> {
     const nowMs = this.clock();
-    const buckets = await Promise.all(
+    return Promise.all(
       QUOTA_BUCKETS.map(async (bucket): Promise<BucketUsage> => {
         const limit = caller.quotas[bucket];
         const window = windowOf(bucket, nowMs);
@@ -144,7 +159,6 @@ export class Meter {
         }
       }),
     );
-    return { caller, buckets };
   }
 
   /** Where the counters live: `memory`, or `redis` (REDIS_URL). */

@@ -2,17 +2,25 @@ import { parseArgs } from 'node:util';
 import { KEY_TIERS, type KeyTier } from '../../src/contract/vocabulary.js';
 import { DEFAULT_KEYS_DB, KeyStore, type KeyRecord } from '../access/key-store.js';
 import { quotasFor } from '../../src/contract/tiers.js';
+import { COLLECT_LIFETIME_MS } from '../../src/contract/key-requests.js';
+import { domainOf, KeyRequests } from '../access/key-requests.js';
+import { asLocale, smtpMailer } from '../access/key-mail.js';
+import { mailSetting } from '../settings.js';
 
 /**
  * npm run keys -- create --tier academic|developer|commercial --owner TEXT [--daily N] [--per-minute N]
  * npm run keys -- list
  * npm run keys -- revoke ID
+ * npm run keys -- pending
+ * npm run keys -- approve REQUEST_ID
  * Manages API keys in KEYS_DB (contract 6). A new key is printed once, alone on the last line;
  * only its SHA-256 is stored, so it cannot be shown again.
  */
 const USAGE = `usage: npm run keys -- create --tier ${KEY_TIERS.join('|')} --owner TEXT [--daily N --per-minute N (commercial)]
        npm run keys -- list
        npm run keys -- revoke ID
+       npm run keys -- pending            (academic requests from the keys page waiting for approval)
+       npm run keys -- approve REQUEST_ID (mails the applicant a link to collect the key: needs SMTP_URL, SMTP_FROM, PUBLIC_URL)
 The key store is KEYS_DB (default ${DEFAULT_KEYS_DB}).`;
 
 function fail(message: string): never {
@@ -32,6 +40,11 @@ function table(records: KeyRecord[]): string {
     const q = quotasFor(r.tier, { daily: r.daily_limit, perMinute: r.per_minute_limit });
     rows.push([r.id, r.tier, r.owner, String(q['calls/day']), String(q['calls/min']), r.created_at, r.revoked_at ?? '-']);
   }
+  return columns(rows);
+}
+
+/** Rows as columns padded to their widest cell, the first row the heading. */
+function columns(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => [...row[i]!].length)));
   return rows
     .map((row) =>
@@ -100,6 +113,59 @@ switch (verb) {
     }
     console.log(
       outcome === 'revoked' ? `Revoked key ${rest[0]}: a running server refuses it within a second.` : `Key ${rest[0]} was already revoked.`,
+    );
+    break;
+  }
+  case 'pending': {
+    if (rest.length > 0) fail('pending takes no arguments');
+    const store = KeyStore.open(path);
+    const pending = new KeyRequests(store).pending();
+    store.close();
+    if (pending.length === 0) console.log(`No academic request waits for approval in ${path}.`);
+    // The domain first: an academic request is judged by it (a university's, or a free mail service's).
+    else
+      console.log(
+        columns([
+          ['id', 'domain', 'e-mail', 'requested', 'intended use'],
+          ...pending.map((r) => [r.id, domainOf(r.email), r.email, r.created_at, r.intended_use]),
+        ]),
+      );
+    break;
+  }
+  case 'approve': {
+    if (rest.length !== 1) fail('approve takes one request id (see `npm run keys -- pending`)');
+    let mail;
+    try {
+      mail = mailSetting(process.env);
+    } catch (e) {
+      fail((e as Error).message);
+    }
+    if (!mail) fail('approve mails the applicant a link to collect the key: set SMTP_URL, SMTP_FROM and PUBLIC_URL as the server has them');
+    const store = KeyStore.open(path);
+    const requests = new KeyRequests(store);
+    const approved = requests.approve(rest[0]!);
+    if (!approved.ok) {
+      store.close();
+      console.error(`Not approved: ${approved.why}.`);
+      process.exit(1);
+    }
+    const { request } = approved;
+    const token = requests.link('collect', { email: request.email, requestId: request.id, locale: request.locale }, COLLECT_LIFETIME_MS);
+    const mailer = smtpMailer(mail);
+    try {
+      await mailer.sendLink('collect', request.email, asLocale(request.locale), token);
+    } catch (e) {
+      // Approved but not told: undo the approval, so the operator can run the same command again.
+      requests.unapprove(request.id);
+      store.close();
+      console.error(`Request ${request.id} not approved: the mail to ${request.email} was not sent (${(e as Error).message}).`);
+      process.exit(1);
+    } finally {
+      mailer.close();
+    }
+    store.close();
+    console.log(
+      `Approved request ${request.id} (academic, ${request.email}): mailed a link to collect the key, valid ${COLLECT_LIFETIME_MS / 86_400_000} days.`,
     );
     break;
   }

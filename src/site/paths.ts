@@ -57,6 +57,14 @@ function urlsOf(locale: Locale) {
     downloadFolder: (id: string) => (p === '' ? `${urls.downloads(id)}/` : `${p}/downloads/${id}/`),
     research: `${p}/research/`,
     docs: `${p}/docs/`,
+    /** Ask for a key, or for a link to manage one (issue 43); its forms post to the shim (server/routes/keys.ts). */
+    keys: `${p}/keys/`,
+    /** The frame the shim puts its keys pages in (sent, the key once, errors): this language's layout with two marks to fill. */
+    keysFrame: `${p}/keys/frame.html`,
+    /** Where the keys page's forms post, and where a mailed link leads (server/routes/keys.ts). */
+    keysAsk: `${p}/keys/ask`,
+    keysManage: `${p}/keys/manage`,
+    keysLink: `${p}/keys/link`,
     notFound: `${p}/404.html`,
     favicon: '/favicon.ico',
     searchIndex: '/search/index.json',
@@ -89,6 +97,10 @@ export function fileForPageUrl(url: string): string {
   const rel = url.replace(/^\/+/, '');
   return rel === '' || rel.endsWith('/') ? `${rel}index.html` : rel;
 }
+
+/** The marks in a keys frame (`keysFrame`) the shim replaces: the page's title, and its main content. */
+export const KEYS_FRAME_TITLE = 'KEYS-FRAME-TITLE';
+export const KEYS_FRAME_BODY = '<!--keys-frame-body-->';
 
 /** Content types of the files under the pages (the shim serves them with these). */
 export const PAGE_CONTENT_TYPES: Record<string, string> = {

@@ -134,6 +134,17 @@ describe('the nginx map', () => {
 });
 
 describe.skipIf(!NGINX)('nginx -t', () => {
+  it("sends the keys page's form posts and mailed links to the shim, in every language (issue 43)", () => {
+    for (const prefix of ['', '/zh-TW']) {
+      for (const path of ['/keys/ask', '/keys/manage', '/keys/link']) expect(fileFor('POST', prefix + path), `POST ${prefix}${path}`).toBe('');
+      // A mailed link is a page path to the map, but no file of the tree is there: try_files passes it to the shim.
+      for (const method of ['GET', 'HEAD']) {
+        const file = fileFor(method, `${prefix}/keys/link?t=${'A'.repeat(43)}`);
+        expect(file === '' || !existsSync(join(demoSnapshotsDir, file)), `${method} ${prefix}/keys/link: ${file}`).toBe(true);
+      }
+    }
+  });
+
   it('accepts the whole config and the include inside a stock http block', () => {
     const dir = mkdtempSync(join(tmpdir(), 'esg-nginx-t-'));
     try {

@@ -316,6 +316,11 @@ describe('route patterns', () => {
       ['/zh-TW/ranking/industry/01/page/2/', '/zh-TW/ranking/industry/{value}/page/{page}/'],
       ['/zh-TW/404.html', '/zh-TW/404.html'],
       ['/zh-TW/wp-admin/setup.php', 'page'],
+      // The keys page's flow: a mailed link's token is in its query string, never in the label.
+      ['/keys/', '/keys/'],
+      ['/keys/ask', '/keys/ask'],
+      ['/keys/link?t=aGVsbG8taGVsbG8taGVsbG8taGVsbG8taGVsbG8taGVsbG8', '/keys/link'],
+      ['/zh-TW/keys/manage', '/zh-TW/keys/manage'],
     ];
     for (const [url, route] of cases) expect(routePattern(url), url).toBe(route);
   });

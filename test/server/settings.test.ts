@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpAllowedOriginsSetting, SettingError, trustProxySetting } from '../../server/settings.js';
+import { mailSetting, mcpAllowedOriginsSetting, SettingError, trustProxySetting } from '../../server/settings.js';
 import { freePort } from './access/processes.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
@@ -66,6 +66,9 @@ describe('a bad setting: exit 2 and one line naming it', () => {
     ['DOWNLOADS_MAX', { DOWNLOADS_MAX: 'many' }],
     ['DOWNLOAD_STALL_MS', { DOWNLOAD_STALL_MS: '-1' }],
     ['MCP_ALLOWED_ORIGINS', { MCP_ALLOWED_ORIGINS: 'https://chat.example.org/path' }],
+    ['SMTP_URL', { SMTP_URL: 'http://mail.example.org', SMTP_FROM: 'keys@example.org', PUBLIC_URL: 'https://esg.example.org' }],
+    ['SMTP_FROM', { SMTP_URL: 'smtp://127.0.0.1:2525', SMTP_FROM: 'not an address', PUBLIC_URL: 'https://esg.example.org' }],
+    ['PUBLIC_URL', { SMTP_URL: 'smtp://127.0.0.1:2525', SMTP_FROM: 'keys@example.org', PUBLIC_URL: 'https://esg.example.org/keys' }],
   ];
 
   it('for each setting the server reads', async () => {
@@ -111,6 +114,44 @@ describe('MCP_ALLOWED_ORIGINS', () => {
       'https://a.example?x=1',
     ])
       expect(() => mcpAllowedOriginsSetting({ MCP_ALLOWED_ORIGINS: bad }), bad).toThrow(/^MCP_ALLOWED_ORIGINS must be/);
+  });
+});
+
+describe('SMTP_URL, SMTP_FROM and PUBLIC_URL', () => {
+  const good = {
+    SMTP_URL: 'smtp://user:secret@mail.example.org:587',
+    SMTP_FROM: 'ESG API <keys@example.org>',
+    PUBLIC_URL: 'https://ESG.example.org/',
+  };
+  it('none: no mail (keys come from the operator); SMTP_URL takes the other two, as an origin and an address', () => {
+    expect(mailSetting({})).toBeUndefined();
+    expect(mailSetting(good)).toEqual({ smtpUrl: good.SMTP_URL, from: good.SMTP_FROM, publicUrl: 'https://esg.example.org' });
+    expect(mailSetting({ ...good, SMTP_FROM: 'keys@example.org' })?.from).toBe('keys@example.org');
+  });
+  it('refuses each bad value with one line naming it, and never prints the SMTP password', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ ...good, SMTP_URL: 'https://user:secret@mail.example.org' }, /^SMTP_URL must be/],
+      [{ ...good, SMTP_URL: 'mail.example.org' }, /^SMTP_URL must be/],
+      [{ ...good, SMTP_FROM: '' }, /^SMTP_FROM is required/],
+      [{ ...good, SMTP_FROM: 'keys' }, /^SMTP_FROM must be/],
+      [{ ...good, PUBLIC_URL: '' }, /^PUBLIC_URL is required/],
+      [{ ...good, PUBLIC_URL: 'https://esg.example.org/app' }, /^PUBLIC_URL must be an origin/],
+      [{ ...good, PUBLIC_URL: 'esg.example.org' }, /^PUBLIC_URL must be an origin/],
+      // Without SMTP_URL the others would do nothing: said, rather than silently ignored.
+      [{ SMTP_FROM: 'keys@example.org' }, /^SMTP_FROM is set but SMTP_URL is not/],
+    ];
+    for (const [env, message] of cases) {
+      let error: unknown;
+      try {
+        mailSetting(env);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, JSON.stringify(env)).toBeInstanceOf(SettingError);
+      expect((error as Error).message).toMatch(message);
+      expect((error as Error).message).not.toContain('secret');
+      expect((error as Error).message).not.toContain('\n');
+    }
   });
 });
 

@@ -49,6 +49,7 @@ const PAGE_TYPES: [string, string][] = [
   ['methodology', '/methodology/'],
   ['downloads', '/downloads/'],
   ['docs', '/docs/'],
+  ['keys', '/keys/'],
   ['not-found', NOT_FOUND],
 ];
 

@@ -186,6 +186,7 @@ describe('reading without JavaScript', () => {
       '/methodology/',
       '/downloads/',
       '/docs/',
+      '/keys/',
     ]) {
       expect(await page(path), path).toContain('data-demo-banner');
     }

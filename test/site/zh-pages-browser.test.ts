@@ -45,6 +45,7 @@ const PAGE_TYPES: [string, string][] = [
   ['downloads', '/zh-TW/downloads/'],
   ['research', '/zh-TW/research/'],
   ['docs', '/zh-TW/docs/'],
+  ['keys', '/zh-TW/keys/'],
   ['not-found', NOT_FOUND],
 ];
 

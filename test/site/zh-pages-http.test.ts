@@ -56,6 +56,7 @@ function pageTypes(): string[] {
     `/downloads/${id}/`,
     '/research/',
     '/docs/',
+    '/keys/',
   ];
 }
 const zh = (path: string) => `/zh-TW${path}`;

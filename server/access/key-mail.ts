@@ -1,0 +1,37 @@
+import nodemailer from 'nodemailer';
+import { CATALOGUES } from '../../src/site/i18n/index.js';
+import { LOCALES, type Locale } from '../../src/site/i18n/locales.js';
+import { pageUrlsFor } from '../../src/site/paths.js';
+import type { MailSettings } from '../settings.js';
+
+/** The mails the keys flow sends, each carrying one link. */
+export type MailKind = 'confirm' | 'collect' | 'manage';
+
+/** Sends the keys flow's mails; SMTP through nodemailer in service, the same with a test's in-process SMTP server. */
+export interface KeyMailer {
+  /** Mails `to` the link `token` stands for, in `locale`; rejects when the SMTP server refuses it. */
+  sendLink(kind: MailKind, to: string, locale: Locale, token: string): Promise<void>;
+  /** Where the mailed links start (PUBLIC_URL). */
+  readonly publicUrl: string;
+  close(): void;
+}
+
+export const asLocale = (raw: string): Locale => ((LOCALES as readonly string[]).includes(raw) ? (raw as Locale) : 'en');
+
+/** A mailed link: the keys page's link path in the reader's language, under PUBLIC_URL (never a request's Host). */
+export const linkUrl = (publicUrl: string, locale: Locale, token: string) => `${publicUrl}${pageUrlsFor(locale).keysLink}?t=${token}`;
+
+/** A mailer from SMTP_URL, SMTP_FROM and PUBLIC_URL (server/settings.ts mailSetting). */
+export function smtpMailer(s: MailSettings): KeyMailer {
+  const transport = nodemailer.createTransport(s.smtpUrl);
+  return {
+    get publicUrl() {
+      return s.publicUrl;
+    },
+    async sendLink(kind, to, locale, token) {
+      const mail = CATALOGUES[locale].keys.mail[kind];
+      await transport.sendMail({ from: s.from, to, subject: mail.subject, text: mail.text(linkUrl(s.publicUrl, locale, token)) });
+    },
+    close: () => transport.close(),
+  };
+}

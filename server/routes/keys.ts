@@ -1,0 +1,278 @@
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
+import { ACT_LIFETIME_MS, PAGE_TIERS, USE_MAX, type PageTier } from '../../src/contract/key-requests.js';
+import { NO_STORE } from '../../src/contract/headers.js';
+import { PAGE_CSP } from '../../src/contract/security.js';
+import { API_KEY_HEADER } from '../../src/contract/vocabulary.js';
+import { API_BASE } from '../../src/contract/urls.js';
+import { escapeHtml } from '../../src/site/html.js';
+import { l10n, type L10n } from '../../src/site/i18n/index.js';
+import { LOCALES, type Locale } from '../../src/site/i18n/locales.js';
+import { fileForPageUrl, KEYS_FRAME_BODY, KEYS_FRAME_TITLE, PAGE_CONTENT_TYPES, pageUrlsFor } from '../../src/site/paths.js';
+import type { Meter } from '../access/meter.js';
+import type { KeyRecord } from '../access/key-store.js';
+import type { KeyMailer } from '../access/key-mail.js';
+import { KeyRequests, normalEmail, type LinkPurpose } from '../access/key-requests.js';
+import type { Logger } from '../logger.js';
+import type { SnapshotSource } from '../snapshot-source.js';
+import { readSnapshotFile } from './tree.js';
+
+/**
+ * The keys flow's pages (issue 43), outside /api/v1: they are pages for people, answered in HTML in
+ * the page's language, and take HTML form posts (application/x-www-form-urlencoded) so they work
+ * without JavaScript under the pages' CSP (form-action 'self'). Programs have nothing to do here: a
+ * key is got once, by a person, from a mailed link.
+ *
+ * - `POST /keys/ask` (tier, email, use): mails a confirmation link.
+ * - `POST /keys/manage` (email): mails a link to the address's keys, if it holds any.
+ * - `GET /keys/link?t=…`: what the link is for and a button; it uses nothing, so a mail scanner
+ *   fetching the link cannot spend it.
+ * - `POST /keys/link` (t, and for a rotate or revoke: action, key): spends the link once and acts.
+ * Each under `/zh-TW/` too. Without SMTP (`mail` unset) `/keys/` says keys come from the operator,
+ * and the forms' posts answer that too.
+ */
+export interface KeysRouteOptions {
+  snapshots: SnapshotSource;
+  /** The meter whose key store the keys go into (and whose counters a usage page reads). */
+  access?: Meter;
+  /** SMTP_URL and the rest; absent: keys come from the operator. */
+  mailer?: KeyMailer;
+  /** The requests' store (the keys database); made from the access's key store when absent. */
+  requests?: KeyRequests;
+  logger?: Logger;
+}
+
+type Kind = 'page' | 'ask' | 'manage' | 'link';
+const PATHS = new Map<string, { locale: Locale; kind: Kind }>(
+  LOCALES.flatMap((locale) => {
+    const u = pageUrlsFor(locale);
+    return [
+      [u.keys, { locale, kind: 'page' as const }],
+      [u.keysAsk, { locale, kind: 'ask' as const }],
+      [u.keysManage, { locale, kind: 'manage' as const }],
+      [u.keysLink, { locale, kind: 'link' as const }],
+    ];
+  }),
+);
+
+/** A form is a few short fields: anything larger is not from the page. */
+const form = express.urlencoded({ extended: false, limit: '4kb', type: 'application/x-www-form-urlencoded' });
+
+const field = (req: Request, name: string): string => {
+  const v = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof v === 'string' ? v : '';
+};
+
+/** A page of the flow: the language's frame (KeysFrame.astro, from the snapshot) with its title and content. */
+function send(snapshots: SnapshotSource, res: Response, l: L10n, status: number, title: string, bodyHtml: string): void {
+  const frame = readSnapshotFile(snapshots.current().dir, fileForPageUrl(l.u.keysFrame));
+  const main = `<h1>${escapeHtml(title)}</h1>\n<div class="keys-flow">${bodyHtml}</div>`;
+  // A snapshot built before the keys page has no frame: a bare page still says it all.
+  const html = frame
+    ? frame.bytes.toString('utf8').replace(KEYS_FRAME_TITLE, escapeHtml(title)).replace(KEYS_FRAME_BODY, main)
+    : `<!doctype html><html lang="${l.lang}"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><main>${main}</main></body></html>`;
+  const bytes = Buffer.from(html, 'utf8');
+  // About one person, maybe holding a key or a link: never cached, never sent on as a referrer, never
+  // readable by another origin's script (the API's CORS header does not apply to these pages).
+  res.removeHeader('Access-Control-Allow-Origin');
+  res.status(status).set({
+    'Content-Type': PAGE_CONTENT_TYPES.html!,
+    'Content-Security-Policy': PAGE_CSP,
+    'Cache-Control': NO_STORE,
+    'Referrer-Policy': 'no-referrer',
+    'X-Robots-Tag': 'noindex',
+    'Content-Length': String(bytes.length),
+  });
+  res.end(res.req.method === 'HEAD' ? undefined : bytes);
+}
+
+const p = (text: string) => `<p>${escapeHtml(text)}</p>`;
+/** An e-mail address in a sentence: data, as typed, not text of the page's language (so in `<code>`). */
+const addressHtml = (email: string) => `<code>${escapeHtml(email)}</code>`;
+const backLink = (l: L10n) => `<p><a href="${l.u.keys}">${escapeHtml(l.t.keys.back)}</a></p>`;
+const button = (action: string, fields: Record<string, string>, label: string, attr: string) =>
+  `<form method="post" action="${action}" class="keys-form">${Object.entries(fields)
+    .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`)
+    .join('')}<button type="submit" ${attr}>${escapeHtml(label)}</button></form>`;
+
+export function keysRoute(o: KeysRouteOptions): RequestHandler {
+  const requests = o.requests ?? (o.mailer && o.access ? new KeyRequests(o.access.keys) : undefined);
+  const mailer = requests ? o.mailer : undefined;
+
+  const noMail = (res: Response, l: L10n, status: number) =>
+    send(o.snapshots, res, l, status, l.t.keys.noMailTitle, `<p>${l.t.keys.operatorHtml}</p>`);
+
+  const invalidLink = (res: Response, l: L10n, why: 'unknown' | 'expired' | 'used') =>
+    send(
+      o.snapshots,
+      res,
+      l,
+      410,
+      l.t.keys.linkInvalidTitle,
+      `${p(l.t.keys.linkWhy[why])}<p><a href="${l.u.keys}">${escapeHtml(l.t.keys.askAgain)}</a></p>`,
+    );
+
+  const showKey = (res: Response, l: L10n, title: string, key: string, before = '') => {
+    const curl = `curl -H "${API_KEY_HEADER}: ${key}" ${mailer!.publicUrl}${API_BASE}/usage`;
+    send(
+      o.snapshots,
+      res,
+      l,
+      200,
+      title,
+      `${before}${p(l.t.keys.keyOnce)}<p>${escapeHtml(l.t.keys.keyLabel)}: <code data-key>${escapeHtml(key)}</code></p><p>${l.t.keys.keyUseHtml(escapeHtml(curl))}</p>`,
+    );
+  };
+
+  /** Where the mails' daily limits count a client: its address as the quotas count it (IPv6 by /56). */
+  const addressOf = (req: Request) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+
+  /** Takes one mail from the limits, or answers the 429 page; true when the mail may go. */
+  const mayMail = (req: Request, res: Response, l: L10n, email: string): boolean => {
+    const taken = requests!.takeMail(addressOf(req), email);
+    if (taken.ok) return true;
+    res.setHeader('Retry-After', String(taken.retryAfterSeconds));
+    send(o.snapshots, res, l, 429, l.t.keys.limitTitle, p(taken.spent === 'address' ? l.t.keys.limitAddress : l.t.keys.limitEmail) + backLink(l));
+    return false;
+  };
+
+  const mailFailed = (res: Response, l: L10n, e: unknown) => {
+    o.logger?.error('keys: mail not sent', { error: (e as Error).message });
+    send(o.snapshots, res, l, 503, l.t.keys.mailFailedTitle, p(l.t.keys.mailFailed) + backLink(l));
+  };
+
+  async function ask(req: Request, res: Response, l: L10n): Promise<void> {
+    const tier = field(req, 'tier');
+    const email = normalEmail(field(req, 'email'));
+    // One line: a pasted line break or tab is a space, and the operator reads it in a table.
+    const use = field(req, 'use').replace(/\s+/g, ' ').trim();
+    const problems = [
+      ...((PAGE_TIERS as readonly string[]).includes(tier) ? [] : [l.t.keys.badTier]),
+      ...(email ? [] : [l.t.keys.badEmail]),
+      ...(use.length >= 1 && [...use].length <= USE_MAX ? [] : [l.t.keys.badUse]),
+    ];
+    if (problems.length > 0) return send(o.snapshots, res, l, 400, l.t.keys.badFormTitle, problems.map(p).join('') + backLink(l));
+    if (!mayMail(req, res, l, email!)) return;
+    const request = requests!.ask({ tier: tier as PageTier, email: email!, use, locale: l.locale });
+    const token = requests!.link('confirm', { email: email!, requestId: request.id, locale: l.locale });
+    try {
+      await mailer!.sendLink('confirm', email!, l.locale, token);
+    } catch (e) {
+      return mailFailed(res, l, e);
+    }
+    send(o.snapshots, res, l, 200, l.t.keys.sentTitle, `<p>${l.t.keys.sentTextHtml(addressHtml(email!))}</p>`);
+  }
+
+  async function manage(req: Request, res: Response, l: L10n): Promise<void> {
+    const email = normalEmail(field(req, 'email'));
+    if (!email) return send(o.snapshots, res, l, 400, l.t.keys.badFormTitle, p(l.t.keys.badEmail) + backLink(l));
+    if (!mayMail(req, res, l, email)) return;
+    // The answer is the same whether the address holds a key or not: the page tells nobody who has keys.
+    if (o.access!.keys.liveKeysOf(email).length > 0) {
+      try {
+        await mailer!.sendLink('manage', email, l.locale, requests!.link('manage', { email, locale: l.locale }));
+      } catch (e) {
+        return mailFailed(res, l, e);
+      }
+    }
+    send(o.snapshots, res, l, 200, l.t.keys.sentTitle, `<p>${l.t.keys.manageSentTextHtml(addressHtml(email))}</p>`);
+  }
+
+  /** GET of a mailed link: what it is for and the button that uses it; spends nothing. */
+  function linkPage(req: Request, res: Response, l: L10n): void {
+    const token = new URLSearchParams(req.originalUrl.split('?')[1] ?? '').get('t') ?? '';
+    const state = requests!.peek(token);
+    if (!state.ok || state.link.purpose === 'act') return invalidLink(res, l, state.ok ? 'unknown' : state.why);
+    const purpose = state.link.purpose;
+    send(
+      o.snapshots,
+      res,
+      l,
+      200,
+      l.t.keys.linkTitle[purpose],
+      p(l.t.keys.linkText) + button(l.u.keysLink, { t: token }, l.t.keys.linkButton[purpose], 'data-link-go'),
+    );
+  }
+
+  /** The usage page of an address's live keys, with one rotate and one revoke button each (a fresh `act` link they share). */
+  async function keysPage(res: Response, l: L10n, email: string, before = ''): Promise<void> {
+    const records = o.access!.keys.liveKeysOf(email);
+    if (records.length === 0) return send(o.snapshots, res, l, 200, l.t.keys.manageTitle, before + p(l.t.keys.noKeys) + backLink(l));
+    const act = requests!.link('act', { email, locale: l.locale }, ACT_LIFETIME_MS);
+    const k = l.t.keys;
+    const sections = await Promise.all(records.map(async (r) => keySection(l, r, await o.access!.keyUsage(r), act)));
+    send(o.snapshots, res, l, 200, k.manageTitle, before + sections.join('\n') + p(k.buttonsExpire));
+  }
+
+  function keySection(l: L10n, r: KeyRecord, usage: Awaited<ReturnType<Meter['keyUsage']>>, act: string): string {
+    const k = l.t.keys;
+    const n = (x: number | null) => (x === null ? escapeHtml(k.unlimited) : l.f.number(x));
+    const rows = usage
+      .map((b) => {
+        const used = b.used === null ? escapeHtml(k.unknownUsage) : l.f.number(b.used);
+        const remaining = b.limit === null || b.used === null ? n(null) : l.f.number(Math.max(0, b.limit - b.used));
+        const resets = new Date(b.window.endMs).toISOString().replace('.000Z', 'Z');
+        return `<tr><th scope="row">${escapeHtml(k.bucketNames[b.bucket])}</th><td class="num">${b.limit === 0 ? escapeHtml(k.none) : n(b.limit)}</td><td class="num">${used}</td><td class="num">${b.limit === 0 ? '' : remaining}</td><td>${resets}</td></tr>`;
+      })
+      .join('');
+    return `<section data-key-id="${r.id}"><h2>${escapeHtml(k.keyHeading(r.id, k.tierNames[r.tier]))}</h2>${p(k.createdAt(l.f.date(r.created_at)))}
+<div class="table-wrap"><table><caption>${escapeHtml(k.usageCaption)}</caption><thead><tr><th scope="col">${escapeHtml(k.bucket)}</th><th scope="col" class="num">${escapeHtml(k.limit)}</th><th scope="col" class="num">${escapeHtml(k.used)}</th><th scope="col" class="num">${escapeHtml(k.remaining)}</th><th scope="col">${escapeHtml(k.resets)}</th></tr></thead><tbody>${rows}</tbody></table></div>
+${button(l.u.keysLink, { t: act, action: 'rotate', key: r.id }, k.rotate, 'data-rotate')}${button(l.u.keysLink, { t: act, action: 'revoke', key: r.id }, k.revoke, 'data-revoke')}</section>`;
+  }
+
+  /** POST of a link: spends it (once, whoever else tries at the same moment) and does what it is for. */
+  async function useLink(req: Request, res: Response, l: L10n): Promise<void> {
+    const token = field(req, 't');
+    const action = field(req, 'action');
+    const purposes: LinkPurpose[] = action === '' ? ['confirm', 'collect', 'manage'] : ['act'];
+    const state = requests!.consume(token, purposes);
+    if (!state.ok) return invalidLink(res, l, state.why);
+    const { link } = state;
+    const k = l.t.keys;
+    switch (link.purpose) {
+      case 'confirm': {
+        const request = requests!.request(link.request_id!)!;
+        requests!.confirm(request.id);
+        if (request.tier === 'academic') return send(o.snapshots, res, l, 200, k.pendingTitle, p(k.pendingText));
+        return showKey(res, l, k.keyTitle, requests!.issue(request).key);
+      }
+      case 'collect': {
+        // An approval mailed twice has two links: the first used issues the key, the other is spent with it.
+        const request = requests!.request(link.request_id!)!;
+        if (request.key_id !== null) return invalidLink(res, l, 'used');
+        return showKey(res, l, k.keyTitle, requests!.issue(request).key);
+      }
+      case 'manage':
+        return keysPage(res, l, link.email);
+      case 'act': {
+        const id = field(req, 'key');
+        const record = o.access!.keys.liveKeysOf(link.email).find((r) => r.id === id);
+        if (!record || (action !== 'rotate' && action !== 'revoke')) return keysPage(res, l, link.email, p(k.noSuchKey));
+        o.access!.keys.revoke(record.id);
+        if (action === 'revoke') return send(o.snapshots, res, l, 200, k.revokedTitle, p(k.revokedText(record.id)) + backLink(l));
+        const fresh = o.access!.keys.create({ tier: record.tier, owner: record.owner, email: link.email });
+        return showKey(res, l, k.rotatedTitle, fresh.key, p(k.rotatedText(record.id)));
+      }
+    }
+  }
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    const hit = PATHS.get(req.path);
+    if (!hit) return next();
+    const l = l10n(hit.locale);
+    const read = req.method === 'GET' || req.method === 'HEAD';
+    // The keys page itself is the snapshot's static page when mail can be sent (the pages route serves it).
+    if (hit.kind === 'page') return read && !mailer ? noMail(res, l, 200) : next();
+    if (hit.kind === 'link' && read) return mailer ? linkPage(req, res, l) : noMail(res, l, 503);
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', hit.kind === 'link' ? 'GET, HEAD, POST' : 'POST');
+      return send(o.snapshots, res, l, 405, l.t.keys.badFormTitle, backLink(l));
+    }
+    if (!mailer) return noMail(res, l, 503);
+    form(req, res, (err?: unknown) => {
+      if (err) return send(o.snapshots, res, l, 400, l.t.keys.badFormTitle, backLink(l));
+      const handle = hit.kind === 'ask' ? ask : hit.kind === 'manage' ? manage : useLink;
+      handle(req, res, l).catch(next);
+    });
+  };
+}
