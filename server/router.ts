@@ -68,8 +68,6 @@ export interface Resolved {
   readonly ops: readonly Operation[];
   readonly params: Readonly<Record<string, string>>;
   readonly rest: readonly string[];
-  /** The template, for metric labels. */
-  readonly pattern: string;
 }
 
 export class Router {
@@ -96,7 +94,7 @@ export class Router {
   resolve(segments: readonly string[]): Resolved | null {
     const match = this.matcher.match(segments);
     if (!match) return null;
-    return { ops: match.ops, params: readParams(match), rest: match.rest, pattern: match.pattern };
+    return { ops: match.ops, params: readParams(match), rest: match.rest };
   }
 
   /** What answers `op`. */
