@@ -24,7 +24,9 @@ import { Router, unknownPath, useRouter } from './router.js';
 import { pagesRoute } from './routes/pages.js';
 import { keysRoute } from './routes/keys.js';
 import type { KeyMailer } from './access/key-mail.js';
-import type { KeyRequests } from './access/key-requests.js';
+import { KeyRequests } from './access/key-requests.js';
+import { openOAuth, type OAuthStore } from './oauth/index.js';
+import { OAUTH_PATHS } from '../src/contract/oauth.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
 export interface AppOptions {
@@ -48,9 +50,22 @@ export interface AppOptions {
   mailer?: KeyMailer;
   /** The keys page's requests and links; default: in the access's key store, on the real clock (tests pass their own clock). */
   keyRequests?: KeyRequests;
+  /** OAuth's state (server/oauth/store.ts); default: in the access's key store. Sign-in is on when mail is (it needs the mailed link). */
+  oauthStore?: OAuthStore;
+  /** OAUTH_CLIENT_METADATA_PRIVATE: client metadata documents may be on private addresses (tests, closed networks). */
+  oauthClientMetadataPrivate?: boolean;
 }
 
 const MAX_BODY = LIMITS.bodyBytes;
+/** OAuth's endpoints a browser client calls across origins (their preflight allows Authorization). */
+const OAUTH_CORS_PATHS = new Set<string>([
+  OAUTH_PATHS.token,
+  OAUTH_PATHS.register,
+  OAUTH_PATHS.revoke,
+  OAUTH_PATHS.resourceMetadata,
+  OAUTH_PATHS.resourceMetadataMcp,
+  OAUTH_PATHS.serverMetadata,
+]);
 
 /**
  * The shim: serves the current snapshot's static tree and computes what has a query string or a
@@ -71,13 +86,30 @@ export function createApp(o: AppOptions): express.Express {
   const staticFile = (segments: readonly string[]) => router.fileOf(segments);
   observeRequests({ app, logger, metrics: o.metrics, snapshots: o.snapshots, routes: router.matcher });
 
+  // Keys from the page and OAuth's sign-in both need mail (a person proves an address by a mailed link).
+  const keyRequests = o.keyRequests ?? (o.mailer && o.access ? new KeyRequests(o.access.keys) : undefined);
+  const oauth =
+    o.mailer && o.access && keyRequests
+      ? openOAuth({
+          snapshots: o.snapshots,
+          keys: o.access.keys,
+          requests: keyRequests,
+          mailer: o.mailer,
+          logger,
+          store: o.oauthStore,
+          clientMetadataPrivate: o.oauthClientMetadataPrivate,
+        })
+      : undefined;
+  if (oauth && o.access) o.access.tokens = oauth.store;
+
   app.use((req, res, next) => {
     res.locals.requestId = setCommonHeaders(res);
     const tooLarge = requestTooLarge(req.originalUrl, req.rawHeaders);
     if (tooLarge) return next(tooLarge);
     if (req.method === 'OPTIONS') {
+      // /mcp and OAuth's endpoints take Authorization from browser clients; the API takes X-API-Key.
       res
-        .set(req.path === MCP_PATH ? MCP_PREFLIGHT_HEADERS : PREFLIGHT_HEADERS)
+        .set(req.path === MCP_PATH || OAUTH_CORS_PATHS.has(req.path) ? MCP_PREFLIGHT_HEADERS : PREFLIGHT_HEADERS)
         .status(204)
         .end();
       return;
@@ -116,7 +148,16 @@ export function createApp(o: AppOptions): express.Express {
   app.all(['/healthz', '/readyz'], (req, _res, next) => next(methodNotAllowed(req.method, READ_ONLY_METHODS)));
 
   // The Model Context Protocol (docs/mcp.md): tools over the same bodies as the API.
-  app.all(MCP_PATH, mcpRoute({ snapshots: o.snapshots, access: o.access, logger, allowedOrigins: o.mcpAllowedOrigins }));
+  app.all(
+    MCP_PATH,
+    mcpRoute({
+      snapshots: o.snapshots,
+      access: o.access,
+      logger,
+      allowedOrigins: o.mcpAllowedOrigins,
+      resourceMetadataUrl: oauth?.resourceMetadataUrl,
+    }),
+  );
 
   const jsonBody = express.json({ limit: MAX_BODY, strict: false, type: () => true });
   const downloads = new DownloadSlots(o.downloads);
@@ -163,8 +204,10 @@ export function createApp(o: AppOptions): express.Express {
     }
   });
 
+  // OAuth for /mcp (server/oauth): its metadata, endpoints and the sign-in and consent pages.
+  if (oauth) app.use(oauth.router);
   // The keys page's forms and mailed links (issue 43), before the static pages they sit among.
-  app.use(keysRoute({ snapshots: o.snapshots, access: o.access, mailer: o.mailer, requests: o.keyRequests, logger }));
+  app.use(keysRoute({ snapshots: o.snapshots, access: o.access, mailer: o.mailer, requests: keyRequests, logger }));
   app.use(pagesRoute(o.snapshots)); // pages for people, outside /api/v1
 
   app.use((req: Request, _res: Response, next: NextFunction) => next(unknownPath(req.originalUrl.split('?')[0]!)));

@@ -9,6 +9,7 @@ import { rankingIndex } from './context.js';
 import { logLevelFrom, stderrLogger, type LogLevel } from './logger.js';
 import { createMetrics, metricsAddress, startMetricsServer } from './metrics.js';
 import {
+  flagSetting,
   listenSettingError,
   hostSetting,
   mailSetting,
@@ -59,6 +60,7 @@ const redisUrl = setting(() => redisUrlSetting(env));
 const memoryClients = setting(() => memoryClientsFrom(env.QUOTA_MEMORY_CLIENTS));
 const mcpAllowedOrigins = setting(() => mcpAllowedOriginsSetting(env));
 const mail = setting(() => mailSetting(env));
+const oauthClientMetadataPrivate = setting(() => flagSetting(env, 'OAUTH_CLIENT_METADATA_PRIVATE'));
 // Without SMTP_URL no mail is sent and /keys/ says keys come from the operator: `npm start` as before.
 const mailer = mail && smtpMailer(mail);
 
@@ -84,6 +86,7 @@ const app = createApp({
   downloads,
   mcpAllowedOrigins,
   mailer,
+  oauthClientMetadataPrivate,
   stopping: () => shutdown?.stopping === true,
 });
 const server = createHttpServer(app, snapshots);

@@ -2,7 +2,8 @@ import type { Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { API_KEY_HEADER, type Tier } from '../../src/contract/vocabulary.js';
 import { ApiError } from '../../src/contract/errors.js';
-import type { KeyStore } from './key-store.js';
+import type { KeyRecord, KeyStore } from './key-store.js';
+import { TOKEN_PREFIX } from '../../src/contract/oauth.js';
 import { quotasFor, type Quotas } from '../../src/contract/tiers.js';
 
 /** Who is calling, as far as quotas go. */
@@ -25,9 +26,17 @@ export const keyPartition = (id: string) => `key:${id}`;
 
 /** Where a request may present its key: always `X-API-Key`; with `bearer` also `Authorization: Bearer`. */
 export interface KeyHeaders {
-  /** Take `Authorization: Bearer <key>` when there is no X-API-Key (MCP clients send keys that way). */
+  /** Take `Authorization: Bearer <key or access token>` when there is no X-API-Key (MCP clients send keys that way; OAuth clients, tokens). */
   bearer?: boolean;
 }
+
+/** OAuth's access tokens (server/oauth/store.ts), checked where a Bearer credential is one. */
+export interface AccessTokens {
+  checkAccess(token: string): { ok: true; key: KeyRecord } | { ok: false; why: string };
+}
+
+/** An OAuth access token's prefix (src/contract/oauth.ts): a Bearer credential with it is a token, never a key. */
+const ACCESS_TOKEN = TOKEN_PREFIX.access;
 
 const BEARER = /^Bearer[ \t]+(\S+)\s*$/i;
 
@@ -46,14 +55,18 @@ function presentedKey(req: Request, o: KeyHeaders): string | string[] | undefine
  * far as `trust proxy` (TRUST_PROXY) says. A key that is not live is 401, never a silent fall back to
  * the free tier.
  */
-export function callerOf(req: Request, keys: KeyStore, o: KeyHeaders = {}): Caller {
+export function callerOf(req: Request, keys: KeyStore, o: KeyHeaders = {}, tokens?: AccessTokens): Caller {
   const presented = presentedKey(req, o);
   if (presented !== undefined) {
-    const record = typeof presented === 'string' ? keys.verify(presented.trim()) : null;
+    const credential = typeof presented === 'string' ? presented.trim() : '';
+    if (o.bearer && credential.startsWith(ACCESS_TOKEN) && req.headers[HEADER] === undefined) return tokenCaller(credential, tokens);
+    const record = credential !== '' ? keys.verify(credential) : null;
     if (!record) {
       const where = o.bearer ? `${API_KEY_HEADER} header (or Authorization: Bearer token)` : `${API_KEY_HEADER} header`;
       const none = o.bearer ? 'neither header' : `no ${API_KEY_HEADER} header`;
-      throw new ApiError('UNAUTHORIZED', `The ${where} is not a live key (unknown or revoked). Send a live key, or ${none} for the free tier.`);
+      // Why, for the holder: revoked and when only to whoever holds the whole key (key-store.ts whyNotLive).
+      const why = credential !== '' ? ` ${keys.whyNotLive(credential) ?? ''}` : '';
+      throw new ApiError('UNAUTHORIZED', `The ${where} is not a live key (unknown or revoked).${why} Send a live key, or ${none} for the free tier.`);
     }
     let caller = keyCallers.get(record);
     if (!caller) {
@@ -69,4 +82,22 @@ export function callerOf(req: Request, keys: KeyStore, o: KeyHeaders = {}): Call
   }
   const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
   return { tier: 'free', keyId: null, partition: `ip:${ipKeyGenerator(ip)}`, quotas: quotasFor('free') };
+}
+
+/**
+ * The caller of an OAuth access token: the key the person chose when they consented, with its tier
+ * and quotas, so an assistant's calls count against that person's key (never the vendor's address).
+ */
+function tokenCaller(token: string, tokens: AccessTokens | undefined): Caller {
+  const c = tokens
+    ? tokens.checkAccess(token)
+    : { ok: false as const, why: 'This server does not take OAuth access tokens (its operator has not set up sign-in).' };
+  if (!c.ok) throw new ApiError('UNAUTHORIZED', `The access token is not live. ${c.why}`);
+  const record = c.key;
+  return {
+    tier: record.tier,
+    keyId: record.id,
+    partition: keyPartition(record.id),
+    quotas: quotasFor(record.tier, { daily: record.daily_limit, perMinute: record.per_minute_limit }),
+  };
 }

@@ -2,6 +2,7 @@ import nodemailer from 'nodemailer';
 import { CATALOGUES } from '../../src/site/i18n/index.js';
 import { LOCALES, type Locale } from '../../src/site/i18n/locales.js';
 import { pageUrlsFor } from '../../src/site/paths.js';
+import { OAUTH_LIFETIMES, OAUTH_PATHS } from '../../src/contract/oauth.js';
 import type { MailSettings } from '../settings.js';
 
 /** The mails the keys flow sends, each carrying one link. */
@@ -11,6 +12,8 @@ export type MailKind = 'confirm' | 'collect' | 'manage';
 export interface KeyMailer {
   /** Mails `to` the link `token` stands for, in `locale`; rejects when the SMTP server refuses it. */
   sendLink(kind: MailKind, to: string, locale: Locale, token: string): Promise<void>;
+  /** Mails `to` the link to OAuth's consent page (server/oauth/pages.ts), naming the client that asks. */
+  sendConsentLink(to: string, locale: Locale, token: string, clientName: string): Promise<void>;
   /** Where the mailed links start (PUBLIC_URL). */
   readonly publicUrl: string;
   close(): void;
@@ -31,6 +34,11 @@ export function smtpMailer(s: MailSettings): KeyMailer {
     async sendLink(kind, to, locale, token) {
       const mail = CATALOGUES[locale].keys.mail[kind];
       await transport.sendMail({ from: s.from, to, subject: mail.subject, text: mail.text(linkUrl(s.publicUrl, locale, token)) });
+    },
+    async sendConsentLink(to, locale, token, clientName) {
+      const mail = CATALOGUES[locale].oauth.mail;
+      const url = `${s.publicUrl}${OAUTH_PATHS.consent}?t=${token}`;
+      await transport.sendMail({ from: s.from, to, subject: mail.subject, text: mail.text(url, clientName, OAUTH_LIFETIMES.requestMs / 60_000) });
     },
     close: () => transport.close(),
   };

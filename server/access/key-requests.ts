@@ -8,9 +8,10 @@ import { LINK_LIFETIME_MS, MAIL_LIMITS, type PageTier } from '../../src/contract
  * - `confirm`: confirm a request (a developer key is issued then; an academic one waits for the operator);
  * - `collect`: take an academic key the operator approved;
  * - `manage`: see the address's keys and their usage, with buttons to rotate or revoke them;
- * - `act`: one rotate or revoke from that page (never mailed: the page's buttons carry it).
+ * - `act`: one rotate or revoke from that page (never mailed: the page's buttons carry it);
+ * - `consent`: OAuth's consent page (server/oauth/pages.ts) for the authorization request `request_id`.
  */
-export type LinkPurpose = 'confirm' | 'collect' | 'manage' | 'act';
+export type LinkPurpose = 'confirm' | 'collect' | 'manage' | 'act' | 'consent';
 
 const DAY_MS = 86_400_000;
 const EMAIL =

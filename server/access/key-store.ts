@@ -222,6 +222,20 @@ export class KeyStore {
     return record;
   }
 
+  /**
+   * Why a presented key is not live, said to its holder, or null when it is. Only a caller who holds
+   * the whole key (the secret matches) learns that it was revoked and when; anyone else learns
+   * only that it is unknown. Called on the failure path only.
+   */
+  whyNotLive(presented: string): string | null {
+    if (this.verify(presented)) return null;
+    const m = KEY_FORMAT.exec(presented);
+    if (!m) return 'The credential is not a key of this server (keys look like esg_<10 hex>_<43 characters>).';
+    const row = this.byId.get(m[1]!);
+    if (!row || !timingSafeEqual(sha256(presented), Buffer.from(row.hash, 'hex'))) return `The key esg_${m[1]}_… is not known to this server.`;
+    return `The key esg_${m[1]}_… was revoked at ${row.revoked_at}. Get a new key at /keys/, or ask the operator.`;
+  }
+
   close(): void {
     clearInterval(this.watcher);
     this.db.close();

@@ -6,7 +6,7 @@ import type { Metrics } from '../metrics.js';
 import { noteCaller } from '../observe.js';
 import type { BucketCounter, Counters } from './counters.js';
 import { nearestToRunningOut, secondsUntil, setRateLimitHeaders, type CountedBucket } from './headers.js';
-import { callerOf, keyPartition, type Caller, type KeyHeaders } from './identity.js';
+import { callerOf, keyPartition, type AccessTokens, type Caller, type KeyHeaders } from './identity.js';
 import type { KeyRecord, KeyStore } from './key-store.js';
 import { Outage } from './outage.js';
 import { quotasFor, tiersIncluding, windowOf, type Window } from '../../src/contract/tiers.js';
@@ -14,6 +14,8 @@ import { quotasFor, tiersIncluding, windowOf, type Window } from '../../src/cont
 export interface MeterOptions {
   keys: KeyStore;
   counters: Counters;
+  /** OAuth's access tokens (server/oauth); without them a Bearer token is refused as not live. */
+  tokens?: AccessTokens;
   /** Epoch milliseconds; injected by tests to cross minute and day boundaries. */
   clock?: () => number;
   logger?: Logger;
@@ -58,6 +60,7 @@ export class Meter {
 
   constructor(private readonly o: MeterOptions) {
     this.clock = o.clock ?? Date.now;
+    this.tokens = o.tokens;
     const logger = o.logger ?? silentLogger;
     const fields = { counters: o.counters.kind };
     this.outage = new Outage({
@@ -120,7 +123,7 @@ export class Meter {
 
   /** The caller of a request, noted for its log line; throws the 401 of a key that is not live. Counts nothing. */
   identify(req: Request, res: Response, keyHeaders: KeyHeaders = {}): Caller {
-    const caller = callerOf(req, this.o.keys, keyHeaders);
+    const caller = callerOf(req, this.o.keys, keyHeaders, this.tokens);
     noteCaller(res, caller.tier, caller.keyId);
     return caller;
   }
@@ -137,6 +140,9 @@ export class Meter {
     const quotas = quotasFor(record.tier, { daily: record.daily_limit, perMinute: record.per_minute_limit });
     return this.bucketsOf({ tier: record.tier, keyId: record.id, partition: keyPartition(record.id), quotas });
   }
+
+  /** OAuth's access tokens, once sign-in is set up (server/index.ts: the OAuth store lives in the keys database). */
+  tokens: AccessTokens | undefined;
 
   /** The key store the meter verifies keys against (the keys page issues, rotates and revokes in it). */
   get keys(): KeyStore {

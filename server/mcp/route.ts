@@ -9,6 +9,8 @@ import { NO_STORE } from '../../src/contract/headers.js';
 import type { Logger } from '../logger.js';
 import { isLoopback } from '../settings.js';
 import { MCP_PATH } from '../../src/contract/urls.js';
+import { MCP_SIGN_IN_PARAM } from '../../src/contract/oauth.js';
+import { bearerChallenge } from '../oauth/challenge.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 import { RPC } from './call.js';
 import { createMcpServer } from './server.js';
@@ -26,6 +28,8 @@ export interface McpRouteOptions {
   logger: Logger;
   /** Browser origins allowed (MCP_ALLOWED_ORIGINS); undefined: pages served from loopback only. */
   allowedOrigins?: readonly string[] | '*';
+  /** /mcp's protected resource metadata (server/oauth), named by every 401; absent when sign-in is not set up. */
+  resourceMetadataUrl?: string;
 }
 
 /**
@@ -44,6 +48,12 @@ export function originAllowed(origin: string | undefined, allowed: McpRouteOptio
     return false;
   }
 }
+
+/** Whether the URL asks for sign-in (`/mcp?sign-in`, any value). */
+const signInAsked = (url: string) => {
+  const q = url.indexOf('?');
+  return q >= 0 && new URLSearchParams(url.slice(q + 1)).has(MCP_SIGN_IN_PARAM);
+};
 
 const isJson = (type: string | undefined) => /^application\/json\s*(;|$)/i.test(type ?? '');
 const idOf = (body: unknown): string | number | null => {
@@ -124,11 +134,26 @@ export function mcpRoute(o: McpRouteOptions): RequestHandler {
         'JSON-RPC batches are not accepted: send one message per request (MCP 2025-06-18 dropped batching).',
       );
     }
+    const credential = req.headers[API_KEY_HEADER.toLowerCase()] !== undefined || req.headers.authorization !== undefined;
+    if (!credential && signInAsked(req.originalUrl)) {
+      // `/mcp?sign-in`: the address a hosted assistant is given, so that its first call starts OAuth (RFC 6750 §3.1: no error code when none was sent).
+      const message = o.resourceMetadataUrl
+        ? 'Sign in: this address serves callers with a key or an access token; the resource metadata says where to get a token. (Call /mcp without ?sign-in for the free tier.)'
+        : 'Sign-in is not set up on this server (its operator has not configured mail): send a key as X-API-Key or Authorization: Bearer, or call /mcp without ?sign-in for the free tier.';
+      return rpcError(res, o, 401, RPC.serverError, 'UNAUTHORIZED', message, idOf(body), {
+        'WWW-Authenticate': bearerChallenge({ resourceMetadata: o.resourceMetadataUrl }),
+      });
+    }
     try {
       o.access?.identify(req, res, { bearer: true });
     } catch (e) {
       const { error } = toApiError(e);
-      return rpcError(res, o, error.status, RPC.serverError, error.code, error.message, idOf(body));
+      // A credential that failed: the challenge says why, and where a client signs in (RFC 6750 §3, RFC 9728 §5.1).
+      const challenge: Record<string, string> =
+        error.status === 401
+          ? { 'WWW-Authenticate': bearerChallenge({ resourceMetadata: o.resourceMetadataUrl, error: 'invalid_token', description: error.message }) }
+          : {};
+      return rpcError(res, o, error.status, RPC.serverError, error.code, error.message, idOf(body), challenge);
     }
     const server = createMcpServer({ req, res, snapshots: o.snapshots, access: o.access, logger: o.logger });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -1,21 +1,19 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { ACT_LIFETIME_MS, PAGE_TIERS, USE_MAX, type PageTier } from '../../src/contract/key-requests.js';
-import { NO_STORE } from '../../src/contract/headers.js';
-import { PAGE_CSP } from '../../src/contract/security.js';
 import { API_KEY_HEADER } from '../../src/contract/vocabulary.js';
 import { API_BASE } from '../../src/contract/urls.js';
 import { escapeHtml } from '../../src/site/html.js';
 import { l10n, type L10n } from '../../src/site/i18n/index.js';
 import { LOCALES, type Locale } from '../../src/site/i18n/locales.js';
-import { fileForPageUrl, KEYS_FRAME_BODY, KEYS_FRAME_TITLE, PAGE_CONTENT_TYPES, pageUrlsFor } from '../../src/site/paths.js';
+import { pageUrlsFor } from '../../src/site/paths.js';
 import type { Meter } from '../access/meter.js';
 import type { KeyRecord } from '../access/key-store.js';
 import type { KeyMailer } from '../access/key-mail.js';
 import { KeyRequests, normalEmail, type LinkPurpose } from '../access/key-requests.js';
 import type { Logger } from '../logger.js';
 import type { SnapshotSource } from '../snapshot-source.js';
-import { readSnapshotFile } from './tree.js';
+import { addressHtml, button, p, sendPersonPage as send } from './person-page.js';
 
 /**
  * The keys flow's pages (issue 43), outside /api/v1: they are pages for people, answered in HTML in
@@ -63,37 +61,7 @@ const field = (req: Request, name: string): string => {
   return typeof v === 'string' ? v : '';
 };
 
-/** A page of the flow: the language's frame (KeysFrame.astro, from the snapshot) with its title and content. */
-function send(snapshots: SnapshotSource, res: Response, l: L10n, status: number, title: string, bodyHtml: string): void {
-  const frame = readSnapshotFile(snapshots.current().dir, fileForPageUrl(l.u.keysFrame));
-  const main = `<h1>${escapeHtml(title)}</h1>\n<div class="keys-flow">${bodyHtml}</div>`;
-  // A snapshot built before the keys page has no frame: a bare page still says it all.
-  const html = frame
-    ? frame.bytes.toString('utf8').replace(KEYS_FRAME_TITLE, escapeHtml(title)).replace(KEYS_FRAME_BODY, main)
-    : `<!doctype html><html lang="${l.lang}"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><main>${main}</main></body></html>`;
-  const bytes = Buffer.from(html, 'utf8');
-  // About one person, maybe holding a key or a link: never cached, never sent on as a referrer, never
-  // readable by another origin's script (the API's CORS header does not apply to these pages).
-  res.removeHeader('Access-Control-Allow-Origin');
-  res.status(status).set({
-    'Content-Type': PAGE_CONTENT_TYPES.html!,
-    'Content-Security-Policy': PAGE_CSP,
-    'Cache-Control': NO_STORE,
-    'Referrer-Policy': 'no-referrer',
-    'X-Robots-Tag': 'noindex',
-    'Content-Length': String(bytes.length),
-  });
-  res.end(res.req.method === 'HEAD' ? undefined : bytes);
-}
-
-const p = (text: string) => `<p>${escapeHtml(text)}</p>`;
-/** An e-mail address in a sentence: data, as typed, not text of the page's language (so in `<code>`). */
-const addressHtml = (email: string) => `<code>${escapeHtml(email)}</code>`;
 const backLink = (l: L10n) => `<p><a href="${l.u.keys}">${escapeHtml(l.t.keys.back)}</a></p>`;
-const button = (action: string, fields: Record<string, string>, label: string, attr: string) =>
-  `<form method="post" action="${action}" class="keys-form">${Object.entries(fields)
-    .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`)
-    .join('')}<button type="submit" ${attr}>${escapeHtml(label)}</button></form>`;
 
 export function keysRoute(o: KeysRouteOptions): RequestHandler {
   const requests = o.requests ?? (o.mailer && o.access ? new KeyRequests(o.access.keys) : undefined);
@@ -182,7 +150,8 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
   function linkPage(req: Request, res: Response, l: L10n): void {
     const token = new URLSearchParams(req.originalUrl.split('?')[1] ?? '').get('t') ?? '';
     const state = requests!.peek(token);
-    if (!state.ok || state.link.purpose === 'act') return invalidLink(res, l, state.ok ? 'unknown' : state.why);
+    // An `act` link is carried by a page's buttons, a `consent` link opens OAuth's page: neither is the keys page's to show.
+    if (!state.ok || state.link.purpose === 'act' || state.link.purpose === 'consent') return invalidLink(res, l, state.ok ? 'unknown' : state.why);
     const purpose = state.link.purpose;
     send(
       o.snapshots,

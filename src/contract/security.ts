@@ -69,3 +69,17 @@ const cspOf = (inlineStyles: boolean) =>
   headersOf({ ...common, contentSecurityPolicy: { useDefaults: false, directives: pageDirectives(inlineStyles) } })['Content-Security-Policy']!;
 export const PAGE_CSP = cspOf(false);
 export const DOCS_PAGE_CSP = cspOf(true);
+
+/**
+ * The OAuth consent page's policy: the pages' own, except that its form may lead on to the client's
+ * redirect URI (browsers check form-action against the redirect a form's answer makes), given as
+ * its origin, or its scheme for a private-use scheme (`cursor:`).
+ */
+export function consentPageCsp(redirectUri: string): string {
+  const u = new URL(redirectUri);
+  const target = u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : u.protocol;
+  return headersOf({
+    ...common,
+    contentSecurityPolicy: { useDefaults: false, directives: { ...pageDirectives(false), 'form-action': ["'self'", target] } },
+  })['Content-Security-Policy']!;
+}

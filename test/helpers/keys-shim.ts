@@ -7,6 +7,8 @@ import { KeyRequests } from '../../server/access/key-requests.js';
 import { KeyStore } from '../../server/access/key-store.js';
 import { Meter } from '../../server/access/meter.js';
 import type { MailSettings } from '../../server/settings.js';
+import type { AppOptions } from '../../server/app.js';
+import { freePort } from '../server/access/processes.js';
 import { startServer } from './server.js';
 import { startInbox, type Inbox } from './smtp.js';
 
@@ -37,7 +39,7 @@ export const shownKey = (html: string) => /<code data-key>([^<]+)<\/code>/.exec(
  */
 export async function startKeysShim(
   snapshotsDir: string,
-  o: { mail?: boolean; limits?: { perAddress: number; perEmail: number } } = {},
+  o: { mail?: boolean; limits?: { perAddress: number; perEmail: number }; app?: Partial<AppOptions> } = {},
 ): Promise<KeysShim> {
   const dir = mkdtempSync(join(tmpdir(), 'esg-keys-page-'));
   const keysPath = join(dir, 'keys.sqlite');
@@ -45,11 +47,12 @@ export async function startKeysShim(
   // No staleness: a key issued, rotated or revoked is seen by the very next call, as the page promises within a second.
   const access = new Meter({ keys: KeyStore.open(keysPath, { maxStalenessMs: 0 }), counters: memoryCounters() });
   const inbox = o.mail === false ? undefined : await startInbox();
-  const mail: MailSettings | undefined = inbox && { smtpUrl: inbox.url, from: 'ESG keys <keys@example.org>', publicUrl: 'http://127.0.0.1' };
+  // The port first: PUBLIC_URL (the mailed links, OAuth's issuer) is the shim's own address, known before it starts.
+  const port = await freePort();
+  const mail: MailSettings | undefined = inbox && { smtpUrl: inbox.url, from: 'ESG keys <keys@example.org>', publicUrl: `http://127.0.0.1:${port}` };
   const mailer = mail && smtpMailer(mail);
   const keyRequests = new KeyRequests(access.keys, { clock: () => Date.now() + clock.shiftMs, limits: o.limits });
-  const server = await startServer(snapshotsDir, { access, mailer, keyRequests });
-  if (mail) mail.publicUrl = server.base;
+  const server = await startServer(snapshotsDir, { access, mailer, keyRequests, ...o.app }, port);
   const read = async (res: Response) => ({ status: res.status, html: await res.text(), headers: res.headers });
   return {
     base: server.base,

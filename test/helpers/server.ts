@@ -10,16 +10,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Starts the shim on a loopback port chosen by the OS. */
-export async function startServer(snapshotsDir: string, options: Partial<AppOptions> = {}): Promise<RunningServer> {
+/** Starts the shim on a loopback port: `port`, or one chosen by the OS. */
+export async function startServer(snapshotsDir: string, options: Partial<AppOptions> = {}, port = 0): Promise<RunningServer> {
   const source = options.snapshots ?? publishedSnapshotSource(snapshotsDir);
   const app = createApp({ ...options, snapshots: source });
   const server: Server = await new Promise((resolve) => {
-    const s = createHttpServer(app, source).listen(0, '127.0.0.1', () => resolve(s));
+    const s = createHttpServer(app, source).listen(port, '127.0.0.1', () => resolve(s));
   });
-  const { port } = server.address() as AddressInfo;
   return {
-    base: `http://127.0.0.1:${port}`,
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     source,
     close: () =>
       new Promise((resolve) => {

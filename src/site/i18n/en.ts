@@ -493,6 +493,38 @@ export const en = {
       },
     },
   },
+  oauth: {
+    signInTitle: 'Sign in to connect an assistant',
+    signInTextHtml: (client: string, host: string) =>
+      `<strong>${client}</strong> asks to call this service's MCP tools with one of your API keys. When you agree, its calls count against that key's quota, and it will send you back to <code>${host}</code>.`,
+    signInHow: 'Enter the address your keys are held under: we mail you a link that opens the page where you choose the key, or refuse. No password.',
+    emailLabel: 'E-mail address',
+    signIn: 'Mail me the link',
+    noKeyHtml: (keys: string) => `No key yet? <a href="${keys}">Ask for one</a> first, then connect the assistant again.`,
+    sentTitle: 'Check your mail',
+    sentTextHtml: (email: string, minutes: number) =>
+      `We sent a link to ${email}. Open it within ${minutes} minutes to choose the key, then your assistant is connected.`,
+    consentTitle: 'Connect an assistant',
+    consentTextHtml: (client: string, host: string) =>
+      `<strong>${client}</strong> will call the MCP tools with the key you choose, and be sent back to <code>${host}</code>. Its calls count against that key's quota. Revoking the key (on the keys page) disconnects it.`,
+    keyLegend: 'Key the assistant may use',
+    keyOption: (id: string, tier: string) => `Key ${id} (${tier})`,
+    allow: 'Allow',
+    deny: 'Refuse',
+    noKeysHtml: (keys: string) => `This address holds no live key. <a href="${keys}">Ask for one</a>, then connect the assistant again.`,
+    requestGoneTitle: 'This sign-in no longer works',
+    requestWhy: {
+      unknown: 'We do not know this sign-in.',
+      expired: 'It took longer than we wait: start again from your assistant.',
+      used: 'It has already been answered.',
+    },
+    badEmail: 'That is not an e-mail address we can send to.',
+    mail: {
+      subject: 'Connect an assistant to the ESG API',
+      text: (url: string, client: string, minutes: number) =>
+        `${client} asked to use one of your API keys of the ESG disclosure credibility service.\n\nOpen this link to choose the key, or refuse (it works once, for ${minutes} minutes):\n\n${url}\n\nIf it was not you, ignore this mail: nothing is connected without your choice.\n`,
+    },
+  },
   notFound: {
     title: 'Page not found',
     textHtml: (home: string, ranking: string) =>

@@ -1,0 +1,127 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { createOAuthMetadata } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
+import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
+import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
+import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
+import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
+import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { MCP_PATH } from '../../src/contract/urls.js';
+import { OAUTH_PATHS, TOKEN_PREFIX } from '../../src/contract/oauth.js';
+import { l10n } from '../../src/site/i18n/index.js';
+import type { KeyMailer } from '../access/key-mail.js';
+import type { KeyRequests } from '../access/key-requests.js';
+import type { KeyStore } from '../access/key-store.js';
+import type { Logger } from '../logger.js';
+import type { SnapshotSource } from '../snapshot-source.js';
+import { ClientMetadataDocuments } from './client-metadata.js';
+import { oauthPagesRoute, signInPage } from './pages.js';
+import { KeysOAuthProvider } from './provider.js';
+import { OAuthStore } from './store.js';
+import { bearerChallenge } from './challenge.js';
+
+export { OAuthStore } from './store.js';
+
+export interface OAuthOptions {
+  snapshots: SnapshotSource;
+  keys: KeyStore;
+  requests: KeyRequests;
+  mailer: KeyMailer;
+  logger?: Logger;
+  /** OAUTH_CLIENT_METADATA_PRIVATE: client metadata documents may be on private addresses (tests, closed networks). */
+  clientMetadataPrivate?: boolean;
+  /** The store; made over the key store when absent (tests pass one on their own clock). */
+  store?: OAuthStore;
+}
+
+export interface OAuth {
+  /** Every OAuth endpoint and page, for the app to mount at its root. */
+  router: express.Router;
+  store: OAuthStore;
+  /** The URL of /mcp's protected resource metadata, which a 401 from /mcp names. */
+  resourceMetadataUrl: string;
+}
+
+/** Whether a Bearer credential is an OAuth access token (rather than an API key). */
+export const isAccessToken = (presented: string) => presented.startsWith(TOKEN_PREFIX.access);
+
+/**
+ * OAuth 2.1 for /mcp (issue 43; the MCP authorization spec of 2025-11-25): the SDK's handlers for
+ * authorize, token, registration (RFC 7591) and revocation (RFC 7009), with its metadata handler for
+ * RFC 8414 and RFC 9728, all over KeysOAuthProvider. Only the glue is here:
+ * - the app parses no query strings (contract: parameters are the route table's), and the SDK's
+ *   authorize handler reads `req.query`: it gets its own parse;
+ * - a client secret is compared as its SHA-256, the only form kept: the secret a client sends is
+ *   hashed before the SDK's client authentication compares it;
+ * - the registration endpoint treats a Bearer credential as an RFC 7591 initial access token: a key
+ *   or token that is not live is refused there with why (mcp-remote sends its configured
+ *   `Authorization` header everywhere, so the person learns that their key was revoked instead of
+ *   being sent through a sign-in they did not ask for).
+ */
+export function openOAuth(o: OAuthOptions): OAuth {
+  const publicUrl = o.mailer.publicUrl;
+  const store = o.store ?? new OAuthStore(o.keys);
+  const provider = new KeysOAuthProvider({
+    store,
+    documents: new ClientMetadataDocuments({ allowPrivate: o.clientMetadataPrivate }),
+    publicUrl,
+    signInPage: (res, request, locale) => signInPage(o, res, request, l10n(locale)),
+  });
+  const issuerUrl = new URL(publicUrl);
+  const metadata: OAuthMetadata = {
+    ...createOAuthMetadata({ provider, issuerUrl, serviceDocumentationUrl: new URL('/docs/', issuerUrl) }),
+    // Client ID metadata documents are read (client-metadata.ts); the redirect names its issuer (RFC 9207).
+    client_id_metadata_document_supported: true,
+    authorization_response_iss_parameter_supported: true,
+  } as OAuthMetadata;
+  const resourceMetadata = (resource: string): OAuthProtectedResourceMetadata => ({
+    resource,
+    authorization_servers: [metadata.issuer],
+    bearer_methods_supported: ['header'],
+    resource_name: 'ESG disclosure credibility API (MCP)',
+    resource_documentation: new URL('/docs/', issuerUrl).href,
+  });
+
+  const router = express.Router();
+  router.use(OAUTH_PATHS.resourceMetadataMcp, metadataHandler(resourceMetadata(`${publicUrl}${MCP_PATH}`)));
+  router.use(OAUTH_PATHS.resourceMetadata, (req: Request, res: Response, next: NextFunction) =>
+    // Exactly the origin's document here; the /mcp one is above, and nothing else is under it.
+    req.path === '/' ? next() : res.status(404).json({ error: 'not_found' }),
+  );
+  router.use(OAUTH_PATHS.resourceMetadata, metadataHandler(resourceMetadata(`${publicUrl}/`)));
+  router.use(OAUTH_PATHS.serverMetadata, metadataHandler(metadata));
+  router.use(OAUTH_PATHS.authorize, (req: Request, _res: Response, next: NextFunction) => {
+    const query = Object.fromEntries(new URLSearchParams(req.originalUrl.split('?')[1] ?? ''));
+    Object.defineProperty(req, 'query', { value: query, configurable: true, enumerable: true });
+    next();
+  });
+  router.use(OAUTH_PATHS.authorize, authorizationHandler({ provider }));
+  const hashSecret = express.urlencoded({ extended: false, limit: '16kb' });
+  const withHashedSecret = (req: Request, res: Response, next: NextFunction) =>
+    hashSecret(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      const body = req.body as Record<string, unknown> | undefined;
+      if (body && typeof body.client_secret === 'string') body.client_secret = OAuthStore.hashSecret(body.client_secret);
+      next();
+    });
+  router.use(OAUTH_PATHS.token, withHashedSecret, tokenHandler({ provider }));
+  router.use(OAUTH_PATHS.revoke, withHashedSecret, revocationHandler({ provider }));
+  router.use(OAUTH_PATHS.register, (req: Request, res: Response, next: NextFunction) => {
+    const bearer = /^Bearer[ \t]+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (bearer === undefined || req.method !== 'POST') return next();
+    const why = isAccessToken(bearer)
+      ? (() => {
+          const c = store.checkAccess(bearer);
+          return c.ok ? null : c.why;
+        })()
+      : o.keys.whyNotLive(bearer);
+    if (why === null) return next();
+    res
+      .status(401)
+      .set({ 'Cache-Control': 'no-store', 'WWW-Authenticate': bearerChallenge({ error: 'invalid_token', description: why }) })
+      .json({ error: 'invalid_token', error_description: why });
+  });
+  router.use(OAUTH_PATHS.register, clientRegistrationHandler({ clientsStore: provider.clientsStore, clientSecretExpirySeconds: 0 }));
+  router.use(oauthPagesRoute({ ...o, store, issuer: metadata.issuer }));
+  return { router, store, resourceMetadataUrl: `${publicUrl}${OAUTH_PATHS.resourceMetadataMcp}` };
+}

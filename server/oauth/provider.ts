@@ -1,0 +1,159 @@
+import type { Response } from 'express';
+import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import {
+  InvalidClientError,
+  InvalidClientMetadataError,
+  InvalidGrantError,
+  InvalidTargetError,
+  InvalidTokenError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { MCP_PATH } from '../../src/contract/urls.js';
+import type { Locale } from '../../src/site/i18n/locales.js';
+import { isLoopback } from '../settings.js';
+import { ClientMetadataDocuments, ClientMetadataError, isMetadataUrl } from './client-metadata.js';
+import type { AuthorizationRequest, OAuthStore } from './store.js';
+
+export interface ProviderOptions {
+  store: OAuthStore;
+  documents: ClientMetadataDocuments;
+  /** PUBLIC_URL: the issuer, and the origin of the resources tokens are for. */
+  publicUrl: string;
+  /** Answers GET /authorize once the request is recorded: the sign-in page (server/oauth/pages.ts). */
+  signInPage: (res: Response, request: AuthorizationRequest, locale: Locale) => void;
+}
+
+/**
+ * The resources a token may be for (RFC 8707): /mcp, and the origin as a whole (what the origin's
+ * protected resource metadata names). Anything else is another server's, and refused.
+ */
+export function resourceOf(publicUrl: string, requested: URL | undefined): string {
+  const mcp = `${publicUrl}${MCP_PATH}`;
+  if (requested === undefined) return mcp;
+  const r = new URL(requested.href);
+  r.hash = '';
+  r.search = '';
+  if (r.origin === publicUrl && (r.pathname === '/' || r.pathname === MCP_PATH || r.pathname === `${MCP_PATH}/`))
+    return r.pathname === '/' ? `${publicUrl}/` : mcp;
+  throw new InvalidTargetError(`resource ${requested.href} is not served here: tokens of this server are for ${mcp}`);
+}
+
+/**
+ * Redirect URIs a client may register (OAuth 2.1 §2.3.1, RFC 8252): https, http only to a loopback
+ * address (a desktop client's local listener), or a private-use scheme (`cursor://…`, an app's own);
+ * never a scheme a browser runs (javascript:, data:) or plain http to another machine.
+ */
+export function redirectUriAllowed(raw: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return false;
+  }
+  if (u.hash) return false;
+  if (u.protocol === 'https:') return true;
+  if (u.protocol === 'http:') return isLoopback(u.hostname.replace(/^\[|\]$/g, '')) || u.hostname === 'localhost';
+  return !['javascript:', 'data:', 'file:', 'blob:', 'vbscript:', 'about:', 'ftp:', 'ws:', 'wss:'].includes(u.protocol);
+}
+
+/** The locale of the pages of an authorization: `ui_locales` if it names one we have, else the browser's first choice. */
+function localeOf(res: Response): Locale {
+  const url = new URL(res.req.originalUrl, 'http://x');
+  const wanted = [url.searchParams.get('ui_locales') ?? '', res.req.headers['accept-language'] ?? ''].join(' ');
+  for (const tag of wanted.split(/[\s,;]+/)) {
+    if (/^zh\b/i.test(tag)) return 'zh-TW';
+    if (/^en\b/i.test(tag)) return 'en';
+  }
+  return 'en';
+}
+
+/**
+ * The authorization server behind the MCP SDK's handlers (`mcpAuthRouter`'s parts, server/oauth/index.ts):
+ * they parse and check the protocol (PKCE S256, redirect URIs, client authentication); this class
+ * answers from the keys database. A person consents on pages of ours (the e-mailed link), so
+ * `authorize` shows the sign-in page rather than redirecting at once.
+ */
+export class KeysOAuthProvider implements OAuthServerProvider {
+  readonly clientsStore: OAuthRegisteredClientsStore;
+
+  constructor(private readonly o: ProviderOptions) {
+    this.clientsStore = {
+      getClient: async (clientId: string) => {
+        if (!isMetadataUrl(clientId)) return o.store.client(clientId);
+        try {
+          return await o.documents.client(clientId);
+        } catch (e) {
+          if (e instanceof ClientMetadataError) throw new InvalidClientError(`client_id ${clientId}: ${e.message}`);
+          throw e;
+        }
+      },
+      registerClient: (info: Omit<OAuthClientInformationFull, 'client_id' | 'client_id_issued_at'>) => {
+        const bad = info.redirect_uris.find((u) => !redirectUriAllowed(u));
+        if (bad !== undefined)
+          throw new InvalidClientMetadataError(`redirect_uri ${bad} is not allowed: use https, http to a loopback address, or a private-use scheme`);
+        if (info.grant_types && info.grant_types.some((g) => !['authorization_code', 'refresh_token'].includes(g)))
+          throw new InvalidClientMetadataError('grant_types: only authorization_code and refresh_token are supported');
+        return o.store.registerClient(info);
+      },
+    };
+  }
+
+  async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
+    const resource = resourceOf(this.o.publicUrl, params.resource);
+    const request = this.o.store.openRequest({
+      client_id: client.client_id,
+      client_name: (client.client_name ?? '').trim() || (client.client_uri ? new URL(client.client_uri).host : client.client_id),
+      redirect_uri: params.redirectUri,
+      code_challenge: params.codeChallenge,
+      state: params.state ?? null,
+      resource,
+      locale: localeOf(res),
+    });
+    this.o.signInPage(res, request, request.locale as Locale);
+  }
+
+  async challengeForAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<string> {
+    const challenge = this.o.store.challengeOf(client.client_id, code);
+    if (challenge === undefined) throw new InvalidGrantError('The authorization code is not one issued to this client.');
+    return challenge;
+  }
+
+  async exchangeAuthorizationCode(
+    client: OAuthClientInformationFull,
+    code: string,
+    _verifier?: string,
+    redirectUri?: string,
+    resource?: URL,
+  ): Promise<OAuthTokens> {
+    if (resource) resourceOf(this.o.publicUrl, resource);
+    const r = this.o.store.exchangeCode(client.client_id, code, redirectUri);
+    if (!r.ok) throw new InvalidGrantError(r.why);
+    return r.tokens;
+  }
+
+  async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, _scopes?: string[], resource?: URL): Promise<OAuthTokens> {
+    if (resource) resourceOf(this.o.publicUrl, resource);
+    const r = this.o.store.refresh(client.client_id, refreshToken);
+    if (!r.ok) throw new InvalidGrantError(r.why);
+    return r.tokens;
+  }
+
+  async verifyAccessToken(token: string): Promise<AuthInfo> {
+    const c = this.o.store.checkAccess(token);
+    if (!c.ok) throw new InvalidTokenError(c.why);
+    return {
+      token,
+      clientId: c.clientId,
+      scopes: [],
+      expiresAt: Math.floor(c.expiresAt / 1000),
+      resource: new URL(c.resource),
+      extra: { keyId: c.key.id },
+    };
+  }
+
+  async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
+    this.o.store.revokeToken(client.client_id, request.token);
+  }
+}

@@ -1,0 +1,52 @@
+import type { Response } from 'express';
+import { NO_STORE } from '../../src/contract/headers.js';
+import { PAGE_CSP } from '../../src/contract/security.js';
+import { escapeHtml } from '../../src/site/html.js';
+import type { L10n } from '../../src/site/i18n/index.js';
+import { fileForPageUrl, KEYS_FRAME_BODY, KEYS_FRAME_TITLE, PAGE_CONTENT_TYPES } from '../../src/site/paths.js';
+import type { SnapshotSource } from '../snapshot-source.js';
+import { readSnapshotFile } from './tree.js';
+
+/**
+ * A page for one person the shim writes itself (the keys flow, OAuth's sign-in and consent): the
+ * language's frame (KeysFrame.astro, from the snapshot) with its title and content. `csp` replaces
+ * the pages' policy where a form must lead elsewhere (the consent page's redirect).
+ */
+export function sendPersonPage(
+  snapshots: SnapshotSource,
+  res: Response,
+  l: L10n,
+  status: number,
+  title: string,
+  bodyHtml: string,
+  csp: string = PAGE_CSP,
+): void {
+  const frame = readSnapshotFile(snapshots.current().dir, fileForPageUrl(l.u.keysFrame));
+  const main = `<h1>${escapeHtml(title)}</h1>\n<div class="keys-flow">${bodyHtml}</div>`;
+  // A snapshot built before the keys page has no frame: a bare page still says it all.
+  const html = frame
+    ? frame.bytes.toString('utf8').replace(KEYS_FRAME_TITLE, escapeHtml(title)).replace(KEYS_FRAME_BODY, main)
+    : `<!doctype html><html lang="${l.lang}"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><main>${main}</main></body></html>`;
+  const bytes = Buffer.from(html, 'utf8');
+  // About one person, maybe holding a key or a link: never cached, never sent on as a referrer, never
+  // readable by another origin's script (the API's CORS header does not apply to these pages).
+  res.removeHeader('Access-Control-Allow-Origin');
+  res.status(status).set({
+    'Content-Type': PAGE_CONTENT_TYPES.html!,
+    'Content-Security-Policy': csp,
+    'Cache-Control': NO_STORE,
+    'Referrer-Policy': 'no-referrer',
+    'X-Robots-Tag': 'noindex',
+    'Content-Length': String(bytes.length),
+  });
+  res.end(res.req.method === 'HEAD' ? undefined : bytes);
+}
+
+export const p = (text: string) => `<p>${escapeHtml(text)}</p>`;
+/** An e-mail address in a sentence: data, as typed, not text of the page's language (so in `<code>`). */
+export const addressHtml = (email: string) => `<code>${escapeHtml(email)}</code>`;
+/** A one-button form posting hidden fields. */
+export const button = (action: string, fields: Record<string, string>, label: string, attr: string) =>
+  `<form method="post" action="${action}" class="keys-form">${Object.entries(fields)
+    .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`)
+    .join('')}<button type="submit" ${attr}>${escapeHtml(label)}</button></form>`;
