@@ -88,8 +88,10 @@ export function createApp(o: AppOptions): express.Express {
 
   // Keys from the page and OAuth's sign-in both need mail (a person proves an address by a mailed link).
   const keyRequests = o.keyRequests ?? (o.mailer && o.access ? new KeyRequests(o.access.keys) : undefined);
+  // OAuth's issuer is PUBLIC_URL, which must be https (RFC 8414; loopback for a machine's own use): over
+  // plain http to another machine a token would cross the network in the clear, so sign-in stays off.
   const oauth =
-    o.mailer && o.access && keyRequests
+    o.mailer && o.access && keyRequests && issuerAllowed(o.mailer.publicUrl, logger)
       ? openOAuth({
           snapshots: o.snapshots,
           keys: o.access.keys,
@@ -233,6 +235,14 @@ export function createApp(o: AppOptions): express.Express {
   });
 
   return app;
+}
+
+/** Whether PUBLIC_URL can be OAuth's issuer (https, or http to loopback); if not, says so once in the log. */
+function issuerAllowed(publicUrl: string, logger: Logger): boolean {
+  const { protocol, hostname } = new URL(publicUrl);
+  if (protocol === 'https:' || ['localhost', '127.0.0.1'].includes(hostname)) return true;
+  logger.warn('OAuth sign-in for /mcp is off: PUBLIC_URL must be https (or loopback) to be an issuer', { public_url: publicUrl });
+  return false;
 }
 
 /** What Node's HTTP parser rejected, as the contract's error. */

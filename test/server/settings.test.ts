@@ -66,6 +66,7 @@ describe('a bad setting: exit 2 and one line naming it', () => {
     ['DOWNLOADS_MAX', { DOWNLOADS_MAX: 'many' }],
     ['DOWNLOAD_STALL_MS', { DOWNLOAD_STALL_MS: '-1' }],
     ['MCP_ALLOWED_ORIGINS', { MCP_ALLOWED_ORIGINS: 'https://chat.example.org/path' }],
+    ['OAUTH_CLIENT_METADATA_PRIVATE', { OAUTH_CLIENT_METADATA_PRIVATE: 'yes' }],
     ['SMTP_URL', { SMTP_URL: 'http://mail.example.org', SMTP_FROM: 'keys@example.org', PUBLIC_URL: 'https://esg.example.org' }],
     ['SMTP_FROM', { SMTP_URL: 'smtp://127.0.0.1:2525', SMTP_FROM: 'not an address', PUBLIC_URL: 'https://esg.example.org' }],
     ['PUBLIC_URL', { SMTP_URL: 'smtp://127.0.0.1:2525', SMTP_FROM: 'keys@example.org', PUBLIC_URL: 'https://esg.example.org/keys' }],
