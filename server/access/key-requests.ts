@@ -36,6 +36,8 @@ export interface KeyRequest {
   confirmed_at: string | null;
   approved_at: string | null;
   key_id: string | null;
+  /** Set when the operator turned an academic request down (`npm run keys -- reject`). */
+  rejected_at: string | null;
 }
 
 export interface Link {
@@ -96,6 +98,9 @@ export class KeyRequests {
   ) {
     this.db = keys.connection();
     this.db.exec(SCHEMA);
+    // A store made before requests could be rejected lacks the column: add it, empty.
+    const columns = this.db.prepare('PRAGMA table_info(key_requests)').all() as { name: string }[];
+    if (!columns.some((c) => c.name === 'rejected_at')) this.db.exec('ALTER TABLE key_requests ADD COLUMN rejected_at TEXT');
     this.clock = o.clock ?? Date.now;
     this.limits = o.limits ?? MAIL_LIMITS;
   }
@@ -143,6 +148,7 @@ export class KeyRequests {
       confirmed_at: null,
       approved_at: null,
       key_id: null,
+      rejected_at: null,
     };
     this.db
       .prepare('INSERT INTO key_requests (id, tier, email, intended_use, locale, created_at) VALUES (?, ?, ?, ?, ?, ?)')
@@ -199,7 +205,9 @@ export class KeyRequests {
   /** Academic requests confirmed by their applicant and waiting for the operator, oldest first. */
   pending(): KeyRequest[] {
     return this.db
-      .prepare("SELECT * FROM key_requests WHERE tier = 'academic' AND confirmed_at IS NOT NULL AND approved_at IS NULL ORDER BY created_at, id")
+      .prepare(
+        "SELECT * FROM key_requests WHERE tier = 'academic' AND confirmed_at IS NOT NULL AND approved_at IS NULL AND rejected_at IS NULL ORDER BY created_at, id",
+      )
       .all() as KeyRequest[];
   }
 
@@ -208,12 +216,24 @@ export class KeyRequests {
     const request = this.request(id);
     if (!request) return { ok: false, why: `no request with id ${id}` };
     if (request.tier !== 'academic') return { ok: false, why: `request ${id} is for a ${request.tier} key, issued on confirmation` };
+    if (request.rejected_at !== null) return { ok: false, why: `request ${id} was rejected (${request.rejected_at})` };
     if (request.confirmed_at === null)
       return { ok: false, why: `request ${id} is not confirmed yet: its applicant has not followed the mailed link` };
     if (request.key_id !== null)
       return { ok: false, why: `request ${id} was approved (${request.approved_at}) and its key collected (key ${request.key_id})` };
     // Approved but not collected (the mail was lost, or its link ran out): approving again mails a new link.
     if (request.approved_at === null) this.db.prepare('UPDATE key_requests SET approved_at = ? WHERE id = ?').run(this.now(), id);
+    return { ok: true, request: this.request(id)! };
+  }
+
+  /** Turns a pending academic request down: it leaves the pending list and can no longer be approved. */
+  reject(id: string): { ok: true; request: KeyRequest } | { ok: false; why: string } {
+    const request = this.request(id);
+    if (!request) return { ok: false, why: `no request with id ${id}` };
+    if (request.tier !== 'academic') return { ok: false, why: `request ${id} is for a ${request.tier} key, issued on confirmation` };
+    if (request.rejected_at !== null) return { ok: false, why: `request ${id} was already rejected (${request.rejected_at})` };
+    if (request.approved_at !== null) return { ok: false, why: `request ${id} was approved (${request.approved_at}); revoke its key instead` };
+    this.db.prepare('UPDATE key_requests SET rejected_at = ? WHERE id = ?').run(this.now(), id);
     return { ok: true, request: this.request(id)! };
   }
 

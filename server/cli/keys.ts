@@ -13,6 +13,7 @@ import { mailSetting } from '../settings.js';
  * npm run keys -- revoke ID
  * npm run keys -- pending
  * npm run keys -- approve REQUEST_ID
+ * npm run keys -- reject REQUEST_ID
  * Manages API keys in KEYS_DB (contract 6). A new key is printed once, alone on the last line;
  * only its SHA-256 is stored, so it cannot be shown again.
  */
@@ -21,6 +22,7 @@ const USAGE = `usage: npm run keys -- create --tier ${KEY_TIERS.join('|')} --own
        npm run keys -- revoke ID
        npm run keys -- pending            (academic requests from the keys page waiting for approval)
        npm run keys -- approve REQUEST_ID (mails the applicant a link to collect the key: needs SMTP_URL, SMTP_FROM, PUBLIC_URL)
+       npm run keys -- reject REQUEST_ID  (turns an academic request down; nothing is mailed: write to the applicant yourself if you wish)
 The key store is KEYS_DB (default ${DEFAULT_KEYS_DB}).`;
 
 function fail(message: string): never {
@@ -166,6 +168,20 @@ switch (verb) {
     store.close();
     console.log(
       `Approved request ${request.id} (academic, ${request.email}): mailed a link to collect the key, valid ${COLLECT_LIFETIME_MS / 86_400_000} days.`,
+    );
+    break;
+  }
+  case 'reject': {
+    if (rest.length !== 1) fail('reject takes one request id (see `npm run keys -- pending`)');
+    const store = KeyStore.open(path);
+    const rejected = new KeyRequests(store).reject(rest[0]!);
+    store.close();
+    if (!rejected.ok) {
+      console.error(`Not rejected: ${rejected.why}.`);
+      process.exit(1);
+    }
+    console.log(
+      `Rejected request ${rejected.request.id} (academic, ${rejected.request.email}): it leaves the pending list; nothing was mailed to the applicant.`,
     );
     break;
   }

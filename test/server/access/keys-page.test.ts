@@ -222,6 +222,19 @@ describe('keys from the page, through a real SMTP server', () => {
     await expect(keysCommand(s, 'approve', id)).rejects.toMatchObject({ stderr: expect.stringContaining('its key collected') });
   }, 90_000);
 
+  it('`npm run keys -- reject` turns an academic request down: off the pending list, never approvable', async () => {
+    const email = 'wu@example.net';
+    await askAndConfirm(s, email, 'academic');
+    const row = (await keysCommand(s, 'pending')).stdout.split('\n').find((l) => l.includes(email))!;
+    const id = row.split(/\s+/)[0]!;
+    const rejected = await keysCommand(s, 'reject', id);
+    expect(rejected.stdout).toContain(`Rejected request ${id} (academic, ${email})`);
+    expect((await keysCommand(s, 'pending')).stdout).not.toContain(email);
+    await expect(keysCommand(s, 'approve', id)).rejects.toMatchObject({ stderr: expect.stringContaining(`request ${id} was rejected`) });
+    await expect(keysCommand(s, 'reject', id)).rejects.toMatchObject({ stderr: expect.stringContaining('already rejected') });
+    await expect(keysCommand(s, 'reject', 'ffffffffff')).rejects.toMatchObject({ stderr: expect.stringContaining('no request with id ffffffffff') });
+  }, 60_000);
+
   it('writes the Chinese flow in Chinese: the mail, its link under /zh-TW/, the pages', async () => {
     const email = 'lin@example.com.tw';
     const { mail, page, done } = await askAndConfirm(s, email, 'developer', '/zh-TW');
