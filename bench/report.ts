@@ -3,6 +3,7 @@ import type { StallFigures } from './stall-probe.js';
 import type { ShimProfile } from './servers.js';
 import { drainSection, drainTargetRows, type DrainFigures } from './drain.js';
 import { accessSection, accessTargetRows, type AccessFigures } from './access.js';
+import { oauthSection, oauthTargetRows, type OAuthFigures } from './oauth.js';
 
 /** The pages stage's labels: English only (the one-language figure), and every language (what a build writes). */
 export const PAGES_ONE_LANGUAGE = 'pages (Astro), English only';
@@ -199,6 +200,8 @@ export interface BenchResults {
   serving: ServeFigures[];
   /** The quota counters and the key store at scale (issue 41); absent in runs before it. */
   access?: AccessFigures;
+  /** OAuth access tokens on /mcp (issue 43); absent in runs before it. */
+  oauth?: OAuthFigures;
   durationSeconds: number;
 }
 
@@ -389,6 +392,7 @@ export function renderMarkdown(r: BenchResults): string {
     }
   }
   out.push(...accessTargetRows(r.access, n, met));
+  out.push(...oauthTargetRows(r.oauth, n, met));
   const big = r.serving.find((s) => s.companies >= TARGETS.atCompanies);
   if (big) {
     for (const a of big.atRate) {
@@ -590,5 +594,6 @@ export function renderMarkdown(r: BenchResults): string {
     );
   }
   out.push(...accessSection(r.access, n));
+  out.push(...oauthSection(r.oauth, n));
   return `${out.join('\n')}\n`;
 }

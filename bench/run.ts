@@ -11,6 +11,7 @@ import { paced, saturated } from './paced.js';
 import { stallProbe, type StallFigures } from './stall-probe.js';
 import { drainRatio, measureDrain } from './drain.js';
 import { measureCounters, measureKeyStore, type AccessFigures } from './access.js';
+import { checkShare, measureOAuth, type OAuthFigures } from './oauth.js';
 import { startPublisherReplay } from './publisher-replay.js';
 import {
   PAGES_ALL_LANGUAGES,
@@ -65,7 +66,8 @@ const { values } = parseArgs({
     sizes: { type: 'string' },
     // `--only tail`: build each size's snapshot and tree, measure the tail under 50 connections, print it (no results files);
     // `--only drain` likewise measures what the graceful shutdown's machinery costs (bench/drain.ts);
-    // `--only access` the quota counters and the key store at scale (bench/access.ts), on the first size.
+    // `--only access` the quota counters and the key store at scale (bench/access.ts), on the first size;
+    // `--only oauth` MCP lookups with an OAuth access token against a key, and a token check's cost (bench/oauth.ts).
     only: { type: 'string' },
     // The key store's size, and the calls a metering run makes, for the access stage (issue 41).
     'access-keys': { type: 'string', default: '1000000' },
@@ -77,8 +79,8 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const seconds = Number(values.seconds);
 const sizes = values.sizes ? values.sizes.split(',').map(Number) : [...new Set([1800, ...(values.companies ? [Number(values.companies)] : [])])];
-if (values.only !== undefined && !['tail', 'drain', 'access'].includes(values.only))
-  throw new Error(`--only: the stages that run alone are tail, drain and access, not ${values.only}`);
+if (values.only !== undefined && !['tail', 'drain', 'access', 'oauth'].includes(values.only))
+  throw new Error(`--only: the stages that run alone are tail, drain, access and oauth, not ${values.only}`);
 if (values.work !== undefined && (values.only !== 'tail' || sizes.length !== 1)) throw new Error('--work: with --only tail and one size (--sizes N)');
 if (sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error(`--sizes: whole numbers of companies, at least 100: ${values.sizes}`);
 // On disk by default, where snapshots are written (--dir /dev/shm measures in memory instead).
@@ -740,6 +742,32 @@ async function accessFigures(published: string, port: number): Promise<AccessFig
   return { counters, keyStore };
 }
 
+/** Issue 43: MCP lookups with an access token against a key, and a token check against a metered REST call. */
+async function oauthFigures(companies: number, work: string, port: number): Promise<OAuthFigures> {
+  // The serving stage's published link, or a new one when this stage runs alone (--only oauth).
+  const published = join(work, 'published');
+  if (!existsSync(join(published, 'current'))) {
+    mkdirSync(published, { recursive: true });
+    symlinkSync('../snapshot', join(published, 'current'));
+  }
+  const store = SnapshotStore.open(join(work, 'snapshot'));
+  const requests = sampleRequests(store);
+  store.close();
+  const keysDb = join(work, 'keys.sqlite');
+  return measureOAuth({
+    companies,
+    published,
+    keysDb,
+    port,
+    mcp: mcpLookups(requests.static!),
+    rest: requests.canonical!,
+    rate: MCP_RATE,
+    seconds: Math.max(seconds, 5),
+    rounds: runs,
+    log,
+  });
+}
+
 const started = Date.now();
 
 /** A folder removed by `rm -rf` in a process of its own while the run goes on; settles when it is gone. */
@@ -801,6 +829,14 @@ try {
     rmSync(root, { recursive: true, force: true });
     process.exit(0);
   }
+  if (values.only === 'oauth') {
+    const work = join(root, String(sizes[0]));
+    for (const name of ['generate', 'snapshot', 'tree']) stage(name, work, sizes[0]!);
+    const oauth = await oauthFigures(sizes[0]!, work, port);
+    process.stdout.write(`${JSON.stringify({ ...oauth, checkShare: checkShare(oauth) }, null, 2)}\n`);
+    rmSync(root, { recursive: true, force: true });
+    process.exit(0);
+  }
   if (values.only === 'drain') {
     for (const companies of sizes) {
       const work = join(root, String(companies));
@@ -821,6 +857,7 @@ try {
     results.serving.push(await serveFigures(companies, work, port));
     // Once a run, on the first size's snapshot: the key store's size is what it measures.
     results.access ??= await accessFigures(join(work, 'published'), port + 500);
+    results.oauth ??= await oauthFigures(companies, work, port + 510);
     port += 10;
     // Written as each size is done, before its folder's removal (at 100,000 companies some two
     // million files, over 13 minutes here) and the storage stage (an hour): a stop in either
