@@ -121,7 +121,11 @@ export async function measureOAuth(o: {
 }
 
 /** The target rows of results.md. */
-export function oauthTargetRows(f: OAuthFigures | undefined, n: (x: number, digits?: number) => string, met: (ok: boolean | null) => string): string[] {
+export function oauthTargetRows(
+  f: OAuthFigures | undefined,
+  n: (x: number, digits?: number) => string,
+  met: (ok: boolean | null) => string,
+): string[] {
   if (!f) return [];
   const p99 = median(f.rounds.map((r) => r.token.p99));
   const clean = f.rounds.every((r) => r.token.errors + r.token.non2xx === 0);
