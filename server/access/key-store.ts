@@ -106,6 +106,7 @@ export class KeyStore {
   private readonly verifiedById = new Map<string, string>();
   private version: number;
   private lastChange: number;
+  private readonly revokeListeners: ((id: string) => void)[] = [];
   private readonly watcher: NodeJS.Timeout | undefined;
 
   private constructor(
@@ -200,9 +201,15 @@ export class KeyStore {
     if (!row) return 'unknown';
     if (row.revoked_at !== null) return 'already revoked';
     this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), id);
-    // This connection's own commits do not move its data_version: forget the key now.
+    // This connection's own commits do not move its data_version: forget the key now, and tell who remembers more of it.
     this.forget(id);
+    for (const listener of this.revokeListeners) listener(id);
     return 'revoked';
+  }
+
+  /** Called when this connection revokes a key (another connection's revocation shows in its data_version instead): OAuth forgets the key's tokens. */
+  onRevoke(listener: (id: string) => void): void {
+    this.revokeListeners.push(listener);
   }
 
   /** The live key a client presented, or null (malformed, unknown, wrong secret or revoked). */

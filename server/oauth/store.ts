@@ -119,15 +119,30 @@ type TokenRow = KeyRecord & {
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/** Access tokens checked and remembered at once; more in use only costs the forgotten ones a read again. */
+const MAX_CHECKED = 10_000;
+
 export class OAuthStore {
   private readonly db: Database.Database;
   private readonly clock: () => number;
   private readonly tokenByHash: Database.Statement<[string], TokenRow>;
+  private readonly dataVersion: Database.Statement<[], number>;
+  /**
+   * Live access tokens already checked, by the string presented, until anything in the keys database
+   * changes: another connection's commit moves `PRAGMA data_version` (read at every check, a few µs
+   * cheaper than the joined read it saves), and this connection's own revocations clear it. So a
+   * token of a key revoked anywhere is refused on the very next call, and a call with a token
+   * otherwise costs a map lookup (bench/results.md, issue 43).
+   */
+  private readonly checked = new Map<string, Extract<TokenCheck, { ok: true }>>();
+  private seenVersion = -1;
 
   constructor(keys: KeyStore, o: { clock?: () => number } = {}) {
     this.db = keys.connection();
     this.db.exec(SCHEMA);
     this.clock = o.clock ?? Date.now;
+    this.dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
+    keys.onRevoke(() => this.checked.clear());
     // One indexed read per call with a token: the key's state is read with it, so a revocation anywhere is seen at once.
     this.tokenByHash = this.db.prepare(
       `SELECT t.kind, t.expires_at, t.used_at, g.id AS grant_id, g.client_id, g.resource, g.revoked_at AS grant_revoked_at, g.revoked_why,
@@ -281,14 +296,32 @@ export class OAuthStore {
   }
 
   revokeGrant(grantId: string, why: string): void {
+    this.checked.clear();
     this.db.prepare('UPDATE oauth_grants SET revoked_at = ?, revoked_why = ? WHERE id = ? AND revoked_at IS NULL').run(this.clock(), why, grantId);
   }
 
   /**
-   * What a presented access token stands for: one indexed read joining its grant and key, so a
-   * token of a revoked key or grant is refused on the very next call, whichever shim revoked it.
+   * What a presented access token stands for: one indexed read joining its grant and key (or the
+   * answer remembered since the keys database last changed), so a token of a revoked key or grant
+   * is refused on the very next call, whichever shim or command revoked it.
    */
   checkAccess(token: string): TokenCheck {
+    const version = this.dataVersion.get()!;
+    if (version !== this.seenVersion) {
+      this.checked.clear();
+      this.seenVersion = version;
+    }
+    const known = this.checked.get(token);
+    if (known && known.expiresAt > this.clock()) return known;
+    const check = this.readAccess(token);
+    if (check.ok) {
+      if (this.checked.size >= MAX_CHECKED) this.checked.delete(this.checked.keys().next().value!);
+      this.checked.set(token, check);
+    }
+    return check;
+  }
+
+  private readAccess(token: string): TokenCheck {
     const row = this.tokenByHash.get(sha256hex(token));
     if (!row || row.kind !== 'access') return { ok: false, why: 'The access token is not one this server issued. Sign in again.' };
     if (row.expires_at <= this.clock())
