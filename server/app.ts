@@ -25,7 +25,7 @@ import { pagesRoute } from './routes/pages.js';
 import { keysRoute } from './routes/keys.js';
 import type { KeyMailer } from './access/key-mail.js';
 import { KeyRequests } from './access/key-requests.js';
-import { openOAuth, type OAuthStore } from './oauth/index.js';
+import { openOAuth, withoutSignIn, type OAuthStore } from './oauth/index.js';
 import { OAUTH_PATHS } from '../src/contract/oauth.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
@@ -207,7 +207,7 @@ export function createApp(o: AppOptions): express.Express {
   });
 
   // OAuth for /mcp (server/oauth): its metadata, endpoints and the sign-in and consent pages.
-  if (oauth) app.use(oauth.router);
+  app.use(oauth ? oauth.router : withoutSignIn(o.access?.keys));
   // The keys page's forms and mailed links (issue 43), before the static pages they sit among.
   app.use(keysRoute({ snapshots: o.snapshots, access: o.access, mailer: o.mailer, requests: keyRequests, logger }));
   app.use(pagesRoute(o.snapshots)); // pages for people, outside /api/v1

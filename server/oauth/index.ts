@@ -106,22 +106,54 @@ export function openOAuth(o: OAuthOptions): OAuth {
     });
   router.use(OAUTH_PATHS.token, withHashedSecret, tokenHandler({ provider }));
   router.use(OAUTH_PATHS.revoke, withHashedSecret, revocationHandler({ provider }));
-  router.use(OAUTH_PATHS.register, (req: Request, res: Response, next: NextFunction) => {
+  router.use(OAUTH_PATHS.register, refuseDeadCredential(o.keys, store));
+  router.use(OAUTH_PATHS.register, clientRegistrationHandler({ clientsStore: provider.clientsStore, clientSecretExpirySeconds: 0 }));
+  router.use(oauthPagesRoute({ ...o, store, issuer: metadata.issuer }));
+  return { router, store, resourceMetadataUrl: `${publicUrl}${OAUTH_PATHS.resourceMetadataMcp}` };
+}
+
+/**
+ * RFC 7591 §3: a registration may present an initial access token. Here a Bearer credential at
+ * /register is taken as one, and one that is not live (a revoked or unknown key, a dead token) is
+ * refused with why. mcp-remote, configured with a key, sends that header with its discovery and
+ * registration after a 401 from /mcp: so a person whose key was revoked reads the reason in its log
+ * rather than being sent to a sign-in they did not ask for (or, without sign-in, an SSE fallback).
+ */
+function refuseDeadCredential(keys: KeyStore, store?: OAuthStore) {
+  return (req: Request, res: Response, next: NextFunction) => {
     const bearer = /^Bearer[ \t]+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
     if (bearer === undefined || req.method !== 'POST') return next();
-    const why = isAccessToken(bearer)
-      ? (() => {
-          const c = store.checkAccess(bearer);
-          return c.ok ? null : c.why;
-        })()
-      : o.keys.whyNotLive(bearer);
+    let why: string | null;
+    if (!isAccessToken(bearer)) why = keys.whyNotLive(bearer);
+    else if (!store) why = 'This server does not take OAuth access tokens (its operator has not set up sign-in).';
+    else {
+      const c = store.checkAccess(bearer);
+      why = c.ok ? null : c.why;
+    }
     if (why === null) return next();
     res
       .status(401)
       .set({ 'Cache-Control': 'no-store', 'WWW-Authenticate': bearerChallenge({ error: 'invalid_token', description: why }) })
       .json({ error: 'invalid_token', error_description: why });
-  });
-  router.use(OAUTH_PATHS.register, clientRegistrationHandler({ clientsStore: provider.clientsStore, clientSecretExpirySeconds: 0 }));
-  router.use(oauthPagesRoute({ ...o, store, issuer: metadata.issuer }));
-  return { router, store, resourceMetadataUrl: `${publicUrl}${OAUTH_PATHS.resourceMetadataMcp}` };
+  };
+}
+
+/**
+ * Without sign-in (no mail, or PUBLIC_URL not https) the OAuth addresses still answer in JSON, as
+ * clients that probe them read JSON: the metadata is 404 saying sign-in is not set up, and a
+ * registration is refused saying so, after the same check of a presented credential, so that
+ * mcp-remote with a dead key shows why on a server without sign-in too (`npm start` as it comes).
+ */
+export function withoutSignIn(keys: KeyStore | undefined): express.Router {
+  const router = express.Router();
+  const notSetUp =
+    'Sign-in (OAuth) is not set up on this server: send a key as X-API-Key or Authorization: Bearer (keys: /keys/), or call /mcp without one for the free tier.';
+  router.use([OAUTH_PATHS.resourceMetadata, OAUTH_PATHS.serverMetadata], (_req: Request, res: Response) =>
+    res.status(404).set('Cache-Control', 'no-store').json({ error: 'not_found', error_description: notSetUp }),
+  );
+  if (keys) router.use(OAUTH_PATHS.register, refuseDeadCredential(keys));
+  router.post(OAUTH_PATHS.register, (_req: Request, res: Response) =>
+    res.status(400).set('Cache-Control', 'no-store').json({ error: 'invalid_client_metadata', error_description: notSetUp }),
+  );
+  return router;
 }

@@ -102,3 +102,23 @@ describe('mcp-remote with a key that is not live', () => {
     expectRefusedWith(run, '"error_description":"The key esg_0123456789_… is not known to this server."');
   }, 45_000);
 });
+
+describe('mcp-remote with a revoked key, on a shim without sign-in (no SMTP: `npm start` as it comes)', () => {
+  let s: KeysShim;
+  beforeAll(async () => {
+    s = await startKeysShim(demoSnapshotsDir, { mail: false });
+  }, 60_000);
+  afterAll(() => s?.close());
+
+  it('shows the reason too: the metadata is a JSON 404, and the registration it falls back to refuses the key saying why', async () => {
+    const prm = await fetch(`${s.base}/.well-known/oauth-protected-resource/mcp`);
+    expect(prm.status).toBe(404);
+    expect(((await prm.json()) as { error_description: string }).error_description).toMatch(/^Sign-in \(OAuth\) is not set up/);
+    const keys = KeyStore.open(s.keysPath, { maxStalenessMs: 0 });
+    const { record, key } = keys.create({ tier: 'developer', owner: 'bo@example.org' });
+    keys.revoke(record.id);
+    keys.close();
+    const run = await mcpRemote(s.base, key);
+    expectRefusedWith(run, `"error_description":"The key esg_${record.id}_… was revoked at `);
+  }, 45_000);
+});
