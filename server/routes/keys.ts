@@ -11,6 +11,7 @@ import type { Meter } from '../access/meter.js';
 import type { KeyRecord } from '../access/key-store.js';
 import type { KeyMailer } from '../access/key-mail.js';
 import { KeyRequests, normalEmail, type LinkPurpose } from '../access/key-requests.js';
+import type { OAuthStore } from '../oauth/store.js';
 import type { Logger } from '../logger.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 import { addressHtml, button, p, sendPersonPage as send } from './person-page.js';
@@ -37,6 +38,8 @@ export interface KeysRouteOptions {
   mailer?: KeyMailer;
   /** The requests' store (the keys database); made from the access's key store when absent. */
   requests?: KeyRequests;
+  /** OAuth's grants (server/oauth), when sign-in is on: the usage page lists each key's connected assistants, with a button to disconnect one. */
+  oauth?: OAuthStore;
   logger?: Logger;
 }
 
@@ -186,7 +189,21 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
       .join('');
     return `<section data-key-id="${r.id}"><h2>${escapeHtml(k.keyHeading(r.id, k.tierNames[r.tier]))}</h2>${p(k.createdAt(l.f.date(r.created_at)))}
 <div class="table-wrap"><table><caption>${escapeHtml(k.usageCaption)}</caption><thead><tr><th scope="col">${escapeHtml(k.bucket)}</th><th scope="col" class="num">${escapeHtml(k.limit)}</th><th scope="col" class="num">${escapeHtml(k.used)}</th><th scope="col" class="num">${escapeHtml(k.remaining)}</th><th scope="col">${escapeHtml(k.resets)}</th></tr></thead><tbody>${rows}</tbody></table></div>
-${button(l.u.keysLink, { t: act, action: 'rotate', key: r.id }, k.rotate, 'data-rotate')}${button(l.u.keysLink, { t: act, action: 'revoke', key: r.id }, k.revoke, 'data-revoke')}</section>`;
+${connections(l, r, act)}${button(l.u.keysLink, { t: act, action: 'rotate', key: r.id }, k.rotate, 'data-rotate')}${button(l.u.keysLink, { t: act, action: 'revoke', key: r.id }, k.revoke, 'data-revoke')}</section>`;
+  }
+
+  /** The assistants signed in with a key (OAuth grants), each with a button that ends its grant. */
+  function connections(l: L10n, r: KeyRecord, act: string): string {
+    const grants = o.oauth?.grantsOfKey(r.id) ?? [];
+    if (grants.length === 0) return '';
+    const k = l.t.keys;
+    const items = grants
+      .map(
+        (g) =>
+          `<li>${escapeHtml(k.connectedSince(g.client_name, l.f.date(new Date(g.created_at).toISOString())))} ${button(l.u.keysLink, { t: act, action: 'disconnect', key: r.id, grant: g.id }, k.disconnect, 'data-disconnect')}</li>`,
+      )
+      .join('');
+    return `<h3>${escapeHtml(k.connectedHeading)}</h3><ul class="keys-connections">${items}</ul>`;
   }
 
   /** POST of a link: spends it (once, whoever else tries at the same moment) and does what it is for. */
@@ -216,7 +233,13 @@ ${button(l.u.keysLink, { t: act, action: 'rotate', key: r.id }, k.rotate, 'data-
       case 'act': {
         const id = field(req, 'key');
         const record = o.access!.keys.liveKeysOf(link.email).find((r) => r.id === id);
-        if (!record || (action !== 'rotate' && action !== 'revoke')) return keysPage(res, l, link.email, p(k.noSuchKey));
+        if (!record || (action !== 'rotate' && action !== 'revoke' && action !== 'disconnect')) return keysPage(res, l, link.email, p(k.noSuchKey));
+        if (action === 'disconnect') {
+          // Only a grant of this live key of this address: the link proves the address, the key id narrows it.
+          const grant = o.oauth?.grantsOfKey(record.id).find((g) => g.id === field(req, 'grant'));
+          if (grant) o.oauth!.revokeGrant(grant.id, 'disconnected by the key holder');
+          return keysPage(res, l, link.email, p(grant ? k.disconnected(grant.client_name) : k.noSuchKey));
+        }
         o.access!.keys.revoke(record.id);
         if (action === 'revoke') return send(o.snapshots, res, l, 200, k.revokedTitle, p(k.revokedText(record.id)) + backLink(l));
         const fresh = o.access!.keys.create({ tier: record.tier, owner: record.owner, email: link.email });

@@ -474,6 +474,10 @@ export const en = {
     rotatedText: (id: string) => `Key ${id} is revoked: a call with it is refused from now on.`,
     revokedTitle: 'Key revoked',
     revokedText: (id: string) => `Key ${id} is revoked: a call with it is refused from now on.`,
+    connectedHeading: 'Assistants connected with this key',
+    connectedSince: (client: string, date: string) => `${client}, since ${date}`,
+    disconnect: 'Disconnect',
+    disconnected: (client: string) => `${client} is disconnected: its tokens are refused from now on.`,
     noSuchKey: 'This address holds no live key with that id.',
     mail: {
       confirm: {

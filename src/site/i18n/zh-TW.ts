@@ -522,6 +522,10 @@ export const zhTW: Messages = {
     rotatedText: (id: string) => `金鑰 ${id} 已撤銷：此後使用它的呼叫都會被拒絕。`,
     revokedTitle: '金鑰已撤銷',
     revokedText: (id: string) => `金鑰 ${id} 已撤銷：此後使用它的呼叫都會被拒絕。`,
+    connectedHeading: '以此金鑰連接的 AI 助理',
+    connectedSince: (client: string, date: string) => `${client}，自 ${date} 起`,
+    disconnect: '中斷連接',
+    disconnected: (client: string) => `${client} 已中斷連接：從現在起其權杖一律被拒絕。`,
     noSuchKey: '此電子郵件地址沒有這個編號的有效金鑰。',
     mail: {
       confirm: {

@@ -279,6 +279,36 @@ describe('OAuth for /mcp, with the SDK client', () => {
     expect(twice.html).toContain('already been answered');
   });
 
+  it("the keys page lists a key's connected assistants; Disconnect ends one's grant, its token refused at the next call", async () => {
+    const auth = new AssistantAuth();
+    await expect(connect(`${s.base}/mcp?sign-in`, auth)).rejects.toBeInstanceOf(UnauthorizedError);
+    const redirect = await signInAndChoose(s, auth.authorizationUrl!, email, academic.id);
+    await new StreamableHTTPClientTransport(new URL(`${s.base}/mcp`), { authProvider: auth }).finishAuth(redirect.searchParams.get('code')!);
+    const token = auth.saved!.access_token;
+    const call = () =>
+      fetch(`${s.base}/mcp`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${token}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+    expect((await call()).status).toBe(200);
+
+    expect((await s.post('/keys/manage', { email })).status).toBe(200);
+    const mail = await s.inbox!.next(email);
+    const page = await s.post('/keys/link', { t: formToken((await s.get(mail.link)).html) });
+    const section = new RegExp(`<section data-key-id="${academic.id}">[\\s\\S]*?</section>`).exec(page.html)![0];
+    expect(section).toContain('Assistants connected with this key');
+    expect(section).toContain('Test Assistant, since');
+    const form = /<form[^>]*>(?:(?!<\/form>).)*name="action" value="disconnect"(?:(?!<\/form>).)*<\/form>/s.exec(section)![0];
+    const fields = Object.fromEntries([...form.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+    const done = await s.post('/keys/link', fields);
+    expect(done.status).toBe(200);
+    expect(done.html).toContain('Test Assistant is disconnected');
+    const refused = await call();
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('disconnected by the key holder');
+  });
+
   it('a registration presenting a revoked key as its initial access token is refused with why (what mcp-remote shows)', async () => {
     const gone = keys.create({ tier: 'developer', owner: email, email });
     keys.revoke(gone.record.id);
