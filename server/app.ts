@@ -12,11 +12,19 @@ import { DownloadSlots } from './download-slots.js';
 import { type DownloadLimits } from '../src/contract/downloads.js';
 import { ApiError, badRequest, headersTooLarge, methodNotAllowed, uriTooLong } from '../src/contract/errors.js';
 import { errorBody, toApiError } from './errors.js';
-import { CACHE_PRIVATE, CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS, READ_ONLY_METHODS } from '../src/contract/headers.js';
+import {
+  CACHE_PRIVATE,
+  CORS_HEADERS,
+  JSON_TYPE,
+  MCP_PREFLIGHT_HEADERS,
+  NO_STORE,
+  PREFLIGHT_HEADERS,
+  READ_ONLY_METHODS,
+} from '../src/contract/headers.js';
 import { setCommonHeaders } from './http.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
-import { MCP_PREFLIGHT_HEADERS, mcpRoute } from './mcp/route.js';
+import { mcpRoute } from './mcp/route.js';
 import { MCP_PATH } from '../src/contract/urls.js';
 import { observeRequests, type ObserveRejected } from './observe.js';
 import { apiSegments, requestTooLarge } from '../src/contract/request-path.js';
@@ -26,7 +34,7 @@ import { keysRoute } from './routes/keys.js';
 import type { KeyMailer } from './access/key-mail.js';
 import { KeyRequests } from './access/key-requests.js';
 import { openOAuth, withoutSignIn, type OAuthStore } from './oauth/index.js';
-import { OAUTH_PATHS } from '../src/contract/oauth.js';
+import { OAUTH_CORS_PATHS } from '../src/contract/oauth.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
 export interface AppOptions {
@@ -58,14 +66,7 @@ export interface AppOptions {
 
 const MAX_BODY = LIMITS.bodyBytes;
 /** OAuth's endpoints a browser client calls across origins (their preflight allows Authorization). */
-const OAUTH_CORS_PATHS = new Set<string>([
-  OAUTH_PATHS.token,
-  OAUTH_PATHS.register,
-  OAUTH_PATHS.revoke,
-  OAUTH_PATHS.resourceMetadata,
-  OAUTH_PATHS.resourceMetadataMcp,
-  OAUTH_PATHS.serverMetadata,
-]);
+const OAUTH_CORS = new Set<string>(OAUTH_CORS_PATHS);
 
 /**
  * The shim: serves the current snapshot's static tree and computes what has a query string or a
@@ -111,7 +112,7 @@ export function createApp(o: AppOptions): express.Express {
     if (req.method === 'OPTIONS') {
       // /mcp and OAuth's endpoints take Authorization from browser clients; the API takes X-API-Key.
       res
-        .set(req.path === MCP_PATH || OAUTH_CORS_PATHS.has(req.path) ? MCP_PREFLIGHT_HEADERS : PREFLIGHT_HEADERS)
+        .set(req.path === MCP_PATH || OAUTH_CORS.has(req.path) ? MCP_PREFLIGHT_HEADERS : PREFLIGHT_HEADERS)
         .status(204)
         .end();
       return;

@@ -4,7 +4,7 @@
  * (server/http.ts), caching (static files are public), the security headers and the pages'
  * Content-Security-Policy (src/contract/security.ts), and the content types of the tree's files.
  */
-import { CACHE_PUBLIC, CORS_HEADERS, JSON_TYPE, NO_STORE, PREFLIGHT_HEADERS } from '../../src/contract/headers.js';
+import { CACHE_PUBLIC, CORS_HEADERS, JSON_TYPE, MCP_PREFLIGHT_HEADERS, NO_STORE, PREFLIGHT_HEADERS } from '../../src/contract/headers.js';
 import { DOCS_PAGE_CSP, PAGE_CSP, SECURITY_HEADERS } from '../../src/contract/security.js';
 import { DOCS_PAGES, PAGE_CONTENT_TYPES } from '../../src/site/paths.js';
 import { ATOM_TYPE } from '../../src/contract/headers.js';
@@ -28,6 +28,9 @@ export const STATIC_HEADERS: Readonly<Record<string, string>> = { ...CORS_HEADER
 
 /** Headers of an OPTIONS preflight (contract 1), as the shim answers it. */
 export const PREFLIGHT_RESPONSE_HEADERS: Readonly<Record<string, string>> = { ...CORS_HEADERS, ...PREFLIGHT_HEADERS, ...SECURITY_HEADERS };
+
+/** Headers of a preflight to OAuth's endpoints a browser client calls (they take `Authorization`), as the shim answers it. */
+export const BEARER_PREFLIGHT_RESPONSE_HEADERS: Readonly<Record<string, string>> = { ...CORS_HEADERS, ...MCP_PREFLIGHT_HEADERS, ...SECURITY_HEADERS };
 
 /** Headers of an error envelope the front writes itself (the shim is unreachable, a request nginx refuses). */
 export const ERROR_HEADERS: Readonly<Record<string, string>> = { ...CORS_HEADERS, 'Cache-Control': NO_STORE, ...SECURITY_HEADERS };

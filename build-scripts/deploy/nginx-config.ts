@@ -28,9 +28,19 @@ import { ROUTES } from '../../src/contract/routes.js';
 import { DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from '../../src/contract/downloads.js';
 import { KEEP_ALIVE } from '../../src/contract/keep-alive.js';
 import { MCP_PATH } from '../../src/contract/urls.js';
+import { OAUTH_CORS_PATHS } from '../../src/contract/oauth.js';
 import { API_BASE, DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/contract/urls.js';
 import { fileForPageUrl } from '../../src/site/paths.js';
-import { API_CSP, DOCS_PAGE_CSP, DOCS_PAGE_URLS, PAGE_CSP, PREFLIGHT_RESPONSE_HEADERS, STATIC_HEADERS, TREE_CONTENT_TYPES } from './headers.js';
+import {
+  API_CSP,
+  BEARER_PREFLIGHT_RESPONSE_HEADERS,
+  DOCS_PAGE_CSP,
+  DOCS_PAGE_URLS,
+  PAGE_CSP,
+  PREFLIGHT_RESPONSE_HEADERS,
+  STATIC_HEADERS,
+  TREE_CONTENT_TYPES,
+} from './headers.js';
 import { DEFAULT_SEND_BUFFER_KIB, downloadLocation, downloadMapRows, downloadZone } from './nginx-downloads.js';
 import { addHeaders, errorLocations, errorPages, literal, ownErrors } from './nginx-errors.js';
 
@@ -161,6 +171,38 @@ function requestIdMap(): string {
   ].join('\n');
 }
 
+/** The POSTs that only read (the route table's: batch, packs): a retry on another shim does them no harm. */
+export const READ_ONLY_POSTS: readonly string[] = ROUTES.filter((op) => op.method === 'POST').map((op) => `${API_BASE}${op.path}`);
+/** OAuth's endpoints whose preflight allows `Authorization` (the shim's own rule, server/app.ts). */
+export const BEARER_PREFLIGHT_PATHS: readonly string[] = OAUTH_CORS_PATHS;
+
+/**
+ * `$esg_shim_how`: how @esg_shim passes a request on. `retry`: a GET or HEAD, or a POST that only
+ * reads, is tried on the next shim when one fails (proxyToShims). `once`: any other POST (or PUT,
+ * DELETE…) changes something: it mails a link (/keys/…, /oauth/sign-in), spends a one-time link or
+ * an authorization request (/oauth/consent), spends a code or rotates a refresh token (/token, where
+ * the same refresh token presented twice is taken for a stolen one and ends the grant), registers a
+ * client (/register) or revokes (/revoke). A shim may have done it and then failed before answering;
+ * tried again on another, the person would get a second mail, "already answered" instead of the
+ * redirect, or be signed out. So it goes to @esg_shim_once, which still tries the next shim when a
+ * connection cannot be made (nothing was sent), never once the request was sent. Unknown is `once`:
+ * a new endpoint is safe until it is listed here as read-only. `preflight` and `bearer-preflight`:
+ * an OPTIONS, answered here (contract 1), with `Authorization` allowed at OAuth's endpoints as the
+ * shim allows it. Exact keys are matched before the regexes, the regexes in order.
+ */
+function shimHowMap(): string {
+  return [
+    'map "$request_method $uri" $esg_shim_how {',
+    '    default once;',
+    `    ${q('~^(?:GET|HEAD) ')} retry;`,
+    // A regex, not exact keys: the longest path would not fit the map's default hash bucket.
+    `    ${q(`~^OPTIONS (?:${BEARER_PREFLIGHT_PATHS.map(escapeRegex).join('|')})$`)} bearer-preflight;`,
+    `    ${q('~^OPTIONS ')} preflight;`,
+    ...READ_ONLY_POSTS.map((path) => `    ${q(`POST ${path}`)} retry;`),
+    '}',
+  ].join('\n');
+}
+
 function upstreamBlock(upstreams: string[]): string {
   for (const u of upstreams) if (!/^[A-Za-z0-9.:[\]-]+:\d{1,5}$/.test(u)) throw new Error(`an upstream is host:port, got "${u}"`);
   return [
@@ -186,8 +228,12 @@ function listenDirective(listen: string, sendBufferKiB: number): string {
   return `listen ${listen} sndbuf=${sendBufferKiB}k;`;
 }
 
-/** How a request goes to the shims: their headers pass through unchanged, nothing is cached, a dead shim is skipped. */
-function proxyToShims(o: NginxOptions): string[] {
+/**
+ * How a request goes to the shims: their headers pass through unchanged, nothing is cached, a dead
+ * shim is skipped. `retryPosts: false` for requests that change something (shimHowMap): those are
+ * retried only when no byte of them reached a shim.
+ */
+function proxyToShims(o: NginxOptions, retryPosts = true): string[] {
   return [
     'proxy_pass http://esg_shims;',
     'proxy_http_version 1.1;',
@@ -197,11 +243,12 @@ function proxyToShims(o: NginxOptions): string[] {
     'proxy_set_header X-Forwarded-For $remote_addr;',
     'proxy_set_header X-Forwarded-Proto $scheme;',
     'proxy_redirect off;',
-    // A refused or reset connection is retried on the next shim, a POST too (`non_idempotent`): every
-    // POST here only reads (batch, packs, MCP tools), and a shim stopping gracefully resets only
-    // requests it never read (those left in its accept queue as it stops listening), so a retried POST
-    // runs once; without it, nginx answered those with 502. Retries stop 10 s after the first try.
-    'proxy_next_upstream error timeout non_idempotent;',
+    // A refused or reset connection is retried on the next shim, a POST that only reads too
+    // (`non_idempotent`: batch, packs, MCP tools): a shim stopping gracefully resets only requests it
+    // never read (those left in its accept queue as it stops listening), so a retried POST runs once;
+    // without it, nginx answered those with 502. A POST that changes something is not (shimHowMap):
+    // nginx retries it only if it could not be sent at all. Retries stop 10 s after the first try.
+    retryPosts ? 'proxy_next_upstream error timeout non_idempotent;' : 'proxy_next_upstream error timeout;',
     `proxy_next_upstream_tries ${o.upstreams.length};`,
     'proxy_next_upstream_timeout 10s;',
     'proxy_connect_timeout 2s;',
@@ -287,10 +334,20 @@ export function nginxHttpBlock(o: NginxOptions): string {
       ...indent([
         // A location that sets any error_page inherits none: the server's are repeated (nginx's 502, 504).
         ...errorPages(errors),
+        // 419 to 421 are no answers: they only lead on to the locations below (shimHowMap says which).
         'error_page 419 = @esg_preflight;',
-        'if ($request_method = OPTIONS) { return 419; }',
+        'error_page 420 = @esg_preflight_bearer;',
+        'error_page 421 = @esg_shim_once;',
+        'if ($esg_shim_how = preflight) { return 419; }',
+        'if ($esg_shim_how = bearer-preflight) { return 420; }',
+        'if ($esg_shim_how = once) { return 421; }',
         ...proxyToShims(o),
       ]),
+      '}',
+      '',
+      '# A request that changes something (a POST to /token, /oauth/consent, the keys page…): never tried twice.',
+      'location @esg_shim_once {',
+      ...indent([...errorPages(errors), ...proxyToShims(o, false)]),
       '}',
       '',
       '# The MCP endpoint (docs/mcp.md): every method to a shim (its preflight allows the MCP headers, its',
@@ -302,6 +359,11 @@ export function nginxHttpBlock(o: NginxOptions): string {
       '# Contract 1: a preflight is 204 with the allowed methods and headers, answered here even with every shim down.',
       'location @esg_preflight {',
       ...indent(['add_header X-Request-Id $esg_request_id always;', ...addHeaders(PREFLIGHT_RESPONSE_HEADERS, true), 'return 204;']),
+      '}',
+      '',
+      "# The same at OAuth's endpoints a browser client calls, which take `Authorization` (server/app.ts).",
+      'location @esg_preflight_bearer {',
+      ...indent(['add_header X-Request-Id $esg_request_id always;', ...addHeaders(BEARER_PREFLIGHT_RESPONSE_HEADERS, true), 'return 204;']),
       '}',
       '',
       ...errorLocations(errors),
@@ -317,6 +379,8 @@ export function nginxHttpBlock(o: NginxOptions): string {
     fileMap(),
     '',
     cspMap(),
+    '',
+    shimHowMap(),
     '',
     requestIdMap(),
     '',

@@ -15,13 +15,6 @@ import type { SnapshotSource } from '../snapshot-source.js';
 import { RPC } from './call.js';
 import { createMcpServer } from './server.js';
 
-/** A preflight to /mcp: MCP clients in a browser also send their key as a Bearer token and name the protocol version. */
-export const MCP_PREFLIGHT_HEADERS: Record<string, string> = {
-  'Access-Control-Allow-Methods': 'POST, OPTIONS',
-  'Access-Control-Allow-Headers': `Content-Type, Accept, ${API_KEY_HEADER}, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID`,
-  'Access-Control-Max-Age': '86400',
-};
-
 export interface McpRouteOptions {
   snapshots: SnapshotSource;
   access?: Access;

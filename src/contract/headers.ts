@@ -1,4 +1,5 @@
 /** The wire's fixed headers (contract 1): the shim, the static host's rules and the nginx front all send these. */
+import { API_KEY_HEADER } from './vocabulary.js';
 
 /** Contract 1: CORS and exposed headers on every response. */
 export const CORS_HEADERS: Record<string, string> = {
@@ -9,6 +10,17 @@ export const CORS_HEADERS: Record<string, string> = {
 export const PREFLIGHT_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Methods': 'GET, HEAD, POST, OPTIONS',
   'Access-Control-Allow-Headers': 'Content-Type, X-API-Key',
+  'Access-Control-Max-Age': '86400',
+};
+
+/**
+ * A preflight to /mcp and to OAuth's endpoints a browser client calls (src/contract/oauth.ts
+ * OAUTH_CORS_PATHS): MCP clients in a browser also send their key as a Bearer token and name the
+ * protocol version; an OAuth client sends `Authorization` (Basic at /token, an initial access token at /register).
+ */
+export const MCP_PREFLIGHT_HEADERS: Record<string, string> = {
+  'Access-Control-Allow-Methods': 'POST, OPTIONS',
+  'Access-Control-Allow-Headers': `Content-Type, Accept, ${API_KEY_HEADER}, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID`,
   'Access-Control-Max-Age': '86400',
 };
 

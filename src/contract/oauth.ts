@@ -22,6 +22,19 @@ export const OAUTH_PATHS = {
 } as const;
 
 /**
+ * OAuth's endpoints a browser client calls across origins: their preflight allows `Authorization`
+ * (headers.ts MCP_PREFLIGHT_HEADERS), from the shim and from the nginx front alike.
+ */
+export const OAUTH_CORS_PATHS: readonly string[] = [
+  OAUTH_PATHS.token,
+  OAUTH_PATHS.register,
+  OAUTH_PATHS.revoke,
+  OAUTH_PATHS.resourceMetadata,
+  OAUTH_PATHS.resourceMetadataMcp,
+  OAUTH_PATHS.serverMetadata,
+];
+
+/**
  * `/mcp?sign-in`: the same endpoint, but a call without a key or token is 401 with the challenge that
  * starts OAuth, instead of the free tier. A hosted assistant is given this address: without it,
  * its keyless calls would all share the free tier of the vendor's network address.

@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NGINX, startNginx, startShim, type Nginx, type Shim } from './front.js';
+import { NGINX, startMailedFront, type MailedFront } from './front.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 import { formToken, shownKey } from '../helpers/keys-shim.js';
-import { startInbox, type Inbox } from '../helpers/smtp.js';
 
 /**
  * The keys page behind the generated nginx front (issue 43): nginx serves /keys/ as a file, and
@@ -13,49 +9,31 @@ import { startInbox, type Inbox } from '../helpers/smtp.js';
  * real in-process SMTP server. The link is followed through nginx, the key is used through nginx.
  */
 const PUBLIC_URL = 'https://esg.example.org';
-let dir: string;
-let inbox: Inbox;
-let shim: Shim;
-let nginx: Nginx;
+let front: MailedFront;
 
 beforeAll(async () => {
-  if (!NGINX) return;
-  dir = mkdtempSync(join(tmpdir(), 'esg-front-keys-'));
-  inbox = await startInbox();
-  shim = await startShim({
-    SNAPSHOTS_DIR: demoSnapshotsDir,
-    KEYS_DB: join(dir, 'keys.sqlite'),
-    TRUST_PROXY: 'loopback',
-    LOG_LEVEL: 'warn',
-    SMTP_URL: inbox.url,
-    SMTP_FROM: 'keys@example.org',
-    PUBLIC_URL,
-  });
-  nginx = await startNginx(join(dir, 'nginx'), demoSnapshotsDir, [`127.0.0.1:${shim.port}`]);
+  front = (await startMailedFront(demoSnapshotsDir, PUBLIC_URL))!;
 }, 120_000);
 afterAll(async () => {
-  await nginx?.stop();
-  await shim?.stop();
-  await inbox?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await front?.stop();
 });
 
 const post = async (path: string, fields: Record<string, string>) => {
-  const res = await fetch(nginx.base + path, { method: 'POST', body: new URLSearchParams(fields), signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(front.nginx.base + path, { method: 'POST', body: new URLSearchParams(fields), signal: AbortSignal.timeout(10_000) });
   return { status: res.status, html: await res.text() };
 };
 
 describe.skipIf(!NGINX)('the keys page through nginx', () => {
   it('serves the page, passes its form posts and the mailed link to the shim, and the key works through it', async () => {
-    const page = await fetch(`${nginx.base}/zh-TW/keys/`, { signal: AbortSignal.timeout(10_000) });
+    const page = await fetch(`${front.nginx.base}/zh-TW/keys/`, { signal: AbortSignal.timeout(10_000) });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('action="/zh-TW/keys/ask"');
 
     expect((await post('/zh-TW/keys/ask', { tier: 'developer', email: 'front@example.org', use: 'Behind nginx' })).status).toBe(200);
-    const mail = await inbox.next('front@example.org');
+    const mail = await front.inbox.next('front@example.org');
     // The link names PUBLIC_URL, the host people reach; here that is this nginx.
     expect(mail.link.startsWith(`${PUBLIC_URL}/zh-TW/keys/link?t=`)).toBe(true);
-    const viaNginx = nginx.base + mail.link.slice(PUBLIC_URL.length);
+    const viaNginx = front.nginx.base + mail.link.slice(PUBLIC_URL.length);
     const linkPage = await fetch(viaNginx, { signal: AbortSignal.timeout(10_000) });
     expect(linkPage.status).toBe(200);
     expect(linkPage.headers.get('cache-control')).toBe('no-store');
@@ -63,7 +41,7 @@ describe.skipIf(!NGINX)('the keys page through nginx', () => {
     expect(shown.status).toBe(200);
     const key = shownKey(shown.html);
     expect(key).toMatch(/^esg_[0-9a-f]{10}_/);
-    const used = await fetch(`${nginx.base}/api/v1/ranking?limit=2`, { headers: { 'X-API-Key': key }, signal: AbortSignal.timeout(10_000) });
+    const used = await fetch(`${front.nginx.base}/api/v1/ranking?limit=2`, { headers: { 'X-API-Key': key }, signal: AbortSignal.timeout(10_000) });
     expect(used.status).toBe(200);
     // Used once: the same link through nginx is refused by the shim.
     expect((await fetch(viaNginx, { signal: AbortSignal.timeout(10_000) })).status).toBe(410);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nginxConfig, type NginxOptions } from '../../build-scripts/deploy/nginx-config.js';
 import {
@@ -12,6 +13,7 @@ import {
   type RedisServer,
   type ShimProcess,
 } from '../server/access/processes.js';
+import { startInbox, type Inbox } from '../helpers/smtp.js';
 
 /**
  * The production shape of deploy/README.md on loopback, started and stopped by a test: Debian's
@@ -84,6 +86,51 @@ export async function startNginx(dir: string, snapshotsDir: string, upstreams: s
     errorLog,
     // SIGQUIT: a graceful stop (the workers finish what they serve).
     stop: () => stopProcess(child, 'SIGQUIT'),
+  };
+}
+
+export interface MailedFront {
+  dir: string;
+  inbox: Inbox;
+  shim: Shim;
+  nginx: Nginx;
+  /** The keys database the shim uses. */
+  keysDb: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * One shim with keys and SMTP to a real in-process SMTP server, its links and OAuth's issuer naming
+ * `publicUrl` (the host people reach, here this nginx), and nginx in front: the keys page and OAuth
+ * as deployed (issue 43). Nothing when nginx is not installed.
+ */
+export async function startMailedFront(snapshotsDir: string, publicUrl: string): Promise<MailedFront | undefined> {
+  if (!NGINX) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'esg-front-mail-'));
+  const keysDb = join(dir, 'keys.sqlite');
+  const inbox = await startInbox();
+  const shim = await startShim({
+    SNAPSHOTS_DIR: snapshotsDir,
+    KEYS_DB: keysDb,
+    TRUST_PROXY: 'loopback',
+    LOG_LEVEL: 'warn',
+    SMTP_URL: inbox.url,
+    SMTP_FROM: 'keys@example.org',
+    PUBLIC_URL: publicUrl,
+  });
+  const nginx = await startNginx(join(dir, 'nginx'), snapshotsDir, [`127.0.0.1:${shim.port}`]);
+  return {
+    dir,
+    inbox,
+    shim,
+    nginx,
+    keysDb,
+    stop: async () => {
+      await nginx.stop();
+      await shim.stop();
+      await inbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 

@@ -133,6 +133,58 @@ describe('the nginx map', () => {
   });
 });
 
+/**
+ * The generated `$esg_shim_how` map (how @esg_shim passes a request on), read as nginx reads a map:
+ * exact keys first, then the regexes in order, else the default.
+ */
+function shimHow(method: string, uri: string): string {
+  const body = /map "\$request_method \$uri" \$esg_shim_how \{\n([\s\S]*?)\n\s*\}/.exec(config)![1]!;
+  const entries = [...body.matchAll(/^\s+(?:"([^"]+)"|(default)) (\S+);$/gm)].map((m) => ({ key: m[1] ?? m[2]!, value: m[3]! }));
+  const line = `${method} ${uri}`;
+  const exact = entries.find((e) => !e.key.startsWith('~') && e.key === line);
+  if (exact) return exact.value;
+  const regex = entries.find((e) => e.key.startsWith('~') && new RegExp(e.key.slice(1)).test(line));
+  return regex?.value ?? entries.find((e) => e.key === 'default')!.value;
+}
+
+describe('the retry policy (issue 43)', () => {
+  it('a POST that changes something goes to @esg_shim_once; one that only reads, a GET or a HEAD, may be retried', () => {
+    for (const path of ['/token', '/register', '/revoke', '/oauth/sign-in', '/oauth/consent', '/keys/ask', '/keys/manage', '/keys/link'])
+      for (const prefix of path.startsWith('/keys/') ? ['', '/zh-TW'] : [''])
+        expect(shimHow('POST', prefix + path), `POST ${prefix}${path}`).toBe('once');
+    for (const method of ['PUT', 'DELETE', 'PATCH']) expect(shimHow(method, '/token'), method).toBe('once');
+    // Unknown POSTs are not retried until listed as read-only.
+    expect(shimHow('POST', '/api/v1/something-new')).toBe('once');
+    for (const path of ['/api/v1/batch', '/api/v1/packs']) expect(shimHow('POST', path), path).toBe('retry');
+    for (const method of ['GET', 'HEAD'])
+      for (const path of ['/authorize', '/oauth/consent', '/api/v1/usage', '/.well-known/oauth-authorization-server'])
+        expect(shimHow(method, path), `${method} ${path}`).toBe('retry');
+    // The once location retries only what never reached a shim; the other keeps retrying read-only POSTs.
+    const location = (name: string) => new RegExp(`location ${name} \\{([\\s\\S]*?)\\n\\s*\\}`).exec(config)![1]!;
+    expect(location('@esg_shim_once')).toContain('proxy_next_upstream error timeout;');
+    expect(location('@esg_shim_once')).not.toContain('non_idempotent');
+    expect(location('@esg_shim')).toContain('proxy_next_upstream error timeout non_idempotent;');
+    expect(location('@esg_shim')).toContain('if ($esg_shim_how = once) { return 421; }');
+  });
+
+  it("a preflight to OAuth's endpoints allows Authorization, as the shim's; the API's does not", () => {
+    for (const path of [
+      '/token',
+      '/register',
+      '/revoke',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-authorization-server',
+    ])
+      expect(shimHow('OPTIONS', path), path).toBe('bearer-preflight');
+    for (const path of ['/api/v1/batch', '/oauth/consent', '/token/x', '/.well-known/oauth-protected-resource/x'])
+      expect(shimHow('OPTIONS', path), path).toBe('preflight');
+    const bearer = /location @esg_preflight_bearer \{([\s\S]*?)\n\s*\}/.exec(config)![1]!;
+    expect(bearer).toMatch(/add_header Access-Control-Allow-Headers "[^"]*\bAuthorization\b[^"]*" always;/);
+    expect(bearer).toMatch(/add_header Access-Control-Allow-Headers "Content-Type, /);
+  });
+});
+
 describe.skipIf(!NGINX)('nginx -t', () => {
   it("sends the keys page's form posts and mailed links to the shim, in every language (issue 43)", () => {
     for (const prefix of ['', '/zh-TW']) {

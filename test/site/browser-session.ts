@@ -22,12 +22,17 @@ export interface BrowserSession {
   open(path: string, width: number): Promise<Page>;
 }
 
-export async function browserSession(server: RunningServer, notFound: readonly string[]): Promise<BrowserSession> {
-  const browser = await chromium.launch({
+/** Debian's chromium, headless, as every browser test runs it; the screenshots folder made. */
+export async function launchChromium(): Promise<Browser> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
-  mkdirSync(SCREENSHOTS, { recursive: true });
+}
+
+export async function browserSession(server: RunningServer, notFound: readonly string[]): Promise<BrowserSession> {
+  const browser = await launchChromium();
   const requests: string[] = [];
   const consoleErrors: string[] = [];
   const open = async (path: string, width: number) => {

@@ -22,6 +22,8 @@ const ALLOWED = new Set([
   'ETF',
   'CBAM',
   'OpenAPI',
+  // The Model Context Protocol, named so in Chinese text too (OAuth's pages: 「MCP 工具」).
+  'MCP',
   'CORS',
   'Data',
   'Package',

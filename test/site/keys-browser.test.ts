@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { horizontalOverflow, SCREENSHOTS, seriousViolations } from './browser-session.js';
+import { horizontalOverflow, launchChromium, SCREENSHOTS, seriousViolations } from './browser-session.js';
 import { englishUi } from './english-ui.js';
 import { CATALOGUES } from '../../src/site/i18n/index.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
@@ -19,10 +19,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   s = await startKeysShim(demoSnapshotsDir);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
