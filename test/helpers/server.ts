@@ -42,3 +42,18 @@ export async function getJson(url: string, init?: RequestInit): Promise<{ status
   }
   return { status: res.status, headers: res.headers, body, text };
 }
+
+/**
+ * Waits until the server answers with snapshot `id`: it looks at `current` at most once a second,
+ * when asked, so a fixed wait of a second after each publish was mostly idle. Asks /api/v1/ every
+ * 50 ms, and fails naming what it served if `id` is not served within `ms`.
+ */
+export async function untilServing(server: RunningServer, id: string, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const served = (await getJson(`${server.base}/api/v1/`)).body?.dataset_snapshot_id;
+    if (served === id) return;
+    if (Date.now() > deadline) throw new Error(`still serving ${served} ${ms} ms after ${id} was published`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

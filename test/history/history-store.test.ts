@@ -12,7 +12,7 @@ import { HISTORY_STORE } from '../../src/snapshot/history-store.js';
 import { publishedSnapshotIds } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { publishedSnapshotSource } from '../../server/snapshot-source.js';
-import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+import { getJson, startServer, untilServing, type RunningServer } from '../helpers/server.js';
 
 const API = '/api/v1';
 const COMPANIES = 150;
@@ -47,7 +47,7 @@ describe('the history store', () => {
     const r = await buildAndPublish({ sourcesDir: m.dir, snapshotsDir, kind: 'demo', now, progress: silentProgress, pages: false, keep });
     results.push(r);
     server ??= await startServer(snapshotsDir);
-    await new Promise((res) => setTimeout(res, 1100)); // the shim looks at `current` once a second
+    await untilServing(server, r.id); // the shim looks at `current` at most once a second
     const store = SnapshotStore.open(r.dir);
     const tickers = store.tickers();
     store.close();

@@ -9,7 +9,7 @@ import { silentProgress } from '../../build-scripts/snapshot/progress.js';
 import { historyResponseSchema } from '../../src/contract/history.js';
 import { HISTORY_DB, HISTORY_STORE, HistoryChunks, storeFile } from '../../src/snapshot/history-store.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
-import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+import { getJson, startServer, untilServing, type RunningServer } from '../helpers/server.js';
 
 const API = '/api/v1';
 
@@ -29,7 +29,7 @@ describe('company history carried forward build by build', () => {
     const r = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date(now), progress: silentProgress, pages: false });
     ids.push(r.id);
     if (!server) server = await startServer(snapshotsDir);
-    await new Promise((res) => setTimeout(res, 1100));
+    await untilServing(server, r.id); // the shim looks at `current` at most once a second
     const served = new Map<string, any>();
     const store = SnapshotStore.open(r.dir);
     listed.set(r.id, store.tickers());

@@ -10,7 +10,7 @@ import { publishedSnapshotIds } from '../../src/snapshot/published.js';
 import { prunedSnapshotIds, snapshotsKeepFromEnv } from '../../src/snapshot/retention.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { startStaticHost } from '../helpers/static-host.js';
-import { getJson, startServer, type RunningServer } from '../helpers/server.js';
+import { getJson, startServer, untilServing, type RunningServer } from '../helpers/server.js';
 
 const API = '/api/v1';
 /** Static paths whose bytes a pinned read must reproduce (tickers filled in below). */
@@ -42,7 +42,7 @@ describe('retention (SNAPSHOTS_KEEP) and pinned reads', () => {
   async function publish(now: string) {
     const r = await buildAndPublish({ sourcesDir, snapshotsDir, kind: 'demo', now: new Date(now), progress: silentProgress, pages: false });
     ids.push(r.id);
-    await new Promise((res) => setTimeout(res, 1100)); // the shim looks at `current` once a second
+    await untilServing(server, r.id); // the shim looks at `current` at most once a second
     const bytes = new Map<string, string>();
     for (const p of staticPaths(ticker)) {
       const res = await getJson(`${server.base}${API}${p}`);

@@ -11,7 +11,7 @@ import { silentProgress } from '../../../build-scripts/snapshot/progress.js';
 import { storeFile } from '../../../src/snapshot/history-store.js';
 import { currentSnapshotId, publishedSnapshotIds } from '../../../src/snapshot/published.js';
 import { prunedSnapshotIds } from '../../../src/snapshot/retention.js';
-import { getJson, startServer } from '../../helpers/server.js';
+import { getJson, startServer, untilServing } from '../../helpers/server.js';
 
 const API = '/api/v1';
 const dotted = (dir: string) =>
@@ -151,7 +151,7 @@ describe('publishing at the edges', () => {
       expect(ids(json(join(tree, 'snapshots.json')))).toEqual([next.id, base]);
 
       // The shim follows: the new changes are from the base, and the withdrawn id is gone (410).
-      await new Promise((r) => setTimeout(r, 1100));
+      await untilServing(server, next.id);
       expect((await getJson(`${server.base}${API}/changes`)).body.from_snapshot_id).toBe(base);
       expect(
         (await getJson(`${server.base}${API}/company/D1101/history`)).body.data.map((e: { dataset_snapshot_id: string }) => e.dataset_snapshot_id),

@@ -34,10 +34,18 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A key, once the shim can have seen it (it looks for changes to the key store once a second). */
+/**
+ * A key, once the shim has seen it: it looks for changes to the key store once a second, and until
+ * then refuses the key (401). Asked on /usage, which counts nothing, rather than a fixed wait of a second.
+ */
 async function newKey(tier: 'developer' | 'commercial', limits: { daily?: number; perMinute?: number } = {}): Promise<string> {
   const { key } = keys.create({ tier, owner: 'redis usage test', ...limits });
-  await new Promise((r) => setTimeout(r, 1100));
+  const seen = async () => {
+    const r = await call(key, '/usage');
+    await r.arrayBuffer();
+    return r.status === 200;
+  };
+  await until('the shim seeing a new key', 5000, seen, shim.child);
   return key;
 }
 const call = (key: string | undefined, path: string) => fetch(`${shim.base}/api/v1${path}`, { headers: key ? { 'X-API-Key': key } : {} });

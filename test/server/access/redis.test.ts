@@ -17,10 +17,13 @@ let redisPort: number;
 let redis: RedisServer | undefined;
 const shims: ShimProcess[] = [];
 
-/** A key, once the shims can have seen it (they re-read the key store at most once a second). */
+/**
+ * A key, once both shims have seen it: they re-read the key store once a second, and until then
+ * refuse it (401). Asked on /usage, which counts nothing, rather than a fixed wait of a second.
+ */
 async function newKey(daily: number, perMinute = 100_000): Promise<string> {
   const { key } = keys.create({ tier: 'commercial', owner: 'redis test', daily, perMinute });
-  await new Promise((r) => setTimeout(r, 1100));
+  for (const shim of shims) await until('the shim seeing a new key', 5000, async () => (await call(shim, key, '/usage')).status === 200, shim.child);
   return key;
 }
 const call = async (shim: ShimProcess, key: string, path = '/ranking?limit=1') => {
