@@ -17,7 +17,7 @@ import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 // The contract's tier table and windows, and the shim's answers to oversized requests: pure functions.
 import { TIER_QUOTAS, tiersIncluding, windowOf } from '../../src/contract/tiers.js';
 import { requestTooLarge } from '../../src/contract/request-path.js';
-import { bodyTooLarge } from '../../src/contract/errors.js';
+import { bodyTooLarge, MALFORMED_KEY, notLiveKey } from '../../src/contract/errors.js';
 import { DEFAULT_DOWNLOAD_LIMITS, tooManyDownloads } from '../../src/contract/downloads.js';
 
 /**
@@ -198,15 +198,11 @@ export function errorExample(op: string | null, status: string, f: ErrorExampleF
       return answer('BAD_REQUEST', message, request);
     }
     case '401':
-      return answer(
-        'UNAUTHORIZED',
-        `The ${API_KEY_HEADER} header is not a live key (unknown or revoked). Send a live key, or no ${API_KEY_HEADER} header for the free tier.`,
-        {
-          ...okRequest,
-          headers: { ...okRequest.headers, [API_KEY_HEADER]: 'not-a-live-key' },
-          metered: true,
-        },
-      );
+      return answer('UNAUTHORIZED', notLiveKey(MALFORMED_KEY).message, {
+        ...okRequest,
+        headers: { ...okRequest.headers, [API_KEY_HEADER]: 'not-a-live-key' },
+        metered: true,
+      });
     case '403':
       return answer('FORBIDDEN', `The free tier does not include evidence packs; the tiers that do: ${tiersIncluding('packs/day').join(', ')}.`, {
         ...okRequest,

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { API_KEY_HEADER, type Tier } from '../../src/contract/vocabulary.js';
-import { ApiError } from '../../src/contract/errors.js';
+import { ApiError, notLiveKey } from '../../src/contract/errors.js';
 import type { KeyRecord, KeyStore } from './key-store.js';
 import { TOKEN_PREFIX } from '../../src/contract/oauth.js';
 import { quotasFor, type Quotas } from '../../src/contract/tiers.js';
@@ -61,13 +61,8 @@ export function callerOf(req: Request, keys: KeyStore, o: KeyHeaders = {}, token
     const credential = typeof presented === 'string' ? presented.trim() : '';
     if (o.bearer && credential.startsWith(ACCESS_TOKEN) && req.headers[HEADER] === undefined) return tokenCaller(credential, tokens);
     const record = credential !== '' ? keys.verify(credential) : null;
-    if (!record) {
-      const where = o.bearer ? `${API_KEY_HEADER} header (or Authorization: Bearer token)` : `${API_KEY_HEADER} header`;
-      const none = o.bearer ? 'neither header' : `no ${API_KEY_HEADER} header`;
-      // Why, for the holder: revoked and when only to whoever holds the whole key (key-store.ts whyNotLive).
-      const why = credential !== '' ? ` ${keys.whyNotLive(credential) ?? ''}` : '';
-      throw new ApiError('UNAUTHORIZED', `The ${where} is not a live key (unknown or revoked).${why} Send a live key, or ${none} for the free tier.`);
-    }
+    // Why, for the holder: revoked and when only to whoever holds the whole key (key-store.ts whyNotLive).
+    if (!record) throw notLiveKey(credential !== '' ? (keys.whyNotLive(credential) ?? '') : '', o.bearer);
     let caller = keyCallers.get(record);
     if (!caller) {
       caller = {

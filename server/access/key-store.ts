@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { KEY_TIERS, type KeyTier } from '../../src/contract/vocabulary.js';
+import { MALFORMED_KEY } from '../../src/contract/errors.js';
 
 /** One API key as stored: never the key itself, only its SHA-256. */
 export interface KeyRecord {
@@ -237,7 +238,7 @@ export class KeyStore {
   whyNotLive(presented: string): string | null {
     if (this.verify(presented)) return null;
     const m = KEY_FORMAT.exec(presented);
-    if (!m) return 'The credential is not a key of this server (keys look like esg_<10 hex>_<43 characters>).';
+    if (!m) return MALFORMED_KEY;
     const row = this.byId.get(m[1]!);
     if (!row || !timingSafeEqual(sha256(presented), Buffer.from(row.hash, 'hex'))) return `The key esg_${m[1]}_… is not known to this server.`;
     return `The key esg_${m[1]}_… was revoked at ${row.revoked_at}. Get a new key at /keys/, or ask the operator.`;

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, LIMITS, type ErrorCode } from './vocabulary.js';
+import { API_KEY_HEADER, ERROR_STATUS, LIMITS, type ErrorCode } from './vocabulary.js';
 
 /** An error a client should see, with the contract's code and a message safe to show. */
 export class ApiError extends Error {
@@ -26,3 +26,19 @@ export const bodyTooLarge = () => new ApiError('PAYLOAD_TOO_LARGE', `The request
 export const uriTooLong = () => new ApiError('URI_TOO_LONG', `The URL is longer than ${LIMITS.urlBytes} bytes.`);
 /** 431: the header lines over the limit, together. */
 export const headersTooLarge = () => new ApiError('HEADERS_TOO_LARGE', `The request headers are larger than ${LIMITS.headerBytes} bytes together.`);
+
+/** Why a presented credential is no key at all (the holder of a real key learns more: server/access/key-store.ts whyNotLive). */
+export const MALFORMED_KEY = 'The credential is not a key of this server (keys look like esg_<10 hex>_<43 characters>).';
+
+/**
+ * The 401 of a key that is not live (contract 6): where it was looked for, why (`why`, said to its
+ * holder), and the two ways on. `bearer`: /mcp, which also reads `Authorization: Bearer`.
+ */
+export function notLiveKey(why: string, bearer = false): ApiError {
+  const where = bearer ? `${API_KEY_HEADER} header (or Authorization: Bearer token)` : `${API_KEY_HEADER} header`;
+  const none = bearer ? 'neither header' : `no ${API_KEY_HEADER} header`;
+  return new ApiError(
+    'UNAUTHORIZED',
+    `The ${where} is not a live key (unknown or revoked).${why ? ` ${why}` : ''} Send a live key, or ${none} for the free tier.`,
+  );
+}
