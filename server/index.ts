@@ -1,13 +1,9 @@
 import type { Server } from 'node:http';
-import { memoryClientsFrom, openAccess, type Access } from './access/index.js';
+import type { Access } from './access/index.js';
+import { memoryClientsFrom } from './access/client-table.js';
 import { DEFAULT_KEYS_DB } from './access/key-store.js';
-import { createApp } from './app.js';
-import { smtpMailer } from './access/key-mail.js';
-import { createHttpServer } from './serve.js';
 import { downloadLimitsFromEnv } from '../src/contract/downloads.js';
-import { rankingIndex } from './context.js';
 import { logLevelFrom, stderrLogger, type LogLevel } from './logger.js';
-import { createMetrics, metricsAddress, startMetricsServer } from './metrics.js';
 import {
   flagSetting,
   listenSettingError,
@@ -22,7 +18,6 @@ import {
   trustProxySetting,
 } from './settings.js';
 import { handleShutdown, SHUTDOWN_DEFAULTS, type Shutdown } from './shutdown.js';
-import { publishedSnapshotSource } from './snapshot-source.js';
 import { snapshotsDirFromEnv } from '../src/snapshot/published.js';
 
 /**
@@ -55,12 +50,31 @@ const trustProxy = setting(() => trustProxySetting(env, host));
 const level: LogLevel = setting(() => logLevelFrom(env.LOG_LEVEL));
 const snapshotsDir = setting(() => snapshotsDirSetting(snapshotsDirFromEnv(env)));
 const downloads = downloadLimitsFromEnv(env, fail);
-const logger = stderrLogger(level);
 const redisUrl = setting(() => redisUrlSetting(env));
 const memoryClients = setting(() => memoryClientsFrom(env.QUOTA_MEMORY_CLIENTS));
 const mcpAllowedOrigins = setting(() => mcpAllowedOriginsSetting(env));
 const mail = setting(() => mailSetting(env));
 const oauthClientMetadataPrivate = setting(() => flagSetting(env, 'OAUTH_CLIENT_METADATA_PRIVATE'));
+// Every setting is read and checked before the rest of the server is loaded: a bad one is said in
+// about a second, without loading Express, the MCP SDK, SQLite or the mail and metrics clients.
+const [
+  { openAccess },
+  { createApp },
+  { smtpMailer },
+  { createHttpServer },
+  { rankingIndex },
+  { createMetrics, metricsAddress, startMetricsServer },
+  { publishedSnapshotSource },
+] = await Promise.all([
+  import('./access/index.js'),
+  import('./app.js'),
+  import('./access/key-mail.js'),
+  import('./serve.js'),
+  import('./context.js'),
+  import('./metrics.js'),
+  import('./snapshot-source.js'),
+]);
+const logger = stderrLogger(level);
 // Without SMTP_URL no mail is sent and /keys/ says keys come from the operator: `npm start` as before.
 const mailer = mail && smtpMailer(mail);
 
