@@ -233,15 +233,18 @@ export class KeyStore {
   /**
    * Why a presented key is not live, said to its holder, or null when it is. Only a caller who holds
    * the whole key (the secret matches) learns that it was revoked and when; anyone else learns
-   * only that it is unknown. Called on the failure path only.
+   * only that it is unknown. Called on the failure path only. `withId: false` leaves the key's id
+   * out (the holder knows which key they sent).
    */
-  whyNotLive(presented: string): string | null {
+  whyNotLive(presented: string, o: { withId?: boolean } = {}): string | null {
     if (this.verify(presented)) return null;
     const m = KEY_FORMAT.exec(presented);
     if (!m) return MALFORMED_KEY;
     const row = this.byId.get(m[1]!);
-    if (!row || !timingSafeEqual(sha256(presented), Buffer.from(row.hash, 'hex'))) return `The key esg_${m[1]}_… is not known to this server.`;
-    return `The key esg_${m[1]}_… was revoked at ${row.revoked_at}. Get a new key at /keys/, or ask the operator.`;
+    const key = o.withId === false ? 'The key sent' : `The key esg_${m[1]}_…`;
+    if (!row || !timingSafeEqual(sha256(presented), Buffer.from(row.hash, 'hex'))) return `${key} is not known to this server.`;
+    // To the second: the time is for a person, and a run of digits is what some clients misread (index.ts refuseDeadCredential).
+    return `${key} was revoked at ${row.revoked_at!.replace(/\.\d+Z$/, 'Z')}. Get a new key at /keys/, or ask the operator.`;
   }
 
   close(): void {

@@ -124,7 +124,10 @@ function refuseDeadCredential(keys: KeyStore, store?: OAuthStore) {
     const bearer = /^Bearer[ \t]+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
     if (bearer === undefined || req.method !== 'POST') return next();
     let why: string | null;
-    if (!isAccessToken(bearer)) why = keys.whyNotLive(bearer);
+    // Without the key's id or a time's milliseconds: mcp-remote (0.15.1) takes any error whose text
+    // holds "404" or "405" for a transport that lacks Streamable HTTP and falls back to SSE, and a
+    // random hex id holds one now and then. Dates and times to the second never do.
+    if (!isAccessToken(bearer)) why = keys.whyNotLive(bearer, { withId: false });
     else if (!store) why = 'This server does not take OAuth access tokens (its operator has not set up sign-in).';
     else {
       const c = store.checkAccess(bearer);

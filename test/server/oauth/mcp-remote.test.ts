@@ -94,12 +94,22 @@ describe('mcp-remote with a key that is not live', () => {
     const { record, key } = keys.create({ tier: 'developer', owner: email, email });
     keys.revoke(record.id);
     const run = await mcpRemote(s.base, key);
-    expectRefusedWith(run, `"error_description":"The key esg_${record.id}_… was revoked at `);
+    expectRefusedWith(run, `"error_description":"The key sent was revoked at `);
+  }, 45_000);
+
+  it('a revoked key whose id holds "405": the reason still, though mcp-remote falls back to SSE on any error text with 404 or 405 in it', async () => {
+    // Ids are random: make keys until one holds the digits (about one in 250), then revoke it.
+    let made = keys.create({ tier: 'developer', owner: email, email });
+    for (let i = 0; i < 20_000 && !made.record.id.includes('405'); i++) made = keys.create({ tier: 'developer', owner: email, email });
+    expect(made.record.id).toContain('405');
+    keys.revoke(made.record.id);
+    const run = await mcpRemote(s.base, made.key);
+    expectRefusedWith(run, `"error_description":"The key sent was revoked at `);
   }, 45_000);
 
   it('a key that never existed: shows that it is not known', async () => {
     const run = await mcpRemote(s.base, `esg_0123456789_${'A'.repeat(43)}`);
-    expectRefusedWith(run, '"error_description":"The key esg_0123456789_… is not known to this server."');
+    expectRefusedWith(run, '"error_description":"The key sent is not known to this server."');
   }, 45_000);
 });
 
@@ -119,6 +129,6 @@ describe('mcp-remote with a revoked key, on a shim without sign-in (no SMTP: `np
     keys.revoke(record.id);
     keys.close();
     const run = await mcpRemote(s.base, key);
-    expectRefusedWith(run, `"error_description":"The key esg_${record.id}_… was revoked at `);
+    expectRefusedWith(run, `"error_description":"The key sent was revoked at `);
   }, 45_000);
 });
