@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import Database from 'better-sqlite3';
 import { KeyStore } from '../../../server/access/key-store.js';
 import { MAIL_LIMITS } from '../../../src/contract/key-requests.js';
 import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
@@ -307,6 +308,69 @@ describe('OAuth for /mcp, with the SDK client', () => {
     const refused = await call();
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('disconnected by the key holder');
+  });
+
+  it('a confidential client: its secret is shown once at registration, kept only as its SHA-256, and required at the token endpoint', async () => {
+    const registered = await fetch(`${s.base}/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Hosted Chat',
+        redirect_uris: ['https://chat.example.org/cb'],
+        token_endpoint_auth_method: 'client_secret_post',
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const client = (await registered.json()) as { client_id: string; client_secret: string };
+    expect(client.client_secret).toMatch(/^[0-9a-f]{64}$/);
+    const stored = new Database(s.keysPath, { readonly: true });
+    const row = stored.prepare('SELECT secret_hash, info FROM oauth_clients WHERE client_id = ?').get(client.client_id) as {
+      secret_hash: string;
+      info: string;
+    };
+    stored.close();
+    expect(row.secret_hash).toBe(createHash('sha256').update(client.client_secret).digest('hex'));
+    expect(row.info).not.toContain(client.client_secret);
+
+    const verifier = randomBytes(32).toString('base64url');
+    const authorize = new URL(`${s.base}/authorize`);
+    for (const [k, v] of Object.entries({
+      client_id: client.client_id,
+      redirect_uri: 'https://chat.example.org/cb',
+      response_type: 'code',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      state: 'xyz',
+      resource: `${s.base}/mcp`,
+    }))
+      authorize.searchParams.set(k, v);
+    const page = await s.get(authorize.href);
+    expect(page.html).toContain('Hosted Chat');
+    expect(page.html).toContain('chat.example.org');
+    const request = /name="request" value="([^"]+)"/.exec(page.html)![1]!;
+    await s.post('/oauth/sign-in', { request, email });
+    const mail = await s.inbox!.next(email);
+    const consent = await s.get(mail.link);
+    expect(consent.headers.get('content-security-policy')).toContain("form-action 'self' https://chat.example.org");
+    const answer = await s.post('/oauth/consent', { t: formToken(consent.html), decision: 'allow', key: developer.id });
+    const code = new URL(answer.headers.get('location')!).searchParams.get('code')!;
+    const token = (secret: string) =>
+      fetch(`${s.base}/token`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          code_verifier: verifier,
+          client_id: client.client_id,
+          client_secret: secret,
+        }),
+      });
+    const wrong = await token('0'.repeat(64));
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { error: string }).error).toBe('invalid_client');
+    const right = await token(client.client_secret);
+    expect(right.status).toBe(200);
+    expect(((await right.json()) as { access_token: string }).access_token).toMatch(/^esgat_/);
   });
 
   it('a registration presenting a revoked key as its initial access token is refused with why (what mcp-remote shows)', async () => {
