@@ -77,7 +77,10 @@ function requestWriter(destination: DestinationStream): (line: RequestLine, mess
   const pid = `,"pid":${process.pid}`;
   return (l, message) => {
     destination.write(
-      `${head}${isoTime()}${pid},"request_id":${str(l.request_id)},"method":${str(l.method)},"route":${str(l.route)},"status":${num(l.status)},"duration_ms":${num(l.duration_ms)},"bytes":${num(l.bytes)},"tier":${str(l.tier)},"key_id":${str(l.key_id)},"client":${str(l.client)},"snapshot":${str(l.snapshot)}${l.tool === undefined ? '' : `,"tool":${str(l.tool)}`},"message":${str(message)}}\n`,
+      `${head}${isoTime()}${pid},"request_id":${str(l.request_id)},"method":${str(l.method)},"route":${str(l.route)}` +
+        `,"status":${num(l.status)},"duration_ms":${num(l.duration_ms)},"bytes":${num(l.bytes)},"tier":${str(l.tier)}` +
+        `,"key_id":${str(l.key_id)},"client":${str(l.client)},"snapshot":${str(l.snapshot)}` +
+        `${l.tool === undefined ? '' : `,"tool":${str(l.tool)}`},"message":${str(message)}}\n`,
     );
   };
 }

@@ -124,7 +124,9 @@ export function trustProxySetting(env: Env, host: string): number | string | und
   }
   if (typeof trust === 'number' && trust > 0 && !isLoopback(host) && !publicHost) {
     throw new SettingError(
-      `TRUST_PROXY=${trust} (a hop count) with HOST=${host} would let any client that reaches this port choose its own address: listen on loopback (HOST=127.0.0.1), name the proxy (TRUST_PROXY=loopback or its address), or set TRUST_PROXY_PUBLIC_HOST=1 if only the proxy can reach this port`,
+      `TRUST_PROXY=${trust} (a hop count) with HOST=${host} would let any client that reaches this port choose its ` +
+        `own address: listen on loopback (HOST=127.0.0.1), name the proxy (TRUST_PROXY=loopback or its address), or ` +
+        `set TRUST_PROXY_PUBLIC_HOST=1 if only the proxy can reach this port`,
     );
   }
   return trust;

@@ -11,7 +11,9 @@ export function formatFetchSummary(r: FetchResult, ms: number): string {
     const bytes = files.reduce((s, f) => s + f.bytes, 0);
     const previous = c?.previous_records != null ? ` (previous fetch ${c.previous_records})` : '';
     lines.push(
-      `  ${id.padEnd(24)} ${String(files.length).padStart(4)} file${files.length === 1 ? ' ' : 's'} ${String(c?.records ?? files.reduce((s, f) => s + f.records, 0)).padStart(9)} records${previous}  ${(bytes / 1e6).toFixed(1)} MB${hand ? `  ${hand} placed by hand` : ''}`,
+      `  ${id.padEnd(24)} ${String(files.length).padStart(4)} file${files.length === 1 ? ' ' : 's'} ` +
+        `${String(c?.records ?? files.reduce((s, f) => s + f.records, 0)).padStart(9)} records${previous}  ` +
+        `${(bytes / 1e6).toFixed(1)} MB${hand ? `  ${hand} placed by hand` : ''}`,
     );
   }
   if (r.carried.length > 0) lines.push(`Kept from the previous folder: ${r.carried.join(', ')}`);

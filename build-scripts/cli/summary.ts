@@ -12,7 +12,10 @@ export function formatSummary(r: BuildResult, totalMs: number): string {
       .sort()
       .flatMap((id) => {
         const c = s.tally.bySource.get(id);
-        const line = `  ${id.padEnd(24)} ${String(s.rowsRead[id] ?? 0).padStart(9)} / ${String(s.recordCounts[id] ?? 0).padStart(9)}   companies ${String(c?.companies.size ?? 0).padStart(5)}   duplicates ${c?.duplicates ?? 0}${c?.conflicting ? ` (${c.conflicting} differing; the first kept)` : ''}`;
+        const line =
+          `  ${id.padEnd(24)} ${String(s.rowsRead[id] ?? 0).padStart(9)} / ${String(s.recordCounts[id] ?? 0).padStart(9)}` +
+          `   companies ${String(c?.companies.size ?? 0).padStart(5)}   duplicates ${c?.duplicates ?? 0}` +
+          `${c?.conflicting ? ` (${c.conflicting} differing; the first kept)` : ''}`;
         const skipped = [...(c?.skipped ?? new Map<string, number>())].map(([why, n]) => `      skipped ${n}: ${why}`);
         const unmatched = (c?.unmatched ?? []).map((n) => `      left out, unmatched: ${n}`);
         const unlinked =

@@ -120,7 +120,8 @@ const CLASS_OPTIONS = [
 function page(s: HiddenState, periods: readonly string[], period: string, fundClass: SitcaClass, table: string): string {
   const periodOptions = periods.map((p) => [p, `${p.slice(0, 4)} 年 ${p.slice(4)} 月`] as const);
   const company = [['A0001', 'A0001 示範投信']] as const;
-  return `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">
+  return (
+    `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">
 <html xmlns="http://www.w3.org/1999/xhtml">
 <head><meta http-equiv="Content-Type" content="text/html; charset=utf-8" /><title>
 	示範 基金投資明細－季占基金淨資產價值1%以上 (fictional demo page)
@@ -146,7 +147,8 @@ function page(s: HiddenState, periods: readonly string[], period: string, fundCl
 		<td>${select(FIELD.company, company, 'A0001')} ${select(FIELD.fundClass1, CLASS_OPTIONS, fundClass)}</td>
 	</tr>
 	<tr>
-		<td class="QueryLabel"><input id="ctl00_ContentPlaceHolder1_rbClass" type="radio" name="${FIELD.radio}" value="rbClass" checked="checked" /><label for="ctl00_ContentPlaceHolder1_rbClass">依類型</label></td>
+		<td class="QueryLabel"><input id="ctl00_ContentPlaceHolder1_rbClass" type="radio" name="${FIELD.radio}" ` +
+    `value="rbClass" checked="checked" /><label for="ctl00_ContentPlaceHolder1_rbClass">依類型</label></td>
 		<td>${select(FIELD.fundClass, CLASS_OPTIONS, fundClass)} ${select(FIELD.company1, company, 'A0001')}</td>
 	</tr>
 	<tr>
@@ -157,7 +159,8 @@ ${table}
 </form>
 </body>
 </html>
-`;
+`
+  );
 }
 
 const HEADER = [

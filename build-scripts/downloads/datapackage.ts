@@ -91,9 +91,13 @@ export function buildDatapackage(facts: SnapshotFacts, csvs: readonly CsvResourc
   const demo = m.kind === 'demo';
   const home = serviceUrl(m.service_host);
   const description = [
-    `${SCORE_NAME} of Taiwan-listed companies with the facts behind it (carbon disclosures, assurance, environmental penalties, carbon-fee liability, ETF holdings), snapshot ${m.dataset_snapshot_id}: data as of ${m.data_asof}, methodology ${m.methodology_version}.`,
+    `${SCORE_NAME} of Taiwan-listed companies with the facts behind it (carbon disclosures, assurance, ` +
+      `environmental penalties, carbon-fee liability, ETF holdings), snapshot ${m.dataset_snapshot_id}: data as of ` +
+      `${m.data_asof}, methodology ${m.methodology_version}.`,
     demo ? 'This is a demo snapshot: every company and fact in it is fictional.' : '',
-    `Each table is one CSV resource below. The same tables, with indexes, are in the SQLite database ${files.sqliteFile}; ${files.archiveFile} holds the whole static JSON tree of the API for this snapshot. SHA256SUMS lists a checksum for every file.`,
+    `Each table is one CSV resource below. The same tables, with indexes, are in the SQLite database ` +
+      `${files.sqliteFile}; ${files.archiveFile} holds the whole static JSON tree of the API for this snapshot. ` +
+      `SHA256SUMS lists a checksum for every file.`,
   ]
     .filter(Boolean)
     .join(' ');

@@ -24,7 +24,11 @@ export function datasetJsonLd(meta: SnapshotMeta, entry: SnapshotEntry, registry
     '@context': 'https://schema.org',
     '@type': 'Dataset',
     name: `${demo ? '[DEMO, fictional] ' : ''}ESG disclosure credibility of Taiwan-listed companies, snapshot ${entry.dataset_snapshot_id}`,
-    description: `Credibility scores (methodology ${entry.methodology_version}) of the ESG and carbon disclosures of Taiwan-listed companies: environmental penalties, carbon disclosure, carbon-fee liability, assurance and greenwashing-risk flags, each fact traced to its public source. Data as of ${entry.data_asof}. ${disclaimerFor(meta)}`,
+    description:
+      `Credibility scores (methodology ${entry.methodology_version}) of the ESG and carbon disclosures of ` +
+      `Taiwan-listed companies: environmental penalties, carbon disclosure, carbon-fee liability, assurance and ` +
+      `greenwashing-risk flags, each fact traced to its public source. Data as of ${entry.data_asof}. ` +
+      `${disclaimerFor(meta)}`,
     url: `${site}${pageUrl}`,
     version: entry.dataset_snapshot_id,
     datePublished: entry.published_at,

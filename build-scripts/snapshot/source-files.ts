@@ -49,7 +49,9 @@ export async function describeSourceFiles(
       const entry = fetched.get(file);
       if (entry && (entry.sha256 !== sha256 || entry.bytes !== bytes)) {
         throw new SourceFileMismatch(
-          `${m.info.source_id} ${file}: sha256 ${sha256.slice(0, 12)}… (${bytes} bytes) is not what the fetch recorded in manifest.json (${entry.sha256.slice(0, 12)}…, ${entry.bytes} bytes); fetch again or remove its manifest entry`,
+          `${m.info.source_id} ${file}: sha256 ${sha256.slice(0, 12)}… (${bytes} bytes) is not what the fetch recorded ` +
+            `in manifest.json (${entry.sha256.slice(0, 12)}…, ${entry.bytes} bytes); fetch again or remove its manifest ` +
+            `entry`,
         );
       }
       rows.push({

@@ -63,7 +63,9 @@ export function checkRead(m: SourceModule, c: SourceCounts, o: { scale: number; 
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   if (a.minLinkedShare !== undefined && c.linked / c.records < a.minLinkedShare) {
     out.failures.push(
-      `${id}: assertion minLinkedShare failed: ${pct(c.linked / c.records)} of ${c.records} records link to a company of the universe, at least ${pct(a.minLinkedShare)} expected (a join that matches almost nothing: a renamed code or number?)`,
+      `${id}: assertion minLinkedShare failed: ${pct(c.linked / c.records)} of ${c.records} records link to a ` +
+        `company of the universe, at least ${pct(a.minLinkedShare)} expected (a join that matches almost nothing: a ` +
+        `renamed code or number?)`,
     );
   }
   if (a.minLinkedCompanies !== undefined && o.absolute && c.companies.size < scaled(a.minLinkedCompanies, o.scale)) {

@@ -116,6 +116,8 @@ function typeRuleError(rows: readonly FundListRow[]): EtfFundTypeError {
   for (const r of rows) seen.set(r.fundType, (seen.get(r.fundType) ?? 0) + 1);
   const types = [...seen].map(([t, n]) => `${JSON.stringify(t)} (${n})`).join(', ');
   return new EtfFundTypeError(
-    `SRC-TWSE-ETF-LIST: ${rows.length} funds of SITCA's answer have an ESG word in their name or index, but none has a domestic equity fund type (基金類型 ${DOMESTIC_EQUITY_FUND_TYPES.join(' or ')}); their types: ${types}. Did the list rename its fund types? The ESG rule is in src/methodology/esg-etfs.ts.`,
+    `SRC-TWSE-ETF-LIST: ${rows.length} funds of SITCA's answer have an ESG word in their name or index, but none ` +
+      `has a domestic equity fund type (基金類型 ${DOMESTIC_EQUITY_FUND_TYPES.join(' or ')}); their types: ${types}. Did ` +
+      `the list rename its fund types? The ESG rule is in src/methodology/esg-etfs.ts.`,
   );
 }

@@ -52,7 +52,9 @@ export const moenvRegistryModule: SourceModule = {
     update_frequency: 'annual',
     homepage_url: moenvDatasetPage(DATASET),
     description:
-      'Registered annual direct and energy-indirect emissions per site; the basis of carbon-fee liability (Climate Change Response Act, fee rules from 2025-01-01). No record-level link is known: facts link to the dataset, where the rows are found by business ID (companyno) and year (app_year, ROC).',
+      'Registered annual direct and energy-indirect emissions per site; the basis of carbon-fee liability (Climate ' +
+      'Change Response Act, fee rules from 2025-01-01). No record-level link is known: facts link to the dataset, ' +
+      'where the rows are found by business ID (companyno) and year (app_year, ROC).',
     record_link: null,
   },
   files: { answers: moenvPageFiles(DATASET), placed: [registryLayout.file, ...registryLayout.alternatives] },

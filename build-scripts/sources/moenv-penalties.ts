@@ -57,7 +57,9 @@ export const moenvPenaltiesModule: SourceModule = {
     update_frequency: 'monthly',
     homepage_url: moenvDatasetPage(DATASET),
     description:
-      'Penalty decisions by the Ministry of Environment and local environmental protection bureaus, by business ID (統一編號). Each penalty links to its record in MOENV’s public penalty query (prtr.moenv.gov.tw): the company’s business ID with the penalty date as both bounds.',
+      'Penalty decisions by the Ministry of Environment and local environmental protection bureaus, by business ID ' +
+      '(統一編號). Each penalty links to its record in MOENV’s public penalty query (prtr.moenv.gov.tw): the company’s ' +
+      'business ID with the penalty date as both bounds.',
     record_link: {
       template: 'https://prtr.moenv.gov.tw/api/v1/Penalty?UniformNo={uniform_no}&StartDate={date}&EndDate={date}&PageNumber=1&PageSize=-1',
       confirmed: '2026-11-23',

@@ -88,7 +88,11 @@ export const mopsEsgReportModule: SourceModule = {
     update_frequency: 'annual',
     homepage_url: `${SITE}/inquiry/report`,
     description:
-      'Sustainability report filings with the CPA firm that assured them (its standard and opinion: limited or reasonable) and any third-party verifier, from TWSE ESG GenPlus (report years from 2023, and the older MOPS filings it serves). A CPA firm’s assurance is the one shown and scored; a verifier alone is shown as third-party verification. Each report links to its file where GenPlus has one (or to the old MOPS file), else to its GenPlus page for the company and year.',
+      'Sustainability report filings with the CPA firm that assured them (its standard and opinion: limited or ' +
+      'reasonable) and any third-party verifier, from TWSE ESG GenPlus (report years from 2023, and the older MOPS ' +
+      'filings it serves). A CPA firm’s assurance is the one shown and scored; a verifier alone is shown as ' +
+      'third-party verification. Each report links to its file where GenPlus has one (or to the old MOPS file), else ' +
+      'to its GenPlus page for the company and year.',
     record_link: null,
   },
   files: { answers: /^esggenplus-(?:\d{4}-(?:sii|otc)|antiforgery-token)\.json$/, placed: ['esg_report.csv', 'esg_report.json'] },
@@ -186,7 +190,9 @@ export function antiforgeryTokenOf(body: string, file: string): string {
   const token = tokenIn(value, 2);
   if (token === null) {
     throw new SourceFileError(
-      `${mopsEsgReportModule.info.source_id} ${file}: the antiforgery answer holds no token in a form we know ({success: true, data: "<token>"}, {token}, {requestToken} or the bare token): ${JSON.stringify(text.slice(0, 160))}`,
+      `${mopsEsgReportModule.info.source_id} ${file}: the antiforgery answer holds no token in a form we know ` +
+        `({success: true, data: "<token>"}, {token}, {requestToken} or the bare token): ` +
+        `${JSON.stringify(text.slice(0, 160))}`,
     );
   }
   return token;

@@ -138,7 +138,12 @@ export const sitcaEtfHoldingsModule: SourceModule = {
     update_frequency: 'quarterly',
     homepage_url: SITCA_URL,
     description:
-      'The holdings of every domestic index ETF (class AH11) and active ETF (AL11) that reach 1 % of the fund’s net assets, each quarter, with their weights. Only those holdings are published, so the listed weights of a broad ETF sum to well under 100 %. SITCA names funds, not codes: the code comes from the TWSE fund list (SRC-TWSE-ETF-LIST) by the fund’s full name. SITCA is an industry association under the FSC, not a government body, and its pages carry no open-data licence. No record-level link is known: a person finds a fund on the page by choosing the quarter and the class.',
+      'The holdings of every domestic index ETF (class AH11) and active ETF (AL11) that reach 1 % of the fund’s net ' +
+      'assets, each quarter, with their weights. Only those holdings are published, so the listed weights of a broad ' +
+      'ETF sum to well under 100 %. SITCA names funds, not codes: the code comes from the TWSE fund list ' +
+      '(SRC-TWSE-ETF-LIST) by the fund’s full name. SITCA is an industry association under the FSC, not a government ' +
+      'body, and its pages carry no open-data licence. No record-level link is known: a person finds a fund on the ' +
+      'page by choosing the quarter and the class.',
     record_link: null,
   },
   files: { answers: /^sitca-IN2630-(form|\d{6}-(AH11|AL11))\.html$/, placed: [] },
@@ -256,7 +261,9 @@ function confirm(page: SitcaPage, period: string, fundClass: SitcaClass): Holdin
   const asked = `asked for period ${period}, class ${fundClass}`;
   if (page.period !== period || page.fundClass !== fundClass) {
     throw new SourceFileError(
-      `${SOURCE_ID} ${page.file}: ${asked}; the answer shows period ${shown(page.period, page.selects.period)}, class ${shown(page.fundClass, page.selects.fundClass)} (the server answers other periods with another table; a lost session answers the bare form)`,
+      `${SOURCE_ID} ${page.file}: ${asked}; the answer shows period ${shown(page.period, page.selects.period)}, ` +
+        `class ${shown(page.fundClass, page.selects.fundClass)} (the server answers other periods with another table; ` +
+        `a lost session answers the bare form)`,
     );
   }
   const table = holdingsTable(page.tables, page.file);

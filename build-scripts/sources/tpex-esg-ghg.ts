@@ -24,7 +24,9 @@ export const tpexGhgModule: SourceModule = {
     update_frequency: 'annual',
     homepage_url: URL,
     description:
-      'Scope 1, 2 and 3 emissions as disclosed by TPEx-listed (OTC) companies for their latest reporting year. No record-level link is known: facts link to the dataset (one JSON array), where the row is the one with 公司代號 = the ticker.',
+      'Scope 1, 2 and 3 emissions as disclosed by TPEx-listed (OTC) companies for their latest reporting year. No ' +
+      'record-level link is known: facts link to the dataset (one JSON array), where the row is the one with 公司代號 = ' +
+      'the ticker.',
     record_link: null,
   },
   files: singleFile(tpexGhgLayout),

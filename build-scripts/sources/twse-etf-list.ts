@@ -45,7 +45,9 @@ export const twseEtfListModule: SourceModule = {
     update_frequency: 'monthly',
     homepage_url: URL,
     description:
-      'Every fund listed on TWSE with its code, short and full names, type and tracked index. Used to give SITCA’s holdings (which name funds, not codes) their fund codes, matching on the full name, and to tell ESG ETFs by the published rule. No record-level link is known: the row is the one with 基金代號 = the fund code.',
+      'Every fund listed on TWSE with its code, short and full names, type and tracked index. Used to give SITCA’s ' +
+      'holdings (which name funds, not codes) their fund codes, matching on the full name, and to tell ESG ETFs by ' +
+      'the published rule. No record-level link is known: the row is the one with 基金代號 = the fund code.',
     record_link: null,
   },
   files: { answers: /^t187ap47_L\.json$/, placed: ['t187ap47_L.csv'] },

@@ -25,7 +25,8 @@ interface Prompt {
 }
 
 const CITE =
-  'Answer only from the data below; cite its dataset_snapshot_id and methodology_version, and the source_id of each fact you use (the esg://sources/registry resource names them); say so when the snapshot is demo data.';
+  'Answer only from the data below; cite its dataset_snapshot_id and methodology_version, and the source_id of ' +
+  'each fact you use (the esg://sources/registry resource names them); say so when the snapshot is demo data.';
 
 const run = (store: SnapshotStore, source: SnapshotSource, tool: string, args: Record<string, unknown>) =>
   TOOLS_BY_NAME.get(tool)!.run(store, source, args);
@@ -48,7 +49,9 @@ const PROMPTS: readonly Prompt[] = [
     title: 'Explain this company’s score',
     description: 'Explain a company’s ESG-disclosure credibility score: what each component gave, its verdict, rank and red flags.',
     ask: (who) =>
-      `Explain the ESG-disclosure credibility score of ${who}: the points of each methodology component (disclosure, assurance, compliance, consistency), the verdict and rank it leads to, and what each red flag means. The rules are in the esg://methodology resource (get_methodology); the sourced facts in get_company_facts. ${CITE}`,
+      `Explain the ESG-disclosure credibility score of ${who}: the points of each methodology component (disclosure, ` +
+      `assurance, compliance, consistency), the verdict and rank it leads to, and what each red flag means. The ` +
+      `rules are in the esg://methodology resource (get_methodology); the sourced facts in get_company_facts. ${CITE}`,
     data: (store, source, ticker, company) => [
       companyResource(ticker, company),
       toolAnswer(`get_company_facts {"ticker":"${ticker}"}`, run(store, source, 'get_company_facts', { ticker })),
@@ -60,7 +63,10 @@ const PROMPTS: readonly Prompt[] = [
     description:
       'Why a company’s score, verdict or flags changed since the previous snapshot, cause by cause, with the points each moved and its source.',
     ask: (who) =>
-      `Why did the credibility score of ${who} change since the previous snapshot? Go through its causes: what happened, how many points each moved (they add up to score_delta), and the source_id of the fact behind it. If the data show no change for it, say that it did not change and name the two snapshots. For its score over a longer time, get_company_history. ${CITE}`,
+      `Why did the credibility score of ${who} change since the previous snapshot? Go through its causes: what ` +
+      `happened, how many points each moved (they add up to score_delta), and the source_id of the fact behind it. ` +
+      `If the data show no change for it, say that it did not change and name the two snapshots. For its score over ` +
+      `a longer time, get_company_history. ${CITE}`,
     data: (store, source, ticker, company) => {
       const changes = run(store, source, 'get_changes', { ticker, page: 1, limit: 1 }) as ChangesResponse;
       return [companyResource(ticker, company), toolAnswer(`get_changes {"ticker":"${ticker}"}`, changes)];
@@ -72,7 +78,9 @@ const PROMPTS: readonly Prompt[] = [
     description:
       'Compare a company’s credibility with the other companies of its TWSE industry: where it stands, and what the better ones do differently.',
     ask: (who, company) =>
-      `Compare ${who} with the other companies of its industry (${company.company.industry}): where its score, verdict and red flags stand among them, and what the better-scored ones disclose or have assured that it does not. Ranks are over the whole market. compare_companies gives the facts of up to 5 side by side. ${CITE}`,
+      `Compare ${who} with the other companies of its industry (${company.company.industry}): where its score, ` +
+      `verdict and red flags stand among them, and what the better-scored ones disclose or have assured that it does ` +
+      `not. Ranks are over the whole market. compare_companies gives the facts of up to 5 side by side. ${CITE}`,
     data: (store, source, ticker, company) => {
       const industry = company.company.industry;
       const args = { industry, limit: LIMITS.perPageDefault, page: 1, sort: 'score_desc', mode: 'compact' };

@@ -27,8 +27,11 @@ const SERVER_INFO = { name: 'esg-credibility-tw', title: 'ESG disclosure credibi
 /** What a model is told at initialize: how the tools fit together to answer from the service's own data. */
 const INSTRUCTIONS = [
   'Credibility of the ESG and carbon disclosures of Taiwan-listed companies (TWSE and TPEx), from government and exchange open data.',
-  'Find a company with find_company (by name or code), then get_company for its score and breakdown, get_company_facts for the sourced facts, get_changes with its ticker for why its score changed since the previous snapshot (each cause with its points and source_id), get_company_history for its score over time.',
-  'Every answer names its dataset_snapshot_id and methodology_version, and every fact its source_id (the esg://sources/registry resource resolves them): cite them, and say when a snapshot is demo data.',
+  'Find a company with find_company (by name or code), then get_company for its score and breakdown, ' +
+    'get_company_facts for the sourced facts, get_changes with its ticker for why its score changed since the ' +
+    'previous snapshot (each cause with its points and source_id), get_company_history for its score over time.',
+  'Every answer names its dataset_snapshot_id and methodology_version, and every fact its source_id (the ' +
+    'esg://sources/registry resource resolves them): cite them, and say when a snapshot is demo data.',
   'The prompts explain_score, why_changed and compare_with_industry ask those questions of one company, with its data attached.',
 ].join(' ');
 

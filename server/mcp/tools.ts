@@ -103,7 +103,8 @@ const changesInput = changesQuerySchema.extend({
   }),
   compact: booleanArg(
     'compact',
-    'One short line per company (ticker, name, kind of change, score before and after, score_delta and the kinds of its causes) instead of every cause with its points, detail and source_id; ask again with ticker for the why',
+    'One short line per company (ticker, name, kind of change, score before and after, score_delta and the kinds ' +
+      'of its causes) instead of every cause with its points, detail and source_id; ask again with ticker for the why',
   ),
 });
 
@@ -153,7 +154,8 @@ export const TOOLS: readonly Tool[] = [
     name: 'find_company',
     title: 'Find a company',
     description:
-      'Find Taiwan-listed companies by part of their name or code; returns matching tickers with name, credibility score (0–100), verdict and rank, best score first. Start here when the user names a company.',
+      'Find Taiwan-listed companies by part of their name or code; returns matching tickers with name, credibility ' +
+      'score (0–100), verdict and rank, best score first. Start here when the user names a company.',
     api: 'GET /api/v1/ranking?q=<q>&limit=<limit>',
     input: findInput,
     output: rankingResponseSchema,
@@ -165,7 +167,10 @@ export const TOOLS: readonly Tool[] = [
   {
     name: 'get_company',
     title: 'Company analysis',
-    description: `A company’s ESG-disclosure credibility analysis: score 0–100 with its breakdown by methodology component (disclosure, assurance, compliance, consistency), verdict, rank and percentile, assurance level, top red flags, carbon-fee liability and EU CBAM exposure. ${TICKER}.`,
+    description:
+      `A company’s ESG-disclosure credibility analysis: score 0–100 with its breakdown by methodology component ` +
+      `(disclosure, assurance, compliance, consistency), verdict, rank and percentile, assurance level, top red ` +
+      `flags, carbon-fee liability and EU CBAM exposure. ${TICKER}.`,
     api: 'GET /api/v1/company/<ticker>',
     input: tickerInput,
     output: companyResponseSchema,
@@ -178,7 +183,10 @@ export const TOOLS: readonly Tool[] = [
   {
     name: 'get_company_facts',
     title: 'Company facts with sources',
-    description: `The facts behind a company’s score, each with its source: environmental penalties (date, fine, agency, link to the government record), greenhouse-gas disclosure (scope 1/2/3, verified or not, registry total), carbon-fee obligation, assurance of its sustainability report, and red flags. ${TICKER}. ${SOURCED}`,
+    description:
+      `The facts behind a company’s score, each with its source: environmental penalties (date, fine, agency, link ` +
+      `to the government record), greenhouse-gas disclosure (scope 1/2/3, verified or not, registry total), ` +
+      `carbon-fee obligation, assurance of its sustainability report, and red flags. ${TICKER}. ${SOURCED}`,
     api: 'GET /api/v1/company/<ticker>/canonical?fields=<fields>',
     input: z.strictObject({ ...tickerInput.shape, ...canonicalQuerySchema.shape }),
     output: canonicalViewSchema,
@@ -187,7 +195,10 @@ export const TOOLS: readonly Tool[] = [
   {
     name: 'get_company_history',
     title: 'Company score history',
-    description: `A company’s score, verdict, rank, flags and score breakdown in every published snapshot (monthly), newest first: how its score moved over time. ${TICKER}. For why it moved in the latest snapshot, use get_changes with the ticker.`,
+    description:
+      `A company’s score, verdict, rank, flags and score breakdown in every published snapshot (monthly), newest ` +
+      `first: how its score moved over time. ${TICKER}. For why it moved in the latest snapshot, use get_changes ` +
+      `with the ticker.`,
     api: 'GET /api/v1/company/<ticker>/history',
     input: tickerInput,
     output: historyResponseSchema,
@@ -206,7 +217,9 @@ export const TOOLS: readonly Tool[] = [
     name: 'rank_companies',
     title: 'Ranking',
     description:
-      'The market ranking by credibility score, filtered and paged: by TWSE industry (Chinese name, e.g. 半導體業), assurance level, market (listed/otc), red-flag id (gf, e.g. GF-P01) or name/code substring (q); sort best or worst first; mode=full gives each company’s whole summary. Ranks are always over the whole market.',
+      'The market ranking by credibility score, filtered and paged: by TWSE industry (Chinese name, e.g. 半導體業), ' +
+      'assurance level, market (listed/otc), red-flag id (gf, e.g. GF-P01) or name/code substring (q); sort best or ' +
+      'worst first; mode=full gives each company’s whole summary. Ranks are always over the whole market.',
     api: 'GET /api/v1/ranking?<parameters>',
     input: rankingQuerySchema.omit({ format: true }),
     output: rankingResponseSchema,
@@ -225,7 +238,8 @@ export const TOOLS: readonly Tool[] = [
     name: 'get_etf',
     title: 'ETF result',
     description:
-      'An ESG ETF’s holdings scored: weighted average and lowest credibility score of the holdings, assurance coverage, and each holding with its weight and score. code: the fund code, e.g. 00850 (list_etfs gives them).',
+      'An ESG ETF’s holdings scored: weighted average and lowest credibility score of the holdings, assurance ' +
+      'coverage, and each holding with its weight and score. code: the fund code, e.g. 00850 (list_etfs gives them).',
     api: 'GET /api/v1/etf/<code>',
     input: fundInput,
     output: etfResponseSchema,
@@ -239,7 +253,13 @@ export const TOOLS: readonly Tool[] = [
   {
     name: 'get_changes',
     title: 'What changed and why',
-    description: `What changed since the previous snapshot and why: for each company whose score, verdict or flags moved, the before and after, score_delta, and its causes (new or aged-out penalties, new or changed disclosures, assurance, carbon fee, timeliness, methodology), each with the points it moved, a readable detail and the source_id of the fact behind it. Give ticker to ask why one company’s score changed; filter by cause kind, industry or minimum |score_delta| otherwise. ${CHANGES_TOOL_LIMIT} companies a page unless limit says otherwise; compact: true lists the moves in a line each. ${SOURCED}`,
+    description:
+      `What changed since the previous snapshot and why: for each company whose score, verdict or flags moved, the ` +
+      `before and after, score_delta, and its causes (new or aged-out penalties, new or changed disclosures, ` +
+      `assurance, carbon fee, timeliness, methodology), each with the points it moved, a readable detail and the ` +
+      `source_id of the fact behind it. Give ticker to ask why one company’s score changed; filter by cause kind, ` +
+      `industry or minimum |score_delta| otherwise. ${CHANGES_TOOL_LIMIT} companies a page unless limit says ` +
+      `otherwise; compact: true lists the moves in a line each. ${SOURCED}`,
     api: 'GET /api/v1/changes?<parameters> (ticker and compact: this tool’s own; limit defaults to 20)',
     input: changesInput,
     output: changesToolOutput,
@@ -249,7 +269,9 @@ export const TOOLS: readonly Tool[] = [
     name: 'get_methodology',
     title: 'Methodology',
     description:
-      'How the credibility score is computed (methodology as data): the four components and their point rules, verdict bands, every red flag (id, severity, when raised), the carbon-fee and CBAM rules, and the units. Use it to explain a score or a flag.',
+      'How the credibility score is computed (methodology as data): the four components and their point rules, ' +
+      'verdict bands, every red flag (id, severity, when raised), the carbon-fee and CBAM rules, and the units. Use ' +
+      'it to explain a score or a flag.',
     api: 'GET /api/v1/methodology',
     input: noQuerySchema,
     output: methodologyResponseSchema,

@@ -184,12 +184,23 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
         const used = b.used === null ? escapeHtml(k.unknownUsage) : l.f.number(b.used);
         const remaining = b.limit === null || b.used === null ? n(null) : l.f.number(Math.max(0, b.limit - b.used));
         const resets = new Date(b.window.endMs).toISOString().replace('.000Z', 'Z');
-        return `<tr><th scope="row">${escapeHtml(k.bucketNames[b.bucket])}</th><td class="num">${b.limit === 0 ? escapeHtml(k.none) : n(b.limit)}</td><td class="num">${used}</td><td class="num">${b.limit === 0 ? '' : remaining}</td><td>${resets}</td></tr>`;
+        return (
+          `<tr><th scope="row">${escapeHtml(k.bucketNames[b.bucket])}</th>` +
+          `<td class="num">${b.limit === 0 ? escapeHtml(k.none) : n(b.limit)}</td><td class="num">${used}</td>` +
+          `<td class="num">${b.limit === 0 ? '' : remaining}</td><td>${resets}</td></tr>`
+        );
       })
       .join('');
-    return `<section data-key-id="${r.id}"><h2>${escapeHtml(k.keyHeading(r.id, k.tierNames[r.tier]))}</h2>${p(k.createdAt(l.f.date(r.created_at)))}
-<div class="table-wrap"><table><caption>${escapeHtml(k.usageCaption)}</caption><thead><tr><th scope="col">${escapeHtml(k.bucket)}</th><th scope="col" class="num">${escapeHtml(k.limit)}</th><th scope="col" class="num">${escapeHtml(k.used)}</th><th scope="col" class="num">${escapeHtml(k.remaining)}</th><th scope="col">${escapeHtml(k.resets)}</th></tr></thead><tbody>${rows}</tbody></table></div>
-${connections(l, r, act)}${button(l.u.keysLink, { t: act, action: 'rotate', key: r.id }, k.rotate, 'data-rotate')}${button(l.u.keysLink, { t: act, action: 'revoke', key: r.id }, k.revoke, 'data-revoke')}</section>`;
+    return (
+      `<section data-key-id="${r.id}"><h2>${escapeHtml(k.keyHeading(r.id, k.tierNames[r.tier]))}</h2>${p(k.createdAt(l.f.date(r.created_at)))}\n` +
+      `<div class="table-wrap"><table><caption>${escapeHtml(k.usageCaption)}</caption><thead><tr>` +
+      `<th scope="col">${escapeHtml(k.bucket)}</th><th scope="col" class="num">${escapeHtml(k.limit)}</th>` +
+      `<th scope="col" class="num">${escapeHtml(k.used)}</th><th scope="col" class="num">${escapeHtml(k.remaining)}</th>` +
+      `<th scope="col">${escapeHtml(k.resets)}</th></tr></thead><tbody>${rows}</tbody></table></div>\n` +
+      `${connections(l, r, act)}` +
+      `${button(l.u.keysLink, { t: act, action: 'rotate', key: r.id }, k.rotate, 'data-rotate')}` +
+      `${button(l.u.keysLink, { t: act, action: 'revoke', key: r.id }, k.revoke, 'data-revoke')}</section>`
+    );
   }
 
   /** The assistants signed in with a key (OAuth grants), each with a button that ends its grant. */
@@ -200,7 +211,8 @@ ${connections(l, r, act)}${button(l.u.keysLink, { t: act, action: 'rotate', key:
     const items = grants
       .map(
         (g) =>
-          `<li>${escapeHtml(k.connectedSince(g.client_name, l.f.date(new Date(g.created_at).toISOString())))} ${button(l.u.keysLink, { t: act, action: 'disconnect', key: r.id, grant: g.id }, k.disconnect, 'data-disconnect')}</li>`,
+          `<li>${escapeHtml(k.connectedSince(g.client_name, l.f.date(new Date(g.created_at).toISOString())))} ` +
+          `${button(l.u.keysLink, { t: act, action: 'disconnect', key: r.id, grant: g.id }, k.disconnect, 'data-disconnect')}</li>`,
       )
       .join('');
     return `<h3>${escapeHtml(k.connectedHeading)}</h3><ul class="keys-connections">${items}</ul>`;

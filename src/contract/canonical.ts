@@ -44,7 +44,8 @@ export const carbonDisclosureSchema = z
       .nullable()
       .meta({
         description:
-          'The government GHG registry’s total (direct + energy-indirect, all the company’s sites) for the same year, which GF-V01 compares scope 1 + 2 with; null when the company has no registered site that year',
+          'The government GHG registry’s total (direct + energy-indirect, all the company’s sites) for the same year, ' +
+          'which GF-V01 compares scope 1 + 2 with; null when the company has no registered site that year',
       }),
   })
   .meta({ id: 'CarbonDisclosure' });
@@ -53,10 +54,16 @@ export const carbonFeeSchema = z
   .strictObject({
     obligated: z.boolean(),
     basis: z.string(),
-    basis_tco2e: z.number().nonnegative().nullable().meta({
-      description:
-        'The figure `basis` states: the registered total (direct + energy-indirect, t CO2e, whole tonnes) of the manufacturing site that made the company liable; null when the basis states none (a power or gas supplier, no liability, no registry data)',
-    }),
+    basis_tco2e: z
+      .number()
+      .nonnegative()
+      .nullable()
+      .meta({
+        description:
+          'The figure `basis` states: the registered total (direct + energy-indirect, t CO2e, whole tonnes) of the ' +
+          'manufacturing site that made the company liable; null when the basis states none (a power or gas supplier, no ' +
+          'liability, no registry data)',
+      }),
     threshold_tco2e: z.literal(25000),
     source_id: sourceId,
     source_name: z.string(),
@@ -85,7 +92,9 @@ export const assuranceSchema = z
     }),
     kind: z.enum(ASSURANCE_KINDS).meta({
       description:
-        '`cpa`: a CPA firm’s assurance under the FSC rules; `third_party`: a verifier’s statement only (e.g. AA1000 or ISAE 3000 by a certification body). When a report has both, the CPA assurance is the one shown and scored, and the verifier is listed in `verifications`',
+        '`cpa`: a CPA firm’s assurance under the FSC rules; `third_party`: a verifier’s statement only (e.g. AA1000 or ' +
+        'ISAE 3000 by a certification body). When a report has both, the CPA assurance is the one shown and scored, ' +
+        'and the verifier is listed in `verifications`',
     }),
     standard: z
       .string()

@@ -27,14 +27,23 @@ export const etfResponseSchema = z
       description: 'The source of the holdings (SITCA’s quarterly holdings, or a MOPS file placed by hand); resolves in /sources/registry',
     }),
     holdings_period: z.string().regex(QUARTER_PATTERN).meta({ description: 'The quarter the holdings are published for, e.g. `2025Q3`' }),
-    holdings_min_weight: z.number().min(0).max(1).meta({
-      description:
-        'The publisher’s cut-off as a fraction of net assets: only holdings of at least this weight are listed (`0.01` for SITCA, which publishes holdings of 1 % or more); `0` when every holding is listed',
-    }),
-    listed_weight: z.number().min(0).meta({
-      description:
-        'Sum of the listed weights, 4 decimals: the share of net assets the listed holdings (and so the statistics) describe. Below 1 when the publisher leaves out holdings under `holdings_min_weight`',
-    }),
+    holdings_min_weight: z
+      .number()
+      .min(0)
+      .max(1)
+      .meta({
+        description:
+          'The publisher’s cut-off as a fraction of net assets: only holdings of at least this weight are listed (`0.01` ' +
+          'for SITCA, which publishes holdings of 1 % or more); `0` when every holding is listed',
+      }),
+    listed_weight: z
+      .number()
+      .min(0)
+      .meta({
+        description:
+          'Sum of the listed weights, 4 decimals: the share of net assets the listed holdings (and so the statistics) ' +
+          'describe. Below 1 when the publisher leaves out holdings under `holdings_min_weight`',
+      }),
     avg_score: z.number().nullable().meta({
       description: 'Weight-weighted mean score of the covered holdings (weights renormalised over them), 1 decimal; null when none is covered',
     }),

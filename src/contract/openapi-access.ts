@@ -43,7 +43,10 @@ export const accessComponents: Pick<ZodOpenApiComponentsObject, 'securitySchemes
       type: 'apiKey',
       in: 'header',
       name: API_KEY_HEADER,
-      description: `Optional. Without a key, computed calls are counted per client IP on the free tier (${TIER_QUOTAS.free['calls/day']} a day, ${TIER_QUOTAS.free['calls/min']} a minute). Static files need no key and are never counted.`,
+      description:
+        `Optional. Without a key, computed calls are counted per client IP on the free tier (` +
+        `${TIER_QUOTAS.free['calls/day']} a day, ${TIER_QUOTAS.free['calls/min']} a minute). Static files need no key ` +
+        `and are never counted.`,
     },
   },
 };

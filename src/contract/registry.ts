@@ -27,7 +27,9 @@ export const licenceSchema = z
       .string()
       .min(1)
       .meta({
-        description: `The licence’s identifier (e.g. \`OGDL-Taiwan-1.0\`), or \`${NO_OPEN_DATA_LICENCE}\` when the publisher grants no open-data licence: the data is public disclosure only, and re-use rests on the publisher’s own terms`,
+        description:
+          `The licence’s identifier (e.g. \`OGDL-Taiwan-1.0\`), or \`${NO_OPEN_DATA_LICENCE}\` when the publisher grants ` +
+          `no open-data licence: the data is public disclosure only, and re-use rests on the publisher’s own terms`,
       }),
     name: z
       .string()
@@ -47,7 +49,9 @@ export const licenceSchema = z
   })
   .meta({
     id: 'Licence',
-    description: `The terms the publisher grants. A source without an open-data licence (an industry association’s public disclosure) has \`id: "${NO_OPEN_DATA_LICENCE}"\`, never a licence it does not grant`,
+    description:
+      `The terms the publisher grants. A source without an open-data licence (an industry association’s public ` +
+      `disclosure) has \`id: "${NO_OPEN_DATA_LICENCE}"\`, never a licence it does not grant`,
   });
 
 export const sourceEntrySchema = z
@@ -74,7 +78,9 @@ export const sourceEntrySchema = z
       .nullable()
       .meta({
         description:
-          'Null when this snapshot used the publisher’s latest answer. Otherwise the latest answer was empty, blocked or failed, and this snapshot used the previous good answers (retrieved at `retrieved_at`, within the source’s limit: 7 days for daily and weekly sources, 45 monthly, 120 quarterly, 400 annual)',
+          'Null when this snapshot used the publisher’s latest answer. Otherwise the latest answer was empty, blocked or ' +
+          'failed, and this snapshot used the previous good answers (retrieved at `retrieved_at`, within the source’s ' +
+          'limit: 7 days for daily and weekly sources, 45 monthly, 120 quarterly, 400 annual)',
       }),
     /** Added with real-source fetching: the files read, with URL, retrieval time and sha256. */
     files: z.array(sourceFileSchema),

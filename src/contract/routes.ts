@@ -330,7 +330,11 @@ const TABLE = [
     group: 'several',
     summary: `Evidence pack: a zip of 1–${LIMITS.packMax} companies with their sources, history, methodology and SHA256SUMS (computed; developer and commercial keys)`,
     description:
-      'Per company its summary, canonical view and history as JSON; one CSV of the summaries; the registry entries of exactly the sources its facts cite, with the sha256 of the publisher files they came from; the methodology; CITATION.cff; a README naming the snapshot and how to verify; SHA256SUMS (`sha256sum -c`). Same snapshot and codes (any order or case) give the same bytes. Counts against packs/day; the free and academic tiers get 403.',
+      'Per company its summary, canonical view and history as JSON; one CSV of the summaries; the registry entries ' +
+      'of exactly the sources its facts cite, with the sha256 of the publisher files they came from; the ' +
+      'methodology; CITATION.cff; a README naming the snapshot and how to verify; SHA256SUMS (`sha256sum -c`). Same ' +
+      'snapshot and codes (any order or case) give the same bytes. Counts against packs/day; the free and academic ' +
+      'tiers get 403.',
     body: packsBodySchema,
     ok: {
       media: 'application/zip',

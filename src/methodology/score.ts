@@ -132,7 +132,10 @@ export function reasonDetail(r: ScoreReason): string {
       return `${r.level} assurance (${r.year})`;
     case 'compliance':
       if (r.kind === 'clean') return `no penalties after ${r.since}`;
-      return `${r.count} penalt${r.count === 1 ? 'y' : 'ies'} after ${r.since} (−${r.countPoints}), fines NT$${r.fines.toLocaleString('en-US')} (−${r.tier})${r.serious ? `, serious (−${r.serious})` : ''}`;
+      return (
+        `${r.count} penalt${r.count === 1 ? 'y' : 'ies'} after ${r.since} (−${r.countPoints}), fines NT$` +
+        `${r.fines.toLocaleString('en-US')} (−${r.tier})${r.serious ? `, serious (−${r.serious})` : ''}`
+      );
     case 'consistency':
       return CONSISTENCY_DETAIL[r.kind];
   }

@@ -27,5 +27,6 @@ export function withEnvelope<T extends object>(meta: SnapshotMeta, body: T): Ret
 export function disclaimerFor(meta: Pick<SnapshotMeta, 'kind'>): string {
   return meta.kind === 'demo'
     ? 'DEMO DATA: every company, figure and record in this snapshot is fictional, generated to exercise the service. Nothing here describes a real company.'
-    : 'Aggregated from public government, exchange and industry-association datasets (each fact names its source_id; see /api/v1/sources/registry). Provided as is; check the original record before relying on a fact.';
+    : 'Aggregated from public government, exchange and industry-association datasets (each fact names its source_id; ' +
+        'see /api/v1/sources/registry). Provided as is; check the original record before relying on a fact.';
 }

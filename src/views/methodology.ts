@@ -30,13 +30,18 @@ export function methodologyView(meta: SnapshotMeta, cbamProducts: { ticker: stri
     units: { fine: 'TWD', emissions: 't CO2e' },
     definitions: {
       D: 'the snapshot’s data_asof date',
-      E: `E(D), the expected reporting year: sustainability reports, and the GHG figures in them, are due by ${dueBy} for the year before, so ${expectedYear}; a company is never late before its deadline has passed`,
+      E:
+        `E(D), the expected reporting year: sustainability reports, and the GHG figures in them, are due by ${dueBy} ` +
+        `for the year before, so ${expectedYear}; a company is never late before its deadline has passed`,
       last_n_months: 'penalty dates in (D − N months, D], where D − N months keeps D’s day of the month, clamped to that month’s last day',
       disclosed: 'a figure is disclosed (present) when it is not null; a disclosure may lack any of its three figures',
       latest_reporting_year: 'the year of the company’s carbon disclosure (the latest year its exchange published)',
       assurance: 'the company’s most recent sustainability report that a CPA or third party assured; level from the opinion type',
       registry_total:
-        'the government GHG registry’s direct + energy-indirect emissions summed over the company’s registered sites for the disclosure’s year; shown as carbon_disclosure.registry in the canonical view (year, total_tco2e, source_id), so GF-V01 can be recomputed from the API alone: raised when |scope1 + scope2 − total_tco2e| / total_tco2e > the tolerance',
+        'the government GHG registry’s direct + energy-indirect emissions summed over the company’s registered sites ' +
+        'for the disclosure’s year; shown as carbon_disclosure.registry in the canonical view (year, total_tco2e, ' +
+        'source_id), so GF-V01 can be recomputed from the API alone: raised when |scope1 + scope2 − total_tco2e| / ' +
+        'total_tco2e > the tolerance',
     },
     components: [
       {
@@ -86,7 +91,11 @@ export function methodologyView(meta: SnapshotMeta, cbamProducts: { ticker: stri
     flags: FLAG_CATALOGUE.map((f) => ({ ...f })),
     carbon_fee: {
       threshold_tco2e: CARBON_FEE_THRESHOLD_TCO2E,
-      rule: `obligated when a site of the company’s business ID in the latest GHG registry year supplies electricity or gas (industry division 35), or manufactures (divisions 08–34) and emits direct + electricity-indirect ≥ ${CARBON_FEE_THRESHOLD_TCO2E} t CO2e; GF-V01 tolerates a ${REGISTRY_TOLERANCE * 100} % difference between disclosed scope 1 + 2 and the registry total`,
+      rule:
+        `obligated when a site of the company’s business ID in the latest GHG registry year supplies electricity or ` +
+        `gas (industry division 35), or manufactures (divisions 08–34) and emits direct + electricity-indirect ≥ ` +
+        `${CARBON_FEE_THRESHOLD_TCO2E} t CO2e; GF-V01 tolerates a ${REGISTRY_TOLERANCE * 100} % difference between ` +
+        `disclosed scope 1 + 2 and the registry total`,
       legal_basis: 'Climate Change Response Act (氣候變遷因應法, 2023); carbon-fee rules effective 2025-01-01',
     },
     cbam: {

@@ -144,8 +144,11 @@ function readme(meta: SnapshotMeta, companies: CompanyRecord[], sources: SourceR
     `unzip ${name}.zip && cd ${name} && sha256sum -c SHA256SUMS`,
     '```',
     '',
-    `Each JSON file is the body the service serves for that path in this snapshot, byte for byte; pinned reads keep it readable after newer snapshots are published, e.g. \`${host}/api/v1/snapshots/${id}${urls.canonical(companies[0]?.ticker ?? '{ticker}').slice('/api/v1'.length)}\`.`,
-    `The publisher files behind each source are listed in \`sources.json\` with their sha256, as fetched for this snapshot; the whole snapshot can be downloaded from \`${host}${urls.downloads(id)}/\`.`,
+    `Each JSON file is the body the service serves for that path in this snapshot, byte for byte; pinned reads ` +
+      `keep it readable after newer snapshots are published, e.g. \`${host}/api/v1/snapshots/${id}` +
+      `${urls.canonical(companies[0]?.ticker ?? '{ticker}').slice('/api/v1'.length)}\`.`,
+    `The publisher files behind each source are listed in \`sources.json\` with their sha256, as fetched for this ` +
+      `snapshot; the whole snapshot can be downloaded from \`${host}${urls.downloads(id)}/\`.`,
     '',
     '## Cite',
     '',

@@ -126,7 +126,10 @@ export const en = {
   pack: {
     heading: 'Evidence pack',
     introHtml: (max: number) =>
-      `One zip for up to ${max} companies, for when you must show your sources: each company's summary, its facts with their sources and its history as JSON, a CSV of the summaries, the registry entries and file checksums of every source cited, the methodology, a citation and <code>SHA256SUMS</code>. Packs need an API key of the developer or commercial tier.`,
+      `One zip for up to ${max} companies, for when you must show your sources: each company's summary, its facts ` +
+      `with their sources and its history as JSON, a CSV of the summaries, the registry entries and file checksums ` +
+      `of every source cited, the methodology, a citation and <code>SHA256SUMS</code>. Packs need an API key of the ` +
+      `developer or commercial tier.`,
     tickers: 'Companies: codes separated by spaces or commas',
     key: 'API key',
     keyNote: 'Kept only in this tab’s session storage, and sent only with the pack request to this site.',
@@ -203,7 +206,10 @@ export const en = {
     title: 'Home',
     description: 'How credible are the ESG and carbon disclosures of Taiwan-listed companies? Scores, flags and sources.',
     heading: 'How credible are Taiwan-listed companies’ ESG disclosures?',
-    lede: 'Every listed and OTC company scored 0–100 on its carbon disclosure, the assurance of its sustainability report, its environmental penalties and the consistency of what it says with government records. Every fact links to the government or exchange dataset it came from.',
+    lede:
+      'Every listed and OTC company scored 0–100 on its carbon disclosure, the assurance of its sustainability ' +
+      'report, its environmental penalties and the consistency of what it says with government records. Every fact ' +
+      'links to the government or exchange dataset it came from.',
     searchHeading: 'Find a company',
     searchLabel: 'Company name (Chinese) or code',
     searchPlaceholder: 'e.g. 台灣水泥 or 1101',
@@ -307,7 +313,8 @@ export const en = {
       `Since snapshot ${from}: score ${before} → ${after} (${delta} points)${verdicts ? `, verdict ${verdicts[0]} → ${verdicts[1]}` : ''}.`,
     noPoints: 'no points',
     asJsonHtml: (changes: string, from: string | null, ticker: string, page: { href: string; n: number } | null) =>
-      `As JSON: ${from === null ? `<a href="${changes}">the changes</a> (none yet)` : `<a href="${changes}">the changes since ${from}</a>`}${page ? `, ${ticker} on <a href="${page.href}">page ${page.n}</a>` : ''}.`,
+      `As JSON: ${from === null ? `<a href="${changes}">the changes</a> (none yet)` : `<a href="${changes}">the changes since ${from}</a>`}` +
+      `${page ? `, ${ticker} on <a href="${page.href}">page ${page.n}</a>` : ''}.`,
   },
   etfList: {
     title: 'ESG ETFs',
@@ -324,7 +331,9 @@ export const en = {
     lowest: 'Lowest score',
     assured: 'Assured holdings',
     cutOffHtml: (min: string, total: number, listed: string) =>
-      `Only holdings of ${min} of net assets or more are published, so the ${total === 1 ? 'holding below covers' : 'holdings below cover'} ${listed} of the fund, and the scores above describe that part only.`,
+      `Only holdings of ${min} of net assets or more are published, so the ` +
+      `${total === 1 ? 'holding below covers' : 'holdings below cover'} ${listed} of the fund, and the scores above ` +
+      `describe that part only.`,
     everyHolding: (listed: string) => `Every holding is published; the listed weights add up to ${listed} of net assets.`,
     holdingsFrom: 'Holdings from',
     asJson: 'As JSON:',
@@ -355,9 +364,14 @@ export const en = {
   downloads: {
     title: 'Downloads',
     introHtml: (json: string) =>
-      `Each snapshot as files: one CSV per table, a Data Package (<code>datapackage.json</code>), the SQLite database, a citation file, an archive of the JSON tree and <code>SHA256SUMS</code>. Published snapshots never change. As JSON: ${json}`,
+      `Each snapshot as files: one CSV per table, a Data Package (<code>datapackage.json</code>), the SQLite ` +
+      `database, a citation file, an archive of the JSON tree and <code>SHA256SUMS</code>. Published snapshots never ` +
+      `change. As JSON: ${json}`,
     foldersHtml: (guide: string) =>
-      `Each snapshot's folder has a page of its own listing its files, from which one <code>wget</code> command fetches the whole folder. How to verify the files and open them in <code>sqlite3</code>, Datasette, DuckDB, pandas or R, follow a company across snapshots and cite a score: the <a href="${guide}">researchers’ guide</a>.`,
+      `Each snapshot's folder has a page of its own listing its files, from which one <code>wget</code> command ` +
+      `fetches the whole folder. How to verify the files and open them in <code>sqlite3</code>, Datasette, DuckDB, ` +
+      `pandas or R, follow a company across snapshots and cite a score: the <a href="${guide}">researchers’ ` +
+      `guide</a>.`,
     snapshot: (id: string) => `Snapshot ${id}`,
     current: ' (current)',
     kind: { demo: 'Demo (fictional) data', production: 'Production data' } satisfies Record<SnapshotKind, string>,
@@ -377,7 +391,8 @@ export const en = {
     fetchHtml: (id: string) =>
       `One command downloads every file below into a folder named <code>${id}</code>; the second checks each against <code>SHA256SUMS</code>.`,
     guideHtml: (guide: string, downloads: string, json: string) =>
-      `What each file holds, and how to open it in <code>sqlite3</code>, DuckDB, pandas or R: the <a href="${guide}">researchers’ guide</a>. Every snapshot: <a href="${downloads}">Downloads</a>; as JSON: ${json}.`,
+      `What each file holds, and how to open it in <code>sqlite3</code>, DuckDB, pandas or R: the ` +
+      `<a href="${guide}">researchers’ guide</a>. Every snapshot: <a href="${downloads}">Downloads</a>; as JSON: ${json}.`,
     filesHeading: 'Files',
   },
   docs: {
@@ -400,7 +415,9 @@ export const en = {
     title: 'API keys',
     description: 'Ask for a developer or academic API key with your e-mail address; see its usage, rotate or revoke it from a mailed link.',
     introHtml: (docs: string) =>
-      `Pages and the JSON files of the API need no key. Computed calls (a query string or a POST) are counted per network address on the free tier; a key raises the limits (<a href="${docs}">API docs</a>). Send it as the <code>X-API-Key</code> header.`,
+      `Pages and the JSON files of the API need no key. Computed calls (a query string or a POST) are counted per ` +
+      `network address on the free tier; a key raises the limits (<a href="${docs}">API docs</a>). Send it as the ` +
+      `<code>X-API-Key</code> header.`,
     tiersHeading: 'What each tier allows',
     tiersCaption: 'Calls per tier (commercial keys come from the operator)',
     tierColumn: 'Tier',
@@ -430,7 +447,9 @@ export const en = {
       `At most ${perAddress} mails a day from one network address and ${perEmail} to one e-mail address; each link works once, for ${hours} hours.`,
     noMailTitle: 'Keys come from the operator',
     operatorHtml:
-      'This server does not send e-mail, so it cannot give keys from this page. Its operator makes them: <code>npm run keys -- create --tier developer --owner "you@example.org"</code>, and hands you the key. Ask whoever runs this server.',
+      'This server does not send e-mail, so it cannot give keys from this page. Its operator makes them: ' +
+      '<code>npm run keys -- create --tier developer --owner "you@example.org"</code>, and hands you the key. ' +
+      'Ask whoever runs this server.',
     sentTitle: 'Check your mail',
     sentTextHtml: (email: string) => `We sent a link to ${email}. It works once, for 24 hours. If nothing arrives, look in your spam folder.`,
     manageSentTextHtml: (email: string) => `If a key is held by ${email}, a link to manage it is on its way. It works once, for 24 hours.`,
@@ -483,7 +502,9 @@ export const en = {
       confirm: {
         subject: 'Confirm your request for an API key',
         text: (url: string) =>
-          `Someone, probably you, asked for an API key of the ESG disclosure credibility service with this address.\n\nTo confirm, open this link and press the button (it works once, for 24 hours):\n\n${url}\n\nIf it was not you, ignore this mail: nothing happens without the button.\n`,
+          `Someone, probably you, asked for an API key of the ESG disclosure credibility service with this ` +
+          `address.\n\nTo confirm, open this link and press the button (it works once, for 24 hours):\n\n${url}\n\nIf it ` +
+          `was not you, ignore this mail: nothing happens without the button.\n`,
       },
       collect: {
         subject: 'Your academic API key is approved',
@@ -500,7 +521,8 @@ export const en = {
   oauth: {
     signInTitle: 'Sign in to connect an assistant',
     signInTextHtml: (client: string, host: string) =>
-      `<strong>${client}</strong> asks to call this service's MCP tools with one of your API keys. When you agree, its calls count against that key's quota, and it will send you back to <code>${host}</code>.`,
+      `<strong>${client}</strong> asks to call this service's MCP tools with one of your API keys. When you agree, ` +
+      `its calls count against that key's quota, and it will send you back to <code>${host}</code>.`,
     signInHow: 'Enter the address your keys are held under: we mail you a link that opens the page where you choose the key, or refuse. No password.',
     emailLabel: 'E-mail address',
     signIn: 'Mail me the link',
@@ -510,7 +532,8 @@ export const en = {
       `We sent a link to ${email}. Open it within ${minutes} minutes to choose the key, then your assistant is connected.`,
     consentTitle: 'Connect an assistant',
     consentTextHtml: (client: string, host: string) =>
-      `<strong>${client}</strong> will call the MCP tools with the key you choose, and be sent back to <code>${host}</code>. Its calls count against that key's quota. Revoking the key (on the keys page) disconnects it.`,
+      `<strong>${client}</strong> will call the MCP tools with the key you choose, and be sent back to ` +
+      `<code>${host}</code>. Its calls count against that key's quota. Revoking the key (on the keys page) disconnects it.`,
     keyLegend: 'Key the assistant may use',
     keyOption: (id: string, tier: string) => `Key ${id} (${tier})`,
     allow: 'Allow',
@@ -526,7 +549,9 @@ export const en = {
     mail: {
       subject: 'Connect an assistant to the ESG API',
       text: (url: string, client: string, minutes: number) =>
-        `${client} asked to use one of your API keys of the ESG disclosure credibility service.\n\nOpen this link to choose the key, or refuse (it works once, for ${minutes} minutes):\n\n${url}\n\nIf it was not you, ignore this mail: nothing is connected without your choice.\n`,
+        `${client} asked to use one of your API keys of the ESG disclosure credibility service.\n\nOpen this link to ` +
+        `choose the key, or refuse (it works once, for ${minutes} minutes):\n\n${url}\n\nIf it was not you, ignore ` +
+        `this mail: nothing is connected without your choice.\n`,
     },
   },
   notFound: {

@@ -617,12 +617,17 @@ export const zhTW: Messages = {
     texts: {
       definitions: () => ({
         D: '資料快照的資料日期（data_asof）',
-        E: `E(D)，應申報的${zhTerm('reporting year')}：${zhTerm('sustainability report')}及其中的${zhTerm('greenhouse gas (GHG)')}數字須於次年 ${md(REPORT_DUE_BY)} 前申報，因此 D 在當年 ${md(REPORT_DEADLINE)}（含）之後時，E(D) 為 D 的前一年，否則為 D 的前兩年；期限未過之前，公司不會被視為逾期`,
+        E:
+          `E(D)，應申報的${zhTerm('reporting year')}：${zhTerm('sustainability report')}及其中的${zhTerm('greenhouse gas (GHG)')}` +
+          `數字須於次年 ${md(REPORT_DUE_BY)} 前申報，因此 D 在當年 ${md(REPORT_DEADLINE)}（含）之後時，E(D) 為 D 的前一年，否則為 D 的前兩年；期限未過之前，` +
+          `公司不會被視為逾期`,
         last_n_months: `${zhTerm('penalty')}日期落在 (D − N 個月, D] 之間；D − N 個月保留 D 的日，若該月沒有這一天則取該月最後一天`,
         disclosed: '數字不為空值即視為已揭露；一份揭露可能缺少三個數字中的任何一個',
         latest_reporting_year: `公司碳排放揭露的年度（其證券交易所公布的最新年度）`,
         assurance: `公司最近一份經會計師或第三方${zhTerm('assurance')}的${zhTerm('sustainability report')}；等級依意見類型判定`,
-        registry_total: `政府${zhTerm('GHG registry')}中，公司各登錄場址在揭露年度的直接排放＋能源間接排放合計；完整檢視以 carbon_disclosure.registry 提供（年度、total_tco2e、source_id），因此只用 API 即可重算 GF-V01：當 |範疇一 + 範疇二 − 登錄總量| ÷ 登錄總量大於容許差異時標示`,
+        registry_total:
+          `政府${zhTerm('GHG registry')}中，公司各登錄場址在揭露年度的直接排放＋能源間接排放合計；完整檢視以 carbon_disclosure.registry 提供（年度、total_tco2e、` +
+          `source_id），因此只用 API 即可重算 GF-V01：當 |範疇一 + 範疇二 − 登錄總量| ÷ 登錄總量大於容許差異時標示`,
       }),
       rules: () => ({
         disclosure: [
@@ -650,10 +655,14 @@ export const zhTW: Messages = {
       rank: () => '1 為全體資料快照中最佳；同分者名次相同（競賽排名法：1, 2, 2, 4）',
       percentile: () => '100 × 分數嚴格較低的公司數 ÷ 資料快照中的公司數，四捨五入至小數一位',
       feeRule: () =>
-        `公司統一編號下的場址，在最新一年的${zhTerm('GHG registry')}中為電力或燃氣供應業（行業別 35），或為製造業（行業別 08–34）且直接排放＋電力間接排放 ≥ ${n(CARBON_FEE_THRESHOLD_TCO2E)} 公噸二氧化碳當量時，須繳納${zhTerm('carbon fee')}。GF-V01 容許揭露的範疇一＋範疇二與登錄總量相差 ${REGISTRY_TOLERANCE * 100}%。`,
+        `公司統一編號下的場址，在最新一年的${zhTerm('GHG registry')}中為電力或燃氣供應業（行業別 35），或為製造業（行業別 08–34）且直接排放＋電力間接排放 ≥ ` +
+        `${n(CARBON_FEE_THRESHOLD_TCO2E)} 公噸二氧化碳當量時，須繳納${zhTerm('carbon fee')}。GF-V01 容許揭露的範疇一＋範疇二與登錄總量相差 ` +
+        `${REGISTRY_TOLERANCE * 100}%。`,
       legalBasis: () => `氣候變遷因應法（2023 年）；${zhTerm('carbon fee')}相關規定自 2025 年 1 月 1 日施行`,
       etfRule: () =>
-        `ESG ETF 指國內成分股票型 ETF（臺灣證券交易所基金類型為 ${DOMESTIC_EQUITY_FUND_TYPES.join(' 或 ')}；類型後的括號註記如「(股票)」不計，但註明債券、貨幣、期貨、商品、平衡或多重資產者不屬之），且其名稱或追蹤指數（標的指數/追蹤指數名稱）含有 ${ESG_ETF_KEYWORDS.join('、')} 之一（比較前將全形字元轉為半形、臺轉為台）；其成分股以投信投顧公會公布者為準（占淨資產 1% 以上）。`,
+        `ESG ETF 指國內成分股票型 ETF（臺灣證券交易所基金類型為 ${DOMESTIC_EQUITY_FUND_TYPES.join(' 或 ')}；類型後的括號註記如「(股票)」不計，但註明債券、貨幣、期貨、商品、` +
+        `平衡或多重資產者不屬之），且其名稱或追蹤指數（標的指數/追蹤指數名稱）含有 ${ESG_ETF_KEYWORDS.join('、')} 之一（比較前將全形字元轉為半形、臺轉為台）；` +
+        `其成分股以投信投顧公會公布者為準（占淨資產 1% 以上）。`,
     },
   },
 };
