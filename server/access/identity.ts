@@ -38,7 +38,8 @@ export interface AccessTokens {
 /** An OAuth access token's prefix (src/contract/oauth.ts): a Bearer credential with it is a token, never a key. */
 const ACCESS_TOKEN = TOKEN_PREFIX.access;
 
-const BEARER = /^Bearer[ \t]+(\S+)\s*$/i;
+/** `Authorization: Bearer <credential>`, the credential captured. */
+export const BEARER = /^Bearer[ \t]+(\S+)\s*$/i;
 
 /** The key a request presents, if any: X-API-Key first, then (when allowed) an `Authorization: Bearer` token. */
 function presentedKey(req: Request, o: KeyHeaders): string | string[] | undefined {

@@ -12,6 +12,7 @@ import { l10n } from '../../src/site/i18n/index.js';
 import type { KeyMailer } from '../access/key-mail.js';
 import type { KeyRequests } from '../access/key-requests.js';
 import type { KeyStore } from '../access/key-store.js';
+import { BEARER } from '../access/identity.js';
 import type { Logger } from '../logger.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 import { ClientMetadataDocuments } from './client-metadata.js';
@@ -121,7 +122,7 @@ export function openOAuth(o: OAuthOptions): OAuth {
  */
 function refuseDeadCredential(keys: KeyStore, store?: OAuthStore) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const bearer = /^Bearer[ \t]+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+    const bearer = BEARER.exec(req.headers.authorization ?? '')?.[1];
     if (bearer === undefined || req.method !== 'POST') return next();
     let why: string | null;
     // Without the key's id or a time's milliseconds: mcp-remote (0.15.1) takes any error whose text

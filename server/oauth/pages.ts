@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { OAUTH_LIFETIMES, OAUTH_PATHS } from '../../src/contract/oauth.js';
 import { consentPageCsp } from '../../src/contract/security.js';
@@ -8,7 +8,7 @@ import { asLocale, type KeyMailer } from '../access/key-mail.js';
 import { normalEmail, type KeyRequests } from '../access/key-requests.js';
 import type { KeyStore } from '../access/key-store.js';
 import type { Logger } from '../logger.js';
-import { button, p, sendPersonPage as send } from '../routes/person-page.js';
+import { button, field, form, p, sendPersonPage as send } from '../routes/person-page.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 import type { AuthorizationRequest, OAuthStore } from './store.js';
 
@@ -35,11 +35,6 @@ export interface OAuthPagesOptions {
  * 4. POST /oauth/consent spends the link and the request once, records the grant, and redirects to
  *    the client with a code (or `error=access_denied`).
  */
-const form = express.urlencoded({ extended: false, limit: '4kb', type: 'application/x-www-form-urlencoded' });
-const field = (req: Request, name: string): string => {
-  const v = (req.body as Record<string, unknown> | undefined)?.[name];
-  return typeof v === 'string' ? v : '';
-};
 const hostOf = (redirectUri: string) => {
   const u = new URL(redirectUri);
   return u.protocol === 'http:' || u.protocol === 'https:' ? u.host : u.protocol;

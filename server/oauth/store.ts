@@ -102,8 +102,7 @@ export interface IssuedTokens {
 }
 
 /** What an access token stands for, or why it stands for nothing (said to the client in `error_description`). */
-export type TokenCheck =
-  { ok: true; key: KeyRecord; grantId: string; clientId: string; resource: string; expiresAt: number } | { ok: false; why: string };
+export type TokenCheck = { ok: true; key: KeyRecord; clientId: string; resource: string; expiresAt: number } | { ok: false; why: string };
 
 /** A token with its grant and its key (the key's columns as KeyRecord has them). */
 type TokenRow = KeyRecord & {
@@ -150,10 +149,6 @@ export class OAuthStore {
          FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN api_keys k ON k.id = g.key_id
         WHERE t.hash = ?`,
     );
-  }
-
-  now(): number {
-    return this.clock();
   }
 
   // Clients ------------------------------------------------------------------------------------
@@ -334,7 +329,7 @@ export class OAuthStore {
     if (row.grant_revoked_at !== null)
       return { ok: false, why: `The access token was revoked at ${iso(row.grant_revoked_at)} (${row.revoked_why}). Sign in again.` };
     const { kind: _k, expires_at: _e, used_at: _u, grant_id: _g, client_id: _c, resource: _r, grant_revoked_at: _gr, revoked_why: _w, ...key } = row;
-    return { ok: true, key, grantId: row.grant_id, clientId: row.client_id, resource: row.resource, expiresAt: row.expires_at };
+    return { ok: true, key, clientId: row.client_id, resource: row.resource, expiresAt: row.expires_at };
   }
 
   /** Whether a grant may still be used: not revoked, and its key live. */

@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { ACT_LIFETIME_MS, PAGE_TIERS, USE_MAX, type PageTier } from '../../src/contract/key-requests.js';
 import { API_KEY_HEADER } from '../../src/contract/vocabulary.js';
@@ -14,7 +14,7 @@ import { KeyRequests, normalEmail, type LinkPurpose } from '../access/key-reques
 import type { OAuthStore } from '../oauth/store.js';
 import type { Logger } from '../logger.js';
 import type { SnapshotSource } from '../snapshot-source.js';
-import { addressHtml, button, p, sendPersonPage as send } from './person-page.js';
+import { addressHtml, button, field, form, p, sendPersonPage as send } from './person-page.js';
 
 /**
  * The keys flow's pages (issue 43), outside /api/v1: they are pages for people, answered in HTML in
@@ -55,14 +55,6 @@ const PATHS = new Map<string, { locale: Locale; kind: Kind }>(
     ];
   }),
 );
-
-/** A form is a few short fields: anything larger is not from the page. */
-const form = express.urlencoded({ extended: false, limit: '4kb', type: 'application/x-www-form-urlencoded' });
-
-const field = (req: Request, name: string): string => {
-  const v = (req.body as Record<string, unknown> | undefined)?.[name];
-  return typeof v === 'string' ? v : '';
-};
 
 const backLink = (l: L10n) => `<p><a href="${l.u.keys}">${escapeHtml(l.t.keys.back)}</a></p>`;
 

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import express, { type Request, type Response } from 'express';
 import { NO_STORE } from '../../src/contract/headers.js';
 import { PAGE_CSP } from '../../src/contract/security.js';
 import { escapeHtml } from '../../src/site/html.js';
@@ -50,3 +50,12 @@ export const button = (action: string, fields: Record<string, string>, label: st
   `<form method="post" action="${action}" class="keys-form">${Object.entries(fields)
     .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`)
     .join('')}<button type="submit" ${attr}>${escapeHtml(label)}</button></form>`;
+
+/** The pages' forms (application/x-www-form-urlencoded, so they work without JavaScript): a few short fields; anything larger is not from a page. */
+export const form = express.urlencoded({ extended: false, limit: '4kb', type: 'application/x-www-form-urlencoded' });
+
+/** A form field as posted, or '' when absent or repeated. */
+export const field = (req: Request, name: string): string => {
+  const v = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof v === 'string' ? v : '';
+};
