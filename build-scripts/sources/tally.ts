@@ -24,6 +24,12 @@ export interface SourceCounts {
   padded: number;
   /** Values kept as served that the build's tables do not know (an industry code, an agency), by what, with counts: warnings in the summary. */
   unknown: Map<string, number>;
+  /**
+   * The newest date the publisher stamped on the answers read (出表日期, TPEx's `Date`), ISO; null when
+   * its answers carry none. The registry publishes it (contract 3.3), so a year-old answer served as
+   * current is visible as such.
+   */
+  publisherDate: string | null;
 }
 
 export class SourceTally {
@@ -44,6 +50,7 @@ export class SourceTally {
         sharedId: 0,
         padded: 0,
         unknown: new Map(),
+        publisherDate: null,
       };
       this.bySource.set(sourceId, c);
     }
@@ -70,6 +77,13 @@ export class SourceTally {
   unknownValue(sourceId: string, what: string): void {
     const c = this.of(sourceId);
     c.unknown.set(what, (c.unknown.get(what) ?? 0) + 1);
+  }
+
+  /** A date the publisher stamped on a record it served (ISO `YYYY-MM-DD`): the newest is kept. */
+  stamp(sourceId: string, date: string | null): void {
+    if (date === null) return;
+    const c = this.of(sourceId);
+    if (c.publisherDate === null || date > c.publisherDate) c.publisherDate = date;
   }
 
   /** A business ID read with seven digits and padded to eight. */
