@@ -28,12 +28,16 @@ export function* companyRows(u: Universe, market: Market): Generator<RowOf<typeo
       industryCode: c.industry,
       uniformNo: c.uniformNo,
       paidInCapital: String(c.capital),
+      // The demo's companies never moved between the exchanges: no listing date is needed to tell.
+      listedOn: '',
     };
   }
 }
 
-/** 資料邊界 as the exchanges serve it. */
-const BOUNDARY = { parent: '母公司', consolidated: '合併' } as const;
+/** 資料邊界 as the exchanges serve it (the two standard texts, and a free text for any other boundary). */
+const BOUNDARY = { parent: '已完成母公司', consolidated: '已完成合併財務報表之母子公司', other: '本公司為個別公司' } as const;
+/** How the exchanges write a figure they do not have: `N/A`, its boundary `N/A` and its 取得驗證 否. */
+const NOT_AVAILABLE = ['N/A', 'N/A', '否'] as const;
 const yesNo = (b: boolean) => (b ? '是' : '否');
 
 /** The latest GHG disclosure of each company of one market (TWSE t187ap46_L_1 / TPEx t187ap46_O_1). */
@@ -43,7 +47,7 @@ export function* ghgRows(u: Universe, market: Market): Generator<RowOf<typeof tw
     const d = c.disclosure;
     if (c.market !== market || !d) continue;
     const scope = (v: number | null, verified: boolean) =>
-      v === null ? (['', '', ''] as const) : ([formatTq4(v), BOUNDARY[d.boundary], yesNo(verified)] as const);
+      v === null ? NOT_AVAILABLE : ([formatTq4(v), BOUNDARY[d.boundary], yesNo(verified)] as const);
     const [scope1, scope1Boundary, scope1Verified] = scope(d.scope1, d.s1Verified);
     const [scope2, scope2Boundary, scope2Verified] = scope(d.scope2, d.s2Verified);
     const [scope3, scope3Boundary, scope3Verified] = scope(d.scope3, d.s3Verified);
@@ -61,7 +65,7 @@ export function* ghgRows(u: Universe, market: Market): Generator<RowOf<typeof tw
       scope3,
       scope3Boundary,
       scope3Verified,
-      intensity: d.intensity === null ? '' : formatTq4(d.intensity),
+      intensity: d.intensity === null ? 'N/A' : formatTq4(d.intensity),
     };
   }
 }

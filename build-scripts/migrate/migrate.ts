@@ -8,7 +8,7 @@ import { writeChangesStore } from '../history/write-changes-store.js';
 import { acquireBuildLock } from '../snapshot/publish.js';
 import { fsyncPath } from '../snapshot/fsync.js';
 import { importLegacyHistory } from './legacy-history.js';
-import { upgradeFormat0 } from './upgrade-db.js';
+import { upgradeFormat } from './upgrade-db.js';
 
 /** How builds before changes.sqlite stored a snapshot's changes: one JSON file beside its database. */
 const LEGACY_CHANGES = 'changes.json';
@@ -24,10 +24,10 @@ export interface MigrateResult {
  * `npm run migrate`: brings every published snapshot folder under `root` to the current format
  * (src/snapshot/schema.ts FORMAT_VERSION), in place, so the shim and the next build read it; a
  * snapshot of a newer format stops it. Under the build lock, so no build runs meanwhile. For each
- * snapshot of format 0, oldest first: its changes.json becomes changes.sqlite; the current one's
- * whole histories are carried into the history store (the last build before the store left them
- * there); and its database is rewritten last (upgrade-db.ts), as the mark that the snapshot is done,
- * so a migration stopped midway is finished by running it again.
+ * snapshot of an older format, oldest first: of format 0, its changes.json becomes changes.sqlite and
+ * the current one's whole histories are carried into the history store (the last build before the
+ * store left them there); then its database is rewritten (upgrade-db.ts), last, as the mark that the
+ * snapshot is done, so a migration stopped midway is finished by running it again.
  */
 export async function migrateSnapshots(root: string): Promise<MigrateResult> {
   const release = acquireBuildLock(root);
@@ -43,10 +43,13 @@ export async function migrateSnapshots(root: string): Promise<MigrateResult> {
         result.current.push(id);
         continue;
       }
-      if (format !== 0) throw new Error(`snapshot ${id} is of format ${format}: this code migrates format 0 to ${FORMAT_VERSION} only`);
-      migrateChanges(dir);
-      if (id === currentId) await importLegacyHistory(root, dir);
-      upgradeFormat0(dbPath);
+      if (!Number.isInteger(format) || format < 0 || format > FORMAT_VERSION)
+        throw new Error(`snapshot ${id} is of format ${format}: this code migrates formats 0 to ${FORMAT_VERSION - 1} to ${FORMAT_VERSION}`);
+      if (format === 0) {
+        migrateChanges(dir);
+        if (id === currentId) await importLegacyHistory(root, dir);
+      }
+      upgradeFormat(dbPath, format);
       result.upgraded.push(id);
     }
     return result;

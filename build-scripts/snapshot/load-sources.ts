@@ -3,6 +3,7 @@ import type { RejectLog } from '../adapters/read-layout.js';
 import { checkRead, type Outcome } from '../sources/assertions.js';
 import type { CbamProductRow, CompanyRow, EtfFund, GhgDisclosureRow, PenaltyRow, RegistrySiteRow, ReportFiling } from '../sources/facts.js';
 import { filesOf } from '../sources/files.js';
+import { disclosesAny } from '../sources/ghg-disclosure.js';
 import { REFERENCE_LISTS, SOURCE_MODULES, urlVariable } from '../sources/index.js';
 import type { ReadContext, SourceModule, SourceRead } from '../sources/source.js';
 import { FirstById, SourceTally } from '../sources/tally.js';
@@ -107,6 +108,26 @@ export function checkSourcesPresent(dir: string): void {
   }
 }
 
+/**
+ * A company on both exchanges' lists is one company (sources.md, "A company moves between the
+ * exchanges": 6423 億而得 left TWSE's innovation board for TPEx; lists fetched at different moments
+ * both name it). The profile of the newer listing is kept, by each list's listing date (TWSE 上市日期,
+ * TPEx DateOfListing); without both dates, the list stamped later (出表日期 / Date) decides, and then
+ * the first read. Counted in the summary as a skip of the older list's source, never a reject.
+ */
+function newerListing(a: CompanyRow, b: CompanyRow, tally: SourceTally): CompanyRow {
+  let newer = a;
+  if (a.listedOn !== null && b.listedOn !== null) newer = b.listedOn > a.listedOn ? b : a;
+  else {
+    const stampA = tally.of(a.sourceId).publisherDate;
+    const stampB = tally.of(b.sourceId).publisherDate;
+    if (stampA !== null && stampB !== null && stampB > stampA) newer = b;
+  }
+  const older = newer === a ? b : a;
+  tally.skip(older.sourceId, `listed by both exchanges: the newer listing's profile (${newer.sourceId}) kept`);
+  return newer;
+}
+
 function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
   const list = map.get(key);
   if (list) list.push(value);
@@ -136,8 +157,9 @@ export async function loadSources(dir: string, rejects: RejectLog, progress: Pro
     for await (const c of r.read(ctx)) {
       if (!once.first(c.ticker, c)) continue;
       tally.record(c.sourceId, c.ticker, true);
-      if (companies.has(c.ticker)) rejects.add(c.sourceId, 0, `ticker ${c.ticker} is listed by both exchanges: kept the first profile`);
-      else companies.set(c.ticker, c);
+      const other = companies.get(c.ticker);
+      if (other === undefined) companies.set(c.ticker, c);
+      else if (other.sourceId !== c.sourceId) companies.set(c.ticker, newerListing(other, c, tally));
     }
   }
   progress.step(`companies: ${companies.size}`);
@@ -163,6 +185,11 @@ export async function loadSources(dir: string, rejects: RejectLog, progress: Pro
     for await (const d of r.read(ctx)) {
       if (!once.first(`${d.ticker}/${d.year}`, d)) continue;
       tally.record(d.sourceId, linked(d.ticker), d.scope1 !== null);
+      // A row whose three figures are all N/A is a filing that discloses nothing (contract 3.2): read, counted, never published.
+      if (!disclosesAny(d)) {
+        tally.skip(d.sourceId, 'all three figures N/A: discloses nothing');
+        continue;
+      }
       const prev = disclosures.get(d.ticker);
       if (companies.has(d.ticker) && (!prev || d.year > prev.year)) disclosures.set(d.ticker, d);
     }

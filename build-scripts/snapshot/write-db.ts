@@ -125,7 +125,9 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
         scope3: d.scope3,
         scope1_verified: d.scope1Verified,
         scope2_verified: d.scope2Verified,
+        scope3_verified: d.scope3Verified,
         boundary: d.boundary,
+        boundary_text: d.boundaryText,
         report_date: d.reportDate,
         source_id: d.sourceId,
         deep_link: d.deepLink,
@@ -209,6 +211,7 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
       record_count: stored.get(s.source_id) ?? 0,
       retrieved_at: retrievedAt(s.source_id),
       carried_forward: carried && { attempted_at: carried.attempted_at, reason: carried.reason },
+      publisher_date: data.tally.bySource.get(s.source_id)?.publisherDate ?? null,
     });
   }
 

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { industryName, INDUSTRY_NAMES } from '../../src/methodology/industries.js';
 import type { FileLayout } from '../adapters/layouts.js';
 import { readLayout, type RejectLog } from '../adapters/read-layout.js';
-import { businessId, code, optionalAmount, requiredText, text } from '../adapters/values.js';
+import { businessId, code, optionalAmount, optionalIsoDate, requiredText, text } from '../adapters/values.js';
 import type { MarketType } from '../../src/contract/vocabulary.js';
 import type { CompanyRow } from './facts.js';
 import type { SourceTally } from './tally.js';
 
 export type { CompanyRow };
 
-export type ProfileKey = 'reportDate' | 'ticker' | 'legalName' | 'shortName' | 'industryCode' | 'uniformNo' | 'paidInCapital';
+export type ProfileKey = 'reportDate' | 'ticker' | 'legalName' | 'shortName' | 'industryCode' | 'uniformNo' | 'paidInCapital' | 'listedOn';
 
 const CODE_OF_NAME = new Map(Object.entries(INDUSTRY_NAMES).map(([c, n]) => [n, c]));
 
@@ -26,18 +26,20 @@ const industryCode = text.pipe(
 );
 
 const profileSchema = z.object({
-  reportDate: text,
+  reportDate: optionalIsoDate,
   ticker: code,
   legalName: requiredText,
   shortName: requiredText,
   industryCode,
   uniformNo: businessId,
   paidInCapital: optionalAmount,
+  listedOn: optionalIsoDate,
 });
 
 export function profileReader(layout: FileLayout<ProfileKey>, marketType: MarketType) {
   return async function* (dir: string, rejects: RejectLog, tally: SourceTally): AsyncGenerator<CompanyRow> {
     for await (const { row } of readLayout(dir, layout, profileSchema, rejects)) {
+      tally.stamp(layout.sourceId, row.reportDate);
       if (row.uniformNo.padded) tally.paddedId(layout.sourceId);
       if (!(row.industryCode in INDUSTRY_NAMES))
         tally.unknownValue(
@@ -53,6 +55,7 @@ export function profileReader(layout: FileLayout<ProfileKey>, marketType: Market
         uniformNo: row.uniformNo.id,
         paidInCapital: row.paidInCapital,
         marketType,
+        listedOn: row.listedOn,
         sourceId: layout.sourceId,
       };
     }

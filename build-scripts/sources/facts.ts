@@ -18,6 +18,8 @@ export interface CompanyRow {
   uniformNo: string;
   paidInCapital: number | null;
   marketType: MarketType;
+  /** When the company was listed on the exchange whose list this is (ISO); null where the list does not say. */
+  listedOn: string | null;
   sourceId: string;
 }
 
@@ -25,7 +27,11 @@ export interface CompanyRow {
 export interface GhgDisclosureRow extends DisclosureFacts {
   ticker: string;
   reportDate: string;
-  boundary: Boundary;
+  scope3Verified: boolean;
+  /** Scope 1's 資料邊界 classified (contract 3.2); null where the exchange wrote `N/A`. */
+  boundary: Boundary | null;
+  /** That 資料邊界 as served (cleaned); null with `boundary`. */
+  boundaryText: string | null;
 }
 
 /** One site's registered emissions for one year. */

@@ -25,6 +25,8 @@ export const tpexCompanyLayout = {
     industryCode: req('SecuritiesIndustryCode', '產業別'),
     uniformNo: req('UnifiedBusinessNo.', '營利事業統一編號'),
     paidInCapital: opt('Paidin.Capital.NTDollars', '實收資本額'),
+    // AD compact (`20260122`): which listing is newer when both exchanges list a company.
+    listedOn: opt('DateOfListing', '上櫃日期'),
   },
 } as const satisfies FileLayout<ProfileKey>;
 

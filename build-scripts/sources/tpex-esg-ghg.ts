@@ -30,7 +30,7 @@ export const tpexGhgModule: SourceModule = {
     record_link: null,
   },
   files: singleFile(tpexGhgLayout),
-  read: { kind: 'disclosures', read: (c) => readTpexGhg(c.dir, c.rejects) },
+  read: { kind: 'disclosures', read: (c) => readTpexGhg(c.dir, c.rejects, c.tally) },
   plan: singleGetPlan(tpexGhgLayout.file, URL),
   // Every OTC company files; most disclose scope 1 (a figure of their own).
   assertions: { minRecords: 400, maxRecords: 1200, minOfPrevious: 0.8, minLinkedShare: 0.8, minFilled: { what: 'a scope 1 figure', share: 0.5 } },

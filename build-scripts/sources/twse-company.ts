@@ -21,6 +21,8 @@ export const twseCompanyLayout = {
     industryCode: req('產業別'),
     uniformNo: req('營利事業統一編號'),
     paidInCapital: opt('實收資本額'),
+    // Gregorian compact (`19620209`), unlike 出表日期: which listing is newer when both exchanges list a company.
+    listedOn: opt('上市日期'),
   },
 } as const satisfies FileLayout<ProfileKey>;
 

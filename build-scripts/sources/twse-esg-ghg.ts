@@ -30,7 +30,7 @@ export const twseGhgModule: SourceModule = {
     record_link: null,
   },
   files: singleFile(twseGhgLayout),
-  read: { kind: 'disclosures', read: (c) => readTwseGhg(c.dir, c.rejects) },
+  read: { kind: 'disclosures', read: (c) => readTwseGhg(c.dir, c.rejects, c.tally) },
   plan: singleGetPlan(twseGhgLayout.file, URL),
   // Every listed company files; most disclose scope 1 (a figure of their own).
   assertions: { minRecords: 600, maxRecords: 1500, minOfPrevious: 0.8, minLinkedShare: 0.8, minFilled: { what: 'a scope 1 figure', share: 0.5 } },

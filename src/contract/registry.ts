@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countMeta, isoTimestamp, sourceId, successFields } from './common.js';
+import { countMeta, isoDate, isoTimestamp, sourceId, successFields } from './common.js';
 import { UPDATE_FREQUENCIES } from './vocabulary.js';
 
 /** One file a snapshot read for a source: every fact of the source traces to these exact bytes. */
@@ -82,6 +82,11 @@ export const sourceEntrySchema = z
           'failed, and this snapshot used the previous good answers (retrieved at `retrieved_at`, within the source’s ' +
           'limit: 7 days for daily and weekly sources, 45 monthly, 120 quarterly, 400 annual)',
       }),
+    publisher_date: isoDate.nullable().meta({
+      description:
+        'The newest date the publisher stamped on the answers this snapshot used (e.g. 出表日期), so an answer served ' +
+        'as current but stamped long ago is visible as such; null when its answers carry no such date',
+    }),
     /** Added with real-source fetching: the files read, with URL, retrieval time and sha256. */
     files: z.array(sourceFileSchema),
   })

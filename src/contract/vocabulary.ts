@@ -30,8 +30,8 @@ export type Severity = (typeof SEVERITIES)[number];
 export const SCORE_COMPONENTS = ['disclosure', 'assurance', 'compliance', 'consistency'] as const;
 export type ScoreComponent = (typeof SCORE_COMPONENTS)[number];
 
-/** A disclosure's 資料邊界: parent-only (母公司) or consolidated (合併). */
-export const BOUNDARIES = ['parent', 'consolidated'] as const;
+/** A disclosure's 資料邊界 classified (contract 3.2): exactly 已完成母公司, naming 已完成合併財務報表之母子公司, or any other text. */
+export const BOUNDARIES = ['parent', 'consolidated', 'other'] as const;
 export type Boundary = (typeof BOUNDARIES)[number];
 
 /** Contract 3.3 update frequencies of a source. */

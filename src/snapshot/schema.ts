@@ -24,7 +24,7 @@ import { col, defineTable, type Table } from './define-table.js';
  * of another (format.ts). Raise it with any change to a table below, and teach `npm run migrate`
  * (build-scripts/migrate/) to bring the previous format's snapshots to it.
  */
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 
 export const META = defineTable('meta', { key: col.text('PRIMARY KEY'), value: col.text() }, { withoutRowid: true });
 
@@ -46,6 +46,8 @@ export const SOURCES = defineTable(
     retrieved_at: col.text(),
     /** Set when this snapshot used the source's previous good answers (contract 3.3, 9); else NULL. */
     carried_forward: col.nullable.json<{ attempted_at: string; reason: string }>(),
+    /** The newest date the publisher stamped on the answers read (出表日期), ISO; NULL when they carry none (format 2). */
+    publisher_date: col.nullable.text(),
   },
   { withoutRowid: true },
 );
@@ -122,7 +124,7 @@ export const CARBON_DISCLOSURES = defineTable(
     scope3: col.nullable.real(),
     scope1_verified: col.boolean(),
     scope2_verified: col.boolean(),
-    boundary: col.text<Boundary>(),
+    boundary: col.nullable.text<Boundary>(),
     report_date: col.text(),
     source_id: col.text(),
     deep_link: col.text(),
@@ -130,6 +132,9 @@ export const CARBON_DISCLOSURES = defineTable(
     registry_total: col.nullable.real(),
     registry_source_id: col.nullable.text(),
     registry_deep_link: col.nullable.text(),
+    // Format 2: scope 3's 取得驗證, and scope 1's 資料邊界 as served (NULL with `boundary`).
+    scope3_verified: col.boolean(),
+    boundary_text: col.nullable.text(),
   },
   { withoutRowid: true },
 );

@@ -22,6 +22,7 @@ function sourceEntry(s: SourceRecord): SourceEntry {
     record_count: s.record_count,
     retrieved_at: s.retrieved_at,
     carried_forward: s.carried_forward,
+    publisher_date: s.publisher_date,
     files: s.files.map((f) => ({ file: f.file, url: f.url, retrieved_at: f.retrieved_at, bytes: f.bytes, sha256: f.sha256 })),
   };
 }

@@ -30,6 +30,7 @@ const company = (ticker: string, shortName: string): CompanyRow => ({
   uniformNo: `9000000${ticker.slice(-1)}`,
   paidInCapital: null,
   marketType: 'listed',
+  listedOn: null,
   sourceId: 'SRC-TWSE-COMPANY',
 });
 

@@ -74,7 +74,7 @@ export const en = {
     ScoreComponent,
     string
   >,
-  boundary: { parent: 'parent company only', consolidated: 'consolidated' } satisfies Record<Boundary, string>,
+  boundary: { parent: 'parent company only', consolidated: 'consolidated', other: 'as the company states it' } satisfies Record<Boundary, string>,
   frequency: {
     daily: 'daily',
     weekly: 'weekly',
@@ -271,6 +271,7 @@ export const en = {
     scope: (n: 1 | 2 | 3) => `Scope ${n}`,
     notDisclosed: 'not disclosed',
     verified: ' (verified)',
+    boundaryNotStated: 'not stated (N/A)',
     boundary: 'Boundary',
     fileDate: 'Exchange file dated',
     feeHeading: 'Carbon fee',
@@ -357,6 +358,9 @@ export const en = {
     homepage: 'Homepage',
     records: 'Records in this snapshot',
     retrieved: 'Retrieved',
+    publisherDate: 'Publisher’s date',
+    publisherDateNone: 'not stated in the answers',
+    publisherDateOld: (days: number) => ` — ${days} days before it was retrieved: the publisher served an old answer as current`,
     carried: 'Carried forward',
     carriedText: (attempted: string, reason: string, retrieved: string) =>
       `The publisher’s latest answer (asked ${attempted}) gave nothing usable: ${reason}. This snapshot uses its previous good answers, retrieved ${retrieved}.`,

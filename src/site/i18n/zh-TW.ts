@@ -132,7 +132,7 @@ export const zhTW: Messages = {
   },
   severity: { critical: '嚴重', warning: '警示', info: '提示' },
   component,
-  boundary: { parent: `僅${zhTerm('parent company only')}`, consolidated: zhTerm('consolidated') },
+  boundary: { parent: `僅${zhTerm('parent company only')}`, consolidated: zhTerm('consolidated'), other: '依公司所載' },
   frequency: { daily: '每日', weekly: '每週', monthly: '每月', quarterly: '每季', annual: '每年', irregular: '不定期' },
   cause: {
     penalty_new: `新增${zhTerm('penalty')}`,
@@ -314,6 +314,7 @@ export const zhTW: Messages = {
     scope: (k: 1 | 2 | 3) => ['範疇一', '範疇二', '範疇三'][k - 1]!,
     notDisclosed: '未揭露',
     verified: '（已查證）',
+    boundaryNotStated: '未載明（N/A）',
     boundary: zhTerm('boundary'),
     fileDate: '交易所出表日期',
     feeHeading: zhTerm('carbon fee'),
@@ -396,6 +397,9 @@ export const zhTW: Messages = {
     homepage: '網站',
     records: '本資料快照中的筆數',
     retrieved: '擷取日期',
+    publisherDate: '發布者標示日期',
+    publisherDateNone: '資料未標示',
+    publisherDateOld: (days: number) => `（早於擷取日 ${days} 天：發布者以舊資料作為最新資料提供）`,
     carried: '沿用前次資料',
     carriedText: (attempted: string, reason: string, retrieved: string) =>
       `發布機關最近一次的回應（${attempted} 擷取）${/^blocked/.test(reason) ? '拒絕了本服務的連線' : /^unavailable/.test(reason) ? '在多次重試後仍無法取得' : '是空的（兩次揭露期之間常見）'}，本資料快照沿用 ${retrieved} 擷取的前次資料。`,

@@ -30,6 +30,7 @@ describe('readTwseCompanies (SRC-TWSE-COMPANY)', () => {
         uniformNo: '12345678',
         paidInCapital: 32_000_000_000,
         marketType: 'listed',
+        listedOn: null,
         sourceId: 'SRC-TWSE-COMPANY',
       },
       {
@@ -41,6 +42,7 @@ describe('readTwseCompanies (SRC-TWSE-COMPANY)', () => {
         uniformNo: '87654321',
         paidInCapital: null,
         marketType: 'listed',
+        listedOn: null,
         sourceId: 'SRC-TWSE-COMPANY',
       },
     ]);
@@ -184,6 +186,7 @@ describe('readTpexCompanies (SRC-TPEX-COMPANY)', () => {
     uniformNo: '23456789',
     paidInCapital: 1_500_000_000,
     marketType: 'otc',
+    listedOn: null,
     sourceId: 'SRC-TPEX-COMPANY',
   };
 

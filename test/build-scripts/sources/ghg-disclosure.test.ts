@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MissingColumnError, RejectLog } from '../../../build-scripts/adapters/read-layout.js';
-import type { GhgDisclosureRow } from '../../../build-scripts/sources/ghg-disclosure.js';
+import { disclosesAny, type GhgDisclosureRow } from '../../../build-scripts/sources/ghg-disclosure.js';
 import { readTpexGhg } from '../../../build-scripts/sources/tpex-esg-ghg.js';
 import { readTwseGhg } from '../../../build-scripts/sources/twse-esg-ghg.js';
 import { collect, fixtureDirs } from '../adapters/fixture-dir.js';
@@ -35,6 +35,7 @@ interface R {
   s2?: string;
   v2?: string;
   s3?: string;
+  v3?: string;
 }
 const row = (o: R = {}) =>
   [
@@ -43,14 +44,14 @@ const row = (o: R = {}) =>
     o.ticker ?? 'D1101',
     '示範水泥',
     o.s1 ?? '"12,345.6"',
-    o.b1 ?? '合併財務報告',
+    o.b1 ?? '已完成合併財務報表之母子公司',
     o.v1 ?? '是',
     o.s2 ?? '"2,000"',
-    '合併財務報告',
+    '已完成合併財務報表之母子公司',
     o.v2 ?? '否',
-    o.s3 ?? '',
-    '',
-    '',
+    o.s3 ?? 'N/A',
+    'N/A',
+    o.v3 ?? '否',
     '0.35',
   ].join(',');
 
@@ -63,7 +64,9 @@ const expected: GhgDisclosureRow = {
   scope3: null,
   scope1Verified: true,
   scope2Verified: false,
+  scope3Verified: false,
   boundary: 'consolidated',
+  boundaryText: '已完成合併財務報表之母子公司',
   sourceId: 'SRC-TWSE-ESG-GHG',
 };
 
@@ -90,11 +93,25 @@ describe('readTwseGhg / readTpexGhg (SRC-TWSE-ESG-GHG, SRC-TPEX-ESG-GHG)', () =>
     expect((await collect(readTwseGhg(dir, new RejectLog()))).map((r) => r.year)).toEqual([2024, 2024]);
   });
 
-  it('empty figures are null; an absent figure is never verified', async () => {
-    const dir = sourceDir({ [TWSE]: `${HEADER}\n${row({ s1: '', v1: '是', s2: '', v2: '是', s3: '500' })}\n` });
-    expect(await collect(readTwseGhg(dir, new RejectLog()))).toEqual([
-      { ...expected, scope1: null, scope2: null, scope3: 500, scope1Verified: false, scope2Verified: false },
+  it('N/A (and an empty value) is a null figure, never a reject; 0.0000 is a real zero; an absent figure is never verified', async () => {
+    const rejects = new RejectLog();
+    const dir = sourceDir({
+      [TWSE]: `${HEADER}\n${row({ s1: 'N/A', v1: '是', s2: '', v2: '是', s3: '500', v3: '是' })}\n${row({ s1: '0.0000', s3: 'N/A', v3: '是' })}\n`,
+    });
+    expect(await collect(readTwseGhg(dir, rejects))).toEqual([
+      { ...expected, scope1: null, scope2: null, scope3: 500, scope1Verified: false, scope2Verified: false, scope3Verified: true },
+      { ...expected, scope1: 0, scope3: null, scope3Verified: false },
     ]);
+    expect(rejects.count).toBe(0);
+  });
+
+  it('a row with all three figures N/A is read (it is what the company filed), disclosing nothing', async () => {
+    const rejects = new RejectLog();
+    const dir = sourceDir({ [TWSE]: `${HEADER}\n${row({ s1: 'N/A', s2: 'N/A', s3: 'N/A', b1: 'N/A' })}\n` });
+    const rows = await collect(readTwseGhg(dir, rejects));
+    expect(rows).toEqual([{ ...expected, scope1: null, scope2: null, scope1Verified: false, boundary: null, boundaryText: null }]);
+    expect(disclosesAny(rows[0]!)).toBe(false);
+    expect(rejects.count).toBe(0);
   });
 
   it('reads 是/否 and Y/N verification', async () => {
@@ -105,16 +122,40 @@ describe('readTwseGhg / readTpexGhg (SRC-TWSE-ESG-GHG, SRC-TPEX-ESG-GHG)', () =>
     ]);
   });
 
-  it('boundary: 合併 → consolidated, otherwise parent', async () => {
-    const dir = sourceDir({ [TWSE]: `${HEADER}\n${row({ b1: '母公司' })}\n${row({ b1: '合併報表' })}\n${row({ b1: '' })}\n` });
-    expect((await collect(readTwseGhg(dir, new RejectLog()))).map((r) => r.boundary)).toEqual(['parent', 'consolidated', 'parent']);
+  it('boundary: the consolidated text (alone or joined) → consolidated, exactly the parent text → parent, other text → other, N/A → null', async () => {
+    const served = [
+      '已完成母公司',
+      '已完成合併財務報表之母子公司',
+      '"已完成母公司,已完成合併財務報表之母子公司"',
+      '本公司為個別公司',
+      '"  已完成母公司,台積公司母公司、台積電（中國）\n，不含日本廠 "',
+      'N/A',
+    ];
+    const dir = sourceDir({ [TWSE]: `${HEADER}\n${served.map((b1) => row({ b1 })).join('\n')}\n` });
+    expect((await collect(readTwseGhg(dir, new RejectLog()))).map((r) => [r.boundary, r.boundaryText])).toEqual([
+      ['parent', '已完成母公司'],
+      ['consolidated', '已完成合併財務報表之母子公司'],
+      ['consolidated', '已完成母公司,已完成合併財務報表之母子公司'],
+      ['other', '本公司為個別公司'],
+      ['other', '已完成母公司,台積公司母公司、台積電（中國）\n，不含日本廠'],
+      [null, null],
+    ]);
+  });
+
+  it('reads the MOPS CSV header variant (公噸) and the TPEx intensity key with U+2082, fully quoted with CRLF', async () => {
+    const header = HEADER.replace(/\(噸CO2e\)/g, '(公噸CO2e)').replace('溫室氣體排放密集度(噸CO2e/單位)', '溫室氣體排放密集度(公噸CO₂e/百萬元營業額)');
+    const quoted = (line: string) => line.split(',').map((v) => `"${v.replace(/^"|"$/g, '')}"`).join(',');
+    const dir = sourceDir({ [TWSE]: `\ufeff${quoted(header)}\r\n${quoted(row({ s1: '12345.6', s2: '2000' }))}\r\n` });
+    const rejects = new RejectLog();
+    expect(await collect(readTwseGhg(dir, rejects))).toEqual([expected]);
+    expect(rejects.count).toBe(0);
   });
 
   it('ignores unknown columns and maps columns in another order', async () => {
     const header = '範疇二排放量(噸CO2e),備註,範疇一排放量(噸CO2e),公司代號,報告年度,出表日期';
     const dir = sourceDir({ [TWSE]: `${header}\n200,x,100,D1101,114,1150301\n` });
     expect(await collect(readTwseGhg(dir, new RejectLog()))).toEqual([
-      { ...expected, scope1: 100, scope2: 200, scope3: null, scope1Verified: false, scope2Verified: false, boundary: 'parent' },
+      { ...expected, scope1: 100, scope2: 200, scope3: null, scope1Verified: false, scope2Verified: false, boundary: null, boundaryText: null },
     ]);
   });
 
@@ -125,7 +166,7 @@ describe('readTwseGhg / readTpexGhg (SRC-TWSE-ESG-GHG, SRC-TPEX-ESG-GHG)', () =>
         [
           HEADER,
           row(),
-          row({ s1: '', s2: '', s3: '' }),
+          row({ s1: 'n/a' }),
           row({ s1: '-1' }),
           row({ year: 'abc' }),
           row({ date: '115/02/30' }),
@@ -135,7 +176,7 @@ describe('readTwseGhg / readTpexGhg (SRC-TWSE-ESG-GHG, SRC-TPEX-ESG-GHG)', () =>
     });
     expect(await collect(readTwseGhg(dir, rejects))).toHaveLength(2);
     expect(rejects.format().split('\n')).toEqual([
-      't187ap46_L_1.csv:3: 範疇一排放量(噸CO2e): no emission figure at all',
+      't187ap46_L_1.csv:3: 範疇一排放量(噸CO2e): not a non-negative number: "n/a"',
       't187ap46_L_1.csv:4: 範疇一排放量(噸CO2e): not a non-negative number: "-1"',
       't187ap46_L_1.csv:5: 報告年度: not a year (ROC or Gregorian): "abc"',
       't187ap46_L_1.csv:6: 出表日期: not a date (ISO or ROC): "115/02/30"',
@@ -150,14 +191,14 @@ describe('readTwseGhg / readTpexGhg (SRC-TWSE-ESG-GHG, SRC-TPEX-ESG-GHG)', () =>
       公司代號: 'D1101',
       公司名稱: '示範水泥',
       '範疇一排放量(噸CO2e) ': '12345.6000',
-      範疇一資料邊界: '合併',
+      範疇一資料邊界: '已完成合併財務報表之母子公司',
       範疇一取得驗證: '是',
       '範疇二排放量(噸CO2e)': '2000.0000',
-      範疇二資料邊界: '合併',
+      範疇二資料邊界: '已完成合併財務報表之母子公司',
       範疇二取得驗證: '否',
-      '範疇三排放量(噸CO2e)': '',
-      範疇三資料邊界: '',
-      範疇三取得驗證: '',
+      '範疇三排放量(噸CO2e)': 'N/A',
+      範疇三資料邊界: 'N/A',
+      範疇三取得驗證: '否',
       '溫室氣體排放密集度(噸CO2e/單位)': '0.3500',
     };
     const rejects = new RejectLog();
