@@ -157,3 +157,38 @@ describe('npm run migrate', () => {
     }
   });
 });
+
+describe('npm run migrate, format 1 → 2 (genuine disclosures: scope 3 verification, the boundary text, the publisher’s date)', () => {
+  const FORMAT_2: [string, string][] = [
+    ['carbon_disclosures', 'scope3_verified'],
+    ['carbon_disclosures', 'boundary_text'],
+    ['sources', 'publisher_date'],
+  ];
+  let root1: string;
+  beforeAll(() => {
+    root1 = join(work, 'format-1');
+    const dir = writeHandBuiltSnapshot(join(root1, CURRENT));
+    const db = new Database(join(dir, 'snapshot.sqlite'));
+    for (const [table, column] of FORMAT_2) db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
+    db.exec("UPDATE meta SET value = '1' WHERE key = 'format_version'");
+    db.close();
+    symlinkSync(CURRENT, join(root1, 'current'));
+  });
+
+  it('is refused before, and reads after with the columns it lacked as those snapshots said them', async () => {
+    expect(() => SnapshotStore.open(join(root1, CURRENT))).toThrow('is of format 1; this code reads format 2: run `npm run migrate`');
+    expect(await migrateSnapshots(root1)).toEqual({ upgraded: [CURRENT], current: [] });
+    const store = SnapshotStore.open(join(root1, CURRENT));
+    try {
+      const after = expected.factsBetween('', '~');
+      const before = store.factsBetween('', '~');
+      expect(before.map((f) => f.company)).toEqual(after.map((f) => f.company));
+      expect(before.map((f) => f.disclosure)).toEqual(
+        after.map((f) => f.disclosure && { ...f.disclosure, scope3_verified: false, boundary_text: null }),
+      );
+      expect(store.sources()).toEqual(expected.sources().map((s) => ({ ...s, publisher_date: null })));
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -19,6 +19,7 @@ import {
   PENALTY_ROWS,
   publisherHandlers,
   replayEnv,
+  SAMPLE_GHG,
 } from './publishers.js';
 import { jsonReply, startReplay, type Replay } from './replay-server.js';
 
@@ -171,17 +172,24 @@ describe('npm run fetch against a replay of the publishers', () => {
       scope3: d.scope3,
       year: d.year,
       boundary: d.boundary,
+      boundary_text: d.boundary_text,
       s1: d.scope1_verified,
       s2: d.scope2_verified,
+      s3: d.scope3_verified,
     }).toEqual({
-      scope1: 2196516,
-      scope2: 11130571,
-      scope3: null,
-      year: 2025,
+      scope1: Number(SAMPLE_GHG['範疇一排放量(噸CO2e)']),
+      scope2: Number(SAMPLE_GHG['範疇二排放量(噸CO2e)']),
+      scope3: Number(SAMPLE_GHG['範疇三排放量(噸CO2e)']),
+      year: Number(SAMPLE_GHG.報告年度) + 1911,
       boundary: 'consolidated',
+      boundary_text: SAMPLE_GHG['範疇一資料邊界 '],
       s1: true,
       s2: true,
+      s3: true,
     });
+    // 1101's scope 3, served N/A, is null and unverified.
+    const d1101 = JSON.parse(readFileSync(join(result.dir, 'tree/api/v1/company/1101/canonical.json'), 'utf8')).carbon_disclosure;
+    expect([d1101.scope3, d1101.scope3_verified, d1101.boundary]).toEqual([null, false, 'parent']);
     // Penalties read through `ban`, with NT$/comma amounts and 年月日, slash and compact ROC dates; the decision served twice counts once.
     const dates = canonical.penalties.map((p: { date: string }) => p.date).sort();
     expect(dates).toEqual(['2014-12-29', '2024-05-21', '2024-05-21']);

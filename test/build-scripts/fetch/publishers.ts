@@ -82,21 +82,24 @@ export const TPEX_COMPANY = {
   DateOfListing: '20110926',
 };
 
-/** The sample record of sources.md, with the boundary key served with a trailing space. */
+/**
+ * The genuine record of sources.md (2330, report year 114, served 2026-07-31), with the boundary key
+ * served with a trailing space as some TWSE keys are.
+ */
 export const SAMPLE_GHG = {
   出表日期: '1150731',
   報告年度: '114',
   公司代號: '2330',
   公司名稱: '台積電',
-  '範疇一排放量(噸CO2e)': '2196516.0000',
-  '範疇一資料邊界 ': '合併',
+  '範疇一排放量(噸CO2e)': '2196493.0000',
+  '範疇一資料邊界 ': '已完成合併財務報表之母子公司',
   範疇一取得驗證: '是',
-  '範疇二排放量(噸CO2e)': '11130571.0000',
-  範疇二資料邊界: '合併',
+  '範疇二排放量(噸CO2e)': '11130568.0000',
+  範疇二資料邊界: '已完成合併財務報表之母子公司',
   範疇二取得驗證: '是',
-  '範疇三排放量(噸CO2e)': '',
-  範疇三資料邊界: '',
-  範疇三取得驗證: '',
+  '範疇三排放量(噸CO2e)': '36298970.0000',
+  範疇三資料邊界: '已完成合併財務報表之母子公司',
+  範疇三取得驗證: '是',
   '溫室氣體排放密集度(噸CO2e/單位)': '0.5123',
 };
 
@@ -107,10 +110,14 @@ const twseGhg = [
     公司代號: '1101',
     公司名稱: '台泥',
     '範疇一排放量(噸CO2e)': '6,812,345.0000',
-    '範疇一資料邊界 ': '母公司',
+    '範疇一資料邊界 ': '已完成母公司',
     範疇一取得驗證: '否',
     '範疇二排放量(噸CO2e)': '512,000.0000',
     範疇二取得驗證: '否',
+    // A figure the company did not disclose, as the exchanges write it.
+    '範疇三排放量(噸CO2e)': 'N/A',
+    範疇三資料邊界: 'N/A',
+    範疇三取得驗證: '否',
   },
 ];
 const tpexGhg = [

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, startServer, type RunningServer } from '../../helpers/server.js';
-import { API_KEY, GENPLUS_2330_FILE, PATHS, publisherHandlers, replayEnv, sitcaWrongPeriod, TPEX_COMPANY } from './publishers.js';
+import { API_KEY, GENPLUS_2330_FILE, PATHS, publisherHandlers, replayEnv, SAMPLE_GHG, sitcaWrongPeriod, TPEX_COMPANY } from './publishers.js';
 import { jsonReply, startReplay, type Fault, type Replay } from './replay-server.js';
 
 /**
@@ -78,7 +78,11 @@ describe("fetch, snapshot and serve from the publishers' real forms", () => {
 
   it("shows a listed and an OTC company's scope 1 and 2", async () => {
     const tsmc = (await getJson(`${server.base}/api/v1/company/2330/canonical`)).body.carbon_disclosure;
-    expect([tsmc.scope1, tsmc.scope2, tsmc.source_id]).toEqual([2196516, 11130571, 'SRC-TWSE-ESG-GHG']);
+    expect([tsmc.scope1, tsmc.scope2, tsmc.source_id]).toEqual([
+      Number(SAMPLE_GHG['範疇一排放量(噸CO2e)']),
+      Number(SAMPLE_GHG['範疇二排放量(噸CO2e)']),
+      'SRC-TWSE-ESG-GHG',
+    ]);
     const gwc = (await getJson(`${server.base}/api/v1/company/6488/canonical`)).body.carbon_disclosure;
     expect([gwc.scope1, gwc.scope2, gwc.source_id]).toEqual([12345.6, 67890.1, 'SRC-TPEX-ESG-GHG']);
   });

@@ -242,11 +242,14 @@ describe('readTpexCompanies (SRC-TPEX-COMPANY)', () => {
     const dir = sourceDir({
       'mopsfin_t187ap03_O.json': JSON.stringify([served, { ...served, SecuritiesCompanyCode: 'D6489', 'UnifiedBusinessNo.': '34567890' }]),
     });
-    expect(await collect(readTpexCompanies(dir, rejects, new SourceTally()))).toEqual([
-      expected,
-      { ...expected, ticker: 'D6489', uniformNo: '34567890' },
+    const tally = new SourceTally();
+    // DateOfListing (AD compact) is the listing date; Date (ROC compact) the publisher's date.
+    expect(await collect(readTpexCompanies(dir, rejects, tally))).toEqual([
+      { ...expected, listedOn: '2013-04-30' },
+      { ...expected, ticker: 'D6489', uniformNo: '34567890', listedOn: '2013-04-30' },
     ]);
     expect(rejects.count).toBe(0);
+    expect(tally.of('SRC-TPEX-COMPANY').publisherDate).toBe('2026-10-30');
   });
 
   it('`UnifiedBusinessNo` without the full stop is not the key served: the file fails naming the key and the source', async () => {

@@ -103,8 +103,12 @@ describe('TWSE t187ap46_L_1 (1,043 companies, report year 113, 2025-11-23)', () 
     expect(classes.get('consolidated')).toBeGreaterThanOrEqual(322 + 15);
     expect(classes.get('other')).toBeGreaterThan(100);
     expect(rows.some((d) => d.boundary === 'other' && d.boundaryText!.includes('\n'))).toBe(true);
-    // A boundary can be N/A while its figure is present.
-    expect(rows.some((d) => d.boundary === null && d.scope1 !== null)).toBe(true);
+    // A boundary can be N/A while its figure is present (2 rows, of scopes 2 and 3): the figure is read all the same.
+    const naBoundary = ['一', '二', '三'].flatMap((s) =>
+      records.filter((r) => r[`範疇${s}資料邊界`] === 'N/A' && r[`範疇${s}排放量(噸CO2e)`] !== 'N/A').map((r) => `${r['公司代號']}/${s}`),
+    );
+    expect(naBoundary).toHaveLength(2);
+    for (const at of naBoundary) expect(byTicker.get(at.split('/')[0]!)).toBeDefined();
   });
 
   it('68 rows disclose nothing (all three N/A); 1201 味全 discloses scope 1 and 2 beside an N/A scope 3', async () => {
