@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,8 +25,12 @@ const PLACED: Record<string, string> = {
   'SRC-MOENV-EMS_P_46/ems_p_46.csv': 'EMS_P_46.csv',
   'SRC-MOENV-GHG_P_01/ghg_p_01.csv': 'GHG_P_01.csv',
 };
+/** Genuine answers saved inside a caller's wrapper: `response.body` is the publisher's answer, placed under the fetch's name. */
+const WRAPPED: Record<string, string> = {
+  'SRC-TWSE-ESG-GHG/GET__opendata_t187ap46_L_1.json': 't187ap46_L_1.json',
+};
 /** The sources the replay answers for. */
-const REPLAYED = ['SRC-TWSE-ESG-GHG', 'SRC-TPEX-ESG-GHG', 'SRC-MOPS-ESGREPORT', 'SRC-TWSE-ETF-LIST', 'SRC-SITCA-ETF-HOLDINGS'];
+const REPLAYED = ['SRC-TPEX-ESG-GHG', 'SRC-MOPS-ESGREPORT', 'SRC-TWSE-ETF-LIST', 'SRC-SITCA-ETF-HOLDINGS'];
 /**
  * The replay's answers are tiny (two or three companies), so the sources' absolute minima are scaled to
  * them, as the replay's own tests do; the genuine penalty page alone would need 0.01 (1,000 of 100,000).
@@ -46,6 +50,7 @@ beforeAll(async () => {
   const sources = join(root, 'sources');
   mkdirSync(sources);
   for (const [from, to] of Object.entries(PLACED)) copyFileSync(join(GENUINE, from), join(sources, to));
+  for (const [from, to] of Object.entries(WRAPPED)) writeFileSync(join(sources, to), JSON.stringify(body(from), null, 2));
   await fetchSources({
     outDir: sources,
     only: REPLAYED,
@@ -68,6 +73,9 @@ beforeAll(async () => {
 // --- What the genuine files say, read by this test alone -------------------------------------------
 
 const json = (rel: string) => JSON.parse(readFileSync(join(GENUINE, rel), 'utf8')) as Record<string, string>[];
+/** The publisher's answer inside a caller's wrapper. */
+const body = (rel: string) =>
+  (JSON.parse(readFileSync(join(GENUINE, rel), 'utf8')) as { response: { body: Record<string, string>[] } }).response.body;
 function csv(rel: string): Record<string, string>[] {
   const [header, ...rows] = parseCsv(readFileSync(join(GENUINE, rel), 'utf8').replace(/^\ufeff/, '')).filter((r) => r.length > 1);
   return rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]!])));
@@ -81,6 +89,7 @@ const companies = new Map<string, string>([
 ]);
 const tickerOf = new Map([...companies].map(([t, id]) => [id, t]));
 const penalties = csv('SRC-MOENV-EMS_P_46/ems_p_46.csv');
+const disclosures = body('SRC-TWSE-ESG-GHG/GET__opendata_t187ap46_L_1.json');
 const sites = csv('SRC-MOENV-GHG_P_01/ghg_p_01.csv');
 
 const treeFile = (path: string) => join(built.dir, 'tree/api/v1', `${path}.json`);
@@ -196,5 +205,92 @@ describe('a production build from the genuine answers', () => {
     // The genuine files do carry both (69 + 57 references, 251 values padded with U+3000): this test is not empty.
     expect([...twse, ...tpex].some((c) => Object.values(c).some((v) => v.includes('&#')))).toBe(true);
     expect(tpex.some((c) => Object.values(c).some((v) => v.endsWith('\u3000')))).toBe(true);
+  });
+});
+
+describe('the companies’ own GHG disclosures (t187ap46_L_1, 1,043 companies, report year 113)', () => {
+  const SCOPES = ['一', '二', '三'] as const;
+  const figure = (r: Record<string, string>, s: string) => (r[`範疇${s}排放量(噸CO2e)`] === 'N/A' ? null : Number(r[`範疇${s}排放量(噸CO2e)`]));
+  const listed = () => disclosures.filter((r) => companies.has(r['公司代號']!.trim()));
+
+  it('every published company’s three figures are the file’s, N/A null; a row of three N/A publishes no disclosure', () => {
+    expect(listed().length).toBeGreaterThan(900);
+    let nothing = 0;
+    for (const r of listed()) {
+      const ticker = r['公司代號']!.trim();
+      const d = canonical(ticker).carbon_disclosure;
+      const figures = SCOPES.map((s) => figure(r, s));
+      if (figures.every((f) => f === null)) {
+        expect(d, ticker).toBeNull();
+        nothing++;
+        continue;
+      }
+      expect([d.scope1, d.scope2, d.scope3], ticker).toEqual(figures);
+      expect(d.source_id).toBe('SRC-TWSE-ESG-GHG');
+    }
+    expect(nothing).toBeGreaterThan(0);
+    // Counted in the summary as read, never rejected.
+    expect(built.summary.tally.of('SRC-TWSE-ESG-GHG').records).toBe(disclosures.length);
+  });
+
+  it('year, each scope’s verification flag, the boundary class and its text', () => {
+    for (const r of listed()) {
+      const d = canonical(r['公司代號']!.trim()).carbon_disclosure;
+      if (d === null) continue;
+      expect(d.year).toBe(Number(r['報告年度']) + 1911);
+      expect([d.scope1_verified, d.scope2_verified, d.scope3_verified]).toEqual(
+        SCOPES.map((s) => r[`範疇${s}取得驗證`] === '是' && figure(r, s) !== null),
+      );
+      const text = r['範疇一資料邊界']!.trim();
+      const boundary =
+        text === 'N/A' ? null : text.includes('已完成合併財務報表之母子公司') ? 'consolidated' : text === '已完成母公司' ? 'parent' : 'other';
+      expect([d.boundary, d.boundary_text], r['公司代號']).toEqual([boundary, boundary === null ? null : text]);
+    }
+  });
+
+  it('1201 味全 (scope 3 N/A) is published with its disclosure, and its disclosure points follow methodology 7.1', () => {
+    const r = disclosures.find((x) => x['公司代號'] === '1201')!;
+    const d = canonical('1201').carbon_disclosure;
+    expect([d.scope1, d.scope2, d.scope3]).toEqual([Number(r['範疇一排放量(噸CO2e)']), Number(r['範疇二排放量(噸CO2e)']), null]);
+    const company = summary('1201').company;
+    // E(D): reports for the year before are due by 31 August.
+    const asof = summary('1201').data_asof as string;
+    const year = Number(asof.slice(0, 4));
+    const expectedYear = asof.slice(5) >= '09-01' ? year - 1 : year - 2;
+    const timeliness = d.year >= expectedYear ? 10 : d.year === expectedYear - 1 ? 5 : 0;
+    const points = 20 + 0 + timeliness;
+    const disclosure = company.score_breakdown.find((c: { component: string }) => c.component === 'disclosure');
+    expect(disclosure.points).toBe(points);
+    expect(points).toBe(30);
+    // With its disclosure it is no longer "questionable": the issue's measure, at least 60, decent.
+    expect(company.credibility_score).toBeGreaterThanOrEqual(60);
+    expect(['decent', 'credible']).toContain(company.verdict);
+  });
+
+  it('the registry states the publisher’s own date of each answer (出表日期, Date)', () => {
+    const registry = JSON.parse(readFileSync(treeFile('sources/registry'), 'utf8')) as {
+      data: { source_id: string; publisher_date: string | null }[];
+    };
+    const date = (id: string) => registry.data.find((s) => s.source_id === id)!.publisher_date;
+    const roc = (v: string) => `${Number(v.slice(0, 3)) + 1911}-${v.slice(3, 5)}-${v.slice(5, 7)}`;
+    expect(date('SRC-TWSE-ESG-GHG')).toBe(roc(disclosures[0]!['出表日期']!));
+    expect(date('SRC-TWSE-COMPANY')).toBe(
+      roc(
+        twse
+          .map((c) => c['出表日期']!)
+          .sort()
+          .at(-1)!,
+      ),
+    );
+    expect(date('SRC-TPEX-COMPANY')).toBe(
+      roc(
+        tpex
+          .map((c) => c.Date!)
+          .sort()
+          .at(-1)!,
+      ),
+    );
+    // MOENV's answers carry no date of their own.
+    expect(date('SRC-MOENV-EMS_P_46')).toBeNull();
   });
 });
