@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAndPublish, type BuildResult } from '../../build-scripts/build.js';
 import { fetchSources } from '../../build-scripts/fetch/fetch-sources.js';
 import { silentProgress } from '../../build-scripts/snapshot/progress.js';
+import { fileForPageUrl } from '../../src/site/paths.js';
 import { parseCsv } from '../helpers/csv-parse.js';
+import { sectionTextOf } from '../site/html.js';
 import { publisherHandlers, replayEnv } from './fetch/publishers.js';
 import { startReplay, type Replay } from './fetch/replay-server.js';
 
@@ -73,6 +75,8 @@ beforeAll(async () => {
 // --- What the genuine files say, read by this test alone -------------------------------------------
 
 const json = (rel: string) => JSON.parse(readFileSync(join(GENUINE, rel), 'utf8')) as Record<string, string>[];
+/** An ROC compact date (`1141123`) as ISO. */
+const roc = (v: string) => `${Number(v.slice(0, 3)) + 1911}-${v.slice(3, 5)}-${v.slice(5, 7)}`;
 /** The publisher's answer inside a caller's wrapper. */
 const body = (rel: string) =>
   (JSON.parse(readFileSync(join(GENUINE, rel), 'utf8')) as { response: { body: Record<string, string>[] } }).response.body;
@@ -272,7 +276,6 @@ describe('the companies’ own GHG disclosures (t187ap46_L_1, 1,043 companies, r
       data: { source_id: string; publisher_date: string | null }[];
     };
     const date = (id: string) => registry.data.find((s) => s.source_id === id)!.publisher_date;
-    const roc = (v: string) => `${Number(v.slice(0, 3)) + 1911}-${v.slice(3, 5)}-${v.slice(5, 7)}`;
     expect(date('SRC-TWSE-ESG-GHG')).toBe(roc(disclosures[0]!['出表日期']!));
     expect(date('SRC-TWSE-COMPANY')).toBe(
       roc(
@@ -292,5 +295,20 @@ describe('the companies’ own GHG disclosures (t187ap46_L_1, 1,043 companies, r
     );
     // MOENV's answers carry no date of their own.
     expect(date('SRC-MOENV-EMS_P_46')).toBeNull();
+  });
+
+  it('the pages, in both languages, show a boundary in the company’s own words and each source’s own date', () => {
+    const page = (url: string) => readFileSync(join(built.dir, 'tree', fileForPageUrl(url)), 'utf8');
+    // 1227 佳格's boundary is a plant list over three lines: shown as served, not as a class.
+    const r = disclosures.find((x) => x['公司代號'] === '1227')!;
+    const lines = r['範疇一資料邊界']!.trim().split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const url of ['/company/1227/', '/zh-TW/company/1227/']) {
+      const text = sectionTextOf(page(url), 'carbon-h')!;
+      for (const line of lines) expect(text, url).toContain(line.trim());
+    }
+    const stamped = roc(disclosures[0]!['出表日期']!);
+    expect(page('/sources/')).toContain(`class="publisher-date">${stamped}`);
+    expect(page('/zh-TW/sources/')).toContain('發布者標示日期');
   });
 });
