@@ -119,6 +119,7 @@ export function handBuiltSources(): SourceData {
     ],
   ]);
   return {
+    kind: 'demo',
     companies,
     penalties: new Map(),
     disclosures: new Map(),
