@@ -444,7 +444,7 @@ export function renderMarkdown(r: BenchResults): string {
       const f = b.forms;
       out.push(
         '',
-        `Real forms (every MOENV page, GenPlus answer and SITCA page as served) against the forms read before (one joined MOENV file, the MOPS CSVs) of the same universe: the database stage in rounds, **${formsRatio(f).toFixed(2)}×** (runs ${secs(f.realMs)} s against ${secs(f.placedMs)} s). A whole production build ${(f.buildMs / 1000).toFixed(1)} s, peak ${f.buildRssMb} MB; \`npm run refresh\` fetching the same ${f.answers} answers from loopback publishers and building them ${(f.refreshMs / 1000).toFixed(1)} s, peak ${f.refreshRssMb} MB.`,
+        `Real forms (every MOENV page, GenPlus answer and SITCA page as served) against the forms read before (one joined MOENV file, the MOPS CSVs) of the same universe: the database stage in rounds, **${formsRatio(f).toFixed(2)}×** (runs ${secs(f.realMs)} s against ${secs(f.placedMs)} s). A whole build ${(f.buildMs / 1000).toFixed(1)} s, peak ${f.buildRssMb} MB; \`npm run refresh\` fetching the same ${f.answers} answers from loopback publishers and building them ${(f.refreshMs / 1000).toFixed(1)} s, peak ${f.refreshRssMb} MB.`,
       );
     }
     out.push(

@@ -110,7 +110,7 @@ function stageAsync(
 
 /**
  * Reading the publishers' real forms against the forms read before (one joined MOENV file, the MOPS
- * CSVs), the database stage in rounds; then a whole production build against `npm run refresh`
+ * CSVs), the database stage in rounds; then a whole build against `npm run refresh`
  * fetching the same folder from loopback publishers and building it, by peak memory.
  */
 async function formsFigures(companies: number, work: string): Promise<FormsFigures> {

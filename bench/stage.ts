@@ -290,9 +290,11 @@ switch (stage) {
   }
   case 'build':
   case 'refresh': {
-    // A whole production build from the real-form folder, or `npm run refresh` fetching that folder
-    // from the loopback publishers (their URLs in FETCH_URL_*, set by run.ts) and then building: the
-    // fetch must not raise the build's peak memory.
+    // A whole build from the real-form folder, or `npm run refresh` fetching that folder from the
+    // loopback publishers (their URLs in FETCH_URL_*, set by run.ts) and then building: the fetch must
+    // not raise the build's peak memory. The folder is the demo universe, so both build a demo
+    // snapshot (a production one is refused: snapshot/snapshot-kind.ts); the kinds differ only in the
+    // sources' absolute minima, a check over counts.
     const snapshotsDir = join(work, `published-${stage}`);
     rmSync(snapshotsDir, { recursive: true, force: true });
     const common = {
@@ -303,11 +305,12 @@ switch (stage) {
       progress: silentProgress,
     };
     if (stage === 'build') {
-      await buildAndPublish({ ...common, sourcesDir: sources, kind: 'production' });
+      await buildAndPublish({ ...common, sourcesDir: sources, kind: 'demo' });
     } else {
       const { fetched } = await refresh({
         ...common,
         sourcesDir: join(work, 'refetched'),
+        kind: 'demo',
         env: { ...process.env, ASSERT_MIN_SCALE: String(BENCH_ASSERT_SCALE) },
         http: { minIntervalMs: 0 },
         log: () => undefined,

@@ -25,7 +25,11 @@ import type { SnapshotKind } from '../src/contract/vocabulary.js';
 export interface BuildOptions {
   sourcesDir: string;
   snapshotsDir: string;
-  kind: SnapshotKind;
+  /**
+   * The kind the caller expects: the sources decide (snapshot/snapshot-kind.ts), and a build whose
+   * sources are of the other kind fails before anything is published. Undefined: whatever they are.
+   */
+  kind?: SnapshotKind;
   /** The publish moment: names the snapshot (its date) and is every body's generated_at. */
   now: Date;
   asof?: string;

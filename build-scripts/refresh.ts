@@ -1,6 +1,7 @@
 import { buildAndPublish, type BuildResult } from './build.js';
 import { fetchSources, type FetchOptions, type FetchResult } from './fetch/fetch-sources.js';
 import type { Progress } from './snapshot/progress.js';
+import type { SnapshotKind } from '../src/contract/vocabulary.js';
 
 /**
  * The monthly run: every source fetched from its publisher into `sourcesDir` (the previous folder
@@ -18,6 +19,11 @@ export async function refresh(o: {
   http?: FetchOptions['http'];
   log: (message: string) => void;
   progress: Progress;
+  /**
+   * What the fetched sources must be (snapshot/snapshot-kind.ts): production, the publishers' real
+   * listings, unless said otherwise. The bench's loopback publishers serve the demo universe: 'demo'.
+   */
+  kind?: SnapshotKind;
   /** Called with the fetch's result before the build starts (the summary of what each source gave). */
   onFetched?: (r: FetchResult) => void;
 }): Promise<{ fetched: FetchResult; built: BuildResult }> {
@@ -26,7 +32,7 @@ export async function refresh(o: {
   const built = await buildAndPublish({
     sourcesDir: o.sourcesDir,
     snapshotsDir: o.snapshotsDir,
-    kind: 'production',
+    kind: o.kind ?? 'production',
     now: o.now,
     maxRejects: o.maxRejects,
     assertScale: o.assertScale,

@@ -6,6 +6,7 @@ export function formatSummary(r: BuildResult, totalMs: number): string {
   const s = r.summary;
   const lines = [
     `Published snapshot ${r.id} (data as of ${s.asof}) → ${r.dir}`,
+    `Kind: ${s.kind === 'demo' ? 'demo (fictional companies: demo banner and disclaimer)' : 'production (real publisher data)'}`,
     '',
     'Per source: records read (accepted) / stored, companies linked, records served twice:',
     ...Object.keys({ ...s.rowsRead, ...s.recordCounts })

@@ -10,13 +10,19 @@ import { readManifest, retrievalTimes } from './sources-manifest.js';
 import type { SnapshotKind } from '../../src/contract/vocabulary.js';
 import { describeSourceFiles } from './source-files.js';
 import type { SourceTally } from '../sources/tally.js';
+import { snapshotKindOf } from './snapshot-kind.js';
 
 export interface SnapshotDbOptions {
   sourcesDir: string;
   dbPath: string;
   snapshotId: string;
   publishedAt: string;
-  kind: SnapshotKind;
+  /**
+   * The kind the caller expects. The sources decide (snapshot-kind.ts): demo sources make a demo
+   * snapshot, real ones a production snapshot, and an expectation they contradict fails the build.
+   * Undefined: whatever the sources are.
+   */
+  kind?: SnapshotKind;
   serviceHost: string;
   /** D; defaults to the manifest's as-of date, else the publish date. */
   asof?: string;
@@ -28,6 +34,8 @@ export interface SnapshotDbOptions {
 }
 
 export interface SnapshotDbSummary {
+  /** What the sources made (snapshot-kind.ts). */
+  kind: SnapshotKind;
   asof: string;
   companies: number;
   rowsRead: Record<string, number>;
@@ -55,7 +63,8 @@ export async function buildSnapshotDb(o: SnapshotDbOptions): Promise<SnapshotDbS
   // Hashed before reading: a file that is not the bytes the fetch recorded fails the build at once.
   const sourceFiles = await describeSourceFiles(o.sourcesDir, manifest, (id) => times.get(id)!);
   const rejects = new RejectLog();
-  const data = await loadSources(o.sourcesDir, rejects, o.progress, { absoluteMinima: o.kind === 'production', scale: o.assertScale ?? 1 });
+  const kindOf = (tickers: Iterable<string>) => snapshotKindOf({ sourcesDir: o.sourcesDir, tickers, manifestKind: manifest.kind, requested: o.kind });
+  const data = await loadSources(o.sourcesDir, rejects, o.progress, { kindOf, scale: o.assertScale ?? 1 });
   const maxRejects = o.maxRejects ?? 0;
   if (rejects.count > maxRejects) {
     throw new BuildError(`${rejects.count} rejected rows (allowed: ${maxRejects}; raise with --max-rejects N):\n${rejects.format()}`);
@@ -73,7 +82,7 @@ export async function buildSnapshotDb(o: SnapshotDbOptions): Promise<SnapshotDbS
     meta: {
       dataset_snapshot_id: o.snapshotId,
       data_asof: asof,
-      kind: o.kind,
+      kind: data.kind,
       published_at: o.publishedAt,
       registry_year: String(data.latestRegistryYear ?? ''),
       service_host: o.serviceHost,
@@ -93,6 +102,7 @@ export async function buildSnapshotDb(o: SnapshotDbOptions): Promise<SnapshotDbS
     if (problems.length > 0) throw new BuildError(`snapshot invariants violated:\n${problems.slice(0, 50).join('\n')}`);
     const counts = (sql: string) => Object.fromEntries(db.prepare(sql).raw().all() as [string, number][]);
     return {
+      kind: data.kind,
       asof,
       companies: companies.length,
       rowsRead: Object.fromEntries([...data.rowsRead.entries()].sort()),

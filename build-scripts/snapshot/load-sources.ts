@@ -8,6 +8,7 @@ import { REFERENCE_LISTS, SOURCE_MODULES, urlVariable } from '../sources/index.j
 import type { ReadContext, SourceModule, SourceRead } from '../sources/source.js';
 import { FirstById, SourceTally } from '../sources/tally.js';
 import type { Progress } from './progress.js';
+import type { SnapshotKind } from '../../src/contract/vocabulary.js';
 
 /** A report filing with its assurance (never null here). */
 export type AssuredReport = ReportFiling & { assurance: NonNullable<ReportFiling['assurance']> };
@@ -17,6 +18,8 @@ export type Sourced<T> = T & { sourceId: string };
 
 /** Everything the adapters read, joined onto the company universe (keyed by ticker). */
 export interface SourceData {
+  /** What the snapshot is, decided from the universe before anything else was read (LoadOptions.kindOf). */
+  kind: SnapshotKind;
   companies: Map<string, CompanyRow>;
   penalties: Map<string, Sourced<PenaltyRow>[]>;
   disclosures: Map<string, GhgDisclosureRow>;
@@ -135,8 +138,12 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
 }
 
 export interface LoadOptions {
-  /** Absolute minima of the assertions apply to production builds (a demo universe may be any size). */
-  absoluteMinima: boolean;
+  /**
+   * The snapshot's kind from the company universe (snapshot-kind.ts), asked as soon as the companies
+   * are read: it may refuse the build before the other sources are. Absolute minima of the assertions
+   * apply to production builds (a demo universe may be any size).
+   */
+  kindOf: (tickers: Iterable<string>) => SnapshotKind;
   /** ASSERT_MIN_SCALE. */
   scale: number;
 }
@@ -163,6 +170,7 @@ export async function loadSources(dir: string, rejects: RejectLog, progress: Pro
     }
   }
   progress.step(`companies: ${companies.size}`);
+  const kind = o.kindOf(companies.keys());
   const byUniformNo = new Map([...companies.values()].map((c) => [c.uniformNo, c.ticker]));
   const linked = (ticker: string | undefined) => (ticker !== undefined && companies.has(ticker) ? ticker : null);
 
@@ -226,7 +234,7 @@ export async function loadSources(dir: string, rejects: RejectLog, progress: Pro
   const outcome: Outcome = { failures: [], warnings: [] };
   for (const m of SOURCE_MODULES) {
     if (filesOf(dir, m).length === 0) continue;
-    const r = checkRead(m, tally.of(m.info.source_id), { scale: o.scale, absolute: o.absoluteMinima });
+    const r = checkRead(m, tally.of(m.info.source_id), { scale: o.scale, absolute: kind === 'production' });
     outcome.failures.push(...r.failures);
     outcome.warnings.push(...r.warnings);
   }
@@ -234,6 +242,7 @@ export async function loadSources(dir: string, rejects: RejectLog, progress: Pro
 
   const rowsRead = new Map([...tally.bySource.entries()].map(([id, c]) => [id, c.records]));
   return {
+    kind,
     companies,
     penalties,
     disclosures,

@@ -120,6 +120,7 @@ export function handBuiltSources(): SourceData {
     ],
   ]);
   return {
+    kind: 'demo',
     companies,
     penalties: new Map(),
     disclosures: new Map(),

@@ -57,7 +57,7 @@ beforeAll(async () => {
   company = { ticker: first[twseCompanyLayout.columns.ticker.labels[0]!]!, uniformNo: first[twseCompanyLayout.columns.uniformNo.labels[0]!]! };
 }, 120_000);
 
-const load = () => loadSources(root, new RejectLog(), silentProgress, { absoluteMinima: false, scale: 1 });
+const load = () => loadSources(root, new RejectLog(), silentProgress, { kindOf: () => 'demo', scale: 1 });
 
 describe('a module added to the list is loaded by its kind', () => {
   it('its files missing, the build names it', async () => {
