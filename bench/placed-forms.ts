@@ -67,7 +67,7 @@ export async function writePlacedForms(realDir: string, outDir: string): Promise
   await reports.close();
 
   for (const id of ['SRC-SITCA-ETF-HOLDINGS', 'SRC-TWSE-ETF-LIST']) filesOf(realDir, sourceModule(id)).forEach((f) => moved.add(f));
-  const list = await readFundList(realDir, new RejectLog());
+  const list = await readFundList(realDir, new RejectLog(), new SourceTally());
   const { funds } = joinFunds(await readSitcaHoldings(realDir, new RejectLog()), list.rows);
   const etfs = new CsvWriter(join(outDir, 'etf_holdings.csv'), 'big5');
   await etfs.write(['基金代號', '基金名稱', '年度', '季別', '證券代號', '證券簡稱', '持股比率']);

@@ -1,4 +1,4 @@
-import { DOMESTIC_EQUITY_FUND_TYPES, isDomesticEquityEtf, isEsgEtf, toHalfWidth } from '../../src/methodology/esg-etfs.js';
+import { comparableText, DOMESTIC_EQUITY_FUND_TYPES, isDomesticEquityEtf, isEsgEtf } from '../../src/methodology/esg-etfs.js';
 import type { EtfFund } from './facts.js';
 import { SITCA_SOURCE_ID, withoutFundNote, type SitcaTableFund } from './sitca-table.js';
 import type { FundListRow } from './twse-etf-list.js';
@@ -11,13 +11,14 @@ import type { FundListRow } from './twse-etf-list.js';
  */
 
 /**
- * A fund name as compared: 臺 as 台, full-width letters, digits and punctuation half-width, a trailing
- * note such as `(基金之配息來源可能為收益平準金)` dropped, `證券投資信託` and every space (ideographic too)
+ * A fund name as compared: as the ESG rule compares text (comparableText: NFKC, so full-width letters,
+ * digits and punctuation half-width and compatibility ideographs unified; 臺 as 台), a trailing note
+ * such as `(基金之配息來源可能為收益平準金)` dropped, `證券投資信託` and every space (ideographic too)
  * removed. SITCA's genuine answers name `元大台灣高股息基金` what the TWSE list calls
  * `元大台灣高股息證券投資信託基金`.
  */
 export function normaliseFundName(name: string): string {
-  return withoutFundNote(toHalfWidth(name).replace(/臺/g, '台'))
+  return withoutFundNote(comparableText(name))
     .replace(/[\s\u00a0\u3000]+/g, '')
     .replace(/證券投資信託/g, '');
 }
@@ -28,6 +29,19 @@ export function normaliseFundName(name: string): string {
  */
 export class EtfFundTypeError extends Error {
   override name = 'EtfFundTypeError';
+}
+
+/** The rule's first half: an ESG word in the fund's full name, its short name (if any) or its tracked index. */
+export function hasEsgWord(row: Pick<FundListRow, 'fullName' | 'shortName' | 'index'>): boolean {
+  return isEsgEtf(row.fullName, row.index) || isEsgEtf(row.shortName, row.index);
+}
+
+/**
+ * The published ESG ETF rule (src/methodology/esg-etfs.ts) on one fund of the list: an ESG word and a
+ * domestic-constituent equity type. The build's one test of it (joinFunds).
+ */
+export function isEsgFund(row: Pick<FundListRow, 'fullName' | 'shortName' | 'index' | 'fundType'>): boolean {
+  return hasEsgWord(row) && isDomesticEquityEtf(row.fundType);
 }
 
 /** `2025Q3` of a period `202509`. */
@@ -93,9 +107,9 @@ export function joinFunds(sitcaFunds: readonly SitcaPeriodFund[], fundList: read
       ambiguous.push(fund.name);
       continue;
     }
-    if (!isEsgEtf(row.fullName, row.index) && !isEsgEtf(row.shortName, row.index)) continue;
+    if (!hasEsgWord(row)) continue;
     esgByWord.push(row);
-    if (!isDomesticEquityEtf(row.fundType)) continue;
+    if (!isEsgFund(row)) continue;
     const { year, quarter } = quarterOf(fund.period);
     funds.push({
       code: row.code,

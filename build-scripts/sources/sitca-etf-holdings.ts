@@ -340,14 +340,12 @@ export async function readSitcaHoldings(dir: string, rejects: RejectLog): Promis
  */
 async function readSitcaFunds({ dir, rejects, tally }: ReadContext, inUniverse: (code: string) => boolean): Promise<EtfFund[]> {
   const sitca = await readSitcaHoldings(dir, rejects);
-  const list = await readFundList(dir, rejects);
+  // The list counts its own records and stamps its publisher date (readFundList).
+  const list = await readFundList(dir, rejects, tally);
   const joined = joinFunds(sitca, list.rows);
-  const listId = twseEtfListModule.info.source_id;
   tally
     .of(SOURCE_ID)
     .unmatched.push(...joined.unmatched.map((n) => `${n} (no fund code)`), ...joined.ambiguous.map((n) => `${n} (several fund codes)`));
-  tally.of(listId).duplicates += list.duplicates;
-  for (let i = 0; i < list.rows.length; i++) tally.record(listId, null);
   for (const f of sitca) for (const h of f.holdings) tally.record(SOURCE_ID, inUniverse(h.code) ? h.code : null);
   const notEsg = sitca.length - joined.funds.length - joined.unmatched.length - joined.ambiguous.length;
   if (notEsg > 0) tally.skip(SOURCE_ID, 'funds that are not ESG ETFs by the published rule', notEsg);

@@ -1,8 +1,10 @@
 /**
  * Which ETFs are ESG ETFs (shared/spec/sources.md, "ETF holdings"): a published rule, so a reader of
- * /methodology can check every fund the API rates. The rule reads the TWSE fund list (t187ap47_L):
- * the fund's type (基金類型), its names (基金簡稱, 基金中文名稱) and the index it tracks
- * (標的指數/追蹤指數名稱, `不適用` for an active fund).
+ * /methodology can check every fund the API rates. The rule reads the TWSE fund list (t187ap47_L, in
+ * either of the schemas it is served in): the fund's type (基金類型), its names (基金中文名稱 or
+ * 基金名稱, and 基金簡稱 where the list has it) and the index it tracks (標的指數/追蹤指數名稱 or
+ * 標的指數|追蹤指數名稱, `不適用` for an active fund). The build applies it through isEsgFund
+ * (build-scripts/sources/etf-funds.ts), the one place that combines the two tests below.
  */
 
 /** The words that make a fund an ESG fund when its name or tracked index contains one (ESG in any letter case). */
@@ -17,15 +19,21 @@ export const DOMESTIC_EQUITY_FUND_TYPES = ['國內成分證券指數股票型基
 export const ESG_ETF_RULE =
   `An ESG ETF is a domestic-constituent equity ETF (TWSE fund type ${DOMESTIC_EQUITY_FUND_TYPES.join(' or ')}, ` +
   'a parenthesised suffix such as (股票) ignored unless it names bonds, money market, futures, commodities or several asset classes) ' +
-  `whose name or tracked index (標的指數/追蹤指數名稱) contains ${ESG_ETF_KEYWORDS.slice(0, -1).join(', ')} or ${ESG_ETF_KEYWORDS[ESG_ETF_KEYWORDS.length - 1]}, ` +
-  'compared after writing full-width characters half-width and 臺 as 台; its holdings are those SITCA publishes (1 % of net assets or more).';
+  `whose name or tracked index (標的指數/追蹤指數名稱, or 標的指數|追蹤指數名稱 in the list's older schema) contains ${ESG_ETF_KEYWORDS.slice(0, -1).join(', ')} or ${ESG_ETF_KEYWORDS[ESG_ETF_KEYWORDS.length - 1]}, ` +
+  'compared after decoding HTML character references and Unicode NFKC normalisation (full-width letters and digits half-width), ' +
+  'with 臺 as 台 and spaces ignored; its holdings are those SITCA publishes (1 % of net assets or more).';
 
-/** Full-width ASCII forms (U+FF01–U+FF5E: letters, digits, parentheses, …) as their half-width characters, and the ideographic space as a space. */
-export function toHalfWidth(s: string): string {
-  return s.replace(/[\uFF01-\uFF5E\u3000]/g, (c) => (c === '\u3000' ? ' ' : String.fromCharCode(c.charCodeAt(0) - 0xfee0)));
+/**
+ * A text as the rule compares it: NFKC, so full-width letters, digits and punctuation are half-width,
+ * the ideographic space a space and a compatibility ideograph its unified form (the genuine list
+ * names a fund `…基&#63754;`, U+F90A, where SITCA writes 金); then 臺 as 台. The fund-name join
+ * (normaliseFundName) starts from the same form.
+ */
+export function comparableText(s: string): string {
+  return s.normalize('NFKC').replace(/臺/g, '台');
 }
 
-const comparable = (s: string) => toHalfWidth(s).replace(/臺/g, '台').replace(/\s+/g, '');
+const comparable = (s: string) => comparableText(s).replace(/\s+/g, '');
 
 /** True when the fund's name or its tracked index contains one of ESG_ETF_KEYWORDS. */
 export function isEsgEtf(name: string, index: string): boolean {

@@ -5,9 +5,10 @@ import { RejectLog } from '../../../build-scripts/adapters/read-layout.js';
 import { parseIsoDay } from '../../../build-scripts/demo/dates.js';
 import { writeSitcaDemoFiles } from '../../../build-scripts/demo/sitca-files.js';
 import { buildUniverse } from '../../../build-scripts/demo/universe.js';
-import { EtfFundTypeError, joinFunds, normaliseFundName, quarterEnd } from '../../../build-scripts/sources/etf-funds.js';
+import { EtfFundTypeError, hasEsgWord, isEsgFund, joinFunds, normaliseFundName, quarterEnd } from '../../../build-scripts/sources/etf-funds.js';
 import type { EtfFund } from '../../../build-scripts/sources/facts.js';
 import { parseSitcaAnswer, readSitcaHoldings, type SitcaFund } from '../../../build-scripts/sources/sitca-etf-holdings.js';
+import { SourceTally } from '../../../build-scripts/sources/tally.js';
 import { readFundList, type FundListRow } from '../../../build-scripts/sources/twse-etf-list.js';
 import {
   DOMESTIC_EQUITY_FUND_TYPES,
@@ -18,6 +19,7 @@ import {
   isEsgEtf,
 } from '../../../src/methodology/esg-etfs.js';
 import { fixtureDirs } from '../adapters/fixture-dir.js';
+import { genuineFundList, genuineFundListFolder } from './genuine-fund-list.js';
 
 const INDEX = '國內成分證券指數股票型基金';
 const ACTIVE = '國內成分證券主動式交易所交易基金(股票)';
@@ -47,6 +49,11 @@ describe('normaliseFundName', () => {
     expect(normaliseFundName('富邦臺灣　公司治理１００（Ａ）基金')).toBe('富邦台灣公司治理100(A)基金');
     expect(normaliseFundName(' 國泰 台灣 低碳\tETF\u00a0基金 ')).toBe('國泰台灣低碳ETF基金');
     expect(normaliseFundName('元大台灣ESG永續ETF證券投資信託基金')).toBe(normaliseFundName('元大臺灣ＥＳＧ永續 ＥＴＦ證券投資信託基金'));
+  });
+
+  it('is NFKC: a compatibility ideograph (the genuine list writes 基&#63754;, U+F90A) is the 金 SITCA writes', () => {
+    expect(normaliseFundName('台新臺灣IC設計動能ETF證券投資信託基\uF90A')).toBe(normaliseFundName('台新臺灣IC設計動能ETF證券投資信託基金'));
+    expect(normaliseFundName('群益深証中小１００證券投資信託基金')).toBe('群益深証中小100基金');
   });
 
   it('drops a trailing note and 證券投資信託 (SITCA writes 元大台灣高股息基金 where the TWSE list adds it), keeps a class', () => {
@@ -96,6 +103,69 @@ describe('the ESG ETF rule (src/methodology/esg-etfs.ts)', () => {
     expect(isDomesticEquityEtf('國內成分證券主動式交易所交易基金(債券)')).toBe(false);
     expect(fundTypeBase('國內成分證券主動式交易所交易基金（股票）')).toBe('國內成分證券主動式交易所交易基金');
     expect(fundTypeBase('國內成分證券主動式交易所交易基金(債券)')).toBeNull();
+  });
+});
+
+describe('isEsgFund: the rule on one fund of the list, as the build applies it', () => {
+  const fund = (fullName: string, o: Partial<FundListRow> = {}) => listRow('00999', fullName, { shortName: '', ...o });
+
+  it('needs an ESG word (in a name or the index) and a domestic equity type', () => {
+    expect(isEsgFund(fund('某某台灣ESG永續ETF基金'))).toBe(true);
+    expect(isEsgFund(fund('某某台灣高股息ETF基金', { index: '臺灣永續高股息指數' }))).toBe(true);
+    expect(isEsgFund(fund('某某台灣高股息ETF基金', { shortName: '某某低碳' }))).toBe(true);
+    expect(isEsgFund(fund('某某全球ESG綠色電力ETF基金', { fundType: '國外成分證券指數股票型基金' }))).toBe(false);
+    expect(hasEsgWord(fund('某某全球ESG綠色電力ETF基金', { fundType: '國外成分證券指數股票型基金' }))).toBe(true);
+    expect(isEsgFund(fund('某某台灣高股息ETF基金'))).toBe(false);
+  });
+
+  it('full-width letters and digits in a name or index still match (NFKC)', () => {
+    expect(isEsgFund(fund('某某臺灣ＥＳＧ永續ＥＴＦ證券投資信託基金'))).toBe(true);
+    expect(isEsgFund(fund('某某臺灣ｅｓｇ精選３０ＥＴＦ基金'))).toBe(true);
+    expect(isEsgFund(fund('某某台灣30ETF基金', { index: '臺灣ＥＳＧ　３０指數' }))).toBe(true);
+  });
+});
+
+/**
+ * This test's own reading of the published rule (shared/spec/sources.md, "ETF holdings"), on the
+ * records as served: its own decoding of HTML references, NFKC, 臺 as 台, its own keyword list and
+ * type test. The module's pick must agree with it.
+ */
+const OWN_KEYWORDS = ['ESG', '永續', '公司治理', '低碳', '氣候', '淨零', '碳', '綠能', '環境'];
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', nbsp: '\u00a0' };
+const unescaped = (s: string) =>
+  s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) =>
+    e.startsWith('#') ? String.fromCodePoint(/^#x/i.test(e) ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : (NAMED[e] ?? m),
+  );
+const folded = (s: string) => unescaped(s).normalize('NFKC').replace(/臺/g, '台').replace(/\s/g, '').toUpperCase();
+const hasWord = (...texts: string[]) => texts.some((t) => OWN_KEYWORDS.some((k) => folded(t).includes(k)));
+const domesticEquity = (type: string) => /^國內成分證券/.test(type) && !/債|貨幣|期貨|多重資產|平衡|商品/.test(type);
+
+describe('the ESG rule on the genuine fund list (209 funds, older schema)', () => {
+  const fixtureDir = fixtureDirs('genuine-funds-');
+  const expected = genuineFundList
+    .filter((r) => domesticEquity(r['基金類型']!) && hasWord(r['基金名稱']!, r['標的指數|追蹤指數名稱']!))
+    .map((r) => r['基金代號']!);
+
+  it('picks exactly the ten domestic ESG ETFs, as this test computes them from the file', async () => {
+    const rejects = new RejectLog();
+    const { rows } = await readFundList(genuineFundListFolder(fixtureDir), rejects, new SourceTally());
+    expect(rejects.format()).toBe('');
+    const picked = rows.filter(isEsgFund).map((r) => r.code);
+    expect(picked).toEqual(expected);
+    expect(picked).toEqual(['00692', '00850', '00878', '00891', '00896', '00923', '00930', '00932', '00936', '00961']);
+    // 00920 has the words but holds foreign constituents.
+    const f00920 = rows.find((r) => r.code === '00920')!;
+    expect([hasEsgWord(f00920), isEsgFund(f00920), f00920.fundType]).toEqual([true, false, '國外成分證券指數股票型基金']);
+  });
+
+  it('joinFunds keeps the same ten when SITCA names every fund of the list', async () => {
+    const { rows } = await readFundList(genuineFundListFolder(fixtureDir), new RejectLog(), new SourceTally());
+    const j = joinFunds(
+      rows.map((r) => sitcaFund(r.fullName)),
+      rows,
+    );
+    expect(j.unmatched).toEqual([]);
+    expect(j.funds.map((f) => f.code)).toEqual(expected);
   });
 });
 
@@ -241,8 +311,12 @@ describe('the demo SITCA files, read back (build-scripts/demo/sitca-files.ts)', 
 
     const rejects = new RejectLog();
     const sitca = await readSitcaHoldings(dir, rejects);
-    const fundList = await readFundList(dir, rejects);
+    const tally = new SourceTally();
+    const fundList = await readFundList(dir, rejects, tally);
     expect(rejects.format()).toBe('');
+    // The demo writes the newer schema, stamped with the universe's date.
+    expect(fundList.rows.every((r) => r.shortName !== '')).toBe(true);
+    expect(tally.of('SRC-TWSE-ETF-LIST').publisherDate).toBe('2026-11-20');
     // The variant spelling (臺, full-width, an ideographic space) is in SITCA's answer and still matches.
     expect(sitca.some((f) => /臺/.test(f.name) && /ＥＴＦ/.test(f.name))).toBe(true);
     // The genuine form's features: a fund name's note after <br> and security names marked * (the readers drop both).
