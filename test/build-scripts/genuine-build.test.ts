@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { decodeHTMLStrict } from 'entities';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAndPublish, type BuildResult } from '../../build-scripts/build.js';
 import { fetchSources } from '../../build-scripts/fetch/fetch-sources.js';
@@ -30,9 +31,10 @@ const PLACED: Record<string, string> = {
 /** Genuine answers saved inside a caller's wrapper: `response.body` is the publisher's answer, placed under the fetch's name. */
 const WRAPPED: Record<string, string> = {
   'SRC-TWSE-ESG-GHG/GET__opendata_t187ap46_L_1.json': 't187ap46_L_1.json',
+  'SRC-TWSE-ETF-LIST/GET__opendata_t187ap47_L.json': 't187ap47_L.json',
 };
 /** The sources the replay answers for. */
-const REPLAYED = ['SRC-TPEX-ESG-GHG', 'SRC-MOPS-ESGREPORT', 'SRC-TWSE-ETF-LIST', 'SRC-SITCA-ETF-HOLDINGS'];
+const REPLAYED = ['SRC-TPEX-ESG-GHG', 'SRC-MOPS-ESGREPORT', 'SRC-SITCA-ETF-HOLDINGS'];
 /**
  * The replay's answers are tiny (two or three companies), so the sources' absolute minima are scaled to
  * them, as the replay's own tests do; the genuine penalty page alone would need 0.01 (1,000 of 100,000).
@@ -310,5 +312,48 @@ describe('the companies’ own GHG disclosures (t187ap46_L_1, 1,043 companies, r
     const stamped = roc(disclosures[0]!['出表日期']!);
     expect(page('/sources/')).toContain(`class="publisher-date">${stamped}`);
     expect(page('/zh-TW/sources/')).toContain('發布者標示日期');
+  });
+});
+
+describe('the TWSE fund list as served in November 2025 (t187ap47_L, the older 24-key schema, 209 funds)', () => {
+  const funds = body('SRC-TWSE-ETF-LIST/GET__opendata_t187ap47_L.json');
+  /** The ESG rule of sources.md, by this test's own reading: domestic-constituent type, a keyword in the name or index, after unescaping and NFKC. */
+  const KEYWORDS = ['ESG', '永續', '公司治理', '低碳', '氣候', '淨零', '碳', '綠能', '環境'];
+  const norm = (v: string | undefined) =>
+    decodeHTMLStrict(v ?? '')
+      .normalize('NFKC')
+      .toUpperCase();
+  const esg = funds
+    .filter((f) => f['基金類型']!.trim().startsWith('國內成分證券'))
+    .filter((f) => KEYWORDS.some((k) => norm(f['基金名稱']).includes(k) || norm(f['標的指數|追蹤指數名稱']).includes(k)))
+    .map((f) => f['基金代號']!.trim())
+    .sort();
+
+  it('is read whole, with no reject; the ESG rule picks the funds the test picks from the file', () => {
+    expect(funds).toHaveLength(209);
+    expect(esg).toEqual(['00692', '00850', '00878', '00891', '00896', '00923', '00930', '00932', '00936', '00961']);
+    expect(built.summary.tally.of('SRC-TWSE-ETF-LIST').records).toBe(funds.length);
+    const published = (JSON.parse(readFileSync(treeFile('etf'), 'utf8')) as { data: { etf_code: string }[] }).data.map((e) => e.etf_code);
+    // SITCA's replayed answer holds 00850 among non-ESG funds: what is published is an ESG fund of the list, each of them.
+    expect(published.length).toBeGreaterThan(0);
+    for (const code of published) expect(esg).toContain(code);
+    expect(published).toContain('00850');
+  });
+
+  it('its own date, a year before it was served, is in the registry and on the sources page', () => {
+    const registry = JSON.parse(readFileSync(treeFile('sources/registry'), 'utf8')) as {
+      data: { source_id: string; publisher_date: string | null }[];
+    };
+    const stamped = roc(
+      funds
+        .map((f) => f['出表日期']!)
+        .sort()
+        .at(-1)!,
+    );
+    expect(stamped).toBe('2024-12-30');
+    expect(registry.data.find((s) => s.source_id === 'SRC-TWSE-ETF-LIST')!.publisher_date).toBe(stamped);
+    const page = readFileSync(join(built.dir, 'tree', fileForPageUrl('/sources/')), 'utf8');
+    const entry = page.slice(page.indexOf('id="SRC-TWSE-ETF-LIST"'));
+    expect(entry).toMatch(new RegExp(`class="publisher-date">${stamped} — \\d+ days before it was retrieved`));
   });
 });
