@@ -488,8 +488,15 @@ export interface components {
             scope3: number | null;
             scope1_verified: boolean;
             scope2_verified: boolean;
-            /** @enum {string} */
-            boundary: "parent" | "consolidated";
+            /** @description Each scope’s 取得驗證 (是 is true); false where its figure is null */
+            scope3_verified: boolean;
+            /**
+             * @description Scope 1’s 資料邊界 classified: `consolidated` when it contains 已完成合併財務報表之母子公司, `parent` when it is exactly 已完成母公司, `other` for any other text (a plant list, 本公司為個別公司), null where the exchange wrote N/A
+             * @enum {string|null}
+             */
+            boundary: "parent" | "consolidated" | "other" | null;
+            /** @description That 資料邊界 as the exchange served it (references decoded, ends trimmed); null with `boundary` */
+            boundary_text: string | null;
             /** @constant */
             unit: "t CO2e";
             year: number;
@@ -756,6 +763,8 @@ export interface components {
                 /** @description Why: the publisher answered empty, blocked the client, or stayed unavailable through every retry */
                 reason: string;
             } | null;
+            /** @description The newest date the publisher stamped on the answers this snapshot used (e.g. 出表日期), so an answer served as current but stamped long ago is visible as such; null when its answers carry no such date */
+            publisher_date: string | null;
             files: components["schemas"]["SourceFile"][];
         };
         /** @description The terms the publisher grants. A source without an open-data licence (an industry association’s public disclosure) has `id: "none"`, never a licence it does not grant */
