@@ -307,9 +307,14 @@ describe('generateDemo with the default options', () => {
       for (const r of recordsOf(l)) {
         expect(r.reportDate).toBe('1151031');
         expect(r.reportYear).toMatch(/^11[1-5]$/);
-        for (const k of ['scope1', 'scope2', 'scope3', 'intensity'] as const) expect(r[k]).toMatch(/^$|^[0-9]+(\.[0-9]{1,4})?$/);
-        for (const k of ['scope1Verified', 'scope2Verified', 'scope3Verified'] as const) expect(['是', '否', '']).toContain(r[k]);
-        expect(r.scope1 !== '' || r.scope2 !== '').toBe(true);
+        // As the exchanges serve them: four decimals, a missing figure N/A (never empty), 取得驗證 否 beside it.
+        for (const k of ['scope1', 'scope2', 'scope3', 'intensity'] as const) expect(r[k]).toMatch(/^N\/A$|^[0-9]+\.[0-9]{4}$/);
+        for (const k of ['scope1Verified', 'scope2Verified', 'scope3Verified'] as const) expect(['是', '否']).toContain(r[k]);
+        for (const s of [1, 2, 3] as const)
+          if (r[`scope${s}`] === 'N/A') expect([r[`scope${s}Verified`], r[`scope${s}Boundary`]]).toEqual(['否', 'N/A']);
+        for (const k of ['scope1Boundary', 'scope2Boundary', 'scope3Boundary'] as const)
+          expect(['已完成母公司', '已完成合併財務報表之母子公司', '本公司為個別公司', 'N/A']).toContain(r[k]);
+        expect(r.scope1 !== 'N/A' || r.scope2 !== 'N/A').toBe(true);
       }
     }
     const reg = recordsOf(registryLayout);

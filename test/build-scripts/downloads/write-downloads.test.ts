@@ -48,7 +48,7 @@ function makeDb(path: string): void {
   const file = db.prepare('INSERT INTO source_files VALUES (?, ?, ?, ?, ?, ?)');
   file.run('SRC-TWSE-COMPANY', 't187ap03_L.json', 'https://openapi.twse.com.tw/v1/opendata/t187ap03_L', '2025-02-28T06:00:00Z', 1234, 'a'.repeat(64));
   file.run('SRC-MOENV-EMS_P_46', 'EMS_P_46.csv', null, '2025-02-28T06:01:00Z', 99, 'b'.repeat(64));
-  const src = db.prepare('INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)');
+  const src = db.prepare('INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)');
   src.run(
     'SRC-TWSE-COMPANY',
     '上市公司基本資料',
@@ -159,7 +159,7 @@ function makeDb(path: string): void {
   const pen = db.prepare('INSERT INTO penalties VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   pen.run('1101', 'R-2', 'EPB-KH', '高雄市政府環境保護局', '2024-05-01', 120000.5, 0, TRICKY, 'SRC-MOENV-EMS_P_46', 'https://example.org/r2');
   pen.run('1101', 'R-1', 'EPB-KH', '高雄市政府環境保護局', '2024-06-01', 1e9, 1, 'serious', 'SRC-MOENV-EMS_P_46', 'https://example.org/r1');
-  const disc = db.prepare('INSERT INTO carbon_disclosures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const disc = db.prepare('INSERT INTO carbon_disclosures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   disc.run(
     '2330',
     2023,
@@ -175,8 +175,12 @@ function makeDb(path: string): void {
     10_000_000.5,
     'SRC-TWSE-COMPANY',
     'https://example.org/g',
+    0,
+    '已完成合併財務報表之母子公司',
   );
-  disc.run('1101', 2022, 0.1, null, null, 0, 0, 'parent', '2023-08-01', 'SRC-TWSE-COMPANY', 'https://example.org/d2', null, null, null);
+  // A boundary in the company's own words, over two lines (a CSV cell quoted with its line break).
+  const plants = '本公司雲林廠\n"南投廠"';
+  disc.run('1101', 2022, 0.1, null, 5, 0, 0, 'other', '2023-08-01', 'SRC-TWSE-COMPANY', 'https://example.org/d2', null, null, null, 1, plants);
   const fee = db.prepare('INSERT INTO carbon_fees VALUES (?, ?, ?, ?, ?, ?, ?)');
   fee.run('1101', 1, 'registry ≥ 25,000 t', 2023, 'SRC-TWSE-COMPANY', 'https://example.org/f', 25_000);
   fee.run('2330', 0, 'not listed', null, 'SRC-TWSE-COMPANY', 'https://example.org/f2', null);
@@ -315,16 +319,18 @@ describe('writeDownloads', () => {
       '2022',
       '0.1',
       '',
-      '',
+      '5',
       '0',
       '0',
-      'parent',
+      'other',
       '2023-08-01',
       'SRC-TWSE-COMPANY',
       'https://example.org/d2',
       '',
       '',
       '',
+      '1',
+      '本公司雲林廠\n"南投廠"',
     ]);
     // The assurance's verifications are a JSON array column (`array` in the Data Package), its kind and standard text.
     const assurances = parseCsv(readFileSync(join(outA, 'assurances.csv'), 'utf8'));
