@@ -69,6 +69,8 @@ function genplusReports(dir: string): Record<string, string>[] {
 }
 
 const num = (s: string | undefined): number | null => (s === undefined || s === '' ? null : Number(s.replace(/,/g, '')));
+/** A disclosed figure as the exchanges write it: `N/A` when the company has none. */
+const figure = (s: string | undefined): number | null => (s === 'N/A' ? null : num(s));
 
 export interface Evaluation {
   ticker: string;
@@ -132,9 +134,9 @@ export function evaluateDemo(dir: string): { asof: string; results: Map<string, 
     const disc = g
       ? {
           year: Number(g.reportYear) + 1911,
-          s1: num(g.scope1),
-          s2: num(g.scope2),
-          s3: num(g.scope3),
+          s1: figure(g.scope1),
+          s2: figure(g.scope2),
+          s3: figure(g.scope3),
           v1: g.scope1Verified === '是',
           v2: g.scope2Verified === '是',
         }
