@@ -756,11 +756,11 @@ export interface components {
             record_count: number;
             /** @description ISO 8601 timestamp, UTC */
             retrieved_at: string;
-            /** @description Null when this snapshot used the publisher’s latest answer. Otherwise the latest answer was empty, blocked or failed, and this snapshot used the previous good answers (retrieved at `retrieved_at`, within the source’s limit: 7 days for daily and weekly sources, 45 monthly, 120 quarterly, 400 annual) */
+            /** @description Null when this snapshot used the publisher’s latest answer. Otherwise the latest answer was empty, blocked, a not-found page or failed, and this snapshot used the previous good answers (retrieved at `retrieved_at`, within the source’s limit: 7 days for daily and weekly sources, 45 monthly, 120 quarterly, 400 annual) */
             carried_forward: {
                 /** @description When the refresh asked the publisher and got no usable answer */
                 attempted_at: string;
-                /** @description Why: the publisher answered empty, blocked the client, or stayed unavailable through every retry */
+                /** @description Why: the publisher answered empty, blocked the client, answered a not-found page where data was expected, or stayed unavailable through every retry */
                 reason: string;
             } | null;
             /** @description The newest date the publisher stamped on the answers this snapshot used (e.g. 出表日期), so an answer served as current but stamped long ago is visible as such; null when its answers carry no such date */

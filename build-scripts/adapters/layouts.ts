@@ -27,6 +27,13 @@ export interface FileLayout<K extends string = string> {
   readonly encoding?: SourceEncoding;
   readonly sourceId: string;
   readonly columns: Readonly<Record<K, ColumnSpec>>;
+  /**
+   * Match header names and JSON keys to the labels regardless of case: for a publisher whose copies
+   * changed case over the years (GHG_P_01: `App_year`, `CO2`, `Tot2` in 2021, lower case from 2022).
+   * Opt-in, so a source whose keys must be read exactly as served (TPEx's `UnifiedBusinessNo.`) stays
+   * strict; two headers that differ only in case then count as one given twice.
+   */
+  readonly caseInsensitive?: true;
 }
 
 export const req = (...labels: string[]): ColumnSpec => ({ labels, required: true });

@@ -89,18 +89,21 @@ function jsonText(v: unknown): string | null {
   return null;
 }
 
+/** A header name or JSON key as the layout compares it with its labels: trimmed, and folded to lower case if the layout asks. */
+const headerName = (layout: FileLayout, name: string) => (layout.caseInsensitive ? name.trim().toLowerCase() : name.trim());
+
 /** The labels a layout maps, in header order of preference, with trimmed header positions. */
 function mapHeader<K extends string>(layout: FileLayout<K>, header: string[], file: string): Record<K, number> {
   const positions = new Map<string, number>();
   const twice = new Set<string>();
   header.forEach((h, i) => {
-    const name = h.trim();
+    const name = headerName(layout, h);
     if (positions.has(name)) twice.add(name);
     else positions.set(name, i);
   });
   const result = {} as Record<K, number>;
   for (const [key, spec] of Object.entries(layout.columns) as [K, FileLayout<K>['columns'][K]][]) {
-    const label = spec.labels.find((l) => positions.has(l));
+    const label = spec.labels.map((l) => headerName(layout, l)).find((l) => positions.has(l));
     if (label !== undefined && twice.has(label)) throw new SourceFileError(`${file}: column "${label}" appears twice in the header`);
     if (label === undefined && spec.required) throw new MissingColumnError(file, spec.labels.join(' / '));
     result[key] = label === undefined ? -1 : positions.get(label)!;
@@ -160,14 +163,14 @@ async function* jsonRows<K extends string>(path: string, file: string, layout: F
     const record = new Map<string, unknown>();
     let clash: string | null = null;
     for (const [k, v] of Object.entries(value)) {
-      const name = k.trim();
+      const name = headerName(layout, k);
       if (record.has(name) && record.get(name) !== v) clash = name;
       record.set(name, v);
     }
     if (!checked) {
       // The first record stands for the file's keys, as a CSV header does.
       for (const [, spec] of entries) {
-        if (spec.required && !spec.labels.some((l) => record.has(l))) throw new MissingColumnError(file, spec.labels.join(' / '));
+        if (spec.required && !spec.labels.some((l) => record.has(headerName(layout, l)))) throw new MissingColumnError(file, spec.labels.join(' / '));
       }
       checked = true;
     }
@@ -178,7 +181,7 @@ async function* jsonRows<K extends string>(path: string, file: string, layout: F
     const raw = {} as Raw<K>;
     let problem: string | null = null;
     for (const [key, spec] of entries) {
-      const label = spec.labels.find((l) => record.has(l));
+      const label = spec.labels.map((l) => headerName(layout, l)).find((l) => record.has(l));
       if (label === undefined) {
         if (spec.required) problem ??= `${spec.labels[0]}: missing`;
         raw[key] = '';
@@ -194,7 +197,8 @@ async function* jsonRows<K extends string>(path: string, file: string, layout: F
 
 /**
  * Streams the rows of one publisher file: finds the file (any of the layout's accepted names), reads
- * it as CSV or JSON by its extension, maps columns or keys by name (trimmed), cleans every value
+ * it as CSV or JSON by its extension, maps columns or keys by name (trimmed; regardless of case if the
+ * layout says `caseInsensitive`), cleans every value
  * (cleanText: HTML character references decoded, whitespace trimmed), validates each row with
  * `schema` and yields the parsed rows. A row that fails is recorded in `rejects` as
  * `file:line: column: reason` (`file:record N: …` for JSON) and skipped. A missing optional file

@@ -5,9 +5,10 @@ import type { FailureKind } from './http.js';
 /**
  * A monthly refresh survives one publisher's bad day (contract section 9): a source that answers
  * empty (the exchanges' GHG datasets answer `[]` between disclosure seasons), is blocked (TWSE's
- * security page) or stays unavailable through its retries keeps its previous good answers, byte for
- * byte, while they are younger than its limit; the registry, the build summary and the pages say so.
- * A changed form (renamed key, other HTML, another encoding, a 4xx) is never carried: it fails.
+ * security page), answers a not-found page where data was expected (TWSE's `t187ap46_L_12`) or stays
+ * unavailable through its retries keeps its previous good answers, byte for byte, while they are
+ * younger than its limit; the registry, the build summary and the pages say so. A changed form
+ * (renamed key, other HTML, another encoding, a 4xx) is never carried: it fails.
  */
 
 /** How old a source's previous answers may be, by its update frequency (irregular sources as annual ones). */
@@ -24,13 +25,14 @@ export const CARRY_LIMIT_DAYS: Readonly<Record<UpdateFrequency, number>> = {
 export interface CarriedForward {
   /** When this fetch tried the publisher and did not get a usable answer. */
   attempted_at: string;
-  /** Why: empty, blocked or unavailable, with the publisher's answer in short. */
+  /** Why: empty, blocked, a not-found page or unavailable, with the publisher's answer in short. */
   reason: string;
 }
 
 /** The reason a failure may be carried over, or null when it must fail the fetch. */
 export function carryableReason(kind: FailureKind, message: string): string | null {
   if (kind === 'blocked') return `blocked by the publisher (${message})`;
+  if (kind === 'not-found') return `a not-found page where data was expected (${message})`;
   if (kind === 'unavailable') return `unavailable after every retry (${message})`;
   return null;
 }

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import iconv from 'iconv-lite';
 import { CsvFormatError, readCsv } from '../adapters/csv-reader.js';
 import { sniffEncoding } from '../adapters/decode.js';
@@ -40,6 +40,33 @@ async function isBlockedPage(path: string): Promise<boolean> {
   return [bytes.toString('utf8'), iconv.decode(bytes, 'cp950')].some((text) => BLOCKED.some((t) => text.includes(t)));
 }
 
+/**
+ * A not-found page where data was expected (TWSE's `t187ap46_L_12` answers HTTP 200 text/html, a page
+ * of 1,006 bytes whose only content is `<img src="404.png">`): a failed answer, like the security page,
+ * not a changed form (contract section 9). Recognised narrowly, so that any other HTML still fails as
+ * one: a small page whose title and visible text are empty or say only "404"/"not found", whose images
+ * are all 404 images, and which shows at least one such marker.
+ */
+const NOT_FOUND_MAX_BYTES = 4096;
+const NOT_FOUND_TEXT = /^(?:(?:http\s*|error\s*)?404)?\s*[-:]?\s*(?:(?:page|file)\s+)?(?:not\s+found)?\.?$|^找不到(?:網頁|頁面|該頁面|檔案)?$/i;
+const NOT_FOUND_IMAGE = /(?:^|\/)404\.(?:png|gif|jpe?g|svg|webp)(?:\?.*)?$/i;
+const visibleText = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+async function isNotFoundPage(path: string): Promise<boolean> {
+  if ((await stat(path)).size > NOT_FOUND_MAX_BYTES) return false;
+  const html = (await readFile(path, 'utf8')).replace(/<!--[\s\S]*?-->/g, '');
+  const title = visibleText(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? '');
+  const body = html.replace(/<head\b[\s\S]*?<\/head>/i, '').replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, '');
+  const images = [...body.matchAll(/<img\b[^>]*?\bsrc\s*=\s*["']?([^"'\s>]+)/gi)].map((m) => m[1]!);
+  const text = visibleText(body);
+  if (!NOT_FOUND_TEXT.test(title) || !NOT_FOUND_TEXT.test(text) || !images.every((src) => NOT_FOUND_IMAGE.test(src))) return false;
+  return images.length > 0 || /404|not\s*found|找不到/i.test(`${title} ${text}`);
+}
+
 export async function checkBody(
   path: string,
   expect: 'json' | 'csv' | 'html',
@@ -54,6 +81,8 @@ export async function checkBody(
   } else if (looksHtml(start, contentType)) {
     if (await isBlockedPage(path))
       throw new FetchFailure('blocked by the publisher: its security page (因為安全性考量…) with status 200, not data', 200, 'blocked');
+    if (await isNotFoundPage(path))
+      throw new FetchFailure('a not-found page with status 200 (its only content a 404 image or "not found"), not data', 200, 'not-found');
     throw new FetchFailure(`an HTML page with status 200, not data (an error or maintenance page?): ${JSON.stringify(start.slice(0, 80))}`, 200);
   }
   if (expect === 'json' && (await sniffEncoding(path)) !== 'utf8')

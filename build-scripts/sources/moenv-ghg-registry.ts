@@ -17,6 +17,8 @@ export const registryLayout = {
   file: `${DATASET}.json`,
   alternatives: [`${DATASET}.csv`],
   sourceId: 'SRC-MOENV-GHG_P_01',
+  // Copies of 2021 head their columns `App_year`, `CO2`, `Tot2`; lower case from 2022-08 (sources.md).
+  caseInsensitive: true,
   columns: {
     year: req('年度', 'app_year'),
     uniformNo: req('統一編號', 'companyno'),
@@ -67,6 +69,16 @@ export const moenvRegistryModule: SourceModule = {
 export type { RegistrySiteRow };
 
 export const GASES = ['co2', 'ch4', 'n2o', 'hfcs', 'pfcs', 'sf6', 'nf3'] as const;
+/**
+ * A gas figure: copies of 2021 and 2022 serve `nf3` as the string `None` where later ones leave it
+ * empty (182 rows); both mean none of that gas. `None` is read as 0 here only, so no other amount
+ * takes a word for a number; empty stays absent, which the check below also counts as 0.
+ */
+const gasAmount = z
+  .string()
+  .transform((s) => (s === 'None' ? '0' : s))
+  .pipe(optionalAmount);
+
 /** The publisher rounds each figure (to 0.0001 t, `tot` to 0.001 t): the sum of seven may drift by hundredths. */
 const GAS_TOLERANCE = (total: number) => 0.5 + total * 1e-6;
 
@@ -77,7 +89,7 @@ const schema = z
     industryCode: text.pipe(z.string().regex(/^[A-Z]?\d{2,6}$/, 'not an industry code')),
     indirect: amount,
     total: amount,
-    ...(Object.fromEntries(GASES.map((g) => [g, optionalAmount])) as Record<(typeof GASES)[number], typeof optionalAmount>),
+    ...(Object.fromEntries(GASES.map((g) => [g, gasAmount])) as Record<(typeof GASES)[number], typeof gasAmount>),
   })
   .superRefine((r, ctx) => {
     if (r.total < r.indirect) {

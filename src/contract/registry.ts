@@ -70,15 +70,15 @@ export const sourceEntrySchema = z
     carried_forward: z
       .strictObject({
         attempted_at: isoTimestamp.meta({ description: 'When the refresh asked the publisher and got no usable answer' }),
-        reason: z
-          .string()
-          .min(1)
-          .meta({ description: 'Why: the publisher answered empty, blocked the client, or stayed unavailable through every retry' }),
+        reason: z.string().min(1).meta({
+          description:
+            'Why: the publisher answered empty, blocked the client, answered a not-found page where data was expected, or stayed unavailable through every retry',
+        }),
       })
       .nullable()
       .meta({
         description:
-          'Null when this snapshot used the publisher’s latest answer. Otherwise the latest answer was empty, blocked or ' +
+          'Null when this snapshot used the publisher’s latest answer. Otherwise the latest answer was empty, blocked, a not-found page or ' +
           'failed, and this snapshot used the previous good answers (retrieved at `retrieved_at`, within the source’s ' +
           'limit: 7 days for daily and weekly sources, 45 monthly, 120 quarterly, 400 annual)',
       }),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { carryableReason, EMPTY_REASON } from '../../build-scripts/fetch/carry-forward.js';
 import { ROUTES } from '../../src/contract/routes.js';
 import { CAUSE_KINDS, SCORE_COMPONENTS, VERDICTS } from '../../src/contract/vocabulary.js';
 import { FLAG_CATALOGUE } from '../../src/methodology/rules.js';
@@ -117,5 +118,19 @@ describe('page URLs in each language', () => {
     expect(l10n('zh-TW').f.date('2026-10-31T00:00:00Z')).toBe('2026年10月31日');
     expect(l10n('zh-TW').f.money(1_200_000)).toBe('新臺幣 1,200,000 元');
     expect(l10n('zh-TW').f.percent(0.3282)).toBe('32.82%');
+  });
+});
+
+describe("the sources page's carried-forward line", () => {
+  it('says in Chinese which of the carried failures it was, from the reason the fetch gives', () => {
+    // The Chinese text is chosen by the reason's opening words: each carryable kind must reach its own words.
+    const zh = (reason: string) => CATALOGUES['zh-TW'].sources.carriedText('A', reason, 'B');
+    expect(zh(carryableReason('blocked', 'x')!)).toContain('拒絕了本服務的連線');
+    expect(zh(carryableReason('not-found', 'x')!)).toContain('「找不到網頁」而非資料');
+    expect(zh(carryableReason('unavailable', 'x')!)).toContain('在多次重試後仍無法取得');
+    expect(zh(EMPTY_REASON)).toContain('是空的');
+    expect(CATALOGUES.en.sources.carriedText('A', carryableReason('not-found', 'x')!, 'B')).toContain(
+      'gave nothing usable: a not-found page where data was expected (x)',
+    );
   });
 });

@@ -90,6 +90,14 @@ function reason(r: ScoreReason): string {
   }
 }
 
+/** Why a source was carried forward, from the opening words of the fetch's reason (build-scripts/fetch/carry-forward.ts). */
+function carriedWhy(reason: string): string {
+  if (/^blocked/.test(reason)) return '拒絕了本服務的連線';
+  if (/^a not-found page/.test(reason)) return '是一頁「找不到網頁」而非資料';
+  if (/^unavailable/.test(reason)) return '在多次重試後仍無法取得';
+  return '是空的（兩次揭露期之間常見）';
+}
+
 export const zhTW: Messages = {
   languageName: '繁體中文',
   switchLabel: '以繁體中文閱讀本頁',
@@ -402,7 +410,7 @@ export const zhTW: Messages = {
     publisherDateOld: (days: number) => `（早於擷取日 ${days} 天：發布者以舊資料作為最新資料提供）`,
     carried: '沿用前次資料',
     carriedText: (attempted: string, reason: string, retrieved: string) =>
-      `發布機關最近一次的回應（${attempted} 擷取）${/^blocked/.test(reason) ? '拒絕了本服務的連線' : /^unavailable/.test(reason) ? '在多次重試後仍無法取得' : '是空的（兩次揭露期之間常見）'}，本資料快照沿用 ${retrieved} 擷取的前次資料。`,
+      `發布機關最近一次的回應（${attempted} 擷取）${carriedWhy(reason)}，本資料快照沿用 ${retrieved} 擷取的前次資料。`,
   },
   downloads: {
     title: '下載',

@@ -12,9 +12,10 @@ import { jsonReply, startReplay, type Replay } from './replay-server.js';
 /**
  * Contract section 9: a monthly refresh survives one publisher's bad day. A source that answers
  * empty (the exchanges' GHG datasets answer `[]` between disclosure seasons), is blocked (TWSE's
- * security page) or fails through its retries keeps its previous good answers, byte for byte, while
- * they are younger than its limit, and the registry, the summary and the pages say so. Older, or never
- * fetched, the refresh fails and the previous snapshot stays current. A changed form is never carried.
+ * security page), answers a not-found page where data was expected (TWSE's `t187ap46_L_12`) or fails
+ * through its retries keeps its previous good answers, byte for byte, while they are younger than its
+ * limit, and the registry, the summary and the pages say so. Older, or never fetched, the refresh
+ * fails and the previous snapshot stays current. A changed form is never carried.
  */
 
 const root = mkdtempSync(join(tmpdir(), 'carry-forward-'));
@@ -39,6 +40,17 @@ const folder = (dir: string) =>
   );
 const fetchInto = (outDir: string, now: Date, over: Partial<FetchOptions> = {}) =>
   fetchSources({ outDir, env: env(), log: () => undefined, http, now: () => now, asof: '2026-07-31', ...over });
+
+/**
+ * TWSE's not-found page, as `t187ap46_L_12` served it on 2025-11-23 (test/fixtures/genuine/failure-shapes):
+ * its body and Content-Type from the caller's wrapper (the wrapper's other headers describe the gzip
+ * transfer of the original, not these bytes).
+ */
+const NOT_FOUND = JSON.parse(
+  readFileSync(join(import.meta.dirname, '../../fixtures/genuine/failure-shapes/GET__opendata_t187ap46_L_12.json'), 'utf8'),
+).response as { status_code: number; headers: Record<string, string>; body: string };
+const notFoundFault = () =>
+  ({ kind: 'reply', reply: { status: NOT_FOUND.status_code, type: NOT_FOUND.headers['Content-Type']!, body: Buffer.from(NOT_FOUND.body) } }) as const;
 
 /** TWSE's security page as served to a blocked client (HTTP 200, text/html). */
 const SECURITY_PAGE =
@@ -169,6 +181,41 @@ describe('what the fetch carries forward, and what it never does', () => {
     );
   }, 120_000);
 
+  it('TWSE\'s genuine not-found page (HTTP 200 text/html, only <img src="404.png">) is a failed answer: the previous answer stands in', async () => {
+    expect(NOT_FOUND.status_code).toBe(200);
+    expect(NOT_FOUND.headers['Content-Type']).toBe('text/html; charset=utf-8');
+    const out = join(root, 'not-found');
+    await fetchInto(out, day('2026-07-01'));
+    const before = sha256(join(out, 't187ap46_L_1.json'));
+    replay.fault(PATHS.twseGhg, notFoundFault());
+    // An annual source: 364 days is within its 400-day limit.
+    const r = await fetchInto(out, day('2027-06-30'), { only: ['SRC-TWSE-ESG-GHG'] });
+    expect(r.carriedForward['SRC-TWSE-ESG-GHG']).toEqual({
+      attempted_at: '2027-06-30T03:00:00Z',
+      reason: expect.stringMatching(/^a not-found page where data was expected \(GET .*t187ap46_L_1.*: a not-found page with status 200/),
+    });
+    expect(sha256(join(out, 't187ap46_L_1.json'))).toBe(before);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+    expect(manifest.carried_forward['SRC-TWSE-ESG-GHG'].reason).toMatch(/^a not-found page/);
+    expect(manifest.files.find((f: { file: string }) => f.file === 't187ap46_L_1.json').retrieved_at).toBe('2026-07-01T03:00:00Z');
+
+    // Past the limit (405 days after the answers kept), the fetch fails naming the source and leaves the folder.
+    const kept = folder(out);
+    replay.fault(PATHS.twseGhg, notFoundFault());
+    await expect(fetchInto(out, day('2027-08-10'), { only: ['SRC-TWSE-ESG-GHG'] })).rejects.toThrow(
+      /^SRC-TWSE-ESG-GHG: a not-found page where data was expected .*cannot carry forward: .* 405 days old, older than the 400-day limit of a annual source/,
+    );
+    expect(folder(out)).toEqual(kept);
+  }, 120_000);
+
+  it('the not-found page for a source never fetched into the folder fails naming the source: nothing to carry', async () => {
+    replay.fault(PATHS.twseGhg, notFoundFault());
+    const err = await fetchInto(join(root, 'not-found-never'), day('2026-07-01'), { only: ['SRC-TWSE-ESG-GHG'] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SourceFetchError);
+    expect((err as SourceFetchError).sourceId).toBe('SRC-TWSE-ESG-GHG');
+    expect((err as Error).message).toMatch(/^SRC-TWSE-ESG-GHG: a not-found page where data was expected .*cannot carry forward: no previous answers/);
+  }, 60_000);
+
   it('a source unavailable through every retry (503) is carried; a monthly one 46 days later is not', async () => {
     const out = join(root, 'unavailable');
     await fetchInto(out, day('2026-07-01'));
@@ -191,6 +238,30 @@ describe('what the fetch carries forward, and what it never does', () => {
 
   it.each([
     ['any other HTML page', { kind: 'html-200' } as const, /an HTML page with status 200/],
+    [
+      'an HTML page with a 404 image and text of its own',
+      {
+        kind: 'reply',
+        reply: { type: 'text/html', body: Buffer.from('<html><body><img src="404.png"><p>系統維護中，請稍後再試</p></body></html>') },
+      } as const,
+      /an HTML page with status 200/,
+    ],
+    [
+      'an HTML page titled 404 with other images',
+      {
+        kind: 'reply',
+        reply: { type: 'text/html', body: Buffer.from('<html><head><title>404</title></head><body><img src="logo.png"></body></html>') },
+      } as const,
+      /an HTML page with status 200/,
+    ],
+    [
+      'an HTML page titled 404 larger than a not-found page',
+      {
+        kind: 'reply',
+        reply: { type: 'text/html', body: Buffer.from(`<html><head><title>404</title></head><body>${' '.repeat(5000)}</body></html>`) },
+      } as const,
+      /an HTML page with status 200/,
+    ],
     [
       'JSON in another encoding (Big5)',
       {

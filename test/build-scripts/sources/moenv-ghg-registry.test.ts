@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MissingColumnError, RejectLog, SourceFileError } from '../../../build-scripts/adapters/read-layout.js';
 import { readRegistry, type RegistrySiteRow } from '../../../build-scripts/sources/moenv-ghg-registry.js';
@@ -14,6 +16,13 @@ const API_HEADER =
   '\ufeffapp_year,companyno,companyname,scompanyno,controlno,city,town,companyaddr,ccksicco1,sicname1,co2,ch4,n2o,hfcs,pfcs,sf6,nf3,tot2,tot,cause,check_yn,cityno,townno';
 const ZH_HEADER = '年度,統一編號,公司名稱,縣市,鄉鎮,行業名稱,行業代碼,列管原因,能源間接排放量,合計排放量(公噸CO2e)';
 
+/**
+ * The header of copies of 2021 (shared/spec/sources.md, "GHG_P_01 across four dates"): `App_year`,
+ * `CO2` and `Tot2` in that case, no `cityno`/`townno` yet; their `nf3` is the string `None`.
+ */
+const HEADER_2021 =
+  '\ufeffApp_year,companyno,companyname,scompanyno,controlno,city,town,companyaddr,ccksicco1,sicname1,CO2,ch4,n2o,hfcs,pfcs,sf6,nf3,Tot2,tot,cause,check_yn';
+
 describe('readRegistry (SRC-MOENV-GHG_P_01)', () => {
   it('tot is the site total (the seven gases plus tot2): direct is tot − tot2, never tot', async () => {
     const rejects = new RejectLog();
@@ -28,6 +37,56 @@ describe('readRegistry (SRC-MOENV-GHG_P_01)', () => {
     expect(r).toMatchObject({ year: 2022, uniformNo: '16083358', industryCode: '2611', indirect: 17366.7953, total: 21621.556 });
     expect(r!.direct).toBeCloseTo(21621.556 - 17366.7953, 6);
     expect(r!.direct + r!.indirect).toBeCloseTo(r!.total, 6);
+  });
+
+  it('reads a copy of 2021 (headers App_year, CO2, Tot2; nf3 None) with no rejects and the right totals', async () => {
+    const rejects = new RejectLog();
+    const rows = await read(
+      [
+        HEADER_2021,
+        // The genuine row of 中華凸版電子 above, as a 2021 copy serves it: its nf3 None counts as 0 in the sum.
+        '110,16083358,中華凸版電子股份有限公司,0001,H4903093,桃園市,八德區,桃園市八德區和平路11273號,2611,積體電路製造業,186.1808,0.3500,1.1622,4.6124,4050.5996,11.8560,None,17366.7953,21621.556,依法申報,是',
+        '110,12345678,示範水泥,0001,U1234567,花蓮縣,新城鄉,花蓮縣新城鄉,2650,水泥製造業,25000.0000,1.0000,2.0000,0.0000,0.0000,0.0000,None,5000.0000,30003.000,依法申報,是',
+      ].join('\r\n'),
+      rejects,
+    );
+    expect(rejects.format()).toBe('');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ year: 2021, uniformNo: '16083358', industryCode: '2611', indirect: 17366.7953, total: 21621.556 });
+    expect(rows[0]!.direct).toBeCloseTo(21621.556 - 17366.7953, 6);
+    expect(rows[1]).toEqual({ year: 2021, uniformNo: '12345678', industryCode: '2650', direct: 25003, indirect: 5000, total: 30003 });
+  });
+
+  it('None means 0 in the gas columns only: a tot2 of None is refused, and a None gas still counts in the check', async () => {
+    const rejects = new RejectLog();
+    const rows = await read(
+      [
+        'app_year,companyno,ccksicco1,co2,ch4,n2o,hfcs,pfcs,sf6,nf3,tot2,tot',
+        '111,12345678,2411,None,None,None,None,None,None,None,50,50', // 2 ok: no gas at all
+        '111,12345678,2411,100,0,0,0,0,0,0,None,100', // 3 tot2 is no gas
+        '111,12345678,2411,None,0,0,0,0,0,0,50,150', // 4 co2 None is 0, so tot is not the gases plus tot2
+      ].join('\n'),
+      rejects,
+    );
+    expect(rows).toEqual([{ year: 2022, uniformNo: '12345678', industryCode: '2411', direct: 0, indirect: 50, total: 50 }]);
+    expect(rejects.format().split('\n')).toEqual([
+      'GHG_P_01.csv:3: 能源間接排放量: not a non-negative number: "None"',
+      'GHG_P_01.csv:4: 合計排放量(公噸CO2e): tot 150 is not the gases (0) plus tot2 (50): has the publisher changed what tot means?',
+    ]);
+  });
+
+  it('a column given twice in two cases (CO2 and co2) is refused: which one is meant cannot be told', async () => {
+    const err = await read('app_year,companyno,ccksicco1,CO2,co2,tot2,tot\n111,12345678,2411,1,2,1,2\n').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SourceFileError);
+    expect((err as Error).message).toBe('SRC-MOENV-GHG_P_01 GHG_P_01.csv: column "co2" appears twice in the header');
+  });
+
+  it('the genuine answer (test/fixtures/genuine, 3,140 site-years) still reads with no rejects', async () => {
+    const genuine = readFileSync(join(import.meta.dirname, '../../fixtures/genuine/SRC-MOENV-GHG_P_01/ghg_p_01.csv'), 'utf8');
+    const rejects = new RejectLog();
+    const rows = await read(genuine, rejects);
+    expect(rejects.format()).toBe('');
+    expect(rows).toHaveLength(3140);
   });
 
   it('reads a copy with the Chinese labels', async () => {
@@ -131,6 +190,14 @@ describe('readRegistry over the pages a fetch keeps (GHG_P_01.0001.json, …)', 
       { year: 2025, uniformNo: '12345678', industryCode: '2650', direct: 2, indirect: 5000, total: 5002 },
     ]);
     expect(rejects.count).toBe(0);
+  });
+
+  it('reads pages whose keys are in the case of 2021 (App_year, CO2, Tot2) and whose nf3 is None', async () => {
+    const rejects = new RejectLog();
+    const { app_year, co2, tot2, ...rest } = site({ tot: '30000' });
+    const rows = await pages({ 'GHG_P_01.0001.json': JSON.stringify([{ ...rest, App_year: app_year, CO2: co2, Tot2: tot2, nf3: 'None' }]) }, rejects);
+    expect(rejects.format()).toBe('');
+    expect(rows).toEqual([{ year: 2024, uniformNo: '12345678', industryCode: '2650', direct: 25000, indirect: 5000, total: 30000 }]);
   });
 
   it('keeps a row equal to another (the registry has no record id: two sites may state the same figures)', async () => {
