@@ -40,6 +40,7 @@ describe('a TWSE company record padded with U+3000 at both ends, read by the TWS
       產業別: padded('24'),
       營利事業統一編號: padded('12345678'),
       實收資本額: padded('1000000000'),
+      上市日期: padded('20240318'),
     };
     const rejects = new RejectLog();
     const rows = await collect(readTwseCompanies(fixtureDir({ 't187ap03_L.json': JSON.stringify([record]) }), rejects, new SourceTally()));
@@ -54,6 +55,7 @@ describe('a TWSE company record padded with U+3000 at both ends, read by the TWS
         uniformNo: '12345678',
         paidInCapital: 1_000_000_000,
         marketType: 'listed',
+        listedOn: '2024-03-18',
         sourceId: 'SRC-TWSE-COMPANY',
       },
     ]);
