@@ -534,6 +534,14 @@ export const zhTW: Messages = {
     rotatedText: (id: string) => `金鑰 ${id} 已撤銷：此後使用它的呼叫都會被拒絕。`,
     revokedTitle: '金鑰已撤銷',
     revokedText: (id: string) => `金鑰 ${id} 已撤銷：此後使用它的呼叫都會被拒絕。`,
+    revokeAskTitle: (id: string) => `要撤銷金鑰 ${id} 嗎？`,
+    revokeAskText: (id: string, assistants: number) =>
+      `按下按鈕後，所有使用金鑰 ${id} 的呼叫都會被拒絕。此動作無法復原：您需要另外申請新金鑰。` +
+      (assistants === 0 ? '' : `以此金鑰連結的 ${assistants} 個助理也會中斷連結。`),
+    revokeYes: '是，撤銷此金鑰',
+    revokeNo: '否，回到我的金鑰',
+    keyNotLiveTitle: '此金鑰無效',
+    keyNotLive: '它已被撤銷，或並非本伺服器核發。',
     connectedHeading: '以此金鑰連接的 AI 助理',
     connectedSince: (client: string, date: string) => `${client}，自 ${date} 起`,
     disconnect: '中斷連接',
