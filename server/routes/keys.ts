@@ -109,9 +109,10 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
     const rotated = field(req, 'rotated');
     const replaced =
       rotated !== '' && record.owner_email !== null
-        ? (o.access!.keys.connection().prepare('SELECT 1 FROM api_keys WHERE id = ? AND owner_email = ? AND revoked_at IS NOT NULL').get(rotated, record.owner_email) as
-            | object
-            | undefined)
+        ? (o
+            .access!.keys.connection()
+            .prepare('SELECT 1 FROM api_keys WHERE id = ? AND owner_email = ? AND revoked_at IS NOT NULL')
+            .get(rotated, record.owner_email) as object | undefined)
         : undefined;
     showKey(res, l, key, replaced ? rotated : undefined);
   }
@@ -296,7 +297,8 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
         const id = field(req, 'key');
         const record = o.access!.keys.liveKeysOf(link.email).find((r) => r.id === id);
         // The usage page again (its language switch, a revoke not confirmed), or the revoke's question again in this language.
-        if (action === 'view') return record && field(req, 'then') === 'revoke' ? revokePage(res, l, link.email, record) : keysPage(res, l, link.email);
+        if (action === 'view')
+          return record && field(req, 'then') === 'revoke' ? revokePage(res, l, link.email, record) : keysPage(res, l, link.email);
         if (!record || (action !== 'rotate' && action !== 'revoke' && action !== 'disconnect')) return keysPage(res, l, link.email, p(k.noSuchKey));
         if (action === 'disconnect') {
           // Only a grant of this live key of this address: the link proves the address, the key id narrows it.

@@ -15,9 +15,7 @@ import { readSnapshotFile } from './tree.js';
  * again; a secret goes in the body, never in a URL. Without one, the switch leads to the other
  * language's keys page: for pages that hold nothing (a mail sent, an error).
  */
-export type LangSwitch =
-  | { href: (other: L10n) => string }
-  | { post: (other: L10n) => { action: string; fields: Record<string, string> } };
+export type LangSwitch = { href: (other: L10n) => string } | { post: (other: L10n) => { action: string; fields: Record<string, string> } };
 
 const TO_KEYS_PAGE: LangSwitch = { href: (other) => other.u.keys };
 

@@ -25,6 +25,7 @@ import {
 import type { ScoreReason } from '../../methodology/score.js';
 import type { Messages } from './en.js';
 import { zhTerm } from './glossary.js';
+import { SOURCE_DESCRIPTIONS_ZH } from './source-descriptions.zh-TW.js';
 
 const n = (x: number) => x.toLocaleString('zh-TW');
 const md = (d: { month: number; day: number }) => `${d.month} 月 ${d.day} 日`;
@@ -395,6 +396,7 @@ export const zhTW: Messages = {
     notCompanies: (k: string) => `其中 ${k} 檔成分股不是本資料快照收錄的公司。`,
   },
   sources: {
+    description: (sourceId: string): string | undefined => SOURCE_DESCRIPTIONS_ZH[sourceId],
     title: '資料來源',
     intro: '本網站的每項事實都註明出自以下哪個資料集。JSON：',
     government: '政府資料',
