@@ -2,7 +2,7 @@ import nodemailer from 'nodemailer';
 import { CATALOGUES } from '../../src/site/i18n/index.js';
 import { LOCALES, type Locale } from '../../src/site/i18n/locales.js';
 import { pageUrlsFor } from '../../src/site/paths.js';
-import { OAUTH_LIFETIMES, OAUTH_PATHS } from '../../src/contract/oauth.js';
+import { OAUTH_LIFETIMES } from '../../src/contract/oauth.js';
 import type { MailSettings } from '../settings.js';
 
 /** The mails the keys flow sends, each carrying one link. */
@@ -37,7 +37,8 @@ export function smtpMailer(s: MailSettings): KeyMailer {
     },
     async sendConsentLink(to, locale, token, clientName) {
       const mail = CATALOGUES[locale].oauth.mail;
-      const url = `${s.publicUrl}${OAUTH_PATHS.consent}?t=${token}`;
+      // The consent page in the reader's language: its path says it (`/zh-TW/oauth/consent`), as every page's does.
+      const url = `${s.publicUrl}${pageUrlsFor(locale).oauthConsent}?t=${token}`;
       await transport.sendMail({ from: s.from, to, subject: mail.subject, text: mail.text(url, clientName, OAUTH_LIFETIMES.requestMs / 60_000) });
     },
     close: () => transport.close(),

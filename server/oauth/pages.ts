@@ -1,10 +1,11 @@
 import { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
-import { OAUTH_LIFETIMES, OAUTH_PATHS } from '../../src/contract/oauth.js';
+import { OAUTH_LIFETIMES } from '../../src/contract/oauth.js';
 import { consentPageCsp } from '../../src/contract/security.js';
 import { escapeHtml } from '../../src/site/html.js';
-import { l10n, type L10n } from '../../src/site/i18n/index.js';
-import { asLocale, type KeyMailer } from '../access/key-mail.js';
+import { l10n, LOCALES, type L10n } from '../../src/site/i18n/index.js';
+import type { Locale } from '../../src/site/i18n/locales.js';
+import type { KeyMailer } from '../access/key-mail.js';
 import { normalEmail, type KeyRequests } from '../access/key-requests.js';
 import type { KeyStore } from '../access/key-store.js';
 import type { Logger } from '../logger.js';
@@ -34,6 +35,13 @@ export interface OAuthPagesOptions {
  *    nothing (a mail scanner may open it).
  * 4. POST /oauth/consent spends the link and the request once, records the grant, and redirects to
  *    the client with a code (or `error=access_denied`).
+ *
+ * Pages are in the language of their path (`/zh-TW/oauth/…` in Chinese), as every page; the sign-in
+ * page at /authorize in the language the authorization asked for (`ui_locales`, else the browser's).
+ * The language switch keeps the step (issue 49): on the sign-in page it posts the same request to the
+ * other language's /oauth/sign-in, which shows the same sign-in there (its form then posts there, so
+ * the mail and the consent page are in that language too); on the consent page it is the mailed link
+ * in the other language.
  */
 const hostOf = (redirectUri: string) => {
   const u = new URL(redirectUri);
@@ -60,22 +68,37 @@ export function signInPage(
 ): void {
   const t = l.t.oauth;
   const body = `<p>${t.signInTextHtml(escapeHtml(request.client_name), escapeHtml(hostOf(request.redirect_uri)))}</p>${note}${p(t.signInHow)}
-<form method="post" action="${OAUTH_PATHS.signIn}" class="keys-form"><input type="hidden" name="request" value="${escapeHtml(request.id)}">
+<form method="post" action="${l.u.oauthSignIn}" class="keys-form"><input type="hidden" name="request" value="${escapeHtml(request.id)}">
 <p><label for="oauth-email">${escapeHtml(t.emailLabel)}</label><br><input id="oauth-email" name="email" type="email" autocomplete="email" required maxlength="254"></p>
-<p><button type="submit" data-sign-in>${escapeHtml(t.signIn)}</button></p></form>
+<p><button type="submit" data-sign-in class="primary">${escapeHtml(t.signIn)}</button></p></form>
 <p>${t.noKeyHtml(l.u.keys)}</p>`;
-  send(o.snapshots, res, l, status, t.signInTitle, body);
+  // The request's id goes in a form's body, as the sign-in form sends it: never in a URL (a log would hold it).
+  send(o.snapshots, res, l, status, t.signInTitle, body, undefined, {
+    post: (other) => ({ action: other.u.oauthSignIn, fields: { request: request.id, step: 'show' } }),
+  });
 }
+
+/** OAuth's page paths in every language: which page, and in which language. */
+const PAGE_PATHS = new Map<string, { kind: 'sign-in' | 'consent'; locale: Locale }>(
+  LOCALES.flatMap((locale) => {
+    const u = l10n(locale).u;
+    return [
+      [u.oauthSignIn, { kind: 'sign-in' as const, locale }],
+      [u.oauthConsent, { kind: 'consent' as const, locale }],
+    ];
+  }),
+);
 
 export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
   const gone = (res: Response, l: L10n, why: 'unknown' | 'expired' | 'used') =>
     send(o.snapshots, res, l, 410, l.t.oauth.requestGoneTitle, p(l.t.oauth.requestWhy[why]));
 
-  async function signIn(req: Request, res: Response): Promise<void> {
+  async function signIn(req: Request, res: Response, l: L10n): Promise<void> {
     const state = o.store.request(field(req, 'request'));
-    if (!state.ok) return gone(res, l10n('en'), state.why);
+    if (!state.ok) return gone(res, l, state.why);
     const { request } = state;
-    const l = l10n(asLocale(request.locale));
+    // The language switch: the same sign-in, in this language; nothing mailed.
+    if (field(req, 'step') === 'show') return signInPage(o, res, request, l);
     const email = normalEmail(field(req, 'email'));
     if (!email) return signInPage(o, res, request, l, 400, p(l.t.oauth.badEmail));
     const taken = o.requests.takeMail(ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown'), email);
@@ -94,13 +117,12 @@ export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
   }
 
   /** The link and its request, both still good, or the page saying why not (already answered). */
-  function linked(token: string, res: Response): { request: AuthorizationRequest; email: string; l: L10n } | null {
+  function linked(token: string, res: Response, l: L10n): { request: AuthorizationRequest; email: string; l: L10n } | null {
     const link = o.requests.peek(token);
     if (!link.ok || link.link.purpose !== 'consent') {
-      gone(res, l10n('en'), link.ok ? 'unknown' : link.why);
+      gone(res, l, link.ok ? 'unknown' : link.why);
       return null;
     }
-    const l = l10n(asLocale(link.link.locale));
     const state = o.store.request(link.link.request_id ?? '');
     if (!state.ok) {
       gone(res, l, state.why);
@@ -109,28 +131,38 @@ export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
     return { request: state.request, email: link.link.email, l };
   }
 
-  function consentPage(res: Response, token: string, at: { request: AuthorizationRequest; email: string; l: L10n }, status = 200, note = ''): void {
+  function consentPage(
+    res: Response,
+    token: string,
+    at: { request: AuthorizationRequest; email: string; l: L10n },
+    status = 200,
+    note = '',
+    query = `?t=${encodeURIComponent(token)}`,
+  ): void {
     const { request, email, l } = at;
     const t = l.t.oauth;
     const live = o.keys.liveKeysOf(email);
     const intro = `<p>${t.consentTextHtml(escapeHtml(request.client_name), escapeHtml(hostOf(request.redirect_uri)))}</p>${note}`;
-    const refuse = button(OAUTH_PATHS.consent, { t: token, decision: 'deny' }, t.deny, 'data-deny');
+    // Refuse is the secondary button, Allow the primary: the two never look alike.
+    const refuse = button(l.u.oauthConsent, { t: token, decision: 'deny' }, t.deny, 'data-deny class="secondary"');
     const csp = consentPageCsp(request.redirect_uri);
-    if (live.length === 0) return send(o.snapshots, res, l, status, t.consentTitle, `${intro}<p>${t.noKeysHtml(l.u.keys)}</p>${refuse}`, csp);
+    // The switch: this page in the other language, at the link as mailed (nothing spent by opening it).
+    const to = { href: (other: L10n) => `${other.u.oauthConsent}${query}` };
+    if (live.length === 0) return send(o.snapshots, res, l, status, t.consentTitle, `${intro}<p>${t.noKeysHtml(l.u.keys)}</p>${refuse}`, csp, to);
     const options = live
       .map(
         (k, i) =>
           `<p><label><input type="radio" name="key" value="${escapeHtml(k.id)}"${i === 0 ? ' checked' : ''}> ${escapeHtml(t.keyOption(k.id, l.t.keys.tierNames[k.tier]))}</label></p>`,
       )
       .join('');
-    const allow = `<form method="post" action="${OAUTH_PATHS.consent}" class="keys-form"><input type="hidden" name="t" value="${escapeHtml(token)}"><input type="hidden" name="decision" value="allow">
-<fieldset><legend>${escapeHtml(t.keyLegend)}</legend>${options}</fieldset><p><button type="submit" data-allow>${escapeHtml(t.allow)}</button></p></form>`;
-    send(o.snapshots, res, l, status, t.consentTitle, intro + allow + refuse, csp);
+    const allow = `<form method="post" action="${l.u.oauthConsent}" class="keys-form"><input type="hidden" name="t" value="${escapeHtml(token)}"><input type="hidden" name="decision" value="allow">
+<fieldset><legend>${escapeHtml(t.keyLegend)}</legend>${options}</fieldset><p><button type="submit" data-allow class="primary">${escapeHtml(t.allow)}</button></p></form>`;
+    send(o.snapshots, res, l, status, t.consentTitle, intro + allow + refuse, csp, to);
   }
 
-  function consent(req: Request, res: Response): void {
+  function consent(req: Request, res: Response, l: L10n): void {
     const token = field(req, 't');
-    const at = linked(token, res);
+    const at = linked(token, res, l);
     if (!at) return;
     const decision = field(req, 'decision');
     const key = decision === 'allow' ? o.keys.liveKeysOf(at.email).find((k) => k.id === field(req, 'key')) : undefined;
@@ -148,22 +180,25 @@ export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
   }
 
   return (req: Request, res: Response, next: NextFunction) => {
-    const kind = req.path === OAUTH_PATHS.signIn ? 'sign-in' : req.path === OAUTH_PATHS.consent ? 'consent' : null;
-    if (!kind) return next();
+    const hit = PAGE_PATHS.get(req.path);
+    if (!hit) return next();
+    const { kind } = hit;
+    const l = l10n(hit.locale);
     const read = req.method === 'GET' || req.method === 'HEAD';
     if (kind === 'consent' && read) {
-      const token = new URLSearchParams(req.originalUrl.split('?')[1] ?? '').get('t') ?? '';
-      const at = linked(token, res);
-      return at ? consentPage(res, token, at) : undefined;
+      const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+      const token = new URLSearchParams(query.slice(1)).get('t') ?? '';
+      const at = linked(token, res, l);
+      return at ? consentPage(res, token, at, 200, '', query) : undefined;
     }
     if (req.method !== 'POST') {
       res.setHeader('Allow', kind === 'consent' ? 'GET, HEAD, POST' : 'POST');
-      return send(o.snapshots, res, l10n('en'), 405, l10n('en').t.keys.badFormTitle, '');
+      return send(o.snapshots, res, l, 405, l.t.keys.badFormTitle, '');
     }
     form(req, res, (err?: unknown) => {
-      if (err) return send(o.snapshots, res, l10n('en'), 400, l10n('en').t.keys.badFormTitle, '');
-      if (kind === 'sign-in') signIn(req, res).catch(next);
-      else consent(req, res);
+      if (err) return send(o.snapshots, res, l, 400, l.t.keys.badFormTitle, '');
+      if (kind === 'sign-in') signIn(req, res, l).catch(next);
+      else consent(req, res, l);
     });
   };
 }

@@ -14,7 +14,7 @@ import { KeyRequests, normalEmail, type LinkPurpose } from '../access/key-reques
 import type { OAuthStore } from '../oauth/store.js';
 import type { Logger } from '../logger.js';
 import type { SnapshotSource } from '../snapshot-source.js';
-import { addressHtml, button, field, form, p, sendPersonPage as send } from './person-page.js';
+import { addressHtml, button, field, form, p, sendPersonPage as send, type LangSwitch } from './person-page.js';
 
 /**
  * The keys flow's pages (issue 43), outside /api/v1: they are pages for people, answered in HTML in
@@ -26,8 +26,13 @@ import { addressHtml, button, field, form, p, sendPersonPage as send } from './p
  * - `POST /keys/manage` (email): mails a link to the address's keys, if it holds any.
  * - `GET /keys/link?t=…`: what the link is for and a button; it uses nothing, so a mail scanner
  *   fetching the link cannot spend it.
- * - `POST /keys/link` (t, and for a rotate or revoke: action, key): spends the link once and acts.
- * Each under `/zh-TW/` too. Without SMTP (`mail` unset) `/keys/` says keys come from the operator,
+ * - `POST /keys/link` (t, and for a rotate or revoke: action, key): spends the link once and acts. A
+ *   revoke asks first: its button shows a page that says what it ends, with the button that does it.
+ * - `POST /keys/shown` (key, and rotated): a key shown once, shown again in this language; the other
+ *   language's page posts it (its language switch), and only a live key is shown.
+ * Each under `/zh-TW/` too. Every page's language switch leads to the same step in the other
+ * language (issue 49): a GET page to its path and query there, a page with state (a key, the usage
+ * page's one-time buttons) by a form posting that state there. Without SMTP (`mail` unset) `/keys/` says keys come from the operator,
  * and the forms' posts answer that too.
  */
 export interface KeysRouteOptions {
@@ -43,7 +48,7 @@ export interface KeysRouteOptions {
   logger?: Logger;
 }
 
-type Kind = 'page' | 'ask' | 'manage' | 'link';
+type Kind = 'page' | 'ask' | 'manage' | 'link' | 'shown';
 const PATHS = new Map<string, { locale: Locale; kind: Kind }>(
   LOCALES.flatMap((locale) => {
     const u = pageUrlsFor(locale);
@@ -52,6 +57,7 @@ const PATHS = new Map<string, { locale: Locale; kind: Kind }>(
       [u.keysAsk, { locale, kind: 'ask' as const }],
       [u.keysManage, { locale, kind: 'manage' as const }],
       [u.keysLink, { locale, kind: 'link' as const }],
+      [u.keysShown, { locale, kind: 'shown' as const }],
     ];
   }),
 );
@@ -75,17 +81,41 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
       `${p(l.t.keys.linkWhy[why])}<p><a href="${l.u.keys}">${escapeHtml(l.t.keys.askAgain)}</a></p>`,
     );
 
-  const showKey = (res: Response, l: L10n, title: string, key: string, before = '') => {
+  /**
+   * The page that shows a key once (issued, or made by a rotate of `rotated`). Its language switch
+   * posts the key to the other language's `/keys/shown`, in the body: switching loses nothing.
+   */
+  const showKey = (res: Response, l: L10n, key: string, rotated?: string) => {
+    const k = l.t.keys;
     const curl = `curl -H "${API_KEY_HEADER}: ${key}" ${mailer!.publicUrl}${API_BASE}/usage`;
+    const to: LangSwitch = { post: (other) => ({ action: other.u.keysShown, fields: { key, ...(rotated ? { rotated } : {}) } }) };
     send(
       o.snapshots,
       res,
       l,
       200,
-      title,
-      `${before}${p(l.t.keys.keyOnce)}<p>${escapeHtml(l.t.keys.keyLabel)}: <code data-key>${escapeHtml(key)}</code></p><p>${l.t.keys.keyUseHtml(escapeHtml(curl))}</p>`,
+      rotated ? k.rotatedTitle : k.keyTitle,
+      `${rotated ? p(k.rotatedText(rotated)) : ''}${p(k.keyOnce)}<p>${escapeHtml(k.keyLabel)}: <code data-key>${escapeHtml(key)}</code></p><p>${k.keyUseHtml(escapeHtml(curl))}</p>`,
+      undefined,
+      to,
     );
   };
+
+  /** POST /keys/shown: a live key, shown again in this language (and the key it replaced, when that is a revoked key of the same holder). */
+  function shown(req: Request, res: Response, l: L10n): void {
+    const key = field(req, 'key');
+    const record = o.access!.keys.verify(key);
+    if (!record) return send(o.snapshots, res, l, 410, l.t.keys.keyNotLiveTitle, p(l.t.keys.keyNotLive) + backLink(l));
+    const rotated = field(req, 'rotated');
+    const replaced =
+      rotated !== '' && record.owner_email !== null
+        ? (o
+            .access!.keys.connection()
+            .prepare('SELECT 1 FROM api_keys WHERE id = ? AND owner_email = ? AND revoked_at IS NOT NULL')
+            .get(rotated, record.owner_email) as object | undefined)
+        : undefined;
+    showKey(res, l, key, replaced ? rotated : undefined);
+  }
 
   /** Where the mails' daily limits count a client: its address as the quotas count it (IPv6 by /56). */
   const addressOf = (req: Request) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown');
@@ -148,13 +178,17 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
     // An `act` link is carried by a page's buttons, a `consent` link opens OAuth's page: neither is the keys page's to show.
     if (!state.ok || state.link.purpose === 'act' || state.link.purpose === 'consent') return invalidLink(res, l, state.ok ? 'unknown' : state.why);
     const purpose = state.link.purpose;
+    // The switch: this link in the other language, as mailed (its query as it came).
+    const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
     send(
       o.snapshots,
       res,
       l,
       200,
       l.t.keys.linkTitle[purpose],
-      p(l.t.keys.linkText) + button(l.u.keysLink, { t: token }, l.t.keys.linkButton[purpose], 'data-link-go'),
+      p(l.t.keys.linkText) + button(l.u.keysLink, { t: token }, l.t.keys.linkButton[purpose], 'data-link-go class="primary"'),
+      undefined,
+      { href: (other) => `${other.u.keysLink}${query}` },
     );
   }
 
@@ -165,7 +199,32 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
     const act = requests!.link('act', { email, locale: l.locale }, ACT_LIFETIME_MS);
     const k = l.t.keys;
     const sections = await Promise.all(records.map(async (r) => keySection(l, r, await o.access!.keyUsage(r), act)));
-    send(o.snapshots, res, l, 200, k.manageTitle, before + sections.join('\n') + p(k.buttonsExpire));
+    send(o.snapshots, res, l, 200, k.manageTitle, before + sections.join('\n') + p(k.buttonsExpire), undefined, actSwitch(act, {}));
+  }
+
+  /** The switch of a page with one-time buttons: their link, posted to the other language, shows the same page there. */
+  const actSwitch = (act: string, fields: Record<string, string>): LangSwitch => ({
+    post: (other) => ({ action: other.u.keysLink, fields: { t: act, action: 'view', ...fields } }),
+  });
+
+  /** A revoke asks first: what it ends, the button that does it, and the way back to the usage page. */
+  function revokePage(res: Response, l: L10n, email: string, r: KeyRecord): void {
+    const k = l.t.keys;
+    const act = requests!.link('act', { email, locale: l.locale }, ACT_LIFETIME_MS);
+    const grants = o.oauth?.grantsOfKey(r.id).length ?? 0;
+    send(
+      o.snapshots,
+      res,
+      l,
+      200,
+      k.revokeAskTitle(r.id),
+      p(k.revokeAskText(r.id, grants)) +
+        `<div class="key-actions">${button(l.u.keysLink, { t: act, action: 'revoke', key: r.id, confirm: 'yes' }, k.revokeYes, 'data-revoke-yes class="danger"')}` +
+        `${button(l.u.keysLink, { t: act, action: 'view' }, k.revokeNo, 'data-revoke-no')}</div>` +
+        p(k.buttonsExpire),
+      undefined,
+      actSwitch(act, { then: 'revoke', key: r.id }),
+    );
   }
 
   function keySection(l: L10n, r: KeyRecord, usage: Awaited<ReturnType<Meter['keyUsage']>>, act: string): string {
@@ -185,13 +244,13 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
       .join('');
     return (
       `<section data-key-id="${r.id}"><h2>${escapeHtml(k.keyHeading(r.id, k.tierNames[r.tier]))}</h2>${p(k.createdAt(l.f.date(r.created_at)))}\n` +
-      `<div class="table-wrap"><table><caption>${escapeHtml(k.usageCaption)}</caption><thead><tr>` +
+      `<div class="table-wrap" tabindex="0" role="region" aria-label="${escapeHtml(k.keyHeading(r.id, k.tierNames[r.tier]))}: ${escapeHtml(k.usageCaption)}"><table><caption>${escapeHtml(k.usageCaption)}</caption><thead><tr>` +
       `<th scope="col">${escapeHtml(k.bucket)}</th><th scope="col" class="num">${escapeHtml(k.limit)}</th>` +
       `<th scope="col" class="num">${escapeHtml(k.used)}</th><th scope="col" class="num">${escapeHtml(k.remaining)}</th>` +
       `<th scope="col">${escapeHtml(k.resets)}</th></tr></thead><tbody>${rows}</tbody></table></div>\n` +
-      `${connections(l, r, act)}` +
+      `${connections(l, r, act)}<div class="key-actions">` +
       `${button(l.u.keysLink, { t: act, action: 'rotate', key: r.id }, k.rotate, 'data-rotate')}` +
-      `${button(l.u.keysLink, { t: act, action: 'revoke', key: r.id }, k.revoke, 'data-revoke')}</section>`
+      `${button(l.u.keysLink, { t: act, action: 'revoke', key: r.id }, k.revoke, 'data-revoke class="danger"')}</div></section>`
     );
   }
 
@@ -224,19 +283,22 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
         const request = requests!.request(link.request_id!)!;
         requests!.confirm(request.id);
         if (request.tier === 'academic') return send(o.snapshots, res, l, 200, k.pendingTitle, p(k.pendingText));
-        return showKey(res, l, k.keyTitle, requests!.issue(request).key);
+        return showKey(res, l, requests!.issue(request).key);
       }
       case 'collect': {
         // An approval mailed twice has two links: the first used issues the key, the other is spent with it.
         const request = requests!.request(link.request_id!)!;
         if (request.key_id !== null) return invalidLink(res, l, 'used');
-        return showKey(res, l, k.keyTitle, requests!.issue(request).key);
+        return showKey(res, l, requests!.issue(request).key);
       }
       case 'manage':
         return keysPage(res, l, link.email);
       case 'act': {
         const id = field(req, 'key');
         const record = o.access!.keys.liveKeysOf(link.email).find((r) => r.id === id);
+        // The usage page again (its language switch, a revoke not confirmed), or the revoke's question again in this language.
+        if (action === 'view')
+          return record && field(req, 'then') === 'revoke' ? revokePage(res, l, link.email, record) : keysPage(res, l, link.email);
         if (!record || (action !== 'rotate' && action !== 'revoke' && action !== 'disconnect')) return keysPage(res, l, link.email, p(k.noSuchKey));
         if (action === 'disconnect') {
           // Only a grant of this live key of this address: the link proves the address, the key id narrows it.
@@ -244,10 +306,11 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
           if (grant) o.oauth!.revokeGrant(grant.id, 'disconnected by the key holder');
           return keysPage(res, l, link.email, p(grant ? k.disconnected(grant.client_name) : k.noSuchKey));
         }
+        if (action === 'revoke' && field(req, 'confirm') !== 'yes') return revokePage(res, l, link.email, record);
         o.access!.keys.revoke(record.id);
         if (action === 'revoke') return send(o.snapshots, res, l, 200, k.revokedTitle, p(k.revokedText(record.id)) + backLink(l));
         const fresh = o.access!.keys.create({ tier: record.tier, owner: record.owner, email: link.email });
-        return showKey(res, l, k.rotatedTitle, fresh.key, p(k.rotatedText(record.id)));
+        return showKey(res, l, fresh.key, record.id);
       }
     }
   }
@@ -267,6 +330,7 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
     if (!mailer) return noMail(res, l, 503);
     form(req, res, (err?: unknown) => {
       if (err) return send(o.snapshots, res, l, 400, l.t.keys.badFormTitle, backLink(l));
+      if (hit.kind === 'shown') return shown(req, res, l);
       const handle = hit.kind === 'ask' ? ask : hit.kind === 'manage' ? manage : useLink;
       handle(req, res, l).catch(next);
     });

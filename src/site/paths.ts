@@ -4,6 +4,7 @@
  * snapshot's tree beside `api/`; assets keep their own file names.
  */
 import type { AssuranceLevel, MarketType } from '../contract/vocabulary.js';
+import { OAUTH_PATHS } from '../contract/oauth.js';
 import { urls } from '../contract/urls.js';
 import { LOCALE_PREFIX, LOCALES, type Locale } from './i18n/locales.js';
 
@@ -65,6 +66,11 @@ function urlsOf(locale: Locale) {
     keysAsk: `${p}/keys/ask`,
     keysManage: `${p}/keys/manage`,
     keysLink: `${p}/keys/link`,
+    /** A key shown once, shown again in this language: the other language's page posts it here (never in a URL). */
+    keysShown: `${p}/keys/shown`,
+    /** OAuth's pages in this language (server/oauth/pages.ts): the e-mail form posts to the first, the mailed link opens the second. */
+    oauthSignIn: `${p}${OAUTH_PATHS.signIn}`,
+    oauthConsent: `${p}${OAUTH_PATHS.consent}`,
     notFound: `${p}/404.html`,
     favicon: '/favicon.ico',
     searchIndex: '/search/index.json',
@@ -98,9 +104,10 @@ export function fileForPageUrl(url: string): string {
   return rel === '' || rel.endsWith('/') ? `${rel}index.html` : rel;
 }
 
-/** The marks in a keys frame (`keysFrame`) the shim replaces: the page's title, and its main content. */
+/** The marks in a keys frame (`keysFrame`) the shim replaces: the page's title, its main content, and its language switch. */
 export const KEYS_FRAME_TITLE = 'KEYS-FRAME-TITLE';
 export const KEYS_FRAME_BODY = '<!--keys-frame-body-->';
+export const KEYS_FRAME_SWITCH = '<!--keys-frame-switch-->';
 
 /** Content types of the files under the pages (the shim serves them with these). */
 export const PAGE_CONTENT_TYPES: Record<string, string> = {

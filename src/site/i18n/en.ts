@@ -348,6 +348,11 @@ export const en = {
     notCompanies: (n: string, count: number) => `${n} of the holdings ${count === 1 ? 'is not a company' : 'are not companies'} of this snapshot.`,
   },
   sources: {
+    /**
+     * A source's description: the registry's own (English) here; another language's by source_id, or
+     * undefined where it has none (a source added without one: the page shows the English, marked so).
+     */
+    description: (_sourceId: string, registry: string): string | undefined => registry,
     title: 'Sources',
     intro: 'Every fact on this site names one of these datasets. As JSON:',
     government: 'government',
@@ -497,6 +502,18 @@ export const en = {
     rotatedText: (id: string) => `Key ${id} is revoked: a call with it is refused from now on.`,
     revokedTitle: 'Key revoked',
     revokedText: (id: string) => `Key ${id} is revoked: a call with it is refused from now on.`,
+    revokeAskTitle: (id: string) => `Revoke key ${id}?`,
+    revokeAskText: (id: string, assistants: number) =>
+      `From the moment you press the button, every call with key ${id} is refused. It cannot be undone: you would ask for a new key.` +
+      (assistants === 0
+        ? ''
+        : assistants === 1
+          ? ' The assistant connected with it is disconnected.'
+          : ` The ${assistants} assistants connected with it are disconnected.`),
+    revokeYes: 'Yes, revoke the key',
+    revokeNo: 'No, back to my keys',
+    keyNotLiveTitle: 'This key is not live',
+    keyNotLive: 'It was revoked, or this server never issued it.',
     connectedHeading: 'Assistants connected with this key',
     connectedSince: (client: string, date: string) => `${client}, since ${date}`,
     disconnect: 'Disconnect',

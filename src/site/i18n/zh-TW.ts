@@ -25,6 +25,7 @@ import {
 import type { ScoreReason } from '../../methodology/score.js';
 import type { Messages } from './en.js';
 import { zhTerm } from './glossary.js';
+import { SOURCE_DESCRIPTIONS_ZH } from './source-descriptions.zh-TW.js';
 
 const n = (x: number) => x.toLocaleString('zh-TW');
 const md = (d: { month: number; day: number }) => `${d.month} 月 ${d.day} 日`;
@@ -395,6 +396,7 @@ export const zhTW: Messages = {
     notCompanies: (k: string) => `其中 ${k} 檔成分股不是本資料快照收錄的公司。`,
   },
   sources: {
+    description: (sourceId: string): string | undefined => SOURCE_DESCRIPTIONS_ZH[sourceId],
     title: '資料來源',
     intro: '本網站的每項事實都註明出自以下哪個資料集。JSON：',
     government: '政府資料',
@@ -534,6 +536,14 @@ export const zhTW: Messages = {
     rotatedText: (id: string) => `金鑰 ${id} 已撤銷：此後使用它的呼叫都會被拒絕。`,
     revokedTitle: '金鑰已撤銷',
     revokedText: (id: string) => `金鑰 ${id} 已撤銷：此後使用它的呼叫都會被拒絕。`,
+    revokeAskTitle: (id: string) => `要撤銷金鑰 ${id} 嗎？`,
+    revokeAskText: (id: string, assistants: number) =>
+      `按下按鈕後，所有使用金鑰 ${id} 的呼叫都會被拒絕。此動作無法復原：您需要另外申請新金鑰。` +
+      (assistants === 0 ? '' : `以此金鑰連結的 ${assistants} 個助理也會中斷連結。`),
+    revokeYes: '是，撤銷此金鑰',
+    revokeNo: '否，回到我的金鑰',
+    keyNotLiveTitle: '此金鑰無效',
+    keyNotLive: '它已被撤銷，或並非本伺服器核發。',
     connectedHeading: '以此金鑰連接的 AI 助理',
     connectedSince: (client: string, date: string) => `${client}，自 ${date} 起`,
     disconnect: '中斷連接',

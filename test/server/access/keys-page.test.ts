@@ -101,7 +101,12 @@ describe('keys from the page, through a real SMTP server', () => {
 
     const keys2 = await openKeys(s, email);
     const freshId = fresh.slice(4, 14);
-    const revoked = await s.post('/keys/link', { t: formToken(keys2.html), action: 'revoke', key: freshId });
+    // Revoke asks first (issue 49): the button shows what it ends, and the key still works until the second button.
+    const asked = await s.post('/keys/link', { t: formToken(keys2.html), action: 'revoke', key: freshId });
+    expect(asked.status).toBe(200);
+    expect(asked.html).toContain(`Revoke key ${freshId}?`);
+    expect((await ranking(s, fresh)).status).toBe(200);
+    const revoked = await s.post('/keys/link', { t: formToken(asked.html), action: 'revoke', key: freshId, confirm: 'yes' });
     expect(revoked.status).toBe(200);
     expect(revoked.html).toContain(`Key ${freshId} is revoked`);
     expect((await ranking(s, fresh)).status).toBe(401);
