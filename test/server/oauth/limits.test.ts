@@ -110,8 +110,9 @@ describe('a million distinct addresses at POST /token', () => {
     const r = await flood(redis.url);
     for (const mb of r.heap) expect(mb - r.baseline).toBeLessThan(3);
     expect(r.statuses).toEqual({ 400: 1_000_000 });
-    // Redis remembers every address for its window: the first's 50 more are past the limit too.
-    expect([r.last, r.first]).toEqual([429, 429]);
+    // The last address is counted (its 51st request is refused). The first is too, while its window
+    // lasts; not asserted, as a slow machine can take longer than the window over the million.
+    expect(r.last).toBe(429);
     const client = createClient({ url: redis.url });
     await client.connect();
     try {
