@@ -82,6 +82,8 @@ function memoryStoreCounters(): Counters {
         get: async (partition, window) => (await store.get(key(partition, window)))?.totalHits ?? 0,
       };
     },
+    // Not measured here: OAuth's limiters, as they were, kept a MemoryStore each.
+    limiter: () => new MemoryStore(),
     ping: async () => true,
     close: async () => stores.forEach((s) => s.shutdown()),
   };

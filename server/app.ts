@@ -101,6 +101,7 @@ export function createApp(o: AppOptions): express.Express {
           logger,
           store: o.oauthStore,
           clientMetadataPrivate: o.oauthClientMetadataPrivate,
+          limiterStore: (name) => o.access!.limiterStore(name),
         })
       : undefined;
   if (oauth && o.access) o.access.tokens = oauth.store;

@@ -12,6 +12,8 @@ const SWEEP_EVERY_MS = 60_000;
  * [2 + 2i]. A window id other than the caller's is an earlier window: its hits no longer count.
  */
 type Counts = (number | string | undefined)[];
+/** A window's id: the quota buckets' are strings (tiers.ts), OAuth's limiters' the window's number since 1970. */
+type WindowId = string | number;
 
 /**
  * Quota counters in this process's memory (no REDIS_URL), for at most `maxClients` clients (a key
@@ -53,7 +55,7 @@ export class ClientTable {
   }
 
   /** Counts one call of `client` in slot `slot`'s window `windowId`; the hits with it. */
-  increment(slot: number, client: string, windowId: string): number {
+  increment(slot: number, client: string, windowId: WindowId): number {
     const now = this.seconds();
     let counts = this.clients.get(client);
     if (counts === undefined) {
@@ -76,17 +78,23 @@ export class ClientTable {
   }
 
   /** Takes one call back (a refused call's other buckets); never below 0, never a client it does not hold. */
-  decrement(slot: number, client: string, windowId: string): void {
+  decrement(slot: number, client: string, windowId: WindowId): void {
     const counts = this.clients.get(client);
     const at = 1 + 2 * slot;
     if (counts !== undefined && counts[at] === windowId && (counts[at + 1] as number) > 0) counts[at + 1] = (counts[at + 1] as number) - 1;
   }
 
   /** The hits of `client` in the window; 0 when it has none there (unused, or forgotten). Not a use: the order stays. */
-  get(slot: number, client: string, windowId: string): number {
+  get(slot: number, client: string, windowId: WindowId): number {
     const counts = this.clients.get(client);
     const at = 1 + 2 * slot;
     return counts !== undefined && counts[at] === windowId ? (counts[at + 1] as number) : 0;
+  }
+
+  /** Forgets `client`'s count in slot `slot`, whatever its window. */
+  reset(slot: number, client: string): void {
+    const counts = this.clients.get(client);
+    if (counts !== undefined) counts[1 + 2 * slot] = undefined;
   }
 
   close(): void {

@@ -1,4 +1,4 @@
-import type { ClientRateLimitInfo, Options } from 'express-rate-limit';
+import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import { createClient } from 'redis';
 import { QUOTA_BUCKETS, type QuotaBucket } from '../../src/contract/vocabulary.js';
@@ -6,6 +6,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import { ClientTable, DEFAULT_MEMORY_CLIENTS } from './client-table.js';
 import { Outage } from './outage.js';
 import { counterLifetimeMs, type Window } from '../../src/contract/tiers.js';
+import { OAUTH_LIMITERS, OAUTH_RATE_LIMITS, type OAuthLimiter } from '../../src/contract/oauth.js';
 
 /** One bucket's counters: per client (a key id or an IP: the caller's partition) and window. */
 export interface BucketCounter {
@@ -24,14 +25,28 @@ export interface BucketCounter {
 export interface Counters {
   readonly kind: 'memory' | 'redis';
   bucket(bucket: QuotaBucket): BucketCounter;
+  /**
+   * A store for the express-rate-limit limiter of an OAuth endpoint (server/oauth/index.ts), kept where
+   * the quota counters are and bounded as they are: the SDK's own MemoryStore kept an entry per
+   * client address without a cap, even with REDIS_URL. A new store at each call (express-rate-limit
+   * refuses one store shared by two limiters).
+   */
+  limiter(name: OAuthLimiter): Store;
   /** Whether the counters answer now (GET /readyz, the `esg_redis_up` metric). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
-/** Counters in memory, for at most `maxClients` clients (QUOTA_MEMORY_CLIENTS; client-table.ts). */
+/**
+ * Counters in memory, for at most `maxClients` clients (QUOTA_MEMORY_CLIENTS; client-table.ts).
+ * OAuth's limiters count in a table of their own with the same cap, so a flood of one endpoint's
+ * addresses forgets other addresses there, never the quotas of metered calls: at most two full
+ * tables, some 25 MB each at the default.
+ */
 export function memoryCounters(o: { maxClients?: number } = {}): Counters {
-  const table = new ClientTable(o.maxClients ?? DEFAULT_MEMORY_CLIENTS, QUOTA_BUCKETS.length);
+  const maxClients = o.maxClients ?? DEFAULT_MEMORY_CLIENTS;
+  const table = new ClientTable(maxClients, QUOTA_BUCKETS.length);
+  let limiters: ClientTable | undefined;
   return {
     kind: 'memory',
     bucket(bucket) {
@@ -42,11 +57,50 @@ export function memoryCounters(o: { maxClients?: number } = {}): Counters {
         get: async (partition, window) => table.get(slot, partition, window.id),
       };
     },
+    limiter(name) {
+      limiters ??= new ClientTable(maxClients, OAUTH_LIMITERS.length);
+      return new TableStore(limiters, OAUTH_LIMITERS.indexOf(name), OAUTH_RATE_LIMITS[name].windowMs);
+    },
     ping: async () => true,
     async close() {
       table.close();
+      limiters?.close();
     },
   };
+}
+
+/**
+ * An express-rate-limit store over one slot of a ClientTable. Its windows are fixed (they start at
+ * multiples of `windowMs` since 1970) where MemoryStore started a client's window at its first hit:
+ * the table keeps one window id per client and slot, and so a client once forgotten and back starts
+ * from 0 like any new one. A client may so make up to twice the limit across a window's end.
+ */
+class TableStore implements Store {
+  readonly localKeys = true;
+
+  constructor(
+    private readonly table: ClientTable,
+    private readonly slot: number,
+    private readonly windowMs: number,
+  ) {}
+
+  increment(key: string): ClientRateLimitInfo {
+    const window = Math.floor(Date.now() / this.windowMs);
+    return { totalHits: this.table.increment(this.slot, key, window), resetTime: new Date((window + 1) * this.windowMs) };
+  }
+
+  get(key: string): ClientRateLimitInfo {
+    const window = Math.floor(Date.now() / this.windowMs);
+    return { totalHits: this.table.get(this.slot, key, window), resetTime: new Date((window + 1) * this.windowMs) };
+  }
+
+  decrement(key: string): void {
+    this.table.decrement(this.slot, key, Math.floor(Date.now() / this.windowMs));
+  }
+
+  resetKey(key: string): void {
+    this.table.reset(this.slot, key);
+  }
 }
 
 /**
@@ -193,6 +247,14 @@ export function redisCounters(url: string, o: RedisCountersOptions = {}): Counte
           return hits === null ? 0 : Number(hits);
         },
       };
+    },
+    // Keys with the window's lifetime (PX), so Redis holds an address only as long as its window;
+    // express-rate-limit calls init with the limiter's windowMs. While Redis is unreachable the
+    // limiter lets requests through (passOnStoreError, server/oauth/index.ts), as metering does.
+    limiter(name) {
+      const store = new RecoveringRedisStore({ sendCommand, prefix: `${prefix}oauth-${name}:` });
+      stores.push(store);
+      return store;
     },
     ping: () =>
       deadline.watch(client.ping()).then(

@@ -1,4 +1,6 @@
 import type { Request, Response } from 'express';
+import type { Store } from 'express-rate-limit';
+import type { OAuthLimiter } from '../../src/contract/oauth.js';
 import { QUOTA_BUCKETS, type QuotaBucket } from '../../src/contract/vocabulary.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { silentLogger, type Logger } from '../logger.js';
@@ -165,6 +167,11 @@ export class Meter {
         }
       }),
     );
+  }
+
+  /** A bounded store for an OAuth endpoint's rate limiter, where the quota counters live (counters.ts). */
+  limiterStore(name: OAuthLimiter): Store {
+    return this.o.counters.limiter(name);
   }
 
   /** Where the counters live: `memory`, or `redis` (REDIS_URL). */

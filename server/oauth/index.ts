@@ -6,8 +6,9 @@ import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth
 import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Options as RateLimitOptions, Store } from 'express-rate-limit';
 import { MCP_PATH } from '../../src/contract/urls.js';
-import { OAUTH_PATHS, TOKEN_PREFIX } from '../../src/contract/oauth.js';
+import { OAUTH_PATHS, OAUTH_RATE_LIMITS, TOKEN_PREFIX, type OAuthLimiter } from '../../src/contract/oauth.js';
 import { l10n } from '../../src/site/i18n/index.js';
 import type { KeyMailer } from '../access/key-mail.js';
 import type { KeyRequests } from '../access/key-requests.js';
@@ -33,6 +34,8 @@ export interface OAuthOptions {
   clientMetadataPrivate?: boolean;
   /** The store; made over the key store when absent (tests pass one on their own clock). */
   store?: OAuthStore;
+  /** A bounded store for each endpoint's rate limiter: the quota counters' (Meter.limiterStore), in memory or Redis. */
+  limiterStore: (name: OAuthLimiter) => Store;
 }
 
 export interface OAuth {
@@ -96,7 +99,15 @@ export function openOAuth(o: OAuthOptions): OAuth {
     Object.defineProperty(req, 'query', { value: query, configurable: true, enumerable: true });
     next();
   });
-  router.use(OAUTH_PATHS.authorize, authorizationHandler({ provider }));
+  const rateLimit = (name: OAuthLimiter): Partial<RateLimitOptions> => ({
+    ...OAUTH_RATE_LIMITS[name],
+    store: o.limiterStore(name),
+    // Counters unreachable (Redis down): the request goes through, as a metered call does; the
+    // counters log the outage once, where express-rate-limit would write a line per request.
+    passOnStoreError: true,
+    logger: { error: () => {}, warn: (...args: unknown[]) => o.logger?.warn('oauth rate limiter', { detail: String(args[0]) }) },
+  });
+  router.use(OAUTH_PATHS.authorize, authorizationHandler({ provider, rateLimit: rateLimit('authorize') }));
   const hashSecret = express.urlencoded({ extended: false, limit: '16kb' });
   const withHashedSecret = (req: Request, res: Response, next: NextFunction) =>
     hashSecret(req, res, (err?: unknown) => {
@@ -105,10 +116,17 @@ export function openOAuth(o: OAuthOptions): OAuth {
       if (body && typeof body.client_secret === 'string') body.client_secret = OAuthStore.hashSecret(body.client_secret);
       next();
     });
-  router.use(OAUTH_PATHS.token, withHashedSecret, tokenHandler({ provider }));
-  router.use(OAUTH_PATHS.revoke, withHashedSecret, revocationHandler({ provider }));
+  router.use(OAUTH_PATHS.token, withHashedSecret, tokenHandler({ provider, rateLimit: rateLimit('token') }));
+  router.use(OAUTH_PATHS.revoke, withHashedSecret, revocationHandler({ provider, rateLimit: rateLimit('revoke') }));
   router.use(OAUTH_PATHS.register, refuseDeadCredential(o.keys, store));
-  router.use(OAUTH_PATHS.register, clientRegistrationHandler({ clientsStore: provider.clientsStore, clientSecretExpirySeconds: 0 }));
+  router.use(
+    OAUTH_PATHS.register,
+    clientRegistrationHandler({
+      clientsStore: provider.clientsStore,
+      clientSecretExpirySeconds: 0,
+      rateLimit: rateLimit('register'),
+    }),
+  );
   router.use(oauthPagesRoute({ ...o, store, issuer: metadata.issuer }));
   return { router, store, resourceMetadataUrl: `${publicUrl}${OAUTH_PATHS.resourceMetadataMcp}` };
 }

@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { MCP_PATH } from '../../src/contract/urls.js';
+import { OAUTH_RETENTION } from '../../src/contract/oauth.js';
 import type { Locale } from '../../src/site/i18n/locales.js';
 import { isLoopback } from '../settings.js';
 import { ClientMetadataDocuments, ClientMetadataError, isMetadataUrl } from './client-metadata.js';
@@ -95,6 +96,9 @@ export class KeysOAuthProvider implements OAuthServerProvider {
           throw new InvalidClientMetadataError(`redirect_uri ${bad} is not allowed: use https, http to a loopback address, or a private-use scheme`);
         if (info.grant_types && info.grant_types.some((g) => !['authorization_code', 'refresh_token'].includes(g)))
           throw new InvalidClientMetadataError('grant_types: only authorization_code and refresh_token are supported');
+        // Registration needs no sign-in: its row is bounded (docs/keys-and-quotas.md "Limits and caps").
+        if (Buffer.byteLength(JSON.stringify(info)) > OAUTH_RETENTION.registrationBytes)
+          throw new InvalidClientMetadataError(`the client metadata is over ${OAUTH_RETENTION.registrationBytes} bytes as JSON`);
         return o.store.registerClient(info);
       },
     };

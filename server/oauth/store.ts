@@ -2,7 +2,7 @@ import { hash, randomBytes, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { KeyRecord, KeyStore } from '../access/key-store.js';
-import { OAUTH_LIFETIMES, TOKEN_PREFIX } from '../../src/contract/oauth.js';
+import { OAUTH_LIFETIMES, OAUTH_RETENTION, TOKEN_PREFIX } from '../../src/contract/oauth.js';
 
 /**
  * OAuth's state (issue 43), in the keys database beside the keys it stands for (one file, one backup,
@@ -61,7 +61,24 @@ CREATE TABLE IF NOT EXISTS oauth_tokens (
   expires_at INTEGER NOT NULL,
   used_at INTEGER
 );
-CREATE INDEX IF NOT EXISTS oauth_tokens_by_expiry ON oauth_tokens (expires_at);`;
+CREATE INDEX IF NOT EXISTS oauth_tokens_by_expiry ON oauth_tokens (expires_at);
+CREATE INDEX IF NOT EXISTS oauth_tokens_by_grant ON oauth_tokens (grant_id);
+CREATE INDEX IF NOT EXISTS oauth_grants_by_client ON oauth_grants (client_id);
+CREATE INDEX IF NOT EXISTS oauth_requests_by_expiry ON oauth_requests (expires_at);`;
+
+/**
+ * When a registration was last used (an authorization request, tokens issued): NULL until its first
+ * /authorize. Added to databases made before it (issue 49); pruning reads it (OAuthStore.prune).
+ */
+function addClientsUsedAt(db: Database.Database): void {
+  const columns = db.prepare('PRAGMA table_info(oauth_clients)').all() as { name: string }[];
+  if (!columns.some((c) => c.name === 'used_at')) {
+    // A client that had a grant was used: counted from its registration, so a live grant keeps it.
+    db.exec('ALTER TABLE oauth_clients ADD COLUMN used_at INTEGER');
+    db.exec('UPDATE oauth_clients SET used_at = created_at WHERE client_id IN (SELECT client_id FROM oauth_grants)');
+  }
+  db.exec('CREATE INDEX IF NOT EXISTS oauth_clients_by_use ON oauth_clients (used_at, created_at)');
+}
 
 const sha256hex = (s: string) => hash('sha256', s, 'hex');
 const secret = () => randomBytes(32).toString('base64url');
@@ -126,6 +143,8 @@ export class OAuthStore {
   private readonly clock: () => number;
   private readonly tokenByHash: Database.Statement<[string], TokenRow>;
   private readonly dataVersion: Database.Statement<[], number>;
+  /** Read at every request to /token, /revoke and /authorize (the SDK looks the client up): prepared once. */
+  private readonly clientById: Database.Statement<[string], { secret_hash: string | null; info: string }>;
   /**
    * Live access tokens already checked, by the string presented, until anything in the keys database
    * changes: another connection's commit moves `PRAGMA data_version` (read at every check, a few µs
@@ -136,11 +155,18 @@ export class OAuthStore {
   private readonly checked = new Map<string, Extract<TokenCheck, { ok: true }>>();
   private seenVersion = -1;
 
+  private readonly pruner: NodeJS.Timeout;
+
   constructor(keys: KeyStore, o: { clock?: () => number } = {}) {
     this.db = keys.connection();
     this.db.exec(SCHEMA);
+    addClientsUsedAt(this.db);
     this.clock = o.clock ?? Date.now;
+    // Also at every write of a registration or request; the timer gives the space back on a quiet shim.
+    this.pruner = setInterval(() => this.prune(), OAUTH_RETENTION.pruneEveryMs);
+    this.pruner.unref();
     this.dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.clientById = this.db.prepare('SELECT secret_hash, info FROM oauth_clients WHERE client_id = ?');
     keys.onRevoke(() => this.checked.clear());
     // One indexed read per call with a token: the key's state is read with it, so a revocation anywhere is seen at once.
     this.tokenByHash = this.db.prepare(
@@ -161,13 +187,13 @@ export class OAuthStore {
     this.db
       .prepare('INSERT INTO oauth_clients (client_id, secret_hash, info, created_at) VALUES (?, ?, ?, ?)')
       .run(client_id, client_secret ? sha256hex(client_secret) : null, JSON.stringify(rest), this.clock());
+    this.pruneRegistrations();
     return full;
   }
 
   /** A registered client, its secret field holding the secret's hash (compared against the hash of what the client sends). */
   client(clientId: string): StoredClient | undefined {
-    const row = this.db.prepare('SELECT secret_hash, info FROM oauth_clients WHERE client_id = ?').get(clientId) as
-      { secret_hash: string | null; info: string } | undefined;
+    const row = this.clientById.get(clientId);
     if (!row) return undefined;
     const info = JSON.parse(row.info) as StoredClient;
     return row.secret_hash ? { ...info, client_secret: row.secret_hash } : info;
@@ -188,6 +214,8 @@ export class OAuthStore {
         'INSERT INTO oauth_requests (id, client_id, client_name, redirect_uri, code_challenge, state, resource, locale, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       )
       .run(request.id, r.client_id, r.client_name, r.redirect_uri, r.code_challenge, r.state, r.resource, r.locale, request.expires_at);
+    this.db.prepare('UPDATE oauth_clients SET used_at = ? WHERE client_id = ?').run(this.clock(), r.client_id);
+    this.pruneRequests();
     return request;
   }
 
@@ -332,6 +360,56 @@ export class OAuthStore {
     return { ok: true, key, clientId: row.client_id, resource: row.resource, expiresAt: row.expires_at };
   }
 
+  // Pruning ------------------------------------------------------------------------------------
+
+  /**
+   * Deletes what OAUTH_RETENTION says is over (docs/keys-and-quotas.md "Limits and caps"): every
+   * `pruneEveryMs` on every shim (deleting what another shim deleted first is no error), and each
+   * kind also when one is written. Returns how many rows of each kind went.
+   */
+  prune(): { requests: number; registrations: number } {
+    return { requests: this.pruneRequests(), registrations: this.pruneRegistrations() };
+  }
+
+  stop(): void {
+    clearInterval(this.pruner);
+  }
+
+  /** Authorizations past their link's life and `requestKeptMs`, then the oldest past `maxRequests`. */
+  private pruneRequests(): number {
+    const expired = this.db.prepare('DELETE FROM oauth_requests WHERE expires_at < ?').run(this.clock() - OAUTH_RETENTION.requestKeptMs).changes;
+    const over = this.db
+      .prepare('DELETE FROM oauth_requests WHERE id IN (SELECT id FROM oauth_requests ORDER BY expires_at DESC LIMIT -1 OFFSET ?)')
+      .run(OAUTH_RETENTION.maxRequests).changes;
+    return expired + over;
+  }
+
+  /**
+   * Registrations never used at /authorize within `unusedRegistrationMs`, and those unused for
+   * `idleRegistrationMs` with no live grant (one not revoked, holding a refresh token that lives);
+   * then the oldest never-used ones past `maxUnusedRegistrations`. A client removed and back is told
+   * its client_id is unknown, and registers again (the SDK's client does so by itself).
+   */
+  private pruneRegistrations(): number {
+    const now = this.clock();
+    const stale = this.db
+      .prepare(
+        `DELETE FROM oauth_clients
+          WHERE (used_at IS NULL AND created_at < ?)
+             OR (used_at < ? AND NOT EXISTS (
+                  SELECT 1 FROM oauth_grants g JOIN oauth_tokens t ON t.grant_id = g.id
+                   WHERE g.client_id = oauth_clients.client_id AND g.revoked_at IS NULL
+                     AND t.kind = 'refresh' AND t.used_at IS NULL AND t.expires_at > ?))`,
+      )
+      .run(now - OAUTH_RETENTION.unusedRegistrationMs, now - OAUTH_RETENTION.idleRegistrationMs, now).changes;
+    const over = this.db
+      .prepare(
+        'DELETE FROM oauth_clients WHERE client_id IN (SELECT client_id FROM oauth_clients WHERE used_at IS NULL ORDER BY created_at DESC LIMIT -1 OFFSET ?)',
+      )
+      .run(OAUTH_RETENTION.maxUnusedRegistrations).changes;
+    return stale + over;
+  }
+
   /** Whether a grant may still be used: not revoked, and its key live. */
   private liveGrant(grantId: string): { ok: true } | { ok: false; why: string } {
     const g = this.db
@@ -357,10 +435,10 @@ export class OAuthStore {
     const insert = this.db.prepare('INSERT INTO oauth_tokens (hash, kind, grant_id, expires_at) VALUES (?, ?, ?, ?)');
     insert.run(sha256hex(access), 'access', grantId, now + OAUTH_LIFETIMES.accessMs);
     insert.run(sha256hex(refresh), 'refresh', grantId, now + OAUTH_LIFETIMES.refreshMs);
+    this.db.prepare('UPDATE oauth_clients SET used_at = ? WHERE client_id = (SELECT client_id FROM oauth_grants WHERE id = ?)').run(now, grantId);
     // Kept a day past expiry, so a late call is told "expired" rather than "unknown".
     this.db.prepare('DELETE FROM oauth_tokens WHERE expires_at < ?').run(now - 86_400_000);
     this.db.prepare('DELETE FROM oauth_codes WHERE expires_at < ?').run(now - 86_400_000);
-    this.db.prepare('DELETE FROM oauth_requests WHERE expires_at < ?').run(now - 86_400_000);
     return { access_token: access, token_type: 'Bearer', expires_in: Math.round(OAUTH_LIFETIMES.accessMs / 1000), refresh_token: refresh };
   }
 }

@@ -57,5 +57,42 @@ export const OAUTH_LIFETIMES = {
   refreshMs: 30 * 24 * 60 * MINUTE_MS,
 } as const;
 
+const DAY_MS = 24 * 60 * MINUTE_MS;
+/**
+ * How long OAuth's rows are kept, and how many at most (docs/keys-and-quotas.md "Limits and caps").
+ * Registration needs no sign-in and /authorize no person, so neither may add rows without end: what
+ * is over a lifetime is deleted every `pruneEveryMs` by every shim, and whenever a row of its kind is
+ * written; past a cap, the oldest of its kind go first.
+ */
+export const OAUTH_RETENTION = {
+  /** A pending authorization is kept this long past its link's 15 minutes (the page says "expired", not "unknown"), then deleted. */
+  requestKeptMs: 60 * MINUTE_MS,
+  /** At most this many authorizations are kept (pending, or answered within their life): the oldest go first. */
+  maxRequests: 10_000,
+  /** A registration never used at /authorize is deleted after a day: a real client registers and signs in at once. */
+  unusedRegistrationMs: DAY_MS,
+  /** At most this many registrations never used at /authorize: the oldest go first. */
+  maxUnusedRegistrations: 10_000,
+  /** A used registration is deleted once unused this long with no live grant (as long as a refresh token lives). */
+  idleRegistrationMs: 30 * DAY_MS,
+  /** A registration's metadata, as JSON, is at most this many bytes (mcp-remote's is about 400). */
+  registrationBytes: 8 * 1024,
+  pruneEveryMs: 10 * MINUTE_MS,
+} as const;
+
+/**
+ * Requests a client address (an IPv6 address by its /56) may make to each OAuth endpoint per window:
+ * the MCP SDK's own numbers, but counted in a bounded store (server/oauth/index.ts): in Redis where
+ * REDIS_URL is set, else in memory for at most QUOTA_MEMORY_CLIENTS addresses, as metering counts.
+ */
+export const OAUTH_RATE_LIMITS = {
+  authorize: { limit: 100, windowMs: 15 * MINUTE_MS },
+  token: { limit: 50, windowMs: 15 * MINUTE_MS },
+  register: { limit: 20, windowMs: 60 * MINUTE_MS },
+  revoke: { limit: 50, windowMs: 15 * MINUTE_MS },
+} as const;
+export type OAuthLimiter = keyof typeof OAUTH_RATE_LIMITS;
+export const OAUTH_LIMITERS = Object.keys(OAUTH_RATE_LIMITS) as OAuthLimiter[];
+
 /** A client ID metadata document (draft-ietf-oauth-client-id-metadata-document) is small: at most this many bytes, fetched within this time. */
 export const CLIENT_METADATA_LIMITS = { bytes: 5 * 1024, timeoutMs: 5_000, cacheMs: 60 * MINUTE_MS } as const;

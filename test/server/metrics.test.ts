@@ -199,6 +199,7 @@ describe('metrics and /readyz with the quota counters down', () => {
     const down: Counters = {
       kind: 'redis',
       bucket: () => ({ increment: failing, decrement: failing, get: failing }),
+      limiter: () => ({ increment: failing, decrement: failing, resetKey: failing }),
       ping: async () => false,
       close: async () => {},
     };
