@@ -12,8 +12,8 @@ import {
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { MCP_PATH } from '../../src/contract/urls.js';
 import type { Locale } from '../../src/site/i18n/locales.js';
-import { isLoopback } from '../settings.js';
 import { ClientMetadataDocuments, ClientMetadataError, isMetadataUrl } from './client-metadata.js';
+import { clientNameProblem, redirectUrisProblem, shownClientName } from './client-rules.js';
 import type { AuthorizationRequest, OAuthStore } from './store.js';
 
 export interface ProviderOptions {
@@ -40,26 +40,8 @@ export function resourceOf(publicUrl: string, requested: URL | undefined): strin
   throw new InvalidTargetError(`resource ${requested.href} is not served here: tokens of this server are for ${mcp}`);
 }
 
-/**
- * Redirect URIs a client may register (OAuth 2.1 §2.3.1, RFC 8252): https, http only to a loopback
- * address (a desktop client's local listener), or a private-use scheme (`cursor://…`, an app's own);
- * never a scheme a browser runs (javascript:, data:) or plain http to another machine.
- */
-export function redirectUriAllowed(raw: string): boolean {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    return false;
-  }
-  if (u.hash) return false;
-  if (u.protocol === 'https:') return true;
-  if (u.protocol === 'http:') return isLoopback(u.hostname.replace(/^\[|\]$/g, '')) || u.hostname === 'localhost';
-  return !['javascript:', 'data:', 'file:', 'blob:', 'vbscript:', 'about:', 'ftp:', 'ws:', 'wss:'].includes(u.protocol);
-}
-
-/** The locale of the pages of an authorization: `ui_locales` if it names one we have, else the browser's first choice. */
-function localeOf(res: Response): Locale {
+/** The locale of the pages of an authorization (and of its error page, server/oauth/index.ts): `ui_locales` if it names one we have, else the browser's first choice. */
+export function localeOf(res: Response): Locale {
   const url = new URL(res.req.originalUrl, 'http://x');
   const wanted = [url.searchParams.get('ui_locales') ?? '', res.req.headers['accept-language'] ?? ''].join(' ');
   for (const tag of wanted.split(/[\s,;]+/)) {
@@ -90,9 +72,8 @@ export class KeysOAuthProvider implements OAuthServerProvider {
         }
       },
       registerClient: (info: Omit<OAuthClientInformationFull, 'client_id' | 'client_id_issued_at'>) => {
-        const bad = info.redirect_uris.find((u) => !redirectUriAllowed(u));
-        if (bad !== undefined)
-          throw new InvalidClientMetadataError(`redirect_uri ${bad} is not allowed: use https, http to a loopback address, or a private-use scheme`);
+        const problem = redirectUrisProblem(info.redirect_uris) ?? clientNameProblem(info.client_name);
+        if (problem !== null) throw new InvalidClientMetadataError(problem);
         if (info.grant_types && info.grant_types.some((g) => !['authorization_code', 'refresh_token'].includes(g)))
           throw new InvalidClientMetadataError('grant_types: only authorization_code and refresh_token are supported');
         return o.store.registerClient(info);
@@ -104,7 +85,9 @@ export class KeysOAuthProvider implements OAuthServerProvider {
     const resource = resourceOf(this.o.publicUrl, params.resource);
     const request = this.o.store.openRequest({
       client_id: client.client_id,
-      client_name: (client.client_name ?? '').trim() || (client.client_uri ? new URL(client.client_uri).host : client.client_id),
+      // Shown as one line whatever a client stored before the name rules (client-rules.ts).
+      client_name:
+        shownClientName(client.client_name ?? '') || shownClientName(client.client_uri ? new URL(client.client_uri).host : client.client_id),
       redirect_uri: params.redirectUri,
       code_challenge: params.codeChallenge,
       state: params.state ?? null,
