@@ -10,6 +10,7 @@ import type { KeyStore } from '../access/key-store.js';
 import type { Logger } from '../logger.js';
 import { button, field, form, p, sendPersonPage as send } from '../routes/person-page.js';
 import type { SnapshotSource } from '../snapshot-source.js';
+import { redirectOrigin } from './client-rules.js';
 import type { AuthorizationRequest, OAuthStore } from './store.js';
 
 export interface OAuthPagesOptions {
@@ -35,10 +36,6 @@ export interface OAuthPagesOptions {
  * 4. POST /oauth/consent spends the link and the request once, records the grant, and redirects to
  *    the client with a code (or `error=access_denied`).
  */
-const hostOf = (redirectUri: string) => {
-  const u = new URL(redirectUri);
-  return u.protocol === 'http:' || u.protocol === 'https:' ? u.host : u.protocol;
-};
 const minutes = OAUTH_LIFETIMES.requestMs / 60_000;
 
 /** Where the client gets its answer: the redirect URI with the code (or error), the state and the issuer. */
@@ -59,12 +56,29 @@ export function signInPage(
   note = '',
 ): void {
   const t = l.t.oauth;
-  const body = `<p>${t.signInTextHtml(escapeHtml(request.client_name), escapeHtml(hostOf(request.redirect_uri)))}</p>${note}${p(t.signInHow)}
+  const body = `<p>${t.signInTextHtml(escapeHtml(request.client_name), escapeHtml(redirectOrigin(request.redirect_uri)))}</p>${note}${p(t.signInHow)}
 <form method="post" action="${OAUTH_PATHS.signIn}" class="keys-form"><input type="hidden" name="request" value="${escapeHtml(request.id)}">
 <p><label for="oauth-email">${escapeHtml(t.emailLabel)}</label><br><input id="oauth-email" name="email" type="email" autocomplete="email" required maxlength="254"></p>
 <p><button type="submit" data-sign-in>${escapeHtml(t.signIn)}</button></p></form>
 <p>${t.noKeyHtml(l.u.keys)}</p>`;
   send(o.snapshots, res, l, status, t.signInTitle, body);
+}
+
+/**
+ * An authorization request refused before anyone has acted: a page, never a redirect to the client
+ * (RFC 9700 §4.11.2: a redirect there would make this server an open redirector to any address a
+ * client registered, or a metadata document named). The OAuth error is shown for the client's maker.
+ */
+export function authorizeErrorPage(
+  o: Pick<OAuthPagesOptions, 'snapshots'>,
+  res: Response,
+  l: L10n,
+  status: number,
+  error: string,
+  description: string,
+): void {
+  const detail = `<p><code>${escapeHtml(error)}</code>${description ? `: ${escapeHtml(description)}` : ''}</p>`;
+  send(o.snapshots, res, l, status, l.t.oauth.badRequestTitle, p(l.t.oauth.badRequest) + detail);
 }
 
 export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
@@ -85,7 +99,7 @@ export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
     }
     const token = o.requests.link('consent', { email, requestId: request.id, locale: l.locale }, OAUTH_LIFETIMES.requestMs);
     try {
-      await o.mailer.sendConsentLink(email, l.locale, token, request.client_name);
+      await o.mailer.sendConsentLink(email, l.locale, token, request.client_name, redirectOrigin(request.redirect_uri));
     } catch (e) {
       o.logger?.error('oauth: mail not sent', { error: (e as Error).message });
       return send(o.snapshots, res, l, 503, l.t.keys.mailFailedTitle, p(l.t.keys.mailFailed));
@@ -113,7 +127,7 @@ export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
     const { request, email, l } = at;
     const t = l.t.oauth;
     const live = o.keys.liveKeysOf(email);
-    const intro = `<p>${t.consentTextHtml(escapeHtml(request.client_name), escapeHtml(hostOf(request.redirect_uri)))}</p>${note}`;
+    const intro = `<p>${t.consentTextHtml(escapeHtml(request.client_name), escapeHtml(redirectOrigin(request.redirect_uri)))}</p>${note}`;
     const refuse = button(OAUTH_PATHS.consent, { t: token, decision: 'deny' }, t.deny, 'data-deny');
     const csp = consentPageCsp(request.redirect_uri);
     if (live.length === 0) return send(o.snapshots, res, l, status, t.consentTitle, `${intro}<p>${t.noKeysHtml(l.u.keys)}</p>${refuse}`, csp);
