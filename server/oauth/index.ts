@@ -67,6 +67,7 @@ export function openOAuth(o: OAuthOptions): OAuth {
     documents: new ClientMetadataDocuments({ allowPrivate: o.clientMetadataPrivate }),
     publicUrl,
     signInPage: (res, request, locale) => signInPage(o, res, request, l10n(locale)),
+    logger: o.logger,
   });
   const issuerUrl = new URL(publicUrl);
   const metadata: OAuthMetadata = {

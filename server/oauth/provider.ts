@@ -8,7 +8,9 @@ import {
   InvalidGrantError,
   InvalidTargetError,
   InvalidTokenError,
+  TemporarilyUnavailableError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { Logger } from '../logger.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { MCP_PATH } from '../../src/contract/urls.js';
 import type { Locale } from '../../src/site/i18n/locales.js';
@@ -23,6 +25,26 @@ export interface ProviderOptions {
   publicUrl: string;
   /** Answers GET /authorize once the request is recorded: the sign-in page (server/oauth/pages.ts). */
   signInPage: (res: Response, request: AuthorizationRequest, locale: Locale) => void;
+  logger?: Logger;
+}
+
+/**
+ * A token exchange the keys database could not lock in time (another shim or the keys command
+ * holding it past busy_timeout): nothing was spent, so the client is told to try again, in OAuth's
+ * words rather than as a 500, and the operator reads it in the log (the SDK's handler logs nothing).
+ */
+function unlessBusy<T>(logger: Logger | undefined, what: string, exchange: () => T): T {
+  try {
+    return exchange();
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY')) {
+      logger?.error(`oauth: ${what} failed`, { error: e instanceof Error ? e.stack : String(e) });
+      throw e;
+    }
+    logger?.error(`oauth: ${what} found the keys database locked`, { code });
+    throw new TemporarilyUnavailableError('The keys database is busy; nothing was spent. Try again in a moment.');
+  }
 }
 
 /**
@@ -111,14 +133,14 @@ export class KeysOAuthProvider implements OAuthServerProvider {
     resource?: URL,
   ): Promise<OAuthTokens> {
     if (resource) resourceOf(this.o.publicUrl, resource);
-    const r = this.o.store.exchangeCode(client.client_id, code, redirectUri);
+    const r = unlessBusy(this.o.logger, 'code exchange', () => this.o.store.exchangeCode(client.client_id, code, redirectUri));
     if (!r.ok) throw new InvalidGrantError(r.why);
     return r.tokens;
   }
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, _scopes?: string[], resource?: URL): Promise<OAuthTokens> {
     if (resource) resourceOf(this.o.publicUrl, resource);
-    const r = this.o.store.refresh(client.client_id, refreshToken);
+    const r = unlessBusy(this.o.logger, 'refresh', () => this.o.store.refresh(client.client_id, refreshToken));
     if (!r.ok) throw new InvalidGrantError(r.why);
     return r.tokens;
   }
