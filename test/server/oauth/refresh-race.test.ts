@@ -66,6 +66,15 @@ function freshGrant(clientId: string): { grantId: string; refresh: string } {
   return { grantId, refresh: first.tokens.refresh_token };
 }
 
+const postRefresh = async (shim: ShimProcess, clientId: string, refresh: string): Promise<Answer> => {
+  const res = await fetch(`${shim.base}/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: refresh }),
+    signal: AbortSignal.timeout(15_000),
+  });
+  return { status: res.status, body: (await res.json()) as Answer['body'] };
+};
+
 interface Answer {
   status: number;
   body: { access_token?: string; error?: string };
@@ -134,4 +143,27 @@ describe('a refresh token raced on two shims', () => {
     },
     RACES * 5_000,
   );
+
+  it('a keys database locked past busy_timeout is temporarily_unavailable (400) and logged, not a 500; nothing is spent', async () => {
+    const { client_id: clientId } = store.registerClient({ redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' });
+    const { refresh } = freshGrant(clientId);
+    const db = keys.connection();
+    // The keys command, a backup or a stuck shim holding the write lock longer than a shim waits.
+    db.exec('BEGIN IMMEDIATE');
+    let locked: Answer;
+    try {
+      locked = await postRefresh(shims[0]!, clientId, refresh);
+    } finally {
+      db.exec('COMMIT');
+    }
+    expect(locked.status).toBe(400);
+    expect(locked.body.error).toBe('temporarily_unavailable');
+    const logged = shims[0]!
+      .log()
+      .split('\n')
+      .find((line) => line.includes('oauth: refresh found the keys database locked'));
+    expect(logged).toContain('"code":"SQLITE_BUSY');
+    const again = await postRefresh(shims[1]!, clientId, refresh);
+    expect(again.status).toBe(200);
+  }, 30_000);
 });
