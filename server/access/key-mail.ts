@@ -12,8 +12,12 @@ export type MailKind = 'confirm' | 'collect' | 'manage';
 export interface KeyMailer {
   /** Mails `to` the link `token` stands for, in `locale`; rejects when the SMTP server refuses it. */
   sendLink(kind: MailKind, to: string, locale: Locale, token: string): Promise<void>;
-  /** Mails `to` the link to OAuth's consent page (server/oauth/pages.ts), naming the client that asks. */
-  sendConsentLink(to: string, locale: Locale, token: string, clientName: string): Promise<void>;
+  /**
+   * Mails `to` the link to OAuth's consent page (server/oauth/pages.ts), naming the client that asks
+   * and where its code would be sent (`sentTo`, the redirect URI's origin): the name is the client's
+   * own word, the origin is what a person can check it against.
+   */
+  sendConsentLink(to: string, locale: Locale, token: string, clientName: string, sentTo: string): Promise<void>;
   /** Where the mailed links start (PUBLIC_URL). */
   readonly publicUrl: string;
   close(): void;
@@ -35,11 +39,16 @@ export function smtpMailer(s: MailSettings): KeyMailer {
       const mail = CATALOGUES[locale].keys.mail[kind];
       await transport.sendMail({ from: s.from, to, subject: mail.subject, text: mail.text(linkUrl(s.publicUrl, locale, token)) });
     },
-    async sendConsentLink(to, locale, token, clientName) {
+    async sendConsentLink(to, locale, token, clientName, sentTo) {
       const mail = CATALOGUES[locale].oauth.mail;
       // The consent page in the reader's language: its path says it (`/zh-TW/oauth/consent`), as every page's does.
       const url = `${s.publicUrl}${pageUrlsFor(locale).oauthConsent}?t=${token}`;
-      await transport.sendMail({ from: s.from, to, subject: mail.subject, text: mail.text(url, clientName, OAUTH_LIFETIMES.requestMs / 60_000) });
+      await transport.sendMail({
+        from: s.from,
+        to,
+        subject: mail.subject,
+        text: mail.text(url, clientName, sentTo, OAUTH_LIFETIMES.requestMs / 60_000),
+      });
     },
     close: () => transport.close(),
   };

@@ -17,8 +17,8 @@ import { BEARER } from '../access/identity.js';
 import type { Logger } from '../logger.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 import { ClientMetadataDocuments } from './client-metadata.js';
-import { oauthPagesRoute, signInPage } from './pages.js';
-import { KeysOAuthProvider } from './provider.js';
+import { authorizeErrorPage, oauthPagesRoute, signInPage } from './pages.js';
+import { KeysOAuthProvider, localeOf } from './provider.js';
 import { OAuthStore } from './store.js';
 import { bearerChallenge } from './challenge.js';
 
@@ -70,6 +70,7 @@ export function openOAuth(o: OAuthOptions): OAuth {
     documents: new ClientMetadataDocuments({ allowPrivate: o.clientMetadataPrivate }),
     publicUrl,
     signInPage: (res, request, locale) => signInPage(o, res, request, l10n(locale)),
+    logger: o.logger,
   });
   const issuerUrl = new URL(publicUrl);
   const metadata: OAuthMetadata = {
@@ -94,9 +95,10 @@ export function openOAuth(o: OAuthOptions): OAuth {
   );
   router.use(OAUTH_PATHS.resourceMetadata, metadataHandler(resourceMetadata(`${publicUrl}/`)));
   router.use(OAUTH_PATHS.serverMetadata, metadataHandler(metadata));
-  router.use(OAUTH_PATHS.authorize, (req: Request, _res: Response, next: NextFunction) => {
+  router.use(OAUTH_PATHS.authorize, (req: Request, res: Response, next: NextFunction) => {
     const query = Object.fromEntries(new URLSearchParams(req.originalUrl.split('?')[1] ?? ''));
     Object.defineProperty(req, 'query', { value: query, configurable: true, enumerable: true });
+    refuseWithPage(o, res);
     next();
   });
   const rateLimit = (name: OAuthLimiter): Partial<RateLimitOptions> => ({
@@ -129,6 +131,35 @@ export function openOAuth(o: OAuthOptions): OAuth {
   );
   router.use(oauthPagesRoute({ ...o, store, issuer: metadata.issuer }));
   return { router, store, resourceMetadataUrl: `${publicUrl}${OAUTH_PATHS.resourceMetadataMcp}` };
+}
+
+/**
+ * No redirect to a client before a person has acted (RFC 9700 §4.11.2, issue 49). The SDK's authorize
+ * handler redirects every error found after its client check (a missing PKCE challenge, a wrong
+ * response_type, a resource not ours) to the client's redirect URI, and answers its client check's
+ * errors in JSON. KeysOAuthProvider.authorize itself never redirects (it shows the sign-in page), so
+ * at /authorize every redirect and every JSON error is a refusal: both become the error page, in the
+ * person's language. Only the consent page, after a person's choice, sends anyone to the client.
+ */
+function refuseWithPage(o: OAuthOptions, res: Response): void {
+  const page = (status: number, error: string, description: string) => {
+    if (status >= 500) o.logger?.error('oauth: authorization request failed', { error, description });
+    authorizeErrorPage(o, res, l10n(localeOf(res)), status, error, description);
+  };
+  res.redirect = ((...args: [string] | [number, string]) => {
+    const to = new URL(String(args.length === 2 ? args[1] : args[0]), 'http://invalid');
+    const error = to.searchParams.get('error') ?? 'invalid_request';
+    page(error === 'server_error' ? 500 : 400, error, to.searchParams.get('error_description') ?? '');
+  }) as Response['redirect'];
+  const json = res.json.bind(res);
+  res.json = ((body: unknown) => {
+    const e = body as { error?: unknown; error_description?: unknown } | null;
+    if ((res.statusCode === 400 || res.statusCode === 500) && typeof e?.error === 'string') {
+      page(res.statusCode, e.error, typeof e.error_description === 'string' ? e.error_description : '');
+      return res;
+    }
+    return json(body);
+  }) as Response['json'];
 }
 
 /**

@@ -11,6 +11,7 @@ import type { KeyStore } from '../access/key-store.js';
 import type { Logger } from '../logger.js';
 import { button, field, form, p, sendPersonPage as send } from '../routes/person-page.js';
 import type { SnapshotSource } from '../snapshot-source.js';
+import { redirectOrigin } from './client-rules.js';
 import type { AuthorizationRequest, OAuthStore } from './store.js';
 
 export interface OAuthPagesOptions {
@@ -43,10 +44,6 @@ export interface OAuthPagesOptions {
  * the mail and the consent page are in that language too); on the consent page it is the mailed link
  * in the other language.
  */
-const hostOf = (redirectUri: string) => {
-  const u = new URL(redirectUri);
-  return u.protocol === 'http:' || u.protocol === 'https:' ? u.host : u.protocol;
-};
 const minutes = OAUTH_LIFETIMES.requestMs / 60_000;
 
 /** Where the client gets its answer: the redirect URI with the code (or error), the state and the issuer. */
@@ -67,7 +64,7 @@ export function signInPage(
   note = '',
 ): void {
   const t = l.t.oauth;
-  const body = `<p>${t.signInTextHtml(escapeHtml(request.client_name), escapeHtml(hostOf(request.redirect_uri)))}</p>${note}${p(t.signInHow)}
+  const body = `<p>${t.signInTextHtml(escapeHtml(request.client_name), escapeHtml(redirectOrigin(request.redirect_uri)))}</p>${note}${p(t.signInHow)}
 <form method="post" action="${l.u.oauthSignIn}" class="keys-form"><input type="hidden" name="request" value="${escapeHtml(request.id)}">
 <p><label for="oauth-email">${escapeHtml(t.emailLabel)}</label><br><input id="oauth-email" name="email" type="email" autocomplete="email" required maxlength="254"></p>
 <p><button type="submit" data-sign-in class="primary">${escapeHtml(t.signIn)}</button></p></form>
@@ -89,6 +86,23 @@ const PAGE_PATHS = new Map<string, { kind: 'sign-in' | 'consent'; locale: Locale
   }),
 );
 
+/**
+ * An authorization request refused before anyone has acted: a page, never a redirect to the client
+ * (RFC 9700 §4.11.2: a redirect there would make this server an open redirector to any address a
+ * client registered, or a metadata document named). The OAuth error is shown for the client's maker.
+ */
+export function authorizeErrorPage(
+  o: Pick<OAuthPagesOptions, 'snapshots'>,
+  res: Response,
+  l: L10n,
+  status: number,
+  error: string,
+  description: string,
+): void {
+  const detail = `<p><code>${escapeHtml(error)}</code>${description ? `: ${escapeHtml(description)}` : ''}</p>`;
+  send(o.snapshots, res, l, status, l.t.oauth.badRequestTitle, p(l.t.oauth.badRequest) + detail);
+}
+
 export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
   const gone = (res: Response, l: L10n, why: 'unknown' | 'expired' | 'used') =>
     send(o.snapshots, res, l, 410, l.t.oauth.requestGoneTitle, p(l.t.oauth.requestWhy[why]));
@@ -108,7 +122,7 @@ export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
     }
     const token = o.requests.link('consent', { email, requestId: request.id, locale: l.locale }, OAUTH_LIFETIMES.requestMs);
     try {
-      await o.mailer.sendConsentLink(email, l.locale, token, request.client_name);
+      await o.mailer.sendConsentLink(email, l.locale, token, request.client_name, redirectOrigin(request.redirect_uri));
     } catch (e) {
       o.logger?.error('oauth: mail not sent', { error: (e as Error).message });
       return send(o.snapshots, res, l, 503, l.t.keys.mailFailedTitle, p(l.t.keys.mailFailed));
@@ -142,7 +156,7 @@ export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
     const { request, email, l } = at;
     const t = l.t.oauth;
     const live = o.keys.liveKeysOf(email);
-    const intro = `<p>${t.consentTextHtml(escapeHtml(request.client_name), escapeHtml(hostOf(request.redirect_uri)))}</p>${note}`;
+    const intro = `<p>${t.consentTextHtml(escapeHtml(request.client_name), escapeHtml(redirectOrigin(request.redirect_uri)))}</p>${note}`;
     // Refuse is the secondary button, Allow the primary: the two never look alike.
     const refuse = button(l.u.oauthConsent, { t: token, decision: 'deny' }, t.deny, 'data-deny class="secondary"');
     const csp = consentPageCsp(request.redirect_uri);

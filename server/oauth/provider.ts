@@ -8,13 +8,15 @@ import {
   InvalidGrantError,
   InvalidTargetError,
   InvalidTokenError,
+  TemporarilyUnavailableError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { Logger } from '../logger.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { MCP_PATH } from '../../src/contract/urls.js';
 import { OAUTH_RETENTION } from '../../src/contract/oauth.js';
 import type { Locale } from '../../src/site/i18n/locales.js';
-import { isLoopback } from '../settings.js';
 import { ClientMetadataDocuments, ClientMetadataError, isMetadataUrl } from './client-metadata.js';
+import { clientNameProblem, redirectUrisProblem, shownClientName } from './client-rules.js';
 import type { AuthorizationRequest, OAuthStore } from './store.js';
 
 export interface ProviderOptions {
@@ -24,6 +26,26 @@ export interface ProviderOptions {
   publicUrl: string;
   /** Answers GET /authorize once the request is recorded: the sign-in page (server/oauth/pages.ts). */
   signInPage: (res: Response, request: AuthorizationRequest, locale: Locale) => void;
+  logger?: Logger;
+}
+
+/**
+ * A token exchange the keys database could not lock in time (another shim or the keys command
+ * holding it past busy_timeout): nothing was spent, so the client is told to try again, in OAuth's
+ * words rather than as a 500, and the operator reads it in the log (the SDK's handler logs nothing).
+ */
+function unlessBusy<T>(logger: Logger | undefined, what: string, exchange: () => T): T {
+  try {
+    return exchange();
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY')) {
+      logger?.error(`oauth: ${what} failed`, { error: e instanceof Error ? e.stack : String(e) });
+      throw e;
+    }
+    logger?.error(`oauth: ${what} found the keys database locked`, { code });
+    throw new TemporarilyUnavailableError('The keys database is busy; nothing was spent. Try again in a moment.');
+  }
 }
 
 /**
@@ -41,26 +63,8 @@ export function resourceOf(publicUrl: string, requested: URL | undefined): strin
   throw new InvalidTargetError(`resource ${requested.href} is not served here: tokens of this server are for ${mcp}`);
 }
 
-/**
- * Redirect URIs a client may register (OAuth 2.1 §2.3.1, RFC 8252): https, http only to a loopback
- * address (a desktop client's local listener), or a private-use scheme (`cursor://…`, an app's own);
- * never a scheme a browser runs (javascript:, data:) or plain http to another machine.
- */
-export function redirectUriAllowed(raw: string): boolean {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    return false;
-  }
-  if (u.hash) return false;
-  if (u.protocol === 'https:') return true;
-  if (u.protocol === 'http:') return isLoopback(u.hostname.replace(/^\[|\]$/g, '')) || u.hostname === 'localhost';
-  return !['javascript:', 'data:', 'file:', 'blob:', 'vbscript:', 'about:', 'ftp:', 'ws:', 'wss:'].includes(u.protocol);
-}
-
-/** The locale of the pages of an authorization: `ui_locales` if it names one we have, else the browser's first choice. */
-function localeOf(res: Response): Locale {
+/** The locale of the pages of an authorization (and of its error page, server/oauth/index.ts): `ui_locales` if it names one we have, else the browser's first choice. */
+export function localeOf(res: Response): Locale {
   const url = new URL(res.req.originalUrl, 'http://x');
   const wanted = [url.searchParams.get('ui_locales') ?? '', res.req.headers['accept-language'] ?? ''].join(' ');
   for (const tag of wanted.split(/[\s,;]+/)) {
@@ -91,9 +95,8 @@ export class KeysOAuthProvider implements OAuthServerProvider {
         }
       },
       registerClient: (info: Omit<OAuthClientInformationFull, 'client_id' | 'client_id_issued_at'>) => {
-        const bad = info.redirect_uris.find((u) => !redirectUriAllowed(u));
-        if (bad !== undefined)
-          throw new InvalidClientMetadataError(`redirect_uri ${bad} is not allowed: use https, http to a loopback address, or a private-use scheme`);
+        const problem = redirectUrisProblem(info.redirect_uris) ?? clientNameProblem(info.client_name);
+        if (problem !== null) throw new InvalidClientMetadataError(problem);
         if (info.grant_types && info.grant_types.some((g) => !['authorization_code', 'refresh_token'].includes(g)))
           throw new InvalidClientMetadataError('grant_types: only authorization_code and refresh_token are supported');
         // Registration needs no sign-in: its row is bounded (docs/keys-and-quotas.md "Limits and caps").
@@ -108,7 +111,9 @@ export class KeysOAuthProvider implements OAuthServerProvider {
     const resource = resourceOf(this.o.publicUrl, params.resource);
     const request = this.o.store.openRequest({
       client_id: client.client_id,
-      client_name: (client.client_name ?? '').trim() || (client.client_uri ? new URL(client.client_uri).host : client.client_id),
+      // Shown as one line whatever a client stored before the name rules (client-rules.ts).
+      client_name:
+        shownClientName(client.client_name ?? '') || shownClientName(client.client_uri ? new URL(client.client_uri).host : client.client_id),
       redirect_uri: params.redirectUri,
       code_challenge: params.codeChallenge,
       state: params.state ?? null,
@@ -132,14 +137,14 @@ export class KeysOAuthProvider implements OAuthServerProvider {
     resource?: URL,
   ): Promise<OAuthTokens> {
     if (resource) resourceOf(this.o.publicUrl, resource);
-    const r = this.o.store.exchangeCode(client.client_id, code, redirectUri);
+    const r = unlessBusy(this.o.logger, 'code exchange', () => this.o.store.exchangeCode(client.client_id, code, redirectUri));
     if (!r.ok) throw new InvalidGrantError(r.why);
     return r.tokens;
   }
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, _scopes?: string[], resource?: URL): Promise<OAuthTokens> {
     if (resource) resourceOf(this.o.publicUrl, resource);
-    const r = this.o.store.refresh(client.client_id, refreshToken);
+    const r = unlessBusy(this.o.logger, 'refresh', () => this.o.store.refresh(client.client_id, refreshToken));
     if (!r.ok) throw new InvalidGrantError(r.why);
     return r.tokens;
   }

@@ -267,44 +267,55 @@ export class OAuthStore {
    */
   exchangeCode(clientId: string, code: string, redirectUri: string | undefined): { ok: true; tokens: IssuedTokens } | { ok: false; why: string } {
     const now = this.clock();
-    return this.db.transaction(() => {
-      const row = this.db.prepare('SELECT * FROM oauth_codes WHERE hash = ?').get(sha256hex(code)) as
-        { grant_id: string; client_id: string; redirect_uri: string; expires_at: number; used_at: number | null } | undefined;
-      if (!row || row.client_id !== clientId) return { ok: false as const, why: 'The authorization code is not one issued to this client.' };
-      if (row.used_at !== null) {
-        this.revokeGrant(row.grant_id, 'its authorization code was used twice');
-        return { ok: false as const, why: 'The authorization code was already used; the grant it came from is revoked. Sign in again.' };
-      }
-      if (row.expires_at <= now) return { ok: false as const, why: `The authorization code expired at ${iso(row.expires_at)}. Sign in again.` };
-      if (redirectUri !== undefined && redirectUri !== row.redirect_uri)
-        return { ok: false as const, why: 'redirect_uri is not the one the authorization request named.' };
-      const live = this.liveGrant(row.grant_id);
-      if (!live.ok) return live;
-      this.db.prepare('UPDATE oauth_codes SET used_at = ? WHERE hash = ?').run(now, sha256hex(code));
-      return { ok: true as const, tokens: this.issue(row.grant_id) };
-    })();
+    // IMMEDIATE, as `refresh` is: a code raced on two shims is used once, and its second use seen.
+    return this.db
+      .transaction(() => {
+        const row = this.db.prepare('SELECT * FROM oauth_codes WHERE hash = ?').get(sha256hex(code)) as
+          { grant_id: string; client_id: string; redirect_uri: string; expires_at: number; used_at: number | null } | undefined;
+        if (!row || row.client_id !== clientId) return { ok: false as const, why: 'The authorization code is not one issued to this client.' };
+        if (row.used_at !== null) {
+          this.revokeGrant(row.grant_id, 'its authorization code was used twice');
+          return { ok: false as const, why: 'The authorization code was already used; the grant it came from is revoked. Sign in again.' };
+        }
+        if (row.expires_at <= now) return { ok: false as const, why: `The authorization code expired at ${iso(row.expires_at)}. Sign in again.` };
+        if (redirectUri !== undefined && redirectUri !== row.redirect_uri)
+          return { ok: false as const, why: 'redirect_uri is not the one the authorization request named.' };
+        const live = this.liveGrant(row.grant_id);
+        if (!live.ok) return live;
+        this.db.prepare('UPDATE oauth_codes SET used_at = ? WHERE hash = ?').run(now, sha256hex(code));
+        return { ok: true as const, tokens: this.issue(row.grant_id) };
+      })
+      .immediate();
   }
 
   /**
    * Exchanges a refresh token for new tokens; the old refresh token stops (rotation, OAuth 2.1
    * §4.3.1). One presented again after its rotation was copied: its grant is revoked.
+   *
+   * The read, the check and the write are one IMMEDIATE transaction (issue 49): it takes the keys
+   * database's write lock before reading, waiting for another shim's rotation to commit (the
+   * connection's busy_timeout), so the second of two shims presented the same token reads it spent
+   * and revokes the grant. A deferred transaction read first and then failed to write
+   * (SQLITE_BUSY_SNAPSHOT: a 500, and the replay unseen, both shims' reads saying "unused").
    */
   refresh(clientId: string, refreshToken: string): { ok: true; tokens: IssuedTokens } | { ok: false; why: string } {
     const now = this.clock();
-    return this.db.transaction(() => {
-      const row = this.tokenByHash.get(sha256hex(refreshToken));
-      if (!row || row.kind !== 'refresh' || row.client_id !== clientId)
-        return { ok: false as const, why: 'The refresh token is not one issued to this client.' };
-      if (row.used_at !== null) {
-        this.revokeGrant(row.grant_id, 'a rotated refresh token was presented again');
-        return { ok: false as const, why: 'The refresh token was already used (tokens rotate); the grant is revoked. Sign in again.' };
-      }
-      if (row.expires_at <= now) return { ok: false as const, why: `The refresh token expired at ${iso(row.expires_at)}. Sign in again.` };
-      const live = this.liveGrant(row.grant_id);
-      if (!live.ok) return live;
-      this.db.prepare('UPDATE oauth_tokens SET used_at = ? WHERE hash = ?').run(now, sha256hex(refreshToken));
-      return { ok: true as const, tokens: this.issue(row.grant_id) };
-    })();
+    return this.db
+      .transaction(() => {
+        const row = this.tokenByHash.get(sha256hex(refreshToken));
+        if (!row || row.kind !== 'refresh' || row.client_id !== clientId)
+          return { ok: false as const, why: 'The refresh token is not one issued to this client.' };
+        if (row.used_at !== null) {
+          this.revokeGrant(row.grant_id, 'a rotated refresh token was presented again');
+          return { ok: false as const, why: 'The refresh token was already used (tokens rotate); the grant is revoked. Sign in again.' };
+        }
+        if (row.expires_at <= now) return { ok: false as const, why: `The refresh token expired at ${iso(row.expires_at)}. Sign in again.` };
+        const live = this.liveGrant(row.grant_id);
+        if (!live.ok) return live;
+        this.db.prepare('UPDATE oauth_tokens SET used_at = ? WHERE hash = ?').run(now, sha256hex(refreshToken));
+        return { ok: true as const, tokens: this.issue(row.grant_id) };
+      })
+      .immediate();
   }
 
   /** Revokes the grant a token (access or refresh) belongs to, if it is this client's (RFC 7009: an unknown token is no error). */

@@ -541,9 +541,9 @@ export const en = {
   },
   oauth: {
     signInTitle: 'Sign in to connect an assistant',
-    signInTextHtml: (client: string, host: string) =>
+    signInTextHtml: (client: string, origin: string) =>
       `<strong>${client}</strong> asks to call this service's MCP tools with one of your API keys. When you agree, ` +
-      `its calls count against that key's quota, and it will send you back to <code>${host}</code>.`,
+      `its calls count against that key's quota, and the code that connects it is sent to <code>${origin}</code>.`,
     signInHow: 'Enter the address your keys are held under: we mail you a link that opens the page where you choose the key, or refuse. No password.',
     emailLabel: 'E-mail address',
     signIn: 'Mail me the link',
@@ -552,9 +552,10 @@ export const en = {
     sentTextHtml: (email: string, minutes: number) =>
       `We sent a link to ${email}. Open it within ${minutes} minutes to choose the key, then your assistant is connected.`,
     consentTitle: 'Connect an assistant',
-    consentTextHtml: (client: string, host: string) =>
-      `<strong>${client}</strong> will call the MCP tools with the key you choose, and be sent back to ` +
-      `<code>${host}</code>. Its calls count against that key's quota. Revoking the key (on the keys page) disconnects it.`,
+    consentTextHtml: (client: string, origin: string) =>
+      `<strong>${client}</strong> will call the MCP tools with the key you choose: the code that connects it is sent to ` +
+      `<code>${origin}</code>. If that is not where your assistant runs, refuse. Its calls count against that key's quota. ` +
+      `Revoking the key (on the keys page) disconnects it.`,
     keyLegend: 'Key the assistant may use',
     keyOption: (id: string, tier: string) => `Key ${id} (${tier})`,
     allow: 'Allow',
@@ -567,12 +568,17 @@ export const en = {
       used: 'It has already been answered.',
     },
     badEmail: 'That is not an e-mail address we can send to.',
+    badRequestTitle: 'This sign-in request is not valid',
+    badRequest:
+      'The assistant that sent you here made a request we cannot answer, so nothing was sent back to it. ' +
+      'Start again from the assistant; if this page comes back, tell its maker what it says below.',
     mail: {
       subject: 'Connect an assistant to the ESG API',
-      text: (url: string, client: string, minutes: number) =>
-        `${client} asked to use one of your API keys of the ESG disclosure credibility service.\n\nOpen this link to ` +
-        `choose the key, or refuse (it works once, for ${minutes} minutes):\n\n${url}\n\nIf it was not you, ignore ` +
-        `this mail: nothing is connected without your choice.\n`,
+      text: (url: string, client: string, sentTo: string, minutes: number) =>
+        `An application calling itself "${client}" asked to use one of your API keys of the ESG disclosure credibility ` +
+        `service.\n\nOpen this link to choose the key, or refuse (it works once, for ${minutes} minutes):\n\n${url}\n\n` +
+        `If you agree, the code that connects the application is sent to ${sentTo}. If it was not you, or that is not ` +
+        `where your assistant runs, ignore this mail: nothing is connected without your choice.\n`,
     },
   },
   notFound: {

@@ -569,8 +569,8 @@ export const zhTW: Messages = {
   },
   oauth: {
     signInTitle: '登入以連接 AI 助理',
-    signInTextHtml: (client: string, host: string) =>
-      `<strong>${client}</strong> 要求以您的一把 API 金鑰呼叫本服務的 MCP 工具。您同意後，它的呼叫計入該金鑰的配額，並會將您帶回 <code>${host}</code>。`,
+    signInTextHtml: (client: string, origin: string) =>
+      `<strong>${client}</strong> 要求以您的一把 API 金鑰呼叫本服務的 MCP 工具。您同意後，它的呼叫計入該金鑰的配額，連接它的授權碼會送往 <code>${origin}</code>。`,
     signInHow: '請輸入您金鑰所屬的電子郵件地址：我們會寄出一個連結，開啟後可選擇金鑰或拒絕。不需要密碼。',
     emailLabel: '電子郵件地址',
     signIn: '寄送連結給我',
@@ -578,8 +578,8 @@ export const zhTW: Messages = {
     sentTitle: '請查看您的信箱',
     sentTextHtml: (email: string, minutes: number) => `我們已寄送連結至 ${email}。請在 ${minutes} 分鐘內開啟並選擇金鑰，AI 助理即完成連接。`,
     consentTitle: '連接 AI 助理',
-    consentTextHtml: (client: string, host: string) =>
-      `<strong>${client}</strong> 將以您選擇的金鑰呼叫 MCP 工具，並被導回 <code>${host}</code>。它的呼叫計入該金鑰的配額。撤銷金鑰（在金鑰頁面）即中斷連接。`,
+    consentTextHtml: (client: string, origin: string) =>
+      `<strong>${client}</strong> 將以您選擇的金鑰呼叫 MCP 工具：連接它的授權碼會送往 <code>${origin}</code>。若那不是您的 AI 助理執行之處，請拒絕。它的呼叫計入該金鑰的配額。撤銷金鑰（在金鑰頁面）即中斷連接。`,
     keyLegend: 'AI 助理可使用的金鑰',
     keyOption: (id: string, tier: string) => `金鑰 ${id}（${tier}）`,
     allow: '允許',
@@ -592,10 +592,13 @@ export const zhTW: Messages = {
       used: '這次登入已經回覆過了。',
     },
     badEmail: '這不是我們能寄送的電子郵件地址。',
+    badRequestTitle: '此登入要求無效',
+    badRequest:
+      '將您帶到這裡的 AI 助理送出了我們無法回覆的要求，因此沒有任何東西送回給它。請從 AI 助理重新開始；若仍出現此頁，請將下方內容告知其開發者。',
     mail: {
       subject: '將 AI 助理連接到 ESG API',
-      text: (url: string, client: string, minutes: number) =>
-        `${client} 要求使用您在 ESG 揭露可信度服務的一把 API 金鑰。\n\n請開啟以下連結選擇金鑰或拒絕（僅能使用一次，效期 ${minutes} 分鐘）：\n\n${url}\n\n若不是您本人，請忽略此信：未經您選擇不會連接任何東西。\n`,
+      text: (url: string, client: string, sentTo: string, minutes: number) =>
+        `一個自稱「${client}」的應用程式要求使用您在 ESG 揭露可信度服務的一把 API 金鑰。\n\n請開啟以下連結選擇金鑰或拒絕（僅能使用一次，效期 ${minutes} 分鐘）：\n\n${url}\n\n若您同意，連接此應用程式的授權碼會送往 ${sentTo} 。若不是您本人，或那不是您的 AI 助理執行之處，請忽略此信：未經您選擇不會連接任何東西。\n`,
     },
   },
   notFound: {

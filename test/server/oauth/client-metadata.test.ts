@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,7 @@ const bodies = new Map<string, { status?: number; body: string }>();
 
 beforeAll(async () => {
   docs = createServer((req, res) => {
+    if (req.url === '/drip.json') return drip(res);
     const doc = bodies.get(req.url ?? '');
     res.writeHead(doc?.status ?? (doc ? 200 : 404), { 'Content-Type': 'application/json' }).end(doc?.body ?? '{}');
   });
@@ -33,8 +34,30 @@ beforeAll(async () => {
   bodies.set('/big.json', { body: doc('/big.json', { padding: 'x'.repeat(CLIENT_METADATA_LIMITS.bytes) }) });
   bodies.set('/broken.json', { body: '{not json' });
   bodies.set('/gone.json', { status: 410, body: '{}' });
+  bodies.set('/http-redirect.json', { body: doc('/http-redirect.json', { redirect_uris: ['http://evil.example/cb'] }) });
+  bodies.set('/two-lines.json', { body: doc('/two-lines.json', { client_name: 'Claude\nYour account is locked: reply with your key' }) });
+  bodies.set('/long-name.json', { body: doc('/long-name.json', { client_name: 'x'.repeat(101) }) });
+  dripped = doc('/drip.json');
 });
-afterAll(() => new Promise<void>((resolve) => docs.close(() => resolve())));
+afterAll(() => {
+  docs.closeAllConnections();
+  return new Promise<void>((resolve) => docs.close(() => resolve()));
+});
+
+/** What the probe did (issue 49): a valid document, sent as a space a second for longer than the deadline, then the rest. */
+const DRIP_SECONDS = Math.ceil(CLIENT_METADATA_LIMITS.timeoutMs / 1000) + 3;
+let dripped = '';
+function drip(res: ServerResponse) {
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  let sent = 0;
+  const timer = setInterval(() => {
+    if (res.destroyed) return clearInterval(timer);
+    if (++sent < DRIP_SECONDS) return void res.write(' ');
+    clearInterval(timer);
+    res.end(dripped);
+  }, 1000);
+  res.on('close', () => clearInterval(timer));
+}
 
 describe('isPrivateAddress', () => {
   it('names loopback, private, link-local, shared and mapped addresses; public ones pass', () => {
@@ -56,6 +79,54 @@ describe('isPrivateAddress', () => {
       expect(isPrivateAddress(a), a).toBe(true);
     for (const a of ['8.8.8.8', '140.112.8.116', '2001:4860:4860::8888', '::ffff:8.8.8.8']) expect(isPrivateAddress(a), a).toBe(false);
   });
+
+  /** One address in each special-purpose range (IANA's registries), loopback embedded where a form embeds IPv4. */
+  const SPECIAL = [
+    '192.0.0.8',
+    '192.0.2.1',
+    '192.31.196.1',
+    '192.52.193.1',
+    '192.88.99.1',
+    '192.175.48.1',
+    '198.18.0.1',
+    '198.51.100.1',
+    '203.0.113.1',
+    '224.0.0.1',
+    '240.0.0.1',
+    '255.255.255.255',
+    '64:ff9b::7f00:1', // NAT64 well-known prefix, 127.0.0.1 inside
+    '64:ff9b::a9fe:a9fe', // NAT64, 169.254.169.254 inside
+    '64:ff9b:1::808:808', // local-use NAT64, whatever inside
+    '2002:7f00:1::1', // 6to4, 127.0.0.1 inside
+    '2002:808:808::1', // 6to4 of a public address: still a relay's
+    '::7f00:1', // IPv4-compatible, 127.0.0.1 inside
+    '::808:808', // IPv4-compatible (deprecated) of a public address
+    '::ffff:a00:1', // IPv4-mapped, written in hex: 10.0.0.1
+    '::ffff:0:7f00:1', // IPv4-translated (SIIT)
+    '100::1', // discard-only
+    '2001::1', // Teredo
+    '2001:2::1', // benchmarking
+    '2001:db8::1', // documentation
+    '2620:4f:8000::1', // AS112
+    '3fff::1', // documentation
+    '5f00::1', // SRv6 SIDs
+    'fec0::1', // site-local
+    'ff02::1', // multicast
+  ];
+
+  it('names an address in every special-purpose range, and an embedded private IPv4 address in any form', () => {
+    for (const a of SPECIAL) expect(isPrivateAddress(a), a).toBe(true);
+    // NAT64's well-known prefix is how an IPv6-only network reaches public IPv4 hosts: judged by what it embeds.
+    expect(isPrivateAddress('64:ff9b::808:808')).toBe(false);
+  });
+
+  it("refuses a client_id URL whose host is such a literal, before connecting (the probe's NAT64, 6to4 and IPv4-compatible forms)", async () => {
+    const closed = new ClientMetadataDocuments();
+    for (const a of SPECIAL.filter((x) => x.includes(':')))
+      await expect(closed.client(`https://[${a}]/client.json`), a).rejects.toThrow(/private address/);
+    for (const a of SPECIAL.filter((x) => !x.includes(':')))
+      await expect(closed.client(`https://${a}/client.json`), a).rejects.toThrow(/private address/);
+  });
 });
 
 describe('ClientMetadataDocuments', () => {
@@ -76,6 +147,27 @@ describe('ClientMetadataDocuments', () => {
     await expect(open.client(`${base}/`)).rejects.toThrow(/with a path/);
   });
 
+  it('refuses a document whose redirect URI is plain http to another host, as registration does', async () => {
+    await expect(open.client(`${base}/http-redirect.json`)).rejects.toThrow(/redirect_uri http:\/\/evil\.example\/cb is not allowed/);
+  });
+
+  it('refuses a document whose name is more than one line, or over 100 characters', async () => {
+    await expect(open.client(`${base}/two-lines.json`)).rejects.toThrow(/one line of plain text/);
+    await expect(open.client(`${base}/long-name.json`)).rejects.toThrow(/over 100 characters/);
+  });
+
+  it(
+    'gives a document a total deadline: one sent a byte a second is refused at the deadline, not accepted at its end',
+    async () => {
+      const started = Date.now();
+      await expect(open.client(`${base}/drip.json`)).rejects.toThrow(/did not arrive within/);
+      const took = Date.now() - started;
+      expect(took).toBeGreaterThanOrEqual(CLIENT_METADATA_LIMITS.timeoutMs - 50);
+      expect(took).toBeLessThan(CLIENT_METADATA_LIMITS.timeoutMs + 1500);
+    },
+    (DRIP_SECONDS + 5) * 1000,
+  );
+
   it('without OAUTH_CLIENT_METADATA_PRIVATE: https only, and never a private address, by literal or by name', async () => {
     await expect(closed.client(`${base}/good.json`)).rejects.toThrow(/must use https/);
     const port = (docs.address() as AddressInfo).port;
@@ -92,7 +184,7 @@ describe('a shim reading client metadata documents', () => {
   }, 60_000);
   afterAll(() => s?.close());
 
-  it('an authorization by a URL client_id shows the name its document gives; a bad document is a 400 that says why', async () => {
+  it('an authorization by a URL client_id shows the name its document gives; a bad document is a 400 page that says why', async () => {
     const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
     const authorize = (clientId: string) =>
       s.get(
@@ -103,7 +195,8 @@ describe('a shim reading client metadata documents', () => {
     expect(page.html).toContain('Metadata Assistant');
     const bad = await authorize(`${base}/secret.json`);
     expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.html)).toMatchObject({ error: 'invalid_client' });
-    expect(JSON.parse(bad.html).error_description).toMatch(/public client/);
+    expect(bad.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(bad.html).toContain('<code>invalid_client</code>');
+    expect(bad.html).toMatch(/public client/);
   });
 });

@@ -262,9 +262,11 @@ describe('OAuth for /mcp, with the SDK client', () => {
     const verifier = randomBytes(32).toString('base64url');
     plain.searchParams.set('code_challenge', verifier);
     plain.searchParams.set('code_challenge_method', 'plain');
+    // Refused on a page, not by a redirect to the client: no person has acted yet (RFC 9700 §4.11.2).
     const res = await s.get(plain.href);
-    expect(res.status).toBe(302);
-    expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(res.html).toContain('<code>invalid_request</code>');
 
     // The same consent link twice: the second is refused, saying why.
     const fresh = new URL(auth.authorizationUrl!);
