@@ -5,10 +5,11 @@ import { consentPageCsp } from '../../src/contract/security.js';
 import { escapeHtml } from '../../src/site/html.js';
 import { l10n, type L10n } from '../../src/site/i18n/index.js';
 import { asLocale, type KeyMailer } from '../access/key-mail.js';
-import { normalEmail, type KeyRequests } from '../access/key-requests.js';
+import type { KeyRequests } from '../access/key-requests.js';
+import { mailAddress } from '../access/mail-address.js';
 import type { KeyStore } from '../access/key-store.js';
 import type { Logger } from '../logger.js';
-import { button, field, form, p, sendPersonPage as send } from '../routes/person-page.js';
+import { button, field, formProblemStatus, fromAnotherSite, p, readForm, sendPersonPage as send } from '../routes/person-page.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 import type { AuthorizationRequest, OAuthStore } from './store.js';
 
@@ -76,9 +77,10 @@ export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
     if (!state.ok) return gone(res, l10n('en'), state.why);
     const { request } = state;
     const l = l10n(asLocale(request.locale));
-    const email = normalEmail(field(req, 'email'));
-    if (!email) return signInPage(o, res, request, l, 400, p(l.t.oauth.badEmail));
-    const taken = o.requests.takeMail(ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown'), email);
+    const address = mailAddress(field(req, 'email'));
+    if (!address.ok) return signInPage(o, res, request, l, 400, p(address.why === 'control' ? l.t.keys.badEmailControl : l.t.oauth.badEmail));
+    const email = address.address;
+    const taken = o.requests.reserveMail(ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown'), address.mailbox);
     if (!taken.ok) {
       res.setHeader('Retry-After', String(taken.retryAfterSeconds));
       return send(o.snapshots, res, l, 429, l.t.keys.limitTitle, p(taken.spent === 'address' ? l.t.keys.limitAddress : l.t.keys.limitEmail));
@@ -87,6 +89,7 @@ export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
     try {
       await o.mailer.sendConsentLink(email, l.locale, token, request.client_name);
     } catch (e) {
+      taken.release();
       o.logger?.error('oauth: mail not sent', { error: (e as Error).message });
       return send(o.snapshots, res, l, 503, l.t.keys.mailFailedTitle, p(l.t.keys.mailFailed));
     }
@@ -147,6 +150,17 @@ export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
     res.redirect(302, redirectTo(at.request, o.issuer, params));
   }
 
+  /** The language of the sign-in a post belongs to, as far as its fields tell (English when they do not). */
+  function localeOf(kind: 'sign-in' | 'consent', req: Request): string {
+    if (!req.body) return 'en';
+    if (kind === 'sign-in') {
+      const state = o.store.request(field(req, 'request'));
+      return state.ok ? state.request.locale : 'en';
+    }
+    const link = o.requests.peek(field(req, 't'));
+    return link.ok ? link.link.locale : 'en';
+  }
+
   return (req: Request, res: Response, next: NextFunction) => {
     const kind = req.path === OAUTH_PATHS.signIn ? 'sign-in' : req.path === OAUTH_PATHS.consent ? 'consent' : null;
     if (!kind) return next();
@@ -160,8 +174,11 @@ export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
       res.setHeader('Allow', kind === 'consent' ? 'GET, HEAD, POST' : 'POST');
       return send(o.snapshots, res, l10n('en'), 405, l10n('en').t.keys.badFormTitle, '');
     }
-    form(req, res, (err?: unknown) => {
-      if (err) return send(o.snapshots, res, l10n('en'), 400, l10n('en').t.keys.badFormTitle, '');
+    readForm(req, res, (problem) => {
+      const l = l10n(asLocale(localeOf(kind, req)));
+      if (problem) return send(o.snapshots, res, l, formProblemStatus(problem), l.t.keys.badFormTitle, p(l.t.keys.formProblem[problem]));
+      // The keys page's check (person-page.ts), after the form is read only to answer in the person's language.
+      if (fromAnotherSite(req, o.issuer)) return send(o.snapshots, res, l, 403, l.t.keys.crossSiteTitle, p(l.t.keys.crossSiteText));
       if (kind === 'sign-in') signIn(req, res).catch(next);
       else consent(req, res);
     });
