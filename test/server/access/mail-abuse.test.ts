@@ -259,6 +259,9 @@ describe('more than 1,000 form fields', () => {
         expect(answer.status, path).toBe(400);
         expect(await answer.json()).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('more than 1,000 fields') });
       }
+      const broken = await fetch(`${s.base}/register`, { method: 'POST', body: '{', headers: { 'Content-Type': 'application/json' } });
+      expect(broken.status).toBe(400);
+      expect(await broken.json()).toEqual({ error: 'invalid_request', error_description: 'The request body could not be read.' });
     } finally {
       await s.close();
     }
