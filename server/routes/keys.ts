@@ -104,6 +104,8 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
     return null;
   };
 
+  const badAddress = (l: L10n, why: 'control' | 'invalid') => (why === 'control' ? l.t.keys.badEmailControl : l.t.keys.badEmail);
+
   const mailFailed = (res: Response, l: L10n, e: unknown) => {
     o.logger?.error('keys: mail not sent', { error: (e as Error).message });
     send(o.snapshots, res, l, 503, l.t.keys.mailFailedTitle, p(l.t.keys.mailFailed) + backLink(l));
@@ -116,7 +118,7 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
     const use = field(req, 'use').replace(/\s+/g, ' ').trim();
     const problems = [
       ...((PAGE_TIERS as readonly string[]).includes(tier) ? [] : [l.t.keys.badTier]),
-      ...(address.ok ? [] : [address.why === 'control' ? l.t.keys.badEmailControl : l.t.keys.badEmail]),
+      ...(address.ok ? [] : [badAddress(l, address.why)]),
       ...(use.length >= 1 && [...use].length <= USE_MAX ? [] : [l.t.keys.badUse]),
     ];
     if (problems.length > 0 || !address.ok) return send(o.snapshots, res, l, 400, l.t.keys.badFormTitle, problems.map(p).join('') + backLink(l));
@@ -142,15 +144,7 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
    */
   function manage(req: Request, res: Response, l: L10n): void {
     const address = mailAddress(field(req, 'email'));
-    if (!address.ok)
-      return send(
-        o.snapshots,
-        res,
-        l,
-        400,
-        l.t.keys.badFormTitle,
-        p(address.why === 'control' ? l.t.keys.badEmailControl : l.t.keys.badEmail) + backLink(l),
-      );
+    if (!address.ok) return send(o.snapshots, res, l, 400, l.t.keys.badFormTitle, p(badAddress(l, address.why)) + backLink(l));
     const release = reserve(req, res, l, address.mailbox);
     if (!release) return;
     send(o.snapshots, res, l, 200, l.t.keys.sentTitle, `<p>${l.t.keys.manageSentTextHtml(addressHtml(address.address))}</p>`);
