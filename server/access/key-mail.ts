@@ -13,6 +13,12 @@ export interface KeyMailer {
   /** Mails `to` the link `token` stands for, in `locale`; rejects when the SMTP server refuses it. */
   sendLink(kind: MailKind, to: string, locale: Locale, token: string): Promise<void>;
   /**
+   * Answers a request for a link to the keys of an address that holds none: it says so and where to
+   * ask. `/keys/manage` mails either way, so that neither its answer, its timing nor its mail limits
+   * tell anyone else whether the address holds a key (issue 49).
+   */
+  sendNoKeys(to: string, locale: Locale): Promise<void>;
+  /**
    * Mails `to` the link to OAuth's consent page (server/oauth/pages.ts), naming the client that asks
    * and where its code would be sent (`sentTo`, the redirect URI's origin): the name is the client's
    * own word, the origin is what a person can check it against.
@@ -38,6 +44,10 @@ export function smtpMailer(s: MailSettings): KeyMailer {
     async sendLink(kind, to, locale, token) {
       const mail = CATALOGUES[locale].keys.mail[kind];
       await transport.sendMail({ from: s.from, to, subject: mail.subject, text: mail.text(linkUrl(s.publicUrl, locale, token)) });
+    },
+    async sendNoKeys(to, locale) {
+      const mail = CATALOGUES[locale].keys.mail.noKeys;
+      await transport.sendMail({ from: s.from, to, subject: mail.subject, text: mail.text(`${s.publicUrl}${pageUrlsFor(locale).keys}`) });
     },
     async sendConsentLink(to, locale, token, clientName, sentTo) {
       const mail = CATALOGUES[locale].oauth.mail;

@@ -14,17 +14,9 @@ import { LINK_LIFETIME_MS, MAIL_LIMITS, type PageTier } from '../../src/contract
 export type LinkPurpose = 'confirm' | 'collect' | 'manage' | 'act' | 'consent';
 
 const DAY_MS = 86_400_000;
-const EMAIL =
-  /^[^\s@<>()",;:\\[\]]{1,64}@(?=.{4,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
-/** An e-mail address as stored and compared: trimmed, lower case; null if it is not one. */
-export function normalEmail(raw: string): string | null {
-  const email = raw.trim().toLowerCase();
-  return EMAIL.test(email) ? email : null;
-}
-
-/** The domain of an address: what the operator judges an academic request by. */
-export const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
+/** A mail the limits let through, held until it is known whether the relay took it. */
+export type MailTaken = { ok: true; release: () => void } | { ok: false; spent: 'address' | 'email'; retryAfterSeconds: number };
 
 export interface KeyRequest {
   id: string;
@@ -73,7 +65,7 @@ CREATE TABLE IF NOT EXISTS key_links (
   expires_at TEXT NOT NULL,
   used_at TEXT
 );
--- Every mail sent, by client address and recipient, for the daily limits.
+-- Every mail the relay took (or is being sent), by client address and recipient mailbox (mail-address.ts), for the daily limits.
 CREATE TABLE IF NOT EXISTS key_mails (at INTEGER NOT NULL, address TEXT NOT NULL, email TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS key_mails_by_address ON key_mails (address, at);
 CREATE INDEX IF NOT EXISTS key_mails_by_email ON key_mails (email, at);`;
@@ -110,29 +102,41 @@ export class KeyRequests {
   }
 
   /**
-   * Takes one mail from the daily allowance of a client address and of a recipient, or says which is
-   * spent and in how many seconds its oldest mail leaves the window (then nothing is taken). Counted
-   * before the mail is sent, so a failing server cannot be used to try again without bound.
+   * Takes one mail from the daily allowance of a client address and of a recipient's mailbox
+   * (mail-address.ts), or says which is spent and in how many seconds it frees up (then nothing is
+   * taken). The caller sends the mail and calls `release` if the relay refused it: only mail that
+   * left counts, so a relay that is down does not use up a person's day (issue 49). A mail being
+   * sent counts meanwhile, so clients at the same moment cannot pass the limit together.
+   *
+   * A client address is limited in the mailboxes it mails (`perAddress` a day), not in its mails:
+   * one person's documented steps (two keys, two sign-ins, a link to manage them) are five mails to
+   * one mailbox, and a campus behind one address has many such people. A mailbox is limited in the
+   * mails it receives (`perEmail`), whoever asks.
    */
-  takeMail(address: string, email: string): { ok: true } | { ok: false; spent: 'address' | 'email'; retryAfterSeconds: number } {
-    return this.db.transaction(() => {
+  reserveMail(address: string, mailbox: string): MailTaken {
+    return this.db.transaction((): MailTaken => {
       const now = this.clock();
       const since = now - DAY_MS;
-      const window = (column: 'address' | 'email', value: string) =>
-        this.db.prepare(`SELECT count(*) AS n, min(at) AS oldest FROM key_mails WHERE ${column} = ? AND at > ?`).get(value, since) as {
-          n: number;
-          oldest: number | null;
-        };
-      for (const [spent, value, limit] of [
-        ['address', address, this.limits.perAddress],
-        ['email', email, this.limits.perEmail],
-      ] as const) {
-        const { n, oldest } = window(spent, value);
-        if (n >= limit) return { ok: false as const, spent, retryAfterSeconds: Math.max(1, Math.ceil(((oldest ?? now) + DAY_MS - now) / 1000)) };
+      const toMailbox = this.db.prepare('SELECT count(*) AS n, min(at) AS oldest FROM key_mails WHERE email = ? AND at > ?').get(mailbox, since) as {
+        n: number;
+        oldest: number | null;
+      };
+      const retryAfter = (oldest: number | null) => Math.max(1, Math.ceil(((oldest ?? now) + DAY_MS - now) / 1000));
+      if (toMailbox.n >= this.limits.perEmail) return { ok: false, spent: 'email', retryAfterSeconds: retryAfter(toMailbox.oldest) };
+      const known = this.db.prepare('SELECT 1 FROM key_mails WHERE address = ? AND email = ? AND at > ? LIMIT 1').get(address, mailbox, since);
+      if (!known) {
+        // Each mailbox this address mailed, with its last mail: the first of them to leave the window frees a place.
+        const mailboxes = this.db
+          .prepare(
+            'SELECT count(*) AS n, min(last) AS oldest FROM (SELECT max(at) AS last FROM key_mails WHERE address = ? AND at > ? GROUP BY email)',
+          )
+          .get(address, since) as { n: number; oldest: number | null };
+        if (mailboxes.n >= this.limits.perAddress) return { ok: false, spent: 'address', retryAfterSeconds: retryAfter(mailboxes.oldest) };
       }
       this.db.prepare('DELETE FROM key_mails WHERE at <= ?').run(since);
-      this.db.prepare('INSERT INTO key_mails (at, address, email) VALUES (?, ?, ?)').run(now, address, email);
-      return { ok: true as const };
+      const row = this.db.prepare('INSERT INTO key_mails (at, address, email) VALUES (?, ?, ?)').run(now, address, mailbox).lastInsertRowid;
+      // A mail sent after the answer may fail while the shim closes: its count goes with the connection.
+      return { ok: true, release: () => void (this.db.open && this.db.prepare('DELETE FROM key_mails WHERE rowid = ?').run(row)) };
     })();
   }
 

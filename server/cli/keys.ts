@@ -3,7 +3,8 @@ import { KEY_TIERS, type KeyTier } from '../../src/contract/vocabulary.js';
 import { DEFAULT_KEYS_DB, KeyStore, type KeyRecord } from '../access/key-store.js';
 import { quotasFor } from '../../src/contract/tiers.js';
 import { COLLECT_LIFETIME_MS } from '../../src/contract/key-requests.js';
-import { domainOf, KeyRequests } from '../access/key-requests.js';
+import { KeyRequests } from '../access/key-requests.js';
+import { domainOf } from '../access/mail-address.js';
 import { asLocale, smtpMailer } from '../access/key-mail.js';
 import { mailSetting } from '../settings.js';
 
@@ -45,8 +46,20 @@ function table(records: KeyRecord[]): string {
   return columns(rows);
 }
 
+/**
+ * What a cell shows of its text: control and invisible formatting characters as JSON escapes
+ * (`\u001b`), backslashes doubled so an escape shown is never the text's own. The intended use and
+ * an owner come from the public form or a shell; raw, an escape sequence in them would drive the
+ * operator's terminal (issue 49: the probe's reached the screen through `pending`).
+ */
+const shown = (text: string) =>
+  text.replace(/[\\\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (c) =>
+    c === '\\' ? '\\\\' : [...Array(c.length).keys()].map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
+  );
+
 /** Rows as columns padded to their widest cell, the first row the heading. */
-function columns(rows: string[][]): string {
+function columns(raw: string[][]): string {
+  const rows = raw.map((row) => row.map(shown));
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => [...row[i]!].length)));
   return rows
     .map((row) =>
@@ -160,14 +173,14 @@ switch (verb) {
       // Approved but not told: undo the approval, so the operator can run the same command again.
       requests.unapprove(request.id);
       store.close();
-      console.error(`Request ${request.id} not approved: the mail to ${request.email} was not sent (${(e as Error).message}).`);
+      console.error(`Request ${request.id} not approved: the mail to ${shown(request.email)} was not sent (${(e as Error).message}).`);
       process.exit(1);
     } finally {
       mailer.close();
     }
     store.close();
     console.log(
-      `Approved request ${request.id} (academic, ${request.email}): mailed a link to collect the key, valid ${COLLECT_LIFETIME_MS / 86_400_000} days.`,
+      `Approved request ${request.id} (academic, ${shown(request.email)}): mailed a link to collect the key, valid ${COLLECT_LIFETIME_MS / 86_400_000} days.`,
     );
     break;
   }
@@ -181,7 +194,7 @@ switch (verb) {
       process.exit(1);
     }
     console.log(
-      `Rejected request ${rejected.request.id} (academic, ${rejected.request.email}): it leaves the pending list; nothing was mailed to the applicant.`,
+      `Rejected request ${rejected.request.id} (academic, ${shown(rejected.request.email)}): it leaves the pending list; nothing was mailed to the applicant.`,
     );
     break;
   }

@@ -21,6 +21,7 @@ import { authorizeErrorPage, oauthPagesRoute, signInPage } from './pages.js';
 import { KeysOAuthProvider, localeOf } from './provider.js';
 import { OAuthStore } from './store.js';
 import { bearerChallenge } from './challenge.js';
+import { formProblem } from '../routes/person-page.js';
 
 export { OAuthStore } from './store.js';
 
@@ -130,7 +131,28 @@ export function openOAuth(o: OAuthOptions): OAuth {
     }),
   );
   router.use(oauthPagesRoute({ ...o, store, issuer: metadata.issuer }));
+  router.use(unreadableBody);
   return { router, store, resourceMetadataUrl: `${publicUrl}${OAUTH_PATHS.resourceMetadataMcp}` };
+}
+
+const BODY_PROBLEMS = {
+  tooManyFields: 'The form has more than 1,000 fields; this endpoint reads at most 1,000.',
+  tooLarge: 'The request body is larger than this endpoint reads.',
+  unreadable: 'The request body could not be read.',
+} as const;
+
+/**
+ * A body that the endpoints' parsers (the SDK's and the glue's above) could not read: more than
+ * 1,000 form fields at /token was a 500 (issue 49). It is the client's error, in OAuth's shape.
+ */
+function unreadableBody(err: unknown, _req: Request, res: Response, next: NextFunction): void {
+  const e = err as { type?: unknown; status?: unknown } | undefined;
+  if (typeof e?.type !== 'string' || typeof e.status !== 'number' || e.status < 400 || e.status > 499) return next(err);
+  const problem = formProblem(err);
+  res
+    .status(problem === 'tooLarge' ? 413 : 400)
+    .set('Cache-Control', 'no-store')
+    .json({ error: 'invalid_request', error_description: BODY_PROBLEMS[problem] });
 }
 
 /**

@@ -6,10 +6,11 @@ import { escapeHtml } from '../../src/site/html.js';
 import { l10n, LOCALES, type L10n } from '../../src/site/i18n/index.js';
 import type { Locale } from '../../src/site/i18n/locales.js';
 import type { KeyMailer } from '../access/key-mail.js';
-import { normalEmail, type KeyRequests } from '../access/key-requests.js';
+import type { KeyRequests } from '../access/key-requests.js';
+import { mailAddress } from '../access/mail-address.js';
 import type { KeyStore } from '../access/key-store.js';
 import type { Logger } from '../logger.js';
-import { button, field, form, p, sendPersonPage as send } from '../routes/person-page.js';
+import { button, field, formProblemStatus, fromAnotherSite, p, readForm, sendPersonPage as send } from '../routes/person-page.js';
 import type { SnapshotSource } from '../snapshot-source.js';
 import { redirectOrigin } from './client-rules.js';
 import type { AuthorizationRequest, OAuthStore } from './store.js';
@@ -113,9 +114,10 @@ export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
     const { request } = state;
     // The language switch: the same sign-in, in this language; nothing mailed.
     if (field(req, 'step') === 'show') return signInPage(o, res, request, l);
-    const email = normalEmail(field(req, 'email'));
-    if (!email) return signInPage(o, res, request, l, 400, p(l.t.oauth.badEmail));
-    const taken = o.requests.takeMail(ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown'), email);
+    const address = mailAddress(field(req, 'email'));
+    if (!address.ok) return signInPage(o, res, request, l, 400, p(address.why === 'control' ? l.t.keys.badEmailControl : l.t.oauth.badEmail));
+    const email = address.address;
+    const taken = o.requests.reserveMail(ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown'), address.mailbox);
     if (!taken.ok) {
       res.setHeader('Retry-After', String(taken.retryAfterSeconds));
       return send(o.snapshots, res, l, 429, l.t.keys.limitTitle, p(taken.spent === 'address' ? l.t.keys.limitAddress : l.t.keys.limitEmail));
@@ -124,6 +126,7 @@ export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
     try {
       await o.mailer.sendConsentLink(email, l.locale, token, request.client_name, redirectOrigin(request.redirect_uri));
     } catch (e) {
+      taken.release();
       o.logger?.error('oauth: mail not sent', { error: (e as Error).message });
       return send(o.snapshots, res, l, 503, l.t.keys.mailFailedTitle, p(l.t.keys.mailFailed));
     }
@@ -209,8 +212,10 @@ export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
       res.setHeader('Allow', kind === 'consent' ? 'GET, HEAD, POST' : 'POST');
       return send(o.snapshots, res, l, 405, l.t.keys.badFormTitle, '');
     }
-    form(req, res, (err?: unknown) => {
-      if (err) return send(o.snapshots, res, l, 400, l.t.keys.badFormTitle, '');
+    readForm(req, res, (problem) => {
+      if (problem) return send(o.snapshots, res, l, formProblemStatus(problem), l.t.keys.badFormTitle, p(l.t.keys.formProblem[problem]));
+      // The keys page's check (person-page.ts), after the form is read only to answer in the person's language.
+      if (fromAnotherSite(req, o.issuer)) return send(o.snapshots, res, l, 403, l.t.keys.crossSiteTitle, p(l.t.keys.crossSiteText));
       if (kind === 'sign-in') signIn(req, res, l).catch(next);
       else consent(req, res, l);
     });

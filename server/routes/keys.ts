@@ -10,11 +10,22 @@ import { pageUrlsFor } from '../../src/site/paths.js';
 import type { Meter } from '../access/meter.js';
 import type { KeyRecord } from '../access/key-store.js';
 import type { KeyMailer } from '../access/key-mail.js';
-import { KeyRequests, normalEmail, type LinkPurpose } from '../access/key-requests.js';
+import { KeyRequests, type LinkPurpose } from '../access/key-requests.js';
+import { mailAddress } from '../access/mail-address.js';
 import type { OAuthStore } from '../oauth/store.js';
 import type { Logger } from '../logger.js';
 import type { SnapshotSource } from '../snapshot-source.js';
-import { addressHtml, button, field, form, p, sendPersonPage as send, type LangSwitch } from './person-page.js';
+import {
+  addressHtml,
+  button,
+  field,
+  formProblemStatus,
+  fromAnotherSite,
+  p,
+  readForm,
+  sendPersonPage as send,
+  type LangSwitch,
+} from './person-page.js';
 
 /**
  * The keys flow's pages (issue 43), outside /api/v1: they are pages for people, answered in HTML in
@@ -23,7 +34,8 @@ import { addressHtml, button, field, form, p, sendPersonPage as send, type LangS
  * key is got once, by a person, from a mailed link.
  *
  * - `POST /keys/ask` (tier, email, use): mails a confirmation link.
- * - `POST /keys/manage` (email): mails a link to the address's keys, if it holds any.
+ * - `POST /keys/manage` (email): mails a link to the address's keys, or, if it holds none, says so
+ *   and where to ask; after answering, so the answer is the same either way, in content and time.
  * - `GET /keys/link?t=…`: what the link is for and a button; it uses nothing, so a mail scanner
  *   fetching the link cannot spend it.
  * - `POST /keys/link` (t, and for a rotate or revoke: action, key): spends the link once and acts. A
@@ -120,14 +132,19 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
   /** Where the mails' daily limits count a client: its address as the quotas count it (IPv6 by /56). */
   const addressOf = (req: Request) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown');
 
-  /** Takes one mail from the limits, or answers the 429 page; true when the mail may go. */
-  const mayMail = (req: Request, res: Response, l: L10n, email: string): boolean => {
-    const taken = requests!.takeMail(addressOf(req), email);
-    if (taken.ok) return true;
+  /**
+   * Takes one mail from the limits, or answers the 429 page. Gives the function that hands the mail
+   * back if the relay refuses it (only mail sent counts), or null when it may not go.
+   */
+  const reserve = (req: Request, res: Response, l: L10n, mailbox: string): (() => void) | null => {
+    const taken = requests!.reserveMail(addressOf(req), mailbox);
+    if (taken.ok) return taken.release;
     res.setHeader('Retry-After', String(taken.retryAfterSeconds));
     send(o.snapshots, res, l, 429, l.t.keys.limitTitle, p(taken.spent === 'address' ? l.t.keys.limitAddress : l.t.keys.limitEmail) + backLink(l));
-    return false;
+    return null;
   };
+
+  const badAddress = (l: L10n, why: 'control' | 'invalid') => (why === 'control' ? l.t.keys.badEmailControl : l.t.keys.badEmail);
 
   const mailFailed = (res: Response, l: L10n, e: unknown) => {
     o.logger?.error('keys: mail not sent', { error: (e as Error).message });
@@ -136,39 +153,52 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
 
   async function ask(req: Request, res: Response, l: L10n): Promise<void> {
     const tier = field(req, 'tier');
-    const email = normalEmail(field(req, 'email'));
+    const address = mailAddress(field(req, 'email'));
     // One line: a pasted line break or tab is a space, and the operator reads it in a table.
     const use = field(req, 'use').replace(/\s+/g, ' ').trim();
     const problems = [
       ...((PAGE_TIERS as readonly string[]).includes(tier) ? [] : [l.t.keys.badTier]),
-      ...(email ? [] : [l.t.keys.badEmail]),
+      ...(address.ok ? [] : [badAddress(l, address.why)]),
       ...(use.length >= 1 && [...use].length <= USE_MAX ? [] : [l.t.keys.badUse]),
     ];
-    if (problems.length > 0) return send(o.snapshots, res, l, 400, l.t.keys.badFormTitle, problems.map(p).join('') + backLink(l));
-    if (!mayMail(req, res, l, email!)) return;
-    const request = requests!.ask({ tier: tier as PageTier, email: email!, use, locale: l.locale });
-    const token = requests!.link('confirm', { email: email!, requestId: request.id, locale: l.locale });
+    if (problems.length > 0 || !address.ok) return send(o.snapshots, res, l, 400, l.t.keys.badFormTitle, problems.map(p).join('') + backLink(l));
+    const { address: email, mailbox } = address;
+    const release = reserve(req, res, l, mailbox);
+    if (!release) return;
+    const request = requests!.ask({ tier: tier as PageTier, email, use, locale: l.locale });
+    const token = requests!.link('confirm', { email, requestId: request.id, locale: l.locale });
     try {
-      await mailer!.sendLink('confirm', email!, l.locale, token);
+      await mailer!.sendLink('confirm', email, l.locale, token);
     } catch (e) {
+      release();
       return mailFailed(res, l, e);
     }
-    send(o.snapshots, res, l, 200, l.t.keys.sentTitle, `<p>${l.t.keys.sentTextHtml(addressHtml(email!))}</p>`);
+    send(o.snapshots, res, l, 200, l.t.keys.sentTitle, `<p>${l.t.keys.sentTextHtml(addressHtml(email))}</p>`);
   }
 
-  async function manage(req: Request, res: Response, l: L10n): Promise<void> {
-    const email = normalEmail(field(req, 'email'));
-    if (!email) return send(o.snapshots, res, l, 400, l.t.keys.badFormTitle, p(l.t.keys.badEmail) + backLink(l));
-    if (!mayMail(req, res, l, email)) return;
-    // The answer is the same whether the address holds a key or not: the page tells nobody who has keys.
-    if (o.access!.keys.liveKeysOf(email).length > 0) {
-      try {
-        await mailer!.sendLink('manage', email, l.locale, requests!.link('manage', { email, locale: l.locale }));
-      } catch (e) {
-        return mailFailed(res, l, e);
-      }
-    }
-    send(o.snapshots, res, l, 200, l.t.keys.sentTitle, `<p>${l.t.keys.manageSentTextHtml(addressHtml(email))}</p>`);
+  /**
+   * Answers first, the same page for every address, then mails: a link to the address's keys, or a
+   * note that it holds none. Whether it holds a key is not even looked up before the answer, so
+   * nothing in it, its timing included, tells (it took 130–550 ms with a key and 5–50 ms without,
+   * issue 49); and a mail goes either way, so the mail limits tell nothing either.
+   */
+  function manage(req: Request, res: Response, l: L10n): void {
+    const address = mailAddress(field(req, 'email'));
+    if (!address.ok) return send(o.snapshots, res, l, 400, l.t.keys.badFormTitle, p(badAddress(l, address.why)) + backLink(l));
+    const release = reserve(req, res, l, address.mailbox);
+    if (!release) return;
+    send(o.snapshots, res, l, 200, l.t.keys.sentTitle, `<p>${l.t.keys.manageSentTextHtml(addressHtml(address.address))}</p>`);
+    setImmediate(() =>
+      mailKeysLink(address.address, l.locale).catch((e: unknown) => {
+        release();
+        o.logger?.error('keys: mail not sent', { error: (e as Error).message });
+      }),
+    );
+  }
+
+  async function mailKeysLink(email: string, locale: Locale): Promise<void> {
+    if (o.access!.keys.liveKeysOf(email).length === 0) return mailer!.sendNoKeys(email, locale);
+    await mailer!.sendLink('manage', email, locale, requests!.link('manage', { email, locale }));
   }
 
   /** GET of a mailed link: what it is for and the button that uses it; spends nothing. */
@@ -328,11 +358,14 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
       return send(o.snapshots, res, l, 405, l.t.keys.badFormTitle, backLink(l));
     }
     if (!mailer) return noMail(res, l, 503);
-    form(req, res, (err?: unknown) => {
-      if (err) return send(o.snapshots, res, l, 400, l.t.keys.badFormTitle, backLink(l));
+    if (fromAnotherSite(req, mailer.publicUrl))
+      return send(o.snapshots, res, l, 403, l.t.keys.crossSiteTitle, p(l.t.keys.crossSiteText) + backLink(l));
+    readForm(req, res, (problem) => {
+      if (problem)
+        return send(o.snapshots, res, l, formProblemStatus(problem), l.t.keys.badFormTitle, p(l.t.keys.formProblem[problem]) + backLink(l));
       if (hit.kind === 'shown') return shown(req, res, l);
-      const handle = hit.kind === 'ask' ? ask : hit.kind === 'manage' ? manage : useLink;
-      handle(req, res, l).catch(next);
+      if (hit.kind === 'manage') return manage(req, res, l);
+      (hit.kind === 'ask' ? ask : useLink)(req, res, l).catch(next);
     });
   };
 }

@@ -87,7 +87,50 @@ export const button = (action: string, fields: Record<string, string>, label: st
   `<form method="post" action="${action}" class="keys-form">${hiddenFields(fields)}<button type="submit" ${attr}>${escapeHtml(label)}</button></form>`;
 
 /** The pages' forms (application/x-www-form-urlencoded, so they work without JavaScript): a few short fields; anything larger is not from a page. */
-export const form = express.urlencoded({ extended: false, limit: '4kb', type: 'application/x-www-form-urlencoded' });
+const parseForm = express.urlencoded({ extended: false, limit: '4kb', type: 'application/x-www-form-urlencoded' });
+
+/** Why a posted body could not be read as a form (body-parser's error types). */
+export type FormProblem = 'tooManyFields' | 'tooLarge' | 'unreadable';
+
+export function formProblem(err: unknown): FormProblem {
+  const type = (err as { type?: unknown } | undefined)?.type;
+  // More than 1,000 fields (body-parser's parameterLimit) is an error of its own, once a 500 (issue 49).
+  return type === 'parameters.too.many' ? 'tooManyFields' : type === 'entity.too.large' ? 'tooLarge' : 'unreadable';
+}
+
+/** The status a form problem is answered with. */
+export const formProblemStatus = (problem: FormProblem) => (problem === 'tooLarge' ? 413 : 400);
+
+/** Reads a page's form into `req.body`; `then` gets what was wrong with it, or null. */
+export function readForm(req: Request, res: Response, then: (problem: FormProblem | null) => void): void {
+  parseForm(req, res, (err?: unknown) => then(err ? formProblem(err) : null));
+}
+
+/**
+ * Whether a form post was sent by another site's page (a cross-site request forgery: the probe of
+ * issue 49 posted the keys forms from one, and they mailed). As Go's CrossOriginProtection judges it:
+ * - `Sec-Fetch-Site` decides where a browser sends it (every current one does, to https and
+ *   loopback origins): `same-origin`, or `none` (the person's own doing), passes; `same-site` and
+ *   `cross-site` do not (a sibling subdomain is not this site);
+ * - else `Origin` decides: this site's (PUBLIC_URL's origin, or the request's own host) passes;
+ *   any other, `null` included, does not. Our pages' `Referrer-Policy: no-referrer` makes a browser
+ *   send `Origin: null` on their own posts, so a browser without `Sec-Fetch-Site` (plain http to a
+ *   host that is not loopback) cannot use the forms: serve them over https;
+ * - neither header: not a browser (curl, a script), which no other site can make send a request
+ *   with a person's cookies or address; it passes, and the mail limits still apply.
+ */
+export function fromAnotherSite(req: Request, publicUrl: string): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
+  const origin = req.headers.origin;
+  if (origin === undefined) return false;
+  if (origin === new URL(publicUrl).origin) return false;
+  try {
+    return new URL(origin).host !== req.headers.host;
+  } catch {
+    return true;
+  }
+}
 
 /** A form field as posted, or '' when absent or repeated. */
 export const field = (req: Request, name: string): string => {

@@ -22,7 +22,7 @@ export interface KeysShim {
   /** Moves the keys flow's clock (links' expiry, the daily limits) ahead of the real one. */
   clock: { shiftMs: number };
   /** Posts a form as a browser does (application/x-www-form-urlencoded), following no redirect. */
-  post(path: string, fields: Record<string, string>): Promise<{ status: number; html: string; headers: Headers }>;
+  post(path: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<{ status: number; html: string; headers: Headers }>;
   get(pathOrUrl: string): Promise<{ status: number; html: string; headers: Headers }>;
   close(): Promise<void>;
 }
@@ -60,11 +60,12 @@ export async function startKeysShim(
     mail,
     keysPath,
     clock,
-    post: async (path, fields) =>
+    post: async (path, fields, headers) =>
       read(
         await fetch(server.base + path, {
           method: 'POST',
           body: new URLSearchParams(fields),
+          headers,
           redirect: 'manual',
           signal: AbortSignal.timeout(10_000),
         }),

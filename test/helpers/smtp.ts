@@ -18,6 +18,11 @@ export interface Inbox {
   next(to: string, ms?: number): Promise<ReceivedMail>;
   /** How many messages came for `to` in all. */
   count(to: string): number;
+  /** The relay refuses every recipient (451, as a relay that is down or overloaded does) until `up`. */
+  down(): void;
+  up(): void;
+  /** Messages are read but not accepted (no reply to DATA, nothing in `received`) until the returned function is called. */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -52,14 +57,22 @@ export async function startInbox(): Promise<Inbox> {
   const received: ReceivedMail[] = [];
   const taken = new Set<ReceivedMail>();
   const waiters: (() => void)[] = [];
+  let refusing = false;
+  let held: Promise<void> = Promise.resolve();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(_address, _session, callback) {
+      if (!refusing) return callback();
+      const refusal = Object.assign(new Error('Service not available, try again later'), { responseCode: 451 });
+      callback(refusal);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
+      stream.on('end', async () => {
+        await held;
         const raw = Buffer.concat(chunks).toString('latin1');
         const split = raw.indexOf('\r\n\r\n');
         const headers = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
@@ -82,6 +95,16 @@ export async function startInbox(): Promise<Inbox> {
     url: `smtp://127.0.0.1:${port}`,
     received,
     count: (to) => received.filter((m) => m.to.includes(to)).length,
+    down: () => void (refusing = true),
+    up: () => void (refusing = false),
+    hold() {
+      let release!: () => void;
+      held = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        held = Promise.resolve();
+        release();
+      };
+    },
     async next(to, ms = 5000) {
       const deadline = Date.now() + ms;
       for (;;) {

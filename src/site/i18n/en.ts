@@ -453,7 +453,7 @@ export const en = {
     manageText: 'We mail a link to the address your key was issued to. It opens a page with its usage and buttons to rotate or revoke it.',
     manage: 'Mail me a link to my keys',
     limitsText: (perAddress: number, perEmail: number, hours: number) =>
-      `At most ${perAddress} mails a day from one network address and ${perEmail} to one e-mail address; each link works once, for ${hours} hours.`,
+      `At most ${perEmail} mails a day to one e-mail address, and mails to at most ${perAddress} addresses from one network address; each link works once, for ${hours} hours.`,
     noMailTitle: 'Keys come from the operator',
     operatorHtml:
       'This server does not send e-mail, so it cannot give keys from this page. Its operator makes them: ' +
@@ -461,12 +461,22 @@ export const en = {
       'Ask whoever runs this server.',
     sentTitle: 'Check your mail',
     sentTextHtml: (email: string) => `We sent a link to ${email}. It works once, for 24 hours. If nothing arrives, look in your spam folder.`,
-    manageSentTextHtml: (email: string) => `If a key is held by ${email}, a link to manage it is on its way. It works once, for 24 hours.`,
+    manageSentTextHtml: (email: string) =>
+      `A mail is on its way to ${email}: a link to manage its keys if it holds any (it works once, for 24 hours), or else how to get one.`,
     limitTitle: 'Too many requests today',
-    limitAddress: 'This network address has had as many mails sent today as we allow. Please try again tomorrow.',
+    limitAddress: 'This network address has had mail sent to as many e-mail addresses today as we allow. Please try again tomorrow.',
     limitEmail: 'This e-mail address has been sent as many mails today as we allow. Please try again tomorrow.',
     badFormTitle: 'Please check the form',
     badEmail: 'That is not an e-mail address we can send to.',
+    badEmailControl: 'That e-mail address holds a control or invisible character: please type it again.',
+    formProblem: {
+      tooManyFields: 'The form was sent with more fields than any of ours has (at most 1,000 are read): please send it from the page.',
+      tooLarge: 'The form was larger than any of ours (4 KB at most): please send it from the page.',
+      unreadable: 'The form could not be read: please send it from the page.',
+    },
+    crossSiteTitle: 'Sent from another site',
+    crossSiteText:
+      'This form was sent from another web site, so we did nothing with it. If you meant to send it, open our page and send it from there.',
     badUse: `Say in one line (at most 300 characters) what you will use the key for.`,
     badTier: 'Choose developer or academic.',
     mailFailedTitle: 'The mail could not be sent',
@@ -536,6 +546,12 @@ export const en = {
         subject: 'Your API keys',
         text: (url: string) =>
           `Open this link and press the button to see your keys' usage, rotate or revoke them (it works once, for 24 hours):\n\n${url}\n\nIf it was not you, ignore this mail.\n`,
+      },
+      noKeys: {
+        subject: 'Your API keys',
+        text: (url: string) =>
+          `Someone, probably you, asked for a link to the API keys of this address, but it holds none. ` +
+          `To get one, ask on the keys page:\n\n${url}\n\nIf it was not you, ignore this mail.\n`,
       },
     },
   },

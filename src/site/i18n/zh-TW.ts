@@ -489,18 +489,27 @@ export const zhTW: Messages = {
     manageText: '我們會寄一個連結到金鑰登記的電子郵件地址，開啟後可查看用量，並可更換或撤銷金鑰。',
     manage: '寄送管理金鑰的連結',
     limitsText: (perAddress: number, perEmail: number, hours: number) =>
-      `每個網路位址每日最多寄出 ${perAddress} 封，每個電子郵件地址每日最多收到 ${perEmail} 封；每個連結僅能使用一次，效期 ${hours} 小時。`,
+      `每個電子郵件地址每日最多收到 ${perEmail} 封，每個網路位址每日最多寄往 ${perAddress} 個電子郵件地址；每個連結僅能使用一次，效期 ${hours} 小時。`,
     noMailTitle: '金鑰由營運者核發',
     operatorHtml:
       '本伺服器不寄送電子郵件，因此無法在此頁核發金鑰。金鑰由營運者建立：<code>npm run keys -- create --tier developer --owner "you@example.org"</code>，再交給您。請洽本伺服器的營運者。',
     sentTitle: '請查看您的信箱',
     sentTextHtml: (email: string) => `我們已寄送連結至 ${email}。連結僅能使用一次，效期 24 小時。若未收到，請查看垃圾郵件匣。`,
-    manageSentTextHtml: (email: string) => `若 ${email} 持有金鑰，管理連結已寄出。連結僅能使用一次，效期 24 小時。`,
+    manageSentTextHtml: (email: string) =>
+      `我們正寄信至 ${email}：若此地址持有金鑰，信中附管理連結（僅能使用一次，效期 24 小時）；若無，則說明如何取得金鑰。`,
     limitTitle: '今日請求次數已達上限',
-    limitAddress: '此網路位址今日寄出的郵件已達上限，請明天再試。',
+    limitAddress: '此網路位址今日寄往的電子郵件地址數已達上限，請明天再試。',
     limitEmail: '此電子郵件地址今日收到的郵件已達上限，請明天再試。',
     badFormTitle: '請檢查表單',
     badEmail: '這不是我們能寄送的電子郵件地址。',
+    badEmailControl: '此電子郵件地址含有控制字元或不可見字元，請重新輸入。',
+    formProblem: {
+      tooManyFields: '表單欄位數超過我們任何表單所有（最多讀取 1,000 個）：請從頁面送出。',
+      tooLarge: '表單大於我們任何表單（最多 4 KB）：請從頁面送出。',
+      unreadable: '無法讀取表單：請從頁面送出。',
+    },
+    crossSiteTitle: '由其他網站送出',
+    crossSiteText: '此表單由其他網站送出，我們未做任何處理。若確實要送出，請開啟我們的頁面並從該頁送出。',
     badUse: '請以一行（最多 300 字）說明金鑰的用途。',
     badTier: '請選擇開發者或學術。',
     mailFailedTitle: '無法寄出郵件',
@@ -564,6 +573,11 @@ export const zhTW: Messages = {
         subject: '您的 API 金鑰',
         text: (url: string) =>
           `請開啟以下連結並按下按鈕，查看金鑰用量、更換或撤銷金鑰（僅能使用一次，效期 24 小時）：\n\n${url}\n\n若不是您本人申請，請忽略此信。\n`,
+      },
+      noKeys: {
+        subject: '您的 API 金鑰',
+        text: (url: string) =>
+          `有人（應該是您）索取此電子郵件地址的 API 金鑰管理連結，但此地址沒有任何金鑰。如需金鑰，請至金鑰頁面申請：\n\n${url}\n\n若不是您本人申請，請忽略此信。\n`,
       },
     },
   },

@@ -28,7 +28,13 @@ const run = promisify(execFile);
 /** The memory table's own figure (test/server/access/bounded.test.ts): about 250 bytes a client. */
 const BYTES_PER_CLIENT = 250;
 const TOKEN_LIMIT = OAUTH_RATE_LIMITS.token.limit;
-const mailer: KeyMailer = { publicUrl: 'http://127.0.0.1:9', sendLink: async () => {}, sendConsentLink: async () => {}, close: () => {} };
+const mailer: KeyMailer = {
+  publicUrl: 'http://127.0.0.1:9',
+  sendLink: async () => {},
+  sendConsentLink: async () => {},
+  sendNoKeys: async () => {},
+  close: () => {},
+};
 
 let dir: string;
 let redis: RedisServer;

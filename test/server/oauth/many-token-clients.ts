@@ -28,7 +28,13 @@ if (!keysDir || !snapshotsDir || !(clients > 0) || !gc)
 
 const access = openAccess({ keysDb: join(keysDir, 'keys.sqlite'), redisUrl, memoryClients: memoryClientsFrom(process.env.QUOTA_MEMORY_CLIENTS) });
 // Sign-in is on with a mailer (PUBLIC_URL on loopback may be an issuer); nothing is mailed here.
-const mailer: KeyMailer = { publicUrl: 'http://127.0.0.1:9', sendLink: async () => {}, sendConsentLink: async () => {}, close: () => {} };
+const mailer: KeyMailer = {
+  publicUrl: 'http://127.0.0.1:9',
+  sendLink: async () => {},
+  sendConsentLink: async () => {},
+  sendNoKeys: async () => {},
+  close: () => {},
+};
 const snapshots = publishedSnapshotSource(snapshotsDir);
 const app = createApp({ snapshots, access, mailer, trustProxy: 'loopback' });
 const server = createHttpServer(app, snapshots);
