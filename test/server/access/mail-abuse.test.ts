@@ -261,11 +261,17 @@ describe('more than 1,000 form fields', () => {
         expect(answer.status, path).toBe(400);
         expect(await answer.text()).toMatch(/more fields than any of ours has|表單欄位數超過/);
       }
-      for (const path of ['/token', '/revoke', '/authorize']) {
+      for (const path of ['/token', '/revoke']) {
         const answer = await post(path);
         expect(answer.status, path).toBe(400);
         expect(await answer.json()).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('more than 1,000 fields') });
       }
+      // /authorize answers a person's browser: an error page, never a redirect to the client (RFC 9700 §4.11.2).
+      const authorize = await post('/authorize');
+      expect([authorize.status, authorize.headers.get('location')]).toEqual([400, null]);
+      const page = await authorize.text();
+      expect(page).toContain('invalid_request');
+      expect(page).toContain('more than 1,000 fields');
       const broken = await fetch(`${s.base}/register`, { method: 'POST', body: '{', headers: { 'Content-Type': 'application/json' } });
       expect(broken.status).toBe(400);
       expect(await broken.json()).toEqual({ error: 'invalid_request', error_description: 'The request body could not be read.' });
