@@ -25,6 +25,7 @@ const UNIT = [
  */
 const LONG_FIRST = [
   'test/build-scripts/scale.test.ts',
+  'test/server/oauth/limits.test.ts',
   'test/deploy/soak.test.ts',
   'test/build-scripts/build.test.ts',
   'test/site/pages-browser.test.ts',
