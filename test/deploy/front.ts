@@ -102,9 +102,9 @@ export interface MailedFront {
 /**
  * One shim with keys and SMTP to a real in-process SMTP server, its links and OAuth's issuer naming
  * `publicUrl` (the host people reach, here this nginx), and nginx in front: the keys page and OAuth
- * as deployed (issue 43). Nothing when nginx is not installed.
+ * as deployed (issue 43); `env` adds to or overrides the shim's settings. Nothing when nginx is not installed.
  */
-export async function startMailedFront(snapshotsDir: string, publicUrl: string): Promise<MailedFront | undefined> {
+export async function startMailedFront(snapshotsDir: string, publicUrl: string, env: Record<string, string> = {}): Promise<MailedFront | undefined> {
   if (!NGINX) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'esg-front-mail-'));
   const keysDb = join(dir, 'keys.sqlite');
@@ -117,6 +117,7 @@ export async function startMailedFront(snapshotsDir: string, publicUrl: string):
     SMTP_URL: inbox.url,
     SMTP_FROM: 'keys@example.org',
     PUBLIC_URL: publicUrl,
+    ...env,
   });
   const nginx = await startNginx(join(dir, 'nginx'), snapshotsDir, [`127.0.0.1:${shim.port}`]);
   return {
