@@ -12,12 +12,12 @@
  * - Headers (build-scripts/deploy/headers.ts): the shim's CORS, caching, security headers and
  *   content types.
  *
- * - Downloads `/api/v1/downloads/{id}/{file}` are snapshot {id}'s files, capped per client
- *   (build-scripts/deploy/nginx-downloads.ts).
+ * - Downloads `/api/v1/downloads/{id}/{file}` are snapshot {id}'s files, whatever their query,
+ *   capped per client (build-scripts/deploy/nginx-downloads.ts).
  *
  * One rule decides what nginx serves itself: a GET or HEAD whose request line, exactly as the
  * client sent it, names a file by those mappings, and the file exists. Everything else goes to the
- * shim: query strings (other than a lone `page=N`), POST, `/usage`, other spellings
+ * shim: query strings (other than a lone `page=N`, and any on a page or a download), POST, `/usage`, other spellings
  * (lower-case codes, percent-encoding, empty or dot segments), misses (the JSON 404 envelope, the
  * HTML 404 page, redirects to a folder URL), and snapshot ids that are malformed, unknown (404) or
  * pruned (410: the folder is gone, the shim knows it from pruned.json). The shim owns every rule
@@ -273,10 +273,14 @@ function proxyToShims(o: NginxOptions, retryPosts = true): string[] {
     // Room in memory for a whole computed answer (a 100-company batch is about 100 KB): with the
     // default 8 × 4 KB, nginx spooled every larger answer to a temporary file and read it back,
     // and a batch through nginx lost about a fifth of the shim's req/s (bench/results.md). Buffers are taken as an
-    // answer needs them; past these, answers still spool to disk rather than grow memory.
+    // answer needs them. Past these, nothing is written to disk: nginx reads more of the answer as
+    // the client takes it, so a client that does not read holds at most these buffers here, and
+    // the shim's own limits (its download slots, its stall cut) apply to it. Spooled, 1,000 unread
+    // downloads with a query string held 2 GB of temp files (issue 49).
     'proxy_buffer_size 16k;',
     'proxy_buffers 32 8k;',
     'proxy_busy_buffers_size 64k;',
+    'proxy_max_temp_file_size 0;',
   ];
 }
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nginxConfig, type NginxOptions } from '../../build-scripts/deploy/nginx-config.js';
@@ -41,6 +41,8 @@ export interface AccessLogEntry {
 
 export interface Nginx {
   port: number;
+  /** The master process; its workers are its children. */
+  pid: number;
   base: string;
   config: string;
   accessLog(): AccessLogEntry[];
@@ -73,6 +75,7 @@ export async function startNginx(dir: string, snapshotsDir: string, upstreams: s
   await until(`nginx on ${port}`, 20_000, () => accepts(port), child, errorLog);
   return {
     port,
+    pid: child.pid!,
     base: `http://127.0.0.1:${port}`,
     config,
     accessLog: () => {
@@ -87,6 +90,27 @@ export async function startNginx(dir: string, snapshotsDir: string, upstreams: s
     // SIGQUIT: a graceful stop (the workers finish what they serve).
     stop: () => stopProcess(child, 'SIGQUIT'),
   };
+}
+
+/**
+ * The temp files nginx's workers hold open now (an answer spooled to disk, a request body): nginx
+ * unlinks each as it creates it, so the folder looks empty, but the workers' open files name them.
+ * Linux only (/proc).
+ */
+export function tempFilesHeld(nginx: Nginx): string[] {
+  const workers = readFileSync(`/proc/${nginx.pid}/task/${nginx.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  const held: string[] = [];
+  for (const pid of workers) {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        if (/\/tmp\/(?:proxy|client_body)\//.test(target)) held.push(target);
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return held;
 }
 
 export interface MailedFront {
