@@ -1,5 +1,5 @@
 /**
- * npm run deploy:nginx -- --snapshots DIR --upstream 127.0.0.1:8081,127.0.0.1:8082 --listen 8080 --out FILE
+ * npm run deploy:nginx -- --snapshots DIR --upstream 127.0.0.1:8081,127.0.0.1:8082 [--down 127.0.0.1:8081] --listen 8080 --out FILE
  *     [--runtime DIR] [--mode full|http] [--user NAME] [--workers N] [--server-name NAME]
  *     [--static-host DIR]
  *
@@ -22,6 +22,7 @@ const { values } = parseArgs({
   options: {
     snapshots: { type: 'string' },
     upstream: { type: 'string' },
+    down: { type: 'string' },
     listen: { type: 'string', default: '8080' },
     out: { type: 'string' },
     runtime: { type: 'string' },
@@ -55,6 +56,10 @@ if (values.out) {
     text = nginxConfig({
       snapshotsDir: resolve(values.snapshots),
       upstreams: values.upstream
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean),
+      down: (values.down ?? '')
         .split(',')
         .map((u) => u.trim())
         .filter(Boolean),

@@ -49,6 +49,11 @@ export interface NginxOptions {
   snapshotsDir: string;
   /** The shims, `host:port` each (loopback addresses: the shims must not be reachable around nginx). */
   upstreams: string[];
+  /**
+   * Shims among `upstreams` that get nothing new (`server … down`): a rolling restart regenerates
+   * the config with the shim it restarts here and reloads nginx before stopping it (deploy/README.md).
+   */
+  down?: string[];
   /** What nginx listens on: a port, or `address:port`. */
   listen: string;
   /** Folder for nginx's pid file, error log, access log and temp files (full config only). */
@@ -219,12 +224,18 @@ function shimHowMap(): string {
   ].join('\n');
 }
 
-function upstreamBlock(upstreams: string[]): string {
+function upstreamBlock(upstreams: string[], down: string[] = []): string {
   for (const u of upstreams) if (!/^[A-Za-z0-9.:[\]-]+:\d{1,5}$/.test(u)) throw new Error(`an upstream is host:port, got "${u}"`);
+  for (const d of down) if (!upstreams.includes(d)) throw new Error(`--down names a shim that is not an upstream: "${d}"`);
+  if (upstreams.every((u) => down.includes(u))) throw new Error('every upstream is down: at least one shim must answer');
   return [
     'upstream esg_shims {',
-    // A shim that fails a connection is left alone for 5 s, while the others answer.
-    ...upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=5s;`),
+    // A shim that fails a connection is left alone for 5 s, while the others answer. One `down`
+    // gets nothing new: a shim stopping closes its listening socket, and a connection nginx opened
+    // just then is reset with the request sent on it, which nginx cannot resend if it changes
+    // something (issue 49: 31 of 128,737 such POSTs got 502 over rolling restarts). Reloaded with
+    // the shim down first, nginx opens no connection to it, and the shim stops with nothing coming.
+    ...upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=5s${down.includes(u) ? ' down' : ''};`),
     '    keepalive 64;',
     '    keepalive_requests 10000;',
     // nginx closes an idle connection to a shim before the shim would (it keeps one 65 s) and before a
@@ -408,7 +419,7 @@ export function nginxHttpBlock(o: NginxOptions): string {
     '',
     downloadZone(),
     '',
-    upstreamBlock(o.upstreams),
+    upstreamBlock(o.upstreams, o.down),
     '',
     ...server,
     '',

@@ -47,8 +47,13 @@ export interface Nginx {
   config: string;
   accessLog(): AccessLogEntry[];
   errorLog(): string;
+  /** The config regenerated with `options` changed (e.g. a shim `down`) and `nginx -s reload`: resolves once a new worker runs. */
+  reload(options: Partial<NginxOptions>): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** The worker processes of an nginx master (Linux: /proc). */
+const workersOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
 
 /** nginx with the config `npm run deploy:nginx` writes, in the foreground, everything under `dir`; `options` as its flags and environment set them. */
 export async function startNginx(dir: string, snapshotsDir: string, upstreams: string[], options: Partial<NginxOptions> = {}): Promise<Nginx> {
@@ -57,15 +62,18 @@ export async function startNginx(dir: string, snapshotsDir: string, upstreams: s
   mkdirSync(dir, { recursive: true });
   for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, 'tmp', t), { recursive: true });
   // As root, workers would run as nobody and could not read the snapshots (the build makes them 0700): run them as root here.
-  const config = nginxConfig({
-    snapshotsDir,
-    upstreams,
-    listen: `127.0.0.1:${port}`,
-    runtimeDir: dir,
-    workerProcesses: 1,
-    user: process.getuid?.() === 0 ? 'root' : undefined,
-    ...options,
-  });
+  const configWith = (more: Partial<NginxOptions>) =>
+    nginxConfig({
+      snapshotsDir,
+      upstreams,
+      listen: `127.0.0.1:${port}`,
+      runtimeDir: dir,
+      workerProcesses: 1,
+      user: process.getuid?.() === 0 ? 'root' : undefined,
+      ...options,
+      ...more,
+    });
+  const config = configWith({});
   const file = join(dir, 'nginx.conf');
   writeFileSync(file, config);
   const child = spawn(NGINX, ['-p', dir, '-c', file, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -87,6 +95,12 @@ export async function startNginx(dir: string, snapshotsDir: string, upstreams: s
         .map((l) => JSON.parse(l) as AccessLogEntry);
     },
     errorLog,
+    reload: async (more) => {
+      const before = new Set(workersOf(child.pid!));
+      writeFileSync(file, configWith(more));
+      child.kill('SIGHUP');
+      await until('a new nginx worker', 10_000, () => Promise.resolve(workersOf(child.pid!).some((w) => !before.has(w))), child, errorLog);
+    },
     // SIGQUIT: a graceful stop (the workers finish what they serve).
     stop: () => stopProcess(child, 'SIGQUIT'),
   };
@@ -98,9 +112,8 @@ export async function startNginx(dir: string, snapshotsDir: string, upstreams: s
  * Linux only (/proc).
  */
 export function tempFilesHeld(nginx: Nginx): string[] {
-  const workers = readFileSync(`/proc/${nginx.pid}/task/${nginx.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
   const held: string[] = [];
-  for (const pid of workers) {
+  for (const pid of workersOf(nginx.pid)) {
     for (const fd of readdirSync(`/proc/${pid}/fd`)) {
       try {
         const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
