@@ -31,6 +31,7 @@ const { values } = parseArgs({
     workers: { type: 'string' },
     'server-name': { type: 'string' },
     'access-log': { type: 'string' },
+    'error-log': { type: 'string' },
     'static-host': { type: 'string' },
   },
 });
@@ -71,6 +72,8 @@ if (values.out) {
       serverName: values['server-name'],
       // An include lives among the system's config files: its log goes where the system's do.
       accessLog: values['access-log'] ?? (values.mode === 'http' ? '/var/log/nginx/esg-access.log' : undefined),
+      // An include's requests carrying a one-time token log errors of level crit and above only, to the including nginx.conf's error log.
+      errorLog: values['error-log'],
       downloads,
       sendBufferKiB,
     });

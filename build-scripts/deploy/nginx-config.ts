@@ -66,6 +66,8 @@ export interface NginxOptions {
   serverName?: string;
   /** Access log path, or `off`; default `<runtimeDir>/access.log`. */
   accessLog?: string;
+  /** `http` mode: the error log of the nginx.conf that includes this (default Debian's `/var/log/nginx/error.log`); `full` writes `<runtimeDir>/error.log`. */
+  errorLog?: string;
   /** Downloads per client at once and the stall cut (the shim's DOWNLOADS_PER_CLIENT, DOWNLOAD_STALL_MS). */
   downloads?: Pick<DownloadLimits, 'perClient' | 'stallMs'>;
   /** Each client connection's send buffer, KiB (NGINX_SEND_BUFFER_KIB). */
@@ -176,6 +178,9 @@ function requestIdMap(): string {
   ].join('\n');
 }
 
+/** A query parameter named `t` (as the shim reads it: `%74` too; any case), whatever its value. */
+const TOKEN_PARAM = '(?:t|%74)(?:=|&|$)';
+
 /**
  * `$esg_log_uri`: the request line's URI as the access log writes it, with a one-time token taken
  * out. A mailed link carries its token in the query (`/keys/link?t=…`, `/oauth/consent?t=…`, in
@@ -187,7 +192,15 @@ function loggedUriMap(): string {
   return [
     'map $request_uri $esg_log_uri {',
     '    default $request_uri;',
-    `    ${q('~*^(?<esg_log_head>[^?]*\\?(?:[^&]*&)*?)(?:t|%74)(?:=|&|$)')} "\${esg_log_head}t=REDACTED";`,
+    `    ${q(`~*^(?<esg_log_head>[^?]*\\?(?:[^&]*&)*?)${TOKEN_PARAM}`)} "\${esg_log_head}t=REDACTED";`,
+    '}',
+    '',
+    // nginx's error log writes the request line as it came, token and all, when a shim fails it
+    // (a refused connection, tried again on the next shim, is enough): such a request goes to
+    // @esg_shim_token, whose error log takes only lines of level crit and above.
+    'map $request_uri $esg_has_token {',
+    '    default "";',
+    `    ${q(`~*^[^?]*\\?(?:[^&]*&)*?${TOKEN_PARAM}`)} 1;`,
     '}',
   ].join('\n');
 }
@@ -300,6 +313,7 @@ export function nginxHttpBlock(o: NginxOptions): string {
   if (!o.snapshotsDir.startsWith('/')) throw new Error(`the snapshots folder must be an absolute path, got "${o.snapshotsDir}"`);
   if (o.upstreams.length === 0) throw new Error('at least one upstream shim is needed');
   const accessLog = o.accessLog ?? `${o.runtimeDir}/access.log`;
+  const errorLog = (o.mode ?? 'full') === 'full' ? `${o.runtimeDir}/error.log` : (o.errorLog ?? '/var/log/nginx/error.log');
   const indent = (lines: string[], n = 4) => lines.map((l) => (l === '' ? '' : ' '.repeat(n) + l));
   // No X-Request-Id on the files nginx serves: the contract asks one of every shim response, and a
   // file here is what a CDN or static host serves, which has none. Drawing 128 random bits and
@@ -369,11 +383,19 @@ export function nginxHttpBlock(o: NginxOptions): string {
         'error_page 419 = @esg_preflight;',
         'error_page 420 = @esg_preflight_bearer;',
         'error_page 421 = @esg_shim_once;',
+        'error_page 418 = @esg_shim_token;',
         'if ($esg_shim_how = preflight) { return 419; }',
         'if ($esg_shim_how = bearer-preflight) { return 420; }',
+        'if ($esg_has_token) { return 418; }',
         'if ($esg_shim_how = once) { return 421; }',
         ...proxyToShims(o),
       ]),
+      '}',
+      '',
+      "# A request with a one-time token in its query: as a request that changes something, and nginx's",
+      '# error log, which would write its request line, takes nothing of it but crit and above.',
+      'location @esg_shim_token {',
+      ...indent([...errorPages(errors), ...proxyToShims(o, false), `error_log ${errorLog} crit;`]),
       '}',
       '',
       '# A request that changes something (a POST to /token, /oauth/consent, the keys page…): never tried twice.',

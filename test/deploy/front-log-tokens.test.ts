@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NGINX, startMailedFront, type MailedFront } from './front.js';
+import { NGINX, startMailedFront, startNginx, type MailedFront } from './front.js';
+import { freePort } from '../server/access/processes.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
@@ -93,5 +94,34 @@ describe.skipIf(!NGINX)('one-time tokens and the logs', () => {
     expect(uris.filter((u) => u.startsWith('/oauth/consent?')).length).toBe(2);
     expect(shimLog).toMatch(/"route":"\/keys\/link"/);
     expect(existsSync(join(front.dir, 'nginx', 'error.log'))).toBe(true);
+  }, 60_000);
+
+  it('a link followed while a shim is down: nginx tries the next one, and its error log names no token', async () => {
+    // A shim that refuses connections (nothing listens on its port) beside the live one: nginx's
+    // error log writes a line, with the request line, for every connection refused.
+    const dead = `127.0.0.1:${await freePort()}`;
+    const nginx = await startNginx(join(front.dir, 'nginx-dead'), demoSnapshotsDir, [dead, `127.0.0.1:${front.shim.port}`]);
+    try {
+      // Without a token, a refused connection is written (the log is on), and the dead shim is left alone for 5 s.
+      for (let i = 0; i < 4 && !/Connection refused/.test(nginx.errorLog()); i++)
+        expect((await fetch(`${nginx.base}/keys/link?x=${i}`, { signal: AbortSignal.timeout(10_000) })).status).toBeLessThan(500);
+      expect(nginx.errorLog()).toMatch(/Connection refused/);
+      await new Promise((resolve) => setTimeout(resolve, 5500));
+      const link = await keyLink('log-dead@example.org');
+      const token = new URLSearchParams(link.split('?')[1]).get('t')!;
+      // Until a request with the token meets the refused connection (each is a GET: showing the page spends nothing).
+      const paths = [`/keys/link?x=1&t=${token}`, `/keys/link?%74=${token}`, link];
+      const refused = () => nginx.errorLog().split('Connection refused').length;
+      const before = refused();
+      for (let i = 0; i < 12 && refused() === before; i++) {
+        if (i === 6) await new Promise((resolve) => setTimeout(resolve, 5500)); // the dead shim's 5 s once more
+        expect((await fetch(nginx.base + paths[i % 3]!, { signal: AbortSignal.timeout(10_000) })).status).toBeLessThan(500);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      expect(nginx.accessLog().filter((e) => e.uri.endsWith('t=REDACTED') && e.upstream.startsWith(`${dead}, `)).length).toBeGreaterThan(0);
+      expect(nginx.errorLog().includes(token), 'nginx error log holds a token').toBe(false);
+    } finally {
+      await nginx.stop();
+    }
   }, 60_000);
 });
