@@ -34,7 +34,7 @@ export interface SnapshotSource {
 const MAX_MISSING = 100;
 
 /** What tells one file from another, or the same one changed: a published snapshot's never changes. */
-function identityOf(path: string): string | null {
+export function identityOf(path: string): string | null {
   try {
     const s = statSync(path);
     return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;

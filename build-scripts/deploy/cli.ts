@@ -1,5 +1,5 @@
 /**
- * npm run deploy:nginx -- --snapshots DIR --upstream 127.0.0.1:8081,127.0.0.1:8082 --listen 8080 --out FILE
+ * npm run deploy:nginx -- --snapshots DIR --upstream 127.0.0.1:8081,127.0.0.1:8082 [--down 127.0.0.1:8081] --listen 8080 --out FILE
  *     [--runtime DIR] [--mode full|http] [--user NAME] [--workers N] [--server-name NAME]
  *     [--static-host DIR]
  *
@@ -22,6 +22,7 @@ const { values } = parseArgs({
   options: {
     snapshots: { type: 'string' },
     upstream: { type: 'string' },
+    down: { type: 'string' },
     listen: { type: 'string', default: '8080' },
     out: { type: 'string' },
     runtime: { type: 'string' },
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     workers: { type: 'string' },
     'server-name': { type: 'string' },
     'access-log': { type: 'string' },
+    'error-log': { type: 'string' },
     'static-host': { type: 'string' },
   },
 });
@@ -58,6 +60,10 @@ if (values.out) {
         .split(',')
         .map((u) => u.trim())
         .filter(Boolean),
+      down: (values.down ?? '')
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean),
       listen: values.listen!,
       runtimeDir,
       mode: values.mode,
@@ -66,6 +72,8 @@ if (values.out) {
       serverName: values['server-name'],
       // An include lives among the system's config files: its log goes where the system's do.
       accessLog: values['access-log'] ?? (values.mode === 'http' ? '/var/log/nginx/esg-access.log' : undefined),
+      // An include's requests carrying a one-time token log errors of level crit and above only, to the including nginx.conf's error log.
+      errorLog: values['error-log'],
       downloads,
       sendBufferKiB,
     });

@@ -12,12 +12,12 @@
  * - Headers (build-scripts/deploy/headers.ts): the shim's CORS, caching, security headers and
  *   content types.
  *
- * - Downloads `/api/v1/downloads/{id}/{file}` are snapshot {id}'s files, capped per client
- *   (build-scripts/deploy/nginx-downloads.ts).
+ * - Downloads `/api/v1/downloads/{id}/{file}` are snapshot {id}'s files, whatever their query,
+ *   capped per client (build-scripts/deploy/nginx-downloads.ts).
  *
  * One rule decides what nginx serves itself: a GET or HEAD whose request line, exactly as the
  * client sent it, names a file by those mappings, and the file exists. Everything else goes to the
- * shim: query strings (other than a lone `page=N`), POST, `/usage`, other spellings
+ * shim: query strings (other than a lone `page=N`, and any on a page or a download), POST, `/usage`, other spellings
  * (lower-case codes, percent-encoding, empty or dot segments), misses (the JSON 404 envelope, the
  * HTML 404 page, redirects to a folder URL), and snapshot ids that are malformed, unknown (404) or
  * pruned (410: the folder is gone, the shim knows it from pruned.json). The shim owns every rule
@@ -49,6 +49,11 @@ export interface NginxOptions {
   snapshotsDir: string;
   /** The shims, `host:port` each (loopback addresses: the shims must not be reachable around nginx). */
   upstreams: string[];
+  /**
+   * Shims among `upstreams` that get nothing new (`server … down`): a rolling restart regenerates
+   * the config with the shim it restarts here and reloads nginx before stopping it (deploy/README.md).
+   */
+  down?: string[];
   /** What nginx listens on: a port, or `address:port`. */
   listen: string;
   /** Folder for nginx's pid file, error log, access log and temp files (full config only). */
@@ -61,6 +66,8 @@ export interface NginxOptions {
   serverName?: string;
   /** Access log path, or `off`; default `<runtimeDir>/access.log`. */
   accessLog?: string;
+  /** `http` mode: the error log of the nginx.conf that includes this (default Debian's `/var/log/nginx/error.log`); `full` writes `<runtimeDir>/error.log`. */
+  errorLog?: string;
   /** Downloads per client at once and the stall cut (the shim's DOWNLOADS_PER_CLIENT, DOWNLOAD_STALL_MS). */
   downloads?: Pick<DownloadLimits, 'perClient' | 'stallMs'>;
   /** Each client connection's send buffer, KiB (NGINX_SEND_BUFFER_KIB). */
@@ -171,6 +178,33 @@ function requestIdMap(): string {
   ].join('\n');
 }
 
+/** A query parameter named `t` (as the shim reads it: `%74` too; any case), whatever its value. */
+const TOKEN_PARAM = '(?:t|%74)(?:=|&|$)';
+
+/**
+ * `$esg_log_uri`: the request line's URI as the access log writes it, with a one-time token taken
+ * out. A mailed link carries its token in the query (`/keys/link?t=…`, `/oauth/consent?t=…`, in
+ * either language), and whoever read it in the log could spend it first: confirm a key request,
+ * rotate a key, or answer a sign-in. So from the first parameter named `t` (as the shim reads it:
+ * `%74` too, in any case) the query is written `t=REDACTED`, on every path, whatever follows.
+ */
+function loggedUriMap(): string {
+  return [
+    'map $request_uri $esg_log_uri {',
+    '    default $request_uri;',
+    `    ${q(`~*^(?<esg_log_head>[^?]*\\?(?:[^&]*&)*?)${TOKEN_PARAM}`)} "\${esg_log_head}t=REDACTED";`,
+    '}',
+    '',
+    // nginx's error log writes the request line as it came, token and all, when a shim fails it
+    // (a refused connection, tried again on the next shim, is enough): such a request goes to
+    // @esg_shim_token, whose error log takes only lines of level crit and above.
+    'map $request_uri $esg_has_token {',
+    '    default "";',
+    `    ${q(`~*^[^?]*\\?(?:[^&]*&)*?${TOKEN_PARAM}`)} 1;`,
+    '}',
+  ].join('\n');
+}
+
 /** The POSTs that only read (the route table's: batch, packs): a retry on another shim does them no harm. */
 export const READ_ONLY_POSTS: readonly string[] = ROUTES.filter((op) => op.method === 'POST').map((op) => `${API_BASE}${op.path}`);
 /** OAuth's endpoints whose preflight allows `Authorization` (the shim's own rule, server/app.ts). */
@@ -203,12 +237,18 @@ function shimHowMap(): string {
   ].join('\n');
 }
 
-function upstreamBlock(upstreams: string[]): string {
+function upstreamBlock(upstreams: string[], down: string[] = []): string {
   for (const u of upstreams) if (!/^[A-Za-z0-9.:[\]-]+:\d{1,5}$/.test(u)) throw new Error(`an upstream is host:port, got "${u}"`);
+  for (const d of down) if (!upstreams.includes(d)) throw new Error(`--down names a shim that is not an upstream: "${d}"`);
+  if (upstreams.every((u) => down.includes(u))) throw new Error('every upstream is down: at least one shim must answer');
   return [
     'upstream esg_shims {',
-    // A shim that fails a connection is left alone for 5 s, while the others answer.
-    ...upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=5s;`),
+    // A shim that fails a connection is left alone for 5 s, while the others answer. One `down`
+    // gets nothing new: a shim stopping closes its listening socket, and a connection nginx opened
+    // just then is reset with the request sent on it, which nginx cannot resend if it changes
+    // something (issue 49: 31 of 128,737 such POSTs got 502 over rolling restarts). Reloaded with
+    // the shim down first, nginx opens no connection to it, and the shim stops with nothing coming.
+    ...upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=5s${down.includes(u) ? ' down' : ''};`),
     '    keepalive 64;',
     '    keepalive_requests 10000;',
     // nginx closes an idle connection to a shim before the shim would (it keeps one 65 s) and before a
@@ -257,10 +297,14 @@ function proxyToShims(o: NginxOptions, retryPosts = true): string[] {
     // Room in memory for a whole computed answer (a 100-company batch is about 100 KB): with the
     // default 8 × 4 KB, nginx spooled every larger answer to a temporary file and read it back,
     // and a batch through nginx lost about a fifth of the shim's req/s (bench/results.md). Buffers are taken as an
-    // answer needs them; past these, answers still spool to disk rather than grow memory.
+    // answer needs them. Past these, nothing is written to disk: nginx reads more of the answer as
+    // the client takes it, so a client that does not read holds at most these buffers here, and
+    // the shim's own limits (its download slots, its stall cut) apply to it. Spooled, 1,000 unread
+    // downloads with a query string held 2 GB of temp files (issue 49).
     'proxy_buffer_size 16k;',
     'proxy_buffers 32 8k;',
     'proxy_busy_buffers_size 64k;',
+    'proxy_max_temp_file_size 0;',
   ];
 }
 
@@ -269,6 +313,7 @@ export function nginxHttpBlock(o: NginxOptions): string {
   if (!o.snapshotsDir.startsWith('/')) throw new Error(`the snapshots folder must be an absolute path, got "${o.snapshotsDir}"`);
   if (o.upstreams.length === 0) throw new Error('at least one upstream shim is needed');
   const accessLog = o.accessLog ?? `${o.runtimeDir}/access.log`;
+  const errorLog = (o.mode ?? 'full') === 'full' ? `${o.runtimeDir}/error.log` : (o.errorLog ?? '/var/log/nginx/error.log');
   const indent = (lines: string[], n = 4) => lines.map((l) => (l === '' ? '' : ' '.repeat(n) + l));
   // No X-Request-Id on the files nginx serves: the contract asks one of every shim response, and a
   // file here is what a CDN or static host serves, which has none. Drawing 128 random bits and
@@ -338,11 +383,19 @@ export function nginxHttpBlock(o: NginxOptions): string {
         'error_page 419 = @esg_preflight;',
         'error_page 420 = @esg_preflight_bearer;',
         'error_page 421 = @esg_shim_once;',
+        'error_page 418 = @esg_shim_token;',
         'if ($esg_shim_how = preflight) { return 419; }',
         'if ($esg_shim_how = bearer-preflight) { return 420; }',
+        'if ($esg_has_token) { return 418; }',
         'if ($esg_shim_how = once) { return 421; }',
         ...proxyToShims(o),
       ]),
+      '}',
+      '',
+      "# A request with a one-time token in its query: as a request that changes something, and nginx's",
+      '# error log, which would write its request line, takes nothing of it but crit and above.',
+      'location @esg_shim_token {',
+      ...indent([...errorPages(errors), ...proxyToShims(o, false), `error_log ${errorLog} crit;`]),
       '}',
       '',
       '# A request that changes something (a POST to /token, /oauth/consent, the keys page…): never tried twice.',
@@ -373,8 +426,10 @@ export function nginxHttpBlock(o: NginxOptions): string {
   return [
     `# Generated by \`npm run deploy:nginx\` (build-scripts/deploy/nginx-config.ts). Do not edit: regenerate.`,
     'log_format esg_json escape=json \'{"time":"$time_iso8601","request_id":"$sent_http_x_request_id","client":"$remote_addr",\'',
-    '    \'"method":"$request_method","uri":"$request_uri","status":$status,"bytes":$body_bytes_sent,"seconds":$request_time,\'',
+    '    \'"method":"$request_method","uri":"$esg_log_uri","status":$status,"bytes":$body_bytes_sent,"seconds":$request_time,\'',
     '    \'"upstream":"$upstream_addr","upstream_status":"$upstream_status","upstream_seconds":"$upstream_response_time"}\';',
+    '',
+    loggedUriMap(),
     '',
     fileMap(),
     '',
@@ -386,7 +441,7 @@ export function nginxHttpBlock(o: NginxOptions): string {
     '',
     downloadZone(),
     '',
-    upstreamBlock(o.upstreams),
+    upstreamBlock(o.upstreams, o.down),
     '',
     ...server,
     '',

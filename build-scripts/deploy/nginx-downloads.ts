@@ -44,9 +44,12 @@ export function downloadMapRows(get: string, api: string, snapshotId: string): [
   const name = DOWNLOAD_NAME.source.replace(/^\^|\$$/g, '');
   const folder = `/$esg_did/tree/${DOWNLOADS_DIR}/$esg_did`;
   const base = `${get}${api}/downloads/(?<esg_did>${snapshotId})/`;
+  // Any query: the shim ignores it on a download, and sent there (issue 49) a download escaped
+  // limit_conn and the fixed send buffer (1,000 unread requests with `?x` held 2 GB).
+  const query = '(?:\\?.*)?$';
   return [
-    [`${base}(?<esg_dname>${name})$`, `${folder}/$esg_dname`],
-    [`${base}$`, `${folder}/${FOLDER_PAGE}`],
+    [`${base}(?<esg_dname>${name})${query}`, `${folder}/$esg_dname`],
+    [`${base}${query}`, `${folder}/${FOLDER_PAGE}`],
   ];
 }
 
@@ -54,8 +57,9 @@ export function downloadMapRows(get: string, api: string, snapshotId: string): [
 export const downloadZone = () => `limit_conn_zone $binary_remote_addr zone=${ZONE}:10m;`;
 
 /**
- * The downloads' location: the file the map names, or the shim (misses, pruned ids, other
- * spellings, queries: it owns those answers). `errorPages` and `headers` are the server's, repeated
+ * The downloads' location: the file the map names, whatever its query, or the shim (misses, pruned
+ * ids, other spellings: it owns those answers; nginx never writes what it passes on to disk,
+ * proxy_max_temp_file_size in nginx-config.ts). `errorPages` and `headers` are the server's, repeated
  * because a location that sets any inherits none.
  */
 export function downloadLocation(o: {

@@ -1,30 +1,57 @@
+import { join } from 'node:path';
 import { changesQuerySchema, type ChangesQuery, type ChangesResponse } from '../../src/contract/changes.js';
 import { parseQuery } from '../../src/contract/parse-request.js';
-import { ChangesStore, type ChangesPage } from '../../src/snapshot/changes-store.js';
+import { CHANGES_DB, ChangesStore, type ChangesPage } from '../../src/snapshot/changes-store.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { changesView } from '../../src/views/changes.js';
 import type { RouteContext } from '../context.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { sendJson } from '../http.js';
+import { identityOf } from '../snapshot-source.js';
 
 const unreadable = () => new ApiError('UPSTREAM_FAILURE', 'The snapshot’s changes cannot be read.');
+
+/** An open changes database, the identity of its file when opened, and when that was last compared. */
+interface Opened {
+  changes: ChangesStore;
+  id: string | null;
+  checkedAt: number;
+}
 
 /**
  * Each snapshot's changes, opened once per snapshot: its changes database, whose connection holds
  * no rows (SQLite's page cache aside) and is closed when the snapshot is collected.
+ *
+ * Watched as the snapshot's own database is (server/snapshot-source.ts): a published file never
+ * changes, so when changes.sqlite does (restored from a backup, renamed over a damaged one) it is
+ * opened again, at most a second later. The old connection would read the file it opened, gone or
+ * damaged, for as long as the shim runs: filtered /changes stayed 502 after a restore (issue 49).
  */
-const opened = new WeakMap<SnapshotStore, ChangesStore>();
+const opened = new WeakMap<SnapshotStore, Opened>();
 function changesOf(store: SnapshotStore): ChangesStore {
-  let changes = opened.get(store);
-  if (!changes) {
+  const now = Date.now();
+  let entry = opened.get(store);
+  if (entry && now - entry.checkedAt >= 1000) {
+    entry.checkedAt = now;
+    const id = identityOf(join(store.dir, CHANGES_DB));
+    if (id !== entry.id) {
+      // Closed later: a request of this turn may still hold it (as the snapshot source closes a replaced store).
+      const old = entry.changes;
+      setTimeout(() => old.close(), 60_000).unref();
+      opened.delete(store);
+      entry = undefined;
+    }
+  }
+  if (!entry) {
+    const id = identityOf(join(store.dir, CHANGES_DB));
     try {
-      changes = ChangesStore.open(store.dir);
+      entry = { changes: ChangesStore.open(store.dir), id, checkedAt: now };
     } catch {
       throw unreadable();
     }
-    opened.set(store, changes);
+    opened.set(store, entry);
   }
-  return changes;
+  return entry.changes;
 }
 
 /**

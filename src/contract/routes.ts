@@ -73,6 +73,11 @@ export interface Operation {
   readonly pages?: true;
   /** Never counted (GET /usage); it still reads the caller's key. */
   readonly uncounted?: true;
+  /**
+   * A file whatever the query string, which is ignored and counts toward nothing: the nginx front
+   * serves it itself, query and all (downloads, issue 49), so a shim answering it must not count it.
+   */
+  readonly queryIgnored?: true;
   /** Buckets a counted call takes beside calls/day and calls/min (contract 6), from its raw query. */
   readonly buckets?: (rawQuery: string) => readonly QuotaBucket[];
   /** False for a path that is only a redirect to another (not in the index nor the document). */
@@ -294,6 +299,7 @@ const TABLE = [
       '429': 'Too many downloads at once from this client (DOWNLOADS_PER_CLIENT); Retry-After says when to try again',
       '502': null,
     },
+    queryIgnored: true,
   },
   {
     id: 'downloadFolder',
@@ -506,13 +512,14 @@ const PAGE_ONLY = /^page=[0-9]+$/;
 
 /**
  * Which quota buckets a call counts toward. A static file — no query string, not a POST — counts
- * toward nothing, as a CDN would serve it; neither does an uncounted operation (/usage). Nor does
+ * toward nothing, as a CDN would serve it, nor does a download whatever its query (nginx serves
+ * those too); neither does an uncounted operation (/usage). Nor does
  * `?page=N` alone where the tree renders those pages: the nginx front serves them as files, so a
  * shim answering them must not count them either (docs/api-decisions.md), past the last page included.
  */
 export function bucketsFor(op: Operation, method: string, rawQuery: string): QuotaBucket[] {
   if (op.uncounted) return [];
-  if (method !== 'POST' && rawQuery === '') return [];
+  if (method !== 'POST' && (rawQuery === '' || op.queryIgnored)) return [];
   if (method !== 'POST' && op.pages && PAGE_ONLY.test(rawQuery)) return [];
   return ['calls/day', 'calls/min', ...(op.buckets?.(rawQuery) ?? [])];
 }

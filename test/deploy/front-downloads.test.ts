@@ -9,7 +9,7 @@ import { DOWNLOADS_DIR } from '../../src/contract/urls.js';
 import { expectEnvelope } from '../helpers/raw-http.js';
 import { OTHER, firstStatuses, openUnread, requestFrom, withLargeDownload } from '../helpers/unread-downloads.js';
 import { expectScenario, unreadScenarioRuns } from '../helpers/unread-scenario.js';
-import { NGINX, startNginx, startShim, type Nginx, type Shim } from './front.js';
+import { NGINX, startNginx, startShim, tempFilesHeld, type Nginx, type Shim } from './front.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
@@ -85,6 +85,9 @@ describe.skipIf(!NGINX)('downloads through nginx', () => {
     const files = [
       ...[...names, 'SHA256SUMS'].map((n) => [`/api/v1/downloads/${big.id}/${n}`, n]),
       [`/api/v1/downloads/${big.id}/`, 'index.html'],
+      // Whatever the query (issue 49).
+      [`/api/v1/downloads/${big.id}/SHA256SUMS?x=1`, 'SHA256SUMS'],
+      [`/api/v1/downloads/${big.id}/?utm_source=mail`, 'index.html'],
     ] as [string, string][];
     for (const [url, file] of files) {
       const [viaNginx, viaShim] = [await get(nginx.base, url), await get(shim.base, url)];
@@ -100,7 +103,7 @@ describe.skipIf(!NGINX)('downloads through nginx', () => {
     expect([head.status, head.bytes.length, head.headers.get('content-length')]).toEqual([200, 0, String(big.size)]);
   });
 
-  it('misses, other spellings, pruned and unknown ids, queries and other methods: the shim’s answers', async () => {
+  it('misses, other spellings, pruned and unknown ids and other methods: the shim’s answers', async () => {
     const cases: [string, number, RequestInit?][] = [
       [`/api/v1/downloads/${big.id}/nope.csv`, 404],
       ['/api/v1/downloads/2001-01-01/SHA256SUMS', 404],
@@ -108,7 +111,6 @@ describe.skipIf(!NGINX)('downloads through nginx', () => {
       ['/api/v1/downloads/latest/SHA256SUMS', 400],
       [`/api/v1/downloads/${big.id}`, 301],
       [`/api/v1/downloads/${big.id}/%43ITATION.cff`, 200],
-      [`/api/v1/downloads/${big.id}/SHA256SUMS?x=1`, 200],
       [`/api/v1/downloads/${big.id}/SHA256SUMS`, 405, { method: 'POST' }],
     ];
     for (const [url, status, init] of cases) {
@@ -118,6 +120,30 @@ describe.skipIf(!NGINX)('downloads through nginx', () => {
     }
     const by = await upstreams();
     for (const [url] of cases) expect(by(url), `${url} went to the shim`).toBe(`127.0.0.1:${shim.port}`);
+  });
+
+  it('unread downloads with a query string (issue 49): nginx’s, capped per client, and nothing spooled to disk, the shim’s other spellings included', async () => {
+    // As the probe sent them: each with a query of its own, from one client, never read.
+    const held = await openUnread(nginx.port, `${big.path}?n=0`, 1, { from: '127.0.0.9' });
+    for (let i = 1; i < 12; i++) held.push(...(await openUnread(nginx.port, `${big.path}?n=${i}`, 1, { from: '127.0.0.9' })));
+    // Another client, by a spelling only the shim serves (percent-encoded): nginx passes its answer on without a temp file.
+    const encoded = big.path.replace(/snapshot\.sqlite$/, '%73napshot.sqlite');
+    held.push(...(await openUnread(nginx.port, `${encoded}?n=x`, 3, { from: '127.0.0.10' })));
+    try {
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(tempFilesHeld(nginx)).toEqual([]);
+      expect(await firstStatuses(held.slice(0, 12))).toEqual({
+        200: DEFAULT_DOWNLOAD_LIMITS.perClient,
+        429: 12 - DEFAULT_DOWNLOAD_LIMITS.perClient,
+      });
+      expect(nginx.errorLog()).not.toMatch(/buffered to a temporary file/);
+    } finally {
+      for (const s of held) s.destroy();
+    }
+    // Logged once each ends (here, reset by its client).
+    const by = await upstreams();
+    for (let i = 0; i < 12; i++) expect(by(`${big.path}?n=${i}`), `${big.path}?n=${i} sent by nginx itself`).toBe('');
+    expect(by(`${encoded}?n=x`)).toBe(`127.0.0.1:${shim.port}`);
   });
 
   it('a client’s 7th download at once is 429 in the envelope with Retry-After; another client is served', async () => {

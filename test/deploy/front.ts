@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nginxConfig, type NginxOptions } from '../../build-scripts/deploy/nginx-config.js';
@@ -41,12 +41,19 @@ export interface AccessLogEntry {
 
 export interface Nginx {
   port: number;
+  /** The master process; its workers are its children. */
+  pid: number;
   base: string;
   config: string;
   accessLog(): AccessLogEntry[];
   errorLog(): string;
+  /** The config regenerated with `options` changed (e.g. a shim `down`) and `nginx -s reload`: resolves once a new worker runs. */
+  reload(options: Partial<NginxOptions>): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** The worker processes of an nginx master (Linux: /proc). */
+const workersOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
 
 /** nginx with the config `npm run deploy:nginx` writes, in the foreground, everything under `dir`; `options` as its flags and environment set them. */
 export async function startNginx(dir: string, snapshotsDir: string, upstreams: string[], options: Partial<NginxOptions> = {}): Promise<Nginx> {
@@ -55,15 +62,18 @@ export async function startNginx(dir: string, snapshotsDir: string, upstreams: s
   mkdirSync(dir, { recursive: true });
   for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, 'tmp', t), { recursive: true });
   // As root, workers would run as nobody and could not read the snapshots (the build makes them 0700): run them as root here.
-  const config = nginxConfig({
-    snapshotsDir,
-    upstreams,
-    listen: `127.0.0.1:${port}`,
-    runtimeDir: dir,
-    workerProcesses: 1,
-    user: process.getuid?.() === 0 ? 'root' : undefined,
-    ...options,
-  });
+  const configWith = (more: Partial<NginxOptions>) =>
+    nginxConfig({
+      snapshotsDir,
+      upstreams,
+      listen: `127.0.0.1:${port}`,
+      runtimeDir: dir,
+      workerProcesses: 1,
+      user: process.getuid?.() === 0 ? 'root' : undefined,
+      ...options,
+      ...more,
+    });
+  const config = configWith({});
   const file = join(dir, 'nginx.conf');
   writeFileSync(file, config);
   const child = spawn(NGINX, ['-p', dir, '-c', file, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -73,6 +83,7 @@ export async function startNginx(dir: string, snapshotsDir: string, upstreams: s
   await until(`nginx on ${port}`, 20_000, () => accepts(port), child, errorLog);
   return {
     port,
+    pid: child.pid!,
     base: `http://127.0.0.1:${port}`,
     config,
     accessLog: () => {
@@ -84,9 +95,35 @@ export async function startNginx(dir: string, snapshotsDir: string, upstreams: s
         .map((l) => JSON.parse(l) as AccessLogEntry);
     },
     errorLog,
+    reload: async (more) => {
+      const before = new Set(workersOf(child.pid!));
+      writeFileSync(file, configWith(more));
+      child.kill('SIGHUP');
+      await until('a new nginx worker', 10_000, () => Promise.resolve(workersOf(child.pid!).some((w) => !before.has(w))), child, errorLog);
+    },
     // SIGQUIT: a graceful stop (the workers finish what they serve).
     stop: () => stopProcess(child, 'SIGQUIT'),
   };
+}
+
+/**
+ * The temp files nginx's workers hold open now (an answer spooled to disk, a request body): nginx
+ * unlinks each as it creates it, so the folder looks empty, but the workers' open files name them.
+ * Linux only (/proc).
+ */
+export function tempFilesHeld(nginx: Nginx): string[] {
+  const held: string[] = [];
+  for (const pid of workersOf(nginx.pid)) {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        if (/\/tmp\/(?:proxy|client_body)\//.test(target)) held.push(target);
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return held;
 }
 
 export interface MailedFront {
@@ -102,9 +139,9 @@ export interface MailedFront {
 /**
  * One shim with keys and SMTP to a real in-process SMTP server, its links and OAuth's issuer naming
  * `publicUrl` (the host people reach, here this nginx), and nginx in front: the keys page and OAuth
- * as deployed (issue 43). Nothing when nginx is not installed.
+ * as deployed (issue 43); `env` adds to or overrides the shim's settings. Nothing when nginx is not installed.
  */
-export async function startMailedFront(snapshotsDir: string, publicUrl: string): Promise<MailedFront | undefined> {
+export async function startMailedFront(snapshotsDir: string, publicUrl: string, env: Record<string, string> = {}): Promise<MailedFront | undefined> {
   if (!NGINX) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'esg-front-mail-'));
   const keysDb = join(dir, 'keys.sqlite');
@@ -117,6 +154,7 @@ export async function startMailedFront(snapshotsDir: string, publicUrl: string):
     SMTP_URL: inbox.url,
     SMTP_FROM: 'keys@example.org',
     PUBLIC_URL: publicUrl,
+    ...env,
   });
   const nginx = await startNginx(join(dir, 'nginx'), snapshotsDir, [`127.0.0.1:${shim.port}`]);
   return {
