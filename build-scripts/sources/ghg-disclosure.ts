@@ -41,7 +41,10 @@ export type { GhgDisclosureRow };
 const NOT_AVAILABLE = 'N/A';
 
 /** A figure: `N/A` (or nothing at all) is null, a number otherwise; anything else is a reject. */
-const figure = z.string().transform((s) => (s === NOT_AVAILABLE ? '' : s)).pipe(optionalAmount);
+const figure = z
+  .string()
+  .transform((s) => (s === NOT_AVAILABLE ? '' : s))
+  .pipe(optionalAmount);
 
 /** The boundary's two standard texts (contract 3.2): the consolidated group, or the parent alone. */
 const CONSOLIDATED = '已完成合併財務報表之母子公司';
@@ -103,4 +106,5 @@ export function ghgReader(layout: FileLayout<GhgKey>) {
 }
 
 /** Whether a row discloses anything: a row whose three figures are all `N/A` does not (contract 3.2). */
-export const disclosesAny = (d: Pick<GhgDisclosureRow, 'scope1' | 'scope2' | 'scope3'>) => d.scope1 !== null || d.scope2 !== null || d.scope3 !== null;
+export const disclosesAny = (d: Pick<GhgDisclosureRow, 'scope1' | 'scope2' | 'scope3'>) =>
+  d.scope1 !== null || d.scope2 !== null || d.scope3 !== null;

@@ -28,11 +28,14 @@ export const carbonDisclosureSchema = z
     scope1_verified: z.boolean(),
     scope2_verified: z.boolean(),
     scope3_verified: z.boolean().meta({ description: 'Each scope’s 取得驗證 (是 is true); false where its figure is null' }),
-    boundary: z.enum(BOUNDARIES).nullable().meta({
-      description:
-        'Scope 1’s 資料邊界 classified: `consolidated` when it contains 已完成合併財務報表之母子公司, `parent` when it is ' +
-        'exactly 已完成母公司, `other` for any other text (a plant list, 本公司為個別公司), null where the exchange wrote N/A',
-    }),
+    boundary: z
+      .enum(BOUNDARIES)
+      .nullable()
+      .meta({
+        description:
+          'Scope 1’s 資料邊界 classified: `consolidated` when it contains 已完成合併財務報表之母子公司, `parent` when it is ' +
+          'exactly 已完成母公司, `other` for any other text (a plant list, 本公司為個別公司), null where the exchange wrote N/A',
+      }),
     boundary_text: z
       .string()
       .nullable()

@@ -143,8 +143,15 @@ describe('readTwseGhg / readTpexGhg (SRC-TWSE-ESG-GHG, SRC-TPEX-ESG-GHG)', () =>
   });
 
   it('reads the MOPS CSV header variant (公噸) and the TPEx intensity key with U+2082, fully quoted with CRLF', async () => {
-    const header = HEADER.replace(/\(噸CO2e\)/g, '(公噸CO2e)').replace('溫室氣體排放密集度(噸CO2e/單位)', '溫室氣體排放密集度(公噸CO₂e/百萬元營業額)');
-    const quoted = (line: string) => line.split(',').map((v) => `"${v.replace(/^"|"$/g, '')}"`).join(',');
+    const header = HEADER.replace(/\(噸CO2e\)/g, '(公噸CO2e)').replace(
+      '溫室氣體排放密集度(噸CO2e/單位)',
+      '溫室氣體排放密集度(公噸CO₂e/百萬元營業額)',
+    );
+    const quoted = (line: string) =>
+      line
+        .split(',')
+        .map((v) => `"${v.replace(/^"|"$/g, '')}"`)
+        .join(',');
     const dir = sourceDir({ [TWSE]: `\ufeff${quoted(header)}\r\n${quoted(row({ s1: '12345.6', s2: '2000' }))}\r\n` });
     const rejects = new RejectLog();
     expect(await collect(readTwseGhg(dir, rejects))).toEqual([expected]);
@@ -163,16 +170,9 @@ describe('readTwseGhg / readTpexGhg (SRC-TWSE-ESG-GHG, SRC-TPEX-ESG-GHG)', () =>
     const rejects = new RejectLog();
     const dir = sourceDir({
       [TWSE]:
-        [
-          HEADER,
-          row(),
-          row({ s1: 'n/a' }),
-          row({ s1: '-1' }),
-          row({ year: 'abc' }),
-          row({ date: '115/02/30' }),
-          row({ v1: '也許' }),
-          row(),
-        ].join('\n') + '\n',
+        [HEADER, row(), row({ s1: 'n/a' }), row({ s1: '-1' }), row({ year: 'abc' }), row({ date: '115/02/30' }), row({ v1: '也許' }), row()].join(
+          '\n',
+        ) + '\n',
     });
     expect(await collect(readTwseGhg(dir, rejects))).toHaveLength(2);
     expect(rejects.format().split('\n')).toEqual([
