@@ -7,13 +7,13 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryCounters, redisCounters, type Counters } from '../../../server/access/counters.js';
 import { DEFAULT_MEMORY_CLIENTS } from '../../../server/access/client-table.js';
-import type { KeyMailer } from '../../../server/access/key-mail.js';
 import { KeyStore } from '../../../server/access/key-store.js';
 import { Meter } from '../../../server/access/meter.js';
 import { OAUTH_RATE_LIMITS } from '../../../src/contract/oauth.js';
 import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 import { startServer, type RunningServer } from '../../helpers/server.js';
 import { freePort, startRedis, type RedisServer } from '../access/processes.js';
+import { silentMailer } from './silent-mailer.js';
 
 const run = promisify(execFile);
 
@@ -28,13 +28,7 @@ const run = promisify(execFile);
 /** The memory table's own figure (test/server/access/bounded.test.ts): about 250 bytes a client. */
 const BYTES_PER_CLIENT = 250;
 const TOKEN_LIMIT = OAUTH_RATE_LIMITS.token.limit;
-const mailer: KeyMailer = {
-  publicUrl: 'http://127.0.0.1:9',
-  sendLink: async () => {},
-  sendConsentLink: async () => {},
-  sendNoKeys: async () => {},
-  close: () => {},
-};
+const mailer = silentMailer;
 
 let dir: string;
 let redis: RedisServer;

@@ -2,10 +2,10 @@ import type { ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { memoryClientsFrom, openAccess } from '../../../server/access/index.js';
-import type { KeyMailer } from '../../../server/access/key-mail.js';
 import { createApp } from '../../../server/app.js';
 import { appClasses, createHttpServer } from '../../../server/serve.js';
 import { publishedSnapshotSource } from '../../../server/snapshot-source.js';
+import { silentMailer } from './silent-mailer.js';
 
 /**
  * node --expose-gc --max-old-space-size=160 --import tsx many-token-clients.ts KEYS_DIR SNAPSHOTS_DIR CLIENTS [REDIS_URL]
@@ -27,14 +27,7 @@ if (!keysDir || !snapshotsDir || !(clients > 0) || !gc)
   throw new Error('usage: node --expose-gc --import tsx many-token-clients.ts KEYS_DIR SNAPSHOTS_DIR CLIENTS [REDIS_URL]');
 
 const access = openAccess({ keysDb: join(keysDir, 'keys.sqlite'), redisUrl, memoryClients: memoryClientsFrom(process.env.QUOTA_MEMORY_CLIENTS) });
-// Sign-in is on with a mailer (PUBLIC_URL on loopback may be an issuer); nothing is mailed here.
-const mailer: KeyMailer = {
-  publicUrl: 'http://127.0.0.1:9',
-  sendLink: async () => {},
-  sendConsentLink: async () => {},
-  sendNoKeys: async () => {},
-  close: () => {},
-};
+const mailer = silentMailer;
 const snapshots = publishedSnapshotSource(snapshotsDir);
 const app = createApp({ snapshots, access, mailer, trustProxy: 'loopback' });
 const server = createHttpServer(app, snapshots);
