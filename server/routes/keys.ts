@@ -274,7 +274,8 @@ export function keysRoute(o: KeysRouteOptions): RequestHandler {
       .join('');
     return (
       `<section data-key-id="${r.id}"><h2>${escapeHtml(k.keyHeading(r.id, k.tierNames[r.tier]))}</h2>${p(k.createdAt(l.f.date(r.created_at)))}\n` +
-      `<div class="table-wrap" tabindex="0" role="region" aria-label="${escapeHtml(k.keyHeading(r.id, k.tierNames[r.tier]))}: ${escapeHtml(k.usageCaption)}"><table><caption>${escapeHtml(k.usageCaption)}</caption><thead><tr>` +
+      `<div class="table-wrap" tabindex="0" role="region" aria-label="${escapeHtml(k.keyHeading(r.id, k.tierNames[r.tier]))}: ${escapeHtml(k.usageCaption)}">` +
+      `<table><caption>${escapeHtml(k.usageCaption)}</caption><thead><tr>` +
       `<th scope="col">${escapeHtml(k.bucket)}</th><th scope="col" class="num">${escapeHtml(k.limit)}</th>` +
       `<th scope="col" class="num">${escapeHtml(k.used)}</th><th scope="col" class="num">${escapeHtml(k.remaining)}</th>` +
       `<th scope="col">${escapeHtml(k.resets)}</th></tr></thead><tbody>${rows}</tbody></table></div>\n` +

@@ -37,6 +37,8 @@ const ALLOWED = new Set([
   'Ubuntu',
   'Markdown',
   'GitHub',
+  // TWSE's ESG GenPlus, a product's name (the sources' Chinese descriptions name it so).
+  'GenPlus',
   'JavaScript',
   'zip',
   'SHA',

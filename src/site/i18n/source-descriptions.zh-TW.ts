@@ -2,12 +2,13 @@
  * Each source's description in Traditional Chinese, by source_id (issue 49). The registry's own
  * description (build-scripts/sources/*.ts, `info.description`) is English, as the API's texts are;
  * /zh-TW/sources/ shows these instead. test/site/source-descriptions.test.ts checks that every source
- * module has one, so a new source without a Chinese description fails there, not on a page.
+ * module has one, so a new source without a Chinese description fails there, not on a page. A field
+ * name or source id is written between backticks, and the page shows it as code.
  */
 export const SOURCE_DESCRIPTIONS_ZH: Readonly<Record<string, string>> = {
   'SRC-MOENV-GHG_P_01':
     '各場址每年登錄的直接排放與能源間接排放，是碳費（依《氣候變遷因應法》，費率自 2025-01-01 起適用）的計算基礎。' +
-    '查無逐筆紀錄的連結：事實連結至資料集，可依統一編號（companyno）與年度（app_year，民國年）找到該列。',
+    '查無逐筆紀錄的連結：事實連結至資料集，可依統一編號（`companyno`）與年度（`app_year`，民國年）找到該列。',
   'SRC-MOENV-EMS_P_46':
     '環境部與各地方環保局的裁處紀錄，依統一編號對應公司。每筆裁處連結至環境部公開裁處查詢（prtr.moenv.gov.tw）中的紀錄：' +
     '以公司統一編號查詢，起訖日期皆為裁處日期。',
@@ -19,9 +20,9 @@ export const SOURCE_DESCRIPTIONS_ZH: Readonly<Record<string, string>> = {
   'SRC-SITCA-ETF-HOLDINGS':
     '每檔國內指數型 ETF（類別 AH11）與主動式 ETF（AL11）每季達基金淨資產 1% 的持股及其權重。由於只公布這些持股，' +
     '大型 ETF 所列權重的合計遠低於 100%。投信投顧公會以基金名稱而非代碼列出基金：代碼依基金全名取自證交所基金清單' +
-    '（SRC-TWSE-ETF-LIST）。投信投顧公會是金管會轄下的產業公會，並非政府機關，其網頁未附開放資料授權。' +
+    '（`SRC-TWSE-ETF-LIST`）。投信投顧公會是金管會轄下的產業公會，並非政府機關，其網頁未附開放資料授權。' +
     '查無逐筆紀錄的連結：在該網頁選擇季度與類別即可找到基金。',
-  'SRC-TPEX-COMPANY': '上櫃公司的名稱、產業別、統一編號與資本額。查無逐筆紀錄的連結：該列為 SecuritiesCompanyCode 等於股票代號者。',
+  'SRC-TPEX-COMPANY': '上櫃公司的名稱、產業別、統一編號與資本額。查無逐筆紀錄的連結：該列為 `SecuritiesCompanyCode` 等於股票代號者。',
   'SRC-TPEX-ESG-GHG':
     '上櫃公司最近報告年度所揭露的範疇一、二、三排放量。查無逐筆紀錄的連結：事實連結至資料集（一個 JSON 陣列），該列為公司代號等於股票代號者。',
   'SRC-TWSE-COMPANY': '上市公司的名稱、產業別、統一編號與資本額。查無逐筆紀錄的連結：該列為公司代號等於股票代號者。',
