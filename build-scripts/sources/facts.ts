@@ -1,4 +1,4 @@
-import type { AssuranceKind, AssuredLevel, Boundary, MarketType } from '../../src/contract/vocabulary.js';
+import type { AssuranceKind, AssuredLevel, Boundary, ConductKind, MarketType } from '../../src/contract/vocabulary.js';
 import type { CBAM_BY_PRODUCT } from '../../src/methodology/cbam.js';
 import type { DisclosureFacts } from '../../src/methodology/facts.js';
 
@@ -32,6 +32,31 @@ export interface GhgDisclosureRow extends DisclosureFacts {
   boundary: Boundary | null;
   /** That 資料邊界 as served (cleaned); null with `boundary`. */
   boundaryText: string | null;
+}
+
+/**
+ * One record of a company's disclosure conduct (contract 3.2, `disclosure_conduct`): the exchange's
+ * penalty for a disclosure breach, or an FSC sanction in its case. Joined on the ticker (the short
+ * name may differ from the company list); a code that is not listed is read and counted.
+ */
+export interface ConductRow {
+  ticker: string;
+  kind: ConductKind;
+  /** 發函日期, ISO. */
+  date: string;
+  /** 違規事由, cleaned: references decoded, inner line breaks as one space, ends trimmed. */
+  summary: string;
+  /** The articles named (both article fields of t187ap23 joined by `; `, or 違反法規), null when none. */
+  rule: string | null;
+  /** NT$ (the dataset's amount in units of NT$10,000 × 10,000); null where the dataset has no amount field. */
+  fine: number | null;
+  /** 裁處情形 as cleaned, null where the dataset has none. */
+  decision: string | null;
+  /** Stable within the source: the dataset, the code, the date and a digest of the summary. */
+  recordId: string;
+  /** The dataset's URL (no record-level link is known). */
+  sourceUrl: string;
+  sourceId: string;
 }
 
 /** One site's registered emissions for one year. */

@@ -1,5 +1,5 @@
 import type { RejectLog } from '../adapters/read-layout.js';
-import type { CbamProductRow, CompanyRow, EtfFund, GhgDisclosureRow, PenaltyRow, RegistrySiteRow, ReportFiling } from './facts.js';
+import type { CbamProductRow, CompanyRow, ConductRow, EtfFund, GhgDisclosureRow, PenaltyRow, RegistrySiteRow, ReportFiling } from './facts.js';
 import type { SourceInfo } from './registry-info.js';
 import type { SourceTally } from './tally.js';
 
@@ -55,6 +55,7 @@ export type SourceRead =
   | { readonly kind: 'disclosures'; read(ctx: ReadContext): AsyncIterable<GhgDisclosureRow> }
   | { readonly kind: 'registry-sites'; read(ctx: ReadContext): AsyncIterable<RegistrySiteRow> }
   | { readonly kind: 'penalties'; read(ctx: ReadContext): AsyncIterable<PenaltyRow> }
+  | { readonly kind: 'conduct'; read(ctx: ReadContext): AsyncIterable<ConductRow> }
   | { readonly kind: 'funds'; read(ctx: ReadContext, inUniverse: (code: string) => boolean): Promise<EtfFund[]> }
   | { readonly kind: 'cbam-products'; read(ctx: ReadContext): AsyncIterable<CbamProductRow> };
 

@@ -50,10 +50,17 @@ export type RankingMode = (typeof RANKING_MODES)[number];
 export const RANKING_FORMATS = ['json', 'csv'] as const;
 export type RankingFormat = (typeof RANKING_FORMATS)[number];
 
-/** Contract 4.1: the canonical view's five sections, and the other names `fields=` accepts for them. */
-export const CANONICAL_SECTIONS = ['penalties', 'carbon_disclosure', 'carbon_fee', 'assurance', 'flags'] as const;
+/** Contract 4.1: the canonical view's six sections, and the other names `fields=` accepts for them. */
+export const CANONICAL_SECTIONS = ['penalties', 'carbon_disclosure', 'carbon_fee', 'assurance', 'flags', 'disclosure_conduct'] as const;
 export type CanonicalSection = (typeof CANONICAL_SECTIONS)[number];
-export const SECTION_ALIASES: Readonly<Record<string, CanonicalSection>> = { carbon: 'carbon_disclosure' };
+export const SECTION_ALIASES: Readonly<Record<string, CanonicalSection>> = { carbon: 'carbon_disclosure', conduct: 'disclosure_conduct' };
+
+/**
+ * Contract 3.2, `disclosure_conduct`: an exchange's penalty for a disclosure breach (t187ap23) or an
+ * FSC sanction in the company's case (t187ap22).
+ */
+export const CONDUCT_KINDS = ['breach', 'sanction'] as const;
+export type ConductKind = (typeof CONDUCT_KINDS)[number];
 /** Every name `fields=` accepts, in the order messages list them. */
 export const SECTION_NAMES: readonly string[] = [...CANONICAL_SECTIONS, ...Object.keys(SECTION_ALIASES)];
 
