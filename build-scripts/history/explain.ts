@@ -42,6 +42,7 @@ export function inputOf(f: CompanyFacts, asof: string): MethodologyInput {
     assurance: f.assurance ? { level: f.assurance.level, year: f.assurance.year, sourceId: f.assurance.source_id } : null,
     carbonFee: { obligated: f.carbonFee.obligated, sourceId: f.carbonFee.source_id },
     penalties: f.penalties.map((p) => ({ date: p.date, fine: p.fine, serious: p.serious, sourceId: p.source_id })),
+    conduct: f.conduct.map((c) => ({ kind: c.kind, date: c.date, sourceId: c.source_id })),
     registryTotal: d?.registry ? { total: d.registry.total, sourceId: d.registry.source_id } : null,
   };
 }

@@ -4,7 +4,7 @@ import type { MethodologyInput } from '../../src/methodology/facts.js';
 import { flagsFor, TOP_FLAGS, type Flag } from '../../src/methodology/flags.js';
 import { rankScores } from '../../src/methodology/rank.js';
 import { scoreCompany, type Score } from '../../src/methodology/score.js';
-import type { CompanyRow, GhgDisclosureRow, PenaltyRow } from '../sources/facts.js';
+import type { CompanyRow, ConductRow, GhgDisclosureRow, PenaltyRow } from '../sources/facts.js';
 import { factLink, REGISTRY_SOURCE_ID as REGISTRY_SOURCE } from '../sources/index.js';
 import type { AssuredReport, Sourced, SourceData } from './load-sources.js';
 
@@ -17,6 +17,8 @@ export interface ComputedCompany {
   profile: CompanyRow;
   cbamSectors: CbamSector[];
   penalties: ComputedPenalty[];
+  /** Newest first, then by record id. */
+  conduct: ConductRow[];
   disclosure: (GhgDisclosureRow & { deepLink: string; registryTotal: { total: number; sourceId: string } | null; registryLink: string }) | null;
   carbonFee: { obligated: boolean; basis: string; registryYear: number | null; sourceId: string; deepLink: string; basisTco2e: number | null };
   /** The most recent assured report (contract 3.2: the CPA assurance when a report has both, its verifiers beside it). */
@@ -50,6 +52,9 @@ export function computeCompanies(data: SourceData, asof: string): ComputedCompan
       const penalties: ComputedPenalty[] = (data.penalties.get(ticker) ?? [])
         .map((p) => ({ ...p, sourceUrl: factLink(p.sourceId, { uniform_no: uniformNo, date: p.date }) }))
         .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.recordId < b.recordId ? -1 : 1));
+      const conduct = [...(data.conduct.get(ticker) ?? [])].sort((a, b) =>
+        a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.recordId < b.recordId ? -1 : a.recordId > b.recordId ? 1 : 0,
+      );
       const d = data.disclosures.get(ticker);
       const sites = data.registrySites.get(ticker) ?? [];
       // GF-V01 compares the disclosure with the registry total of the same year; the view shows it.
@@ -99,9 +104,10 @@ export function computeCompanies(data: SourceData, asof: string): ComputedCompan
         assurance: assurance ? { level: assurance.level, year: assurance.year, sourceId: assurance.sourceId } : null,
         carbonFee: { obligated: carbonFee.obligated, sourceId: carbonFee.sourceId },
         penalties: penalties.map((p) => ({ date: p.date, fine: p.fine, serious: p.serious, sourceId: p.sourceId })),
+        conduct: conduct.map((c) => ({ kind: c.kind, date: c.date, sourceId: c.sourceId })),
         registryTotal,
       };
-      return { profile, cbamSectors, penalties, disclosure, carbonFee, assurance, score: scoreCompany(input), flags: flagsFor(input) };
+      return { profile, cbamSectors, penalties, conduct, disclosure, carbonFee, assurance, score: scoreCompany(input), flags: flagsFor(input) };
     });
   const ranks = rankScores(unranked.map((c) => c.score.credibility_score));
   return unranked.map((c, i) => ({ ...c, ...ranks[i]! }));

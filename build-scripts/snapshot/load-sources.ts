@@ -1,7 +1,16 @@
 import { existsSync, statSync } from 'node:fs';
 import type { RejectLog } from '../adapters/read-layout.js';
 import { checkRead, type Outcome } from '../sources/assertions.js';
-import type { CbamProductRow, CompanyRow, EtfFund, GhgDisclosureRow, PenaltyRow, RegistrySiteRow, ReportFiling } from '../sources/facts.js';
+import type {
+  CbamProductRow,
+  CompanyRow,
+  ConductRow,
+  EtfFund,
+  GhgDisclosureRow,
+  PenaltyRow,
+  RegistrySiteRow,
+  ReportFiling,
+} from '../sources/facts.js';
 import { filesOf } from '../sources/files.js';
 import { disclosesAny } from '../sources/ghg-disclosure.js';
 import { REFERENCE_LISTS, SOURCE_MODULES, urlVariable } from '../sources/index.js';
@@ -22,6 +31,8 @@ export interface SourceData {
   kind: SnapshotKind;
   companies: Map<string, CompanyRow>;
   penalties: Map<string, Sourced<PenaltyRow>[]>;
+  /** Each company's disclosure conduct (contract 3.2), any order. */
+  conduct: Map<string, ConductRow[]>;
   disclosures: Map<string, GhgDisclosureRow>;
   /** The company's most recent report that was assured (assurance may be older than the latest report). */
   assurances: Map<string, AssuredReport>;
@@ -228,6 +239,15 @@ export async function loadSources(dir: string, rejects: RejectLog, progress: Pro
   }
   progress.step(`penalties: ${penaltyRows} read, linked to ${penalties.size} companies`);
 
+  // Disclosure conduct joins on the ticker; a code that is not listed is read and counted, linking to no company.
+  const conduct = new Map<string, ConductRow[]>();
+  for (const r of readersOf('conduct')) {
+    for await (const c of r.read(ctx)) {
+      tally.record(c.sourceId, linked(c.ticker));
+      if (companies.has(c.ticker)) push(conduct, c.ticker, c);
+    }
+  }
+
   const etfs = await loadEtfs(ctx, (code) => companies.has(code));
   progress.step(`ESG ETFs: ${etfs.size}`);
 
@@ -245,6 +265,7 @@ export async function loadSources(dir: string, rejects: RejectLog, progress: Pro
     kind,
     companies,
     penalties,
+    conduct,
     disclosures,
     assurances,
     registrySites,

@@ -7,6 +7,7 @@ import {
   CARBON_FEES,
   CBAM_PRODUCTS,
   COMPANIES,
+  DISCLOSURE_CONDUCT,
   ETF_HOLDINGS,
   ETFS,
   FLAGS,
@@ -66,6 +67,7 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
 
   const insCompany = inserter(db, COMPANIES);
   const insPenalty = inserter(db, PENALTIES);
+  const insConduct = inserter(db, DISCLOSURE_CONDUCT);
   const insDisclosure = inserter(db, CARBON_DISCLOSURES);
   const insFee = inserter(db, CARBON_FEES);
   const insAssurance = inserter(db, ASSURANCES);
@@ -110,6 +112,21 @@ function insertAll(db: Database.Database, { meta, companies, etfs, data, retriev
         fine: x.fine,
         serious: x.serious,
         summary: x.summary,
+        source_id: x.sourceId,
+        source_url: x.sourceUrl,
+      });
+      tally(x.sourceId);
+    }
+    for (const x of c.conduct) {
+      insConduct({
+        ticker,
+        record_id: x.recordId,
+        kind: x.kind,
+        date: x.date,
+        summary: x.summary,
+        rule: x.rule,
+        fine: x.fine,
+        decision: x.decision,
         source_id: x.sourceId,
         source_url: x.sourceUrl,
       });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { httpsUrl, isoDate, isoTimestamp, snapshotFields, sourceId, tickerCode } from './common.js';
-import { ASSURANCE_KINDS, ASSURED_LEVELS, BOUNDARIES, FLAG_ID_PATTERN, SEVERITIES } from './vocabulary.js';
+import { ASSURANCE_KINDS, ASSURED_LEVELS, BOUNDARIES, CONDUCT_KINDS, FLAG_ID_PATTERN, SEVERITIES } from './vocabulary.js';
 
 export const penaltySchema = z
   .strictObject({
@@ -136,13 +136,40 @@ export const flagSchema = z
   })
   .meta({ id: 'Flag' });
 
-/** The five sections; each is optional in the schema because `?fields=` may leave some out. */
+/** Contract 3.2, `disclosure_conduct` (methodology 1.2): one row of a company's conduct as a discloser. */
+export const conductSchema = z
+  .strictObject({
+    source_id: sourceId,
+    source_name: z.string(),
+    source_url: httpsUrl.meta({ description: 'The dataset the row is in (no record-level link is known: the row is the one of this date and code)' }),
+    kind: z.enum(CONDUCT_KINDS).meta({
+      description:
+        '`breach`: the exchange’s penalty for a disclosure breach (t187ap23); `sanction`: an FSC sanction in the company’s case (t187ap22)',
+    }),
+    date: isoDate.meta({ description: '發函日期: when the decision was sent' }),
+    summary: z.string().meta({ description: '違規事由, cleaned (references decoded, line breaks as one space)' }),
+    rule: z.string().nullable().meta({ description: 'The articles named, or null' }),
+    fine: z
+      .number()
+      .nonnegative()
+      .nullable()
+      .meta({
+        description: 'NT$, where the dataset has an amount field (t187ap23, served in units of NT$10,000); else null (a fine in 裁處情形 stays text)',
+      }),
+    fine_currency: z.literal('TWD'),
+    decision: z.string().nullable().meta({ description: '裁處情形 (t187ap22), or null' }),
+    record_id: z.string(),
+  })
+  .meta({ id: 'DisclosureConduct' });
+
+/** The six sections; each is optional in the schema because `?fields=` may leave some out. */
 export const canonicalSections = {
   penalties: z.array(penaltySchema),
   carbon_disclosure: carbonDisclosureSchema.nullable(),
   carbon_fee: carbonFeeSchema,
   assurance: assuranceSchema.nullable(),
   flags: z.array(flagSchema),
+  disclosure_conduct: z.array(conductSchema),
 };
 
 export const canonicalViewSchema = z
@@ -159,15 +186,17 @@ export const canonicalViewSchema = z
     carbon_fee: canonicalSections.carbon_fee.optional(),
     assurance: canonicalSections.assurance.optional(),
     flags: canonicalSections.flags.optional(),
+    disclosure_conduct: canonicalSections.disclosure_conduct.optional(),
   })
   .meta({ id: 'CanonicalView' });
 export type CanonicalView = z.infer<typeof canonicalViewSchema>;
 
-/** The static canonical view always has all five sections. */
+/** The static canonical view always has all six sections. */
 export const fullCanonicalViewSchema = canonicalViewSchema.required({
   penalties: true,
   carbon_disclosure: true,
   carbon_fee: true,
   assurance: true,
   flags: true,
+  disclosure_conduct: true,
 });

@@ -1,4 +1,4 @@
-import type { AssuredLevel } from '../contract/vocabulary.js';
+import type { AssuredLevel, ConductKind } from '../contract/vocabulary.js';
 /** The facts about one company that methodology 1.1 reads. Built by the snapshot builder. */
 export interface DisclosureFacts {
   year: number;
@@ -17,6 +17,13 @@ export interface PenaltyFacts {
   sourceId: string;
 }
 
+/** 1.2: a row of the company's disclosure conduct (contract 3.2). */
+export interface ConductFacts {
+  kind: ConductKind;
+  date: string;
+  sourceId: string;
+}
+
 export interface MethodologyInput {
   /** D, the snapshot's data_asof. */
   asof: string;
@@ -27,6 +34,8 @@ export interface MethodologyInput {
   carbonFee: { obligated: boolean; sourceId: string };
   /** Every penalty of the company, any order. */
   penalties: PenaltyFacts[];
+  /** Every row of its disclosure conduct, any order (1.2). */
+  conduct: ConductFacts[];
   /** Registry total (direct + indirect, all sites) for the disclosure's year, if registered. */
   registryTotal: { total: number; sourceId: string } | null;
 }

@@ -1,8 +1,16 @@
-import { SEVERITIES, type Severity } from '../contract/vocabulary.js';
-import type { MethodologyInput, PenaltyFacts } from './facts.js';
+import { SEVERITIES, type ConductKind, type Severity } from '../contract/vocabulary.js';
+import type { ConductFacts, MethodologyInput, PenaltyFacts } from './facts.js';
 import { withinLastMonths } from './months.js';
 import { expectedReportingYear } from './reporting-year.js';
-import { COMPLIANCE, FLAG_CATALOGUE, RECENT_PENALTY_MONTHS, REGISTRY_TOLERANCE, REPEAT_PENALTY_COUNT, type FlagId } from './rules.js';
+import {
+  COMPLIANCE,
+  FLAG_CATALOGUE,
+  RECENT_CONDUCT_MONTHS,
+  RECENT_PENALTY_MONTHS,
+  REGISTRY_TOLERANCE,
+  REPEAT_PENALTY_COUNT,
+  type FlagId,
+} from './rules.js';
 
 export interface Flag {
   id: FlagId;
@@ -20,7 +28,7 @@ function newest(penalties: PenaltyFacts[]): PenaltyFacts | undefined {
   return penalties.reduce<PenaltyFacts | undefined>((a, p) => (!a || p.date > a.date ? p : a), undefined);
 }
 
-/** Every flag of methodology 1.1 that the facts raise, most severe first, then by id. */
+/** Every flag of methodology 1.2 that the facts raise, most severe first, then by id. */
 export function flagsFor(input: MethodologyInput): Flag[] {
   const { disclosure: d, asof } = input;
   const e = expectedReportingYear(asof);
@@ -46,6 +54,16 @@ export function flagsFor(input: MethodologyInput): Flag[] {
     }
   }
   if (input.cbamExposed && (!d || d.scope1 === null)) flags.push(flag('GF-C01', input.companySourceId));
+
+  // 1.2: how the company has behaved as a discloser, each kind by its newest row of the last 24 months.
+  const recentConduct = (kind: ConductKind) =>
+    input.conduct
+      .filter((c) => c.kind === kind && withinLastMonths(c.date, asof, RECENT_CONDUCT_MONTHS))
+      .reduce<ConductFacts | undefined>((a, c) => (!a || c.date > a.date ? c : a), undefined);
+  const breach = recentConduct('breach');
+  if (breach) flags.push(flag('GF-S01', breach.sourceId));
+  const sanction = recentConduct('sanction');
+  if (sanction) flags.push(flag('GF-S02', sanction.sourceId));
 
   return sortFlags(flags);
 }

@@ -5,7 +5,7 @@
  */
 import type { Severity, Verdict } from '../contract/vocabulary.js';
 
-export const METHODOLOGY_VERSION = '1.1';
+export const METHODOLOGY_VERSION = '1.2';
 
 /**
  * The reporting deadline (new in 1.1): sustainability reports, and the GHG figures in them, are due
@@ -37,6 +37,8 @@ export const CARBON_FEE_THRESHOLD_TCO2E = 25_000;
 /** GF-V01: disclosed scope 1 + 2 may differ from the registry total by at most this fraction. */
 export const REGISTRY_TOLERANCE = 0.1;
 export const RECENT_PENALTY_MONTHS = 12;
+/** 1.2: a disclosure breach (GF-S01) or an FSC sanction (GF-S02) counts as recent for this many months. */
+export const RECENT_CONDUCT_MONTHS = 24;
 export const REPEAT_PENALTY_COUNT = 3;
 
 /** Score bands of each verdict (contract 3.1), best first. */
@@ -95,6 +97,13 @@ export const FLAG_CATALOGUE = [
     source_of: 'the company source',
   },
   {
+    id: 'GF-S01',
+    severity: 'warning',
+    label: 'Penalised by the exchange for a disclosure breach in the last 24 months',
+    raised_when: 'a disclosure breach (kind breach) dated in the last 24 months (new in 1.2)',
+    source_of: 'the newest such row',
+  },
+  {
     id: 'GF-V01',
     severity: 'warning',
     label: 'Disclosed emissions differ from the government GHG registry',
@@ -107,6 +116,13 @@ export const FLAG_CATALOGUE = [
     label: 'Scope 3 emissions not disclosed',
     raised_when: 'a disclosure exists and its scope 3 is null',
     source_of: 'the disclosure',
+  },
+  {
+    id: 'GF-S02',
+    severity: 'info',
+    label: 'An FSC sanction in the company’s case in the last 24 months',
+    raised_when: 'an FSC sanction in the company’s case (kind sanction) in the last 24 months (new in 1.2)',
+    source_of: 'the newest such row',
   },
 ] as const satisfies readonly { id: string; severity: Severity; label: string; raised_when: string; source_of: string }[];
 export type FlagId = (typeof FLAG_CATALOGUE)[number]['id'];

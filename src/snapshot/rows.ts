@@ -1,5 +1,16 @@
 import type { Reader, RowOf } from './define-table.js';
-import { ASSURANCES, CARBON_DISCLOSURES, CARBON_FEES, COMPANIES, ETFS, FLAGS, PENALTIES, SOURCE_FILES, SOURCES } from './schema.js';
+import {
+  ASSURANCES,
+  CARBON_DISCLOSURES,
+  CARBON_FEES,
+  COMPANIES,
+  DISCLOSURE_CONDUCT,
+  ETFS,
+  FLAGS,
+  PENALTIES,
+  SOURCE_FILES,
+  SOURCES,
+} from './schema.js';
 /**
  * The records the store reads, each with its reader: the SELECT list and the decoder made from its
  * table's description (schema.ts). Rows are read raw (arrays, not objects); a record's columns may
@@ -18,6 +29,9 @@ export const RANKED = COMPANIES.reader(['ticker', 'company_name', 'credibility_s
 /** A company's records lead with its ticker, which the record leaves out. */
 export type PenaltyRecord = Omit<RowOf<typeof PENALTIES.columns>, 'ticker'>;
 export const PENALTY = PENALTIES.readerWithout(['ticker']);
+
+export type ConductRecord = Omit<RowOf<typeof DISCLOSURE_CONDUCT.columns>, 'ticker'>;
+export const CONDUCT = DISCLOSURE_CONDUCT.readerWithout(['ticker']);
 
 type DisclosureRow = RowOf<typeof CARBON_DISCLOSURES.columns>;
 export type DisclosureRecord = Omit<DisclosureRow, 'ticker' | 'registry_total' | 'registry_source_id' | 'registry_deep_link'> & {

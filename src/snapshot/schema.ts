@@ -3,6 +3,7 @@ import type {
   AssuranceLevel,
   AssuredLevel,
   Boundary,
+  ConductKind,
   MarketType,
   Severity,
   SnapshotKind,
@@ -112,6 +113,27 @@ export const PENALTIES = defineTable(
     source_url: col.text(),
   },
   { indexes: { penalties_by_company: '(ticker, date DESC, record_id)' } },
+);
+
+/**
+ * Format 2 (methodology 1.2): each company's disclosure conduct (contract 3.2): the exchanges'
+ * penalties for disclosure breaches and the FSC sanctions in its cases, one row a decision.
+ */
+export const DISCLOSURE_CONDUCT = defineTable(
+  'disclosure_conduct',
+  {
+    ticker: col.text(),
+    record_id: col.text(),
+    kind: col.text<ConductKind>(),
+    date: col.text(),
+    summary: col.text(),
+    rule: col.nullable.text(),
+    fine: col.nullable.real(),
+    decision: col.nullable.text(),
+    source_id: col.text(),
+    source_url: col.text(),
+  },
+  { indexes: { conduct_by_company: '(ticker, date DESC, record_id)' } },
 );
 
 export const CARBON_DISCLOSURES = defineTable(
@@ -225,6 +247,7 @@ export const SNAPSHOT_TABLES: readonly Table<any>[] = [
   SOURCE_FILES,
   COMPANIES,
   PENALTIES,
+  DISCLOSURE_CONDUCT,
   CARBON_DISCLOSURES,
   CARBON_FEES,
   ASSURANCES,

@@ -6,6 +6,7 @@ import {
   ASSURANCE,
   CARBON_FEE,
   COMPANY,
+  CONDUCT,
   DISCLOSURE,
   ETF,
   FLAG,
@@ -16,6 +17,7 @@ import {
   type AssuranceRecord,
   type CarbonFeeRecord,
   type CompanyRecord,
+  type ConductRecord,
   type DisclosureRecord,
   type EtfHoldingRecord,
   type EtfRecord,
@@ -51,6 +53,8 @@ export type IndexedCompany = Pick<
 export interface CompanyFacts {
   company: CompanyRecord;
   penalties: PenaltyRecord[];
+  /** Newest first (contract 3.2, `disclosure_conduct`). */
+  conduct: ConductRecord[];
   disclosure: DisclosureRecord | null;
   carbonFee: CarbonFeeRecord;
   assurance: AssuranceRecord | null;
@@ -98,6 +102,7 @@ export class SnapshotStore {
       tickers: p('SELECT ticker FROM companies ORDER BY ticker'),
       firstTickers: p('SELECT ticker FROM companies ORDER BY ticker LIMIT ?'),
       penalties: raw(`SELECT ${PENALTY.columns} FROM penalties WHERE ticker = ? ORDER BY date DESC, record_id`),
+      conduct: raw(`SELECT ${CONDUCT.columns} FROM disclosure_conduct WHERE ticker = ? ORDER BY date DESC, record_id`),
       disclosure: raw(`SELECT ${DISCLOSURE.columns} FROM carbon_disclosures WHERE ticker = ?`),
       carbonFee: raw(`SELECT ${CARBON_FEE.columns} FROM carbon_fees WHERE ticker = ?`),
       assurance: raw(`SELECT ${ASSURANCE.columns} FROM assurances WHERE ticker = ?`),
@@ -189,6 +194,7 @@ export class SnapshotStore {
     return {
       company,
       penalties: (this.stmt.penalties.all(t) as Raw[]).map((r) => PENALTY.decode(r)),
+      conduct: (this.stmt.conduct.all(t) as Raw[]).map((r) => CONDUCT.decode(r)),
       disclosure: disclosure ? DISCLOSURE.decode(disclosure) : null,
       carbonFee: CARBON_FEE.decode(this.stmt.carbonFee.get(t) as Raw),
       assurance: assurance ? ASSURANCE.decode(assurance) : null,
@@ -251,6 +257,7 @@ function factsReads(raw: Prepare, where: string) {
   return {
     companies: raw(`SELECT ${COMPANY.columns} FROM companies WHERE ${where} ORDER BY ticker`),
     penalties: raw(`SELECT ticker, ${PENALTY.columns} FROM penalties WHERE ${where} ORDER BY ticker, date DESC, record_id`),
+    conduct: raw(`SELECT ticker, ${CONDUCT.columns} FROM disclosure_conduct WHERE ${where} ORDER BY ticker, date DESC, record_id`),
     disclosures: raw(`SELECT ticker, ${DISCLOSURE.columns} FROM carbon_disclosures WHERE ${where} ORDER BY ticker`),
     carbonFees: raw(`SELECT ticker, ${CARBON_FEE.columns} FROM carbon_fees WHERE ${where} ORDER BY ticker`),
     assurances: raw(`SELECT ticker, ${ASSURANCE.columns} FROM assurances WHERE ${where} ORDER BY ticker`),
@@ -271,6 +278,7 @@ function mergeFacts(reads: ReturnType<typeof factsReads>, params: unknown[]): Co
     };
   };
   const penalties = cursor(reads.penalties.all(...params) as Raw[], PENALTY.decode);
+  const conduct = cursor(reads.conduct.all(...params) as Raw[], CONDUCT.decode);
   const disclosures = cursor(reads.disclosures.all(...params) as Raw[], DISCLOSURE.decode);
   const fees = cursor(reads.carbonFees.all(...params) as Raw[], CARBON_FEE.decode);
   const assurances = cursor(reads.assurances.all(...params) as Raw[], ASSURANCE.decode);
@@ -281,6 +289,7 @@ function mergeFacts(reads: ReturnType<typeof factsReads>, params: unknown[]): Co
     return {
       company,
       penalties: penalties(t),
+      conduct: conduct(t),
       disclosure: disclosures(t)[0] ?? null,
       carbonFee: fees(t)[0]!,
       assurance: assurances(t)[0] ?? null,

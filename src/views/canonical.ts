@@ -10,7 +10,7 @@ const ALL_SECTIONS: ReadonlySet<CanonicalSection> = new Set(CANONICAL_SECTIONS);
 /** Resolves a source id to its registry name (the registry is small and loaded once per snapshot). */
 export type SourceNames = (sourceId: string) => string;
 
-/** GET /company/{ticker}/canonical: the five sections, each fact with its source. */
+/** GET /company/{ticker}/canonical: the six sections, each fact with its source. */
 export function canonicalView(
   meta: SnapshotMeta,
   facts: CompanyFacts,
@@ -108,6 +108,21 @@ export function canonicalFields<T extends object>(
   }
   if (sections.has('flags')) {
     view.flags = facts.flags.map((f) => ({ id: f.flag_id, label: f.label, severity: f.severity, source_id: f.source_id }));
+  }
+  if (sections.has('disclosure_conduct')) {
+    view.disclosure_conduct = facts.conduct.map((c) => ({
+      source_id: c.source_id,
+      source_name: sourceName(c.source_id),
+      source_url: c.source_url,
+      kind: c.kind,
+      date: c.date,
+      summary: c.summary,
+      rule: c.rule,
+      fine: c.fine,
+      fine_currency: 'TWD' as const,
+      decision: c.decision,
+      record_id: c.record_id,
+    }));
   }
   return view;
 }

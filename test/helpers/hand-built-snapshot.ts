@@ -123,6 +123,7 @@ export function handBuiltSources(): SourceData {
     kind: 'demo',
     companies,
     penalties: new Map(),
+    conduct: new Map(),
     disclosures: new Map(),
     assurances,
     registrySites: new Map(),

@@ -72,6 +72,7 @@ describe('the catalogues', () => {
       disclosure: { year: 2024, scope1: 1, scope2: 2, scope3: null, scope1Verified: true, scope2Verified: false, sourceId: 'SRC-X' },
       assurance: { level: 'limited' as const, year: 2023, sourceId: 'SRC-X' },
       penalties: [{ date: '2026-01-02', fine: 2_000_000, serious: true, sourceId: 'SRC-X' }],
+      conduct: [],
     };
     for (const input of [base, { ...base, disclosure: null, assurance: null, penalties: [], cbamExposed: true }]) {
       for (const r of scoreReasons(input)) {

@@ -60,6 +60,16 @@ const flag: Record<FlagId, { label: string; raisedWhen: string; sourceOf: string
     sourceOf: '登錄資料事實',
   },
   'GF-D02': { label: '未揭露範疇三排放', raisedWhen: '有排放揭露，但範疇三為空', sourceOf: '該揭露' },
+  'GF-S01': {
+    label: '近 24 個月內曾因資訊揭露違規遭交易所處以違約金',
+    raisedWhen: '近 24 個月內有一筆資訊揭露違規（類別 breach）（1.2 新增）',
+    sourceOf: '最新的一筆',
+  },
+  'GF-S02': {
+    label: '近 24 個月內有金管會對該公司案件的裁罰',
+    raisedWhen: '近 24 個月內有一筆金管會裁罰（類別 sanction）（1.2 新增）',
+    sourceOf: '最新的一筆',
+  },
 };
 
 const component: Record<ScoreComponent, string> = { disclosure: '揭露', assurance: zhTerm('assurance'), compliance: '法遵', consistency: '一致性' };

@@ -18,6 +18,7 @@ function input(over: Partial<MethodologyInput> = {}): MethodologyInput {
     assurance: null,
     carbonFee: { obligated: false, sourceId: FEE },
     penalties: [],
+    conduct: [],
     registryTotal: null,
     ...over,
   };

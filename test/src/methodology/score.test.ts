@@ -15,6 +15,7 @@ function input(over: Partial<MethodologyInput> = {}): MethodologyInput {
     assurance: null,
     carbonFee: { obligated: false, sourceId: 'SRC-MOENV-GHG_P_01' },
     penalties: [],
+    conduct: [],
     registryTotal: null,
     ...over,
   };
