@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DisclosureFacts, MethodologyInput, PenaltyFacts } from '../../../src/methodology/facts.js';
 import { flagsFor, sortFlags } from '../../../src/methodology/flags.js';
+import { scoreCompany } from '../../../src/methodology/score.js';
 import { FLAG_CATALOGUE, type FlagId } from '../../../src/methodology/rules.js';
 
 const D = '2026-10-31';
@@ -272,7 +273,7 @@ describe('order: critical, warning, info, then by id', () => {
     expect(sortFlags(input).map((f) => f.id)).toEqual(['GF-F01', 'GF-P02', 'GF-A01', 'GF-V01', 'GF-D02']);
     expect(input).toEqual(copy);
   });
-  it('the catalogue has the 8 flags of section 7.2 with their severities', () => {
+  it('the catalogue has the 10 flags of section 7.2 (1.2) with their severities', () => {
     expect(FLAG_CATALOGUE.map((f) => [f.id, f.severity])).toEqual([
       ['GF-F01', 'critical'],
       ['GF-P02', 'critical'],
@@ -280,8 +281,41 @@ describe('order: critical, warning, info, then by id', () => {
       ['GF-P01', 'warning'],
       ['GF-D01', 'warning'],
       ['GF-C01', 'warning'],
+      ['GF-S01', 'warning'],
       ['GF-V01', 'warning'],
       ['GF-D02', 'info'],
+      ['GF-S02', 'info'],
     ]);
+  });
+});
+
+describe('1.2, GF-S01 (warning) and GF-S02 (info): disclosure conduct in the last 24 months', () => {
+  const row = (kind: 'breach' | 'sanction', date: string, sourceId = `SRC-${kind}-${date}`) => ({ kind, date, sourceId });
+  it('a breach 23 months before D raises GF-S01; 25 months before, not', () => {
+    expect(get(input({ conduct: [row('breach', '2024-11-30')] }), 'GF-S01')).toMatchObject({
+      severity: 'warning',
+      source_id: 'SRC-breach-2024-11-30',
+    });
+    expect(has(input({ conduct: [row('breach', '2024-09-30')] }), 'GF-S01')).toBe(false);
+  });
+  it('exactly 24 months old → not raised; a day younger → raised; after D → not', () => {
+    expect(has(input({ conduct: [row('breach', '2024-10-31')] }), 'GF-S01')).toBe(false);
+    expect(has(input({ conduct: [row('breach', '2024-11-01')] }), 'GF-S01')).toBe(true);
+    expect(has(input({ conduct: [row('breach', '2026-11-01')] }), 'GF-S01')).toBe(false);
+  });
+  it('an FSC sanction raises GF-S02 (info), never GF-S01; a breach never GF-S02', () => {
+    const sanction = input({ conduct: [row('sanction', '2026-01-05')] });
+    expect(get(sanction, 'GF-S02')).toMatchObject({ severity: 'info', source_id: 'SRC-sanction-2026-01-05' });
+    expect(has(sanction, 'GF-S01')).toBe(false);
+    expect(has(input({ conduct: [row('breach', '2026-01-05')] }), 'GF-S02')).toBe(false);
+  });
+  it('the source is the newest row of its kind within the window', () => {
+    const conduct = [row('breach', '2025-03-01', 'old'), row('breach', '2026-06-01', 'newest'), row('breach', '2026-12-01', 'after-D')];
+    expect(get(input({ conduct }), 'GF-S01')!.source_id).toBe('newest');
+  });
+  it('no component’s points change: the score is the same with and without conduct', () => {
+    const base = input({ disclosure: disc(), assurance: assured });
+    const withConduct = { ...base, conduct: [row('breach', '2026-06-01'), row('sanction', '2026-06-01')] };
+    expect(scoreCompany(withConduct)).toEqual(scoreCompany(base));
   });
 });

@@ -3,8 +3,8 @@ import { dayOfYearText, expectedReportingYear, REPORT_DUE_BY } from '../../../sr
 import { METHODOLOGY_VERSION, REPORT_DEADLINE } from '../../../src/methodology/rules.js';
 
 describe('E(D), the expected reporting year (methodology 1.1)', () => {
-  it('is methodology 1.1, with reports due by 31 August and late from 1 September', () => {
-    expect(METHODOLOGY_VERSION).toBe('1.1');
+  it('is methodology 1.2 (1.1’s reporting year kept), with reports due by 31 August and late from 1 September', () => {
+    expect(METHODOLOGY_VERSION).toBe('1.2');
     expect(REPORT_DEADLINE).toEqual({ month: 9, day: 1 });
     expect(REPORT_DUE_BY).toEqual({ month: 8, day: 31 });
     expect(dayOfYearText(REPORT_DUE_BY)).toBe('31 August');
