@@ -130,3 +130,23 @@ export function addPenalty(c: Company, x: Ctx, day: Day, money: number, o: PenOp
 
 /** D shifted by months (clamped) and then days. */
 export const monthsBefore = (x: Ctx, months: number, plusDays = 0): Day => addMonths(x.D, -months) + plusDays;
+
+/**
+ * A record of disclosure conduct (methodology 1.2): a breach penalised by the exchange (a fine in NT$),
+ * or an FSC sanction (its decision as text, a person's name masked as the FSC writes it).
+ */
+export function addConduct(c: Company, day: Day, kind: 'breach' | 'sanction', fine: number | null = null): void {
+  c.conduct.push(
+    kind === 'breach'
+      ? {
+          kind,
+          day,
+          summary: `該公司延遲發布董事會通過財務報告之重大訊息，已違反「對有價證券上市公司重大訊息之查證暨公開處理程序」之規定，故處以違約金新臺幣 ${(fine ?? 0) / 10_000} 萬元。`,
+          article: '4條1項31款',
+          fine,
+          decision: null,
+        }
+      : { kind, day, summary: '內部人事前申報持股異常案件', article: '證券交易法第22條之2', fine: null, decision: '處陳○○罰鍰8萬元' },
+  );
+  c.conduct.sort((a, b) => a.day - b.day);
+}

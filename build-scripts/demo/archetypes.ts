@@ -15,6 +15,7 @@
  * assured report" agree); CBAM by industry 01/10/23 or a cbam_products row.
  */
 import {
+  addConduct as conduct,
   addPenalty as pen,
   addReport as report,
   addSite as site,
@@ -211,10 +212,13 @@ export const ARCHETYPES: readonly Archetype[] = [
     report(c, x, x.E, 'cpa-limited');
     pen(c, x, before(x, 20), 300_000, { serious: true });
   }),
-  a('penalty-last-12m', '14', 'otc', 86, ['GF-P01'], (c, x) => {
+  // 1.2: a breach penalised by the exchange 3 months ago (GF-S01) and an FSC sanction 5 months ago (GF-S02); no points change.
+  a('penalty-last-12m', '14', 'otc', 86, ['GF-P01', 'GF-S01', 'GF-S02'], (c, x) => {
     full(c, x, x.E, 1500);
     report(c, x, x.E, 'tp-limited');
     pen(c, x, before(x, 2), 50_000);
+    conduct(c, before(x, 3), 'breach', 30_000);
+    conduct(c, before(x, 5), 'sanction');
   }),
   a('penalty-exactly-36m-before', '15', 'listed', 90, [], (c, x) => {
     full(c, x, x.E, 90000);
@@ -293,6 +297,8 @@ export const ARCHETYPES: readonly Archetype[] = [
     pen(c, x, before(x, 60), 500_000, { serious: true });
     pen(c, x, before(x, 84), 200_000);
     pen(c, x, before(x, 108), 100_000);
+    // A breach exactly 24 months old no longer raises GF-S01 (1.2).
+    conduct(c, before(x, 24), 'breach', 50_000);
   }),
   a('disclosure-y3-no-report', '33', 'otc', 60, ['GF-A01', 'GF-D01', 'GF-D02'], (c, x) => {
     full(c, x, x.E - 2, 800, { s3: false });

@@ -240,6 +240,7 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
     penalties: [],
     disclosure: null,
     reports: [],
+    conduct: [],
     cbam: null,
     archetype: null,
   };

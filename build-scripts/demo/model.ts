@@ -68,6 +68,23 @@ export interface Penalty {
   serial?: number;
 }
 
+/**
+ * A fictional record of disclosure conduct (t187ap23 breach, t187ap22 sanction), written in the
+ * exchanges' genuine form (rows.ts): hard-wrapped text, articles ending in a line break, the fine in
+ * units of NT$10,000.
+ */
+export interface DemoConduct {
+  kind: 'breach' | 'sanction';
+  day: Day;
+  summary: string;
+  /** A breach: the material-information article; a sanction: the law. */
+  article: string;
+  /** A breach's fine, NT$ (a multiple of 1,000); null for a sanction. */
+  fine: number | null;
+  /** A sanction's decision text. */
+  decision: string | null;
+}
+
 /** A business with a 統一編號: a universe company or an outside business. */
 export interface Business {
   uniformNo: string;
@@ -88,6 +105,8 @@ export interface Company extends Business {
   capital: number;
   disclosure: Disclosure | null;
   reports: EsgReport[];
+  /** Its disclosure conduct (methodology 1.2), oldest first. */
+  conduct: DemoConduct[];
   cbam: { sector: 'aluminium' | 'fertilisers'; product: string } | null;
   /** Id of the deliberate archetype this company is, if any. */
   archetype: string | null;

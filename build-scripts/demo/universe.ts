@@ -43,6 +43,7 @@ function baseCompany(seed: number, index: number, count: number, names: NameBook
     penalties: [],
     disclosure: null,
     reports: [],
+    conduct: [],
     cbam: arch?.cbam ?? null,
     archetype: arch?.id ?? null,
   };
