@@ -11,6 +11,10 @@ import { tpexGhgModule } from './tpex-esg-ghg.js';
 import { twseCompanyModule } from './twse-company.js';
 import { twseEtfListModule } from './twse-etf-list.js';
 import { twseGhgModule } from './twse-esg-ghg.js';
+import { twseDisclosureBreachesModule } from './twse-disclosure-breaches.js';
+import { tpexDisclosureBreachesModule } from './tpex-disclosure-breaches.js';
+import { twseSanctionsModule } from './twse-sanctions.js';
+import { tpexSanctionsModule } from './tpex-sanctions.js';
 
 /**
  * Every source, one module each: the fetcher, the registry, the file hashing, the assertions and the
@@ -28,6 +32,10 @@ export const SOURCE_MODULES: readonly SourceModule[] = [
   twseEtfListModule,
   sitcaEtfHoldingsModule,
   mopsEtfHoldingsModule,
+  twseDisclosureBreachesModule,
+  tpexDisclosureBreachesModule,
+  twseSanctionsModule,
+  tpexSanctionsModule,
 ];
 
 /** The lists the project maintains, read beside the sources (source.ts, `ReferenceList`). */

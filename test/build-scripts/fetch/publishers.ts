@@ -28,6 +28,10 @@ export const PATHS = {
   genplusToken: '/api/api/Antiforgery/token',
   sitca: '/ROC/Industry/IN2630.aspx',
   fundList: '/v1/opendata/t187ap47_L',
+  twseBreaches: '/v1/opendata/t187ap23_L',
+  tpexBreaches: '/openapi/v1/mopsfin_t187ap23_O',
+  twseSanctions: '/v1/opendata/t187ap22_L',
+  tpexSanctions: '/openapi/v1/mopsfin_t187ap22_O',
 } as const;
 
 /** Each source's URL override pointing at the replay server (sources.md's URL with the replay's origin). */
@@ -42,6 +46,10 @@ export function replayEnv(base: string): Record<string, string> {
     FETCH_URL_SRC_MOPS_ESGREPORT: `${base}${PATHS.genplus}`,
     FETCH_URL_SRC_SITCA_ETF_HOLDINGS: `${base}${PATHS.sitca}?pid=IN22601_05`,
     FETCH_URL_SRC_TWSE_ETF_LIST: `${base}${PATHS.fundList}`,
+    FETCH_URL_SRC_TWSE_DISCLOSURE_BREACHES: `${base}${PATHS.twseBreaches}`,
+    FETCH_URL_SRC_TPEX_DISCLOSURE_BREACHES: `${base}${PATHS.tpexBreaches}`,
+    FETCH_URL_SRC_TWSE_SANCTIONS: `${base}${PATHS.twseSanctions}`,
+    FETCH_URL_SRC_TPEX_SANCTIONS: `${base}${PATHS.tpexSanctions}`,
     // The replay is tiny: the absolute minima of the sources' assertions scaled down (an empty answer still fails).
     ASSERT_MIN_SCALE: '0.001',
   };
@@ -416,8 +424,67 @@ export function publisherHandlers(): Record<string, Handler> {
     ...genplusHandlers(),
     [PATHS.sitca]: sitcaHandler(),
     [PATHS.fundList]: () => jsonReply(fundList),
+    [PATHS.twseBreaches]: () => jsonReply(twseBreaches),
+    [PATHS.tpexBreaches]: () => jsonReply(tpexBreaches),
+    [PATHS.twseSanctions]: () => jsonReply(twseSanctions),
+    [PATHS.tpexSanctions]: () => jsonReply(tpexSanctions),
   };
 }
+
+/**
+ * The exchanges' disclosure-conduct datasets in their served form (sources.md, "SRC-TWSE-SANCTIONS and
+ * the three sources beside it"): TWSE's Chinese keys, TPEx's `Date`/`SecuritiesCompanyCode`/
+ * `CompanyName` beside Chinese ones; ROC compact dates, amounts in NT$10,000, CRLF inside 違規事由,
+ * article fields ending in `\n`, a `&#8194;`, and a company with two rows.
+ */
+const twseBreaches = [
+  ['1141113', '2330', '該公司延遲發布重大訊息，已違反前述處理程序之規定，\r\n故處以違約金新臺幣 3 萬元。', '', '4條1項31款\n', '3.0'],
+  ['1140520', '2330', '該公司代子公司TSMC&#8194;Arizona取得資產，\r\n延遲發布重大訊息。', '', '4條1項20款\n', '5.0'],
+  ['1140103', '1101', '該公司延遲申報\r\n財務報告。', '3條1項\n', '', '1.0'],
+].map(([date, code, summary, filing, material, fine]) => ({
+  出表日期: '1150731',
+  發函日期: date,
+  股票代號: code,
+  公司名稱: code === '2330' ? '台積電' : '台泥',
+  違規事由: summary,
+  違反資訊申報作業辦法條款: filing,
+  違反重大訊息之查證暨公開處理程序條款: material,
+  '裁罰金額(萬)': fine,
+}));
+const tpexBreaches = [
+  {
+    Date: '1150731',
+    發函日期: '1140915',
+    SecuritiesCompanyCode: '6488',
+    CompanyName: '環球晶',
+    違規事由: '該公司延遲發布\r\n重大訊息。',
+    違反資訊申報作業辦法條款: '',
+    違反重大訊息之查證暨公開處理程序條款: '4條1項31款\n',
+    裁罰金額: '3.0',
+  },
+];
+const twseSanctions = [
+  {
+    出表日期: '1150731',
+    發函日期: '1141030',
+    股票代號: '2330',
+    公司名稱: '台積電',
+    違規事由: '內部人事前申報持股異常案件',
+    違反法規: '證券交易法第22條之2',
+    裁處情形: '處陳○○罰鍰8萬元',
+  },
+];
+const tpexSanctions = [
+  {
+    Date: '1150731',
+    發函日期: '1140610',
+    SecuritiesCompanyCode: '6488',
+    CompanyName: '環球晶',
+    違規事由: '財務報告\r\n未依規定編製',
+    違反法規: '證券交易法第14條',
+    裁處情形: '處該公司罰鍰24萬元',
+  },
+];
 
 /** The antiforgery cookie's name, as ASP.NET Core names it (`.AspNetCore.Antiforgery.` and a suffix). */
 export const GENPLUS_COOKIE = '.AspNetCore.Antiforgery.k3Zq9PvL1wE';
