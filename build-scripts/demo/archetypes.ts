@@ -297,8 +297,9 @@ export const ARCHETYPES: readonly Archetype[] = [
     pen(c, x, before(x, 60), 500_000, { serious: true });
     pen(c, x, before(x, 84), 200_000);
     pen(c, x, before(x, 108), 100_000);
-    // A breach exactly 24 months old no longer raises GF-S01 (1.2).
+    // A breach exactly 24 months old no longer raises GF-S01, nor a sanction of 30 months GF-S02 (1.2).
     conduct(c, before(x, 24), 'breach', 50_000);
+    conduct(c, before(x, 30), 'sanction');
   }),
   a('disclosure-y3-no-report', '33', 'otc', 60, ['GF-A01', 'GF-D01', 'GF-D02'], (c, x) => {
     full(c, x, x.E - 2, 800, { s3: false });

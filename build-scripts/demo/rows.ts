@@ -7,6 +7,8 @@ import type { cbamProductsLayout } from '../sources/cbam-products.js';
 import type { registryLayout } from '../sources/moenv-ghg-registry.js';
 import type { twseCompanyLayout } from '../sources/twse-company.js';
 import type { twseGhgLayout } from '../sources/twse-esg-ghg.js';
+import type { twseBreachLayout } from '../sources/twse-disclosure-breaches.js';
+import type { twseSanctionLayout } from '../sources/twse-sanctions.js';
 import { rocCompact, rocYear } from './dates.js';
 import { formatTq, formatTq4 } from './format.js';
 import { sicName } from './industries.js';
@@ -114,3 +116,51 @@ export function* cbamRows(u: Universe): Generator<RowOf<typeof cbamProductsLayou
     if (c.cbam) yield { ticker: c.ticker, sector: c.cbam.sector, product: c.cbam.product };
   }
 }
+
+/**
+ * Each company's disclosure conduct of one kind and market (TWSE t187ap23_L / t187ap22_L, TPEx
+ * mopsfin_t187ap23_O / mopsfin_t187ap22_O), in the exchanges' genuine form: 發函日期 ROC compact, the
+ * text hard-wrapped with CRLF every 40 characters, the article ending in a line break, a breach's
+ * fine in units of NT$10,000 with one decimal (`3.0`), the other article field empty.
+ */
+export function* breachRows(u: Universe, market: Market): Generator<RowOf<typeof twseBreachLayout>> {
+  const reportDate = rocCompact(u.asof);
+  for (const c of u.companies) {
+    if (c.market !== market) continue;
+    for (const x of c.conduct) {
+      if (x.kind !== 'breach') continue;
+      yield {
+        reportDate,
+        date: rocCompact(x.day),
+        ticker: c.ticker,
+        companyName: c.shortName,
+        summary: hardWrapped(x.summary),
+        filingArticle: '',
+        materialArticle: `${x.article}\n`,
+        fine: ((x.fine ?? 0) / 10_000).toFixed(1),
+      };
+    }
+  }
+}
+
+export function* sanctionRows(u: Universe, market: Market): Generator<RowOf<typeof twseSanctionLayout>> {
+  const reportDate = rocCompact(u.asof);
+  for (const c of u.companies) {
+    if (c.market !== market) continue;
+    for (const x of c.conduct) {
+      if (x.kind !== 'sanction') continue;
+      yield {
+        reportDate,
+        date: rocCompact(x.day),
+        ticker: c.ticker,
+        companyName: c.shortName,
+        summary: hardWrapped(x.summary),
+        rule: x.article,
+        decision: x.decision ?? '',
+      };
+    }
+  }
+}
+
+/** A text as the exchanges serve it: a CRLF every 40 characters (the reader joins the lines with one space). */
+const hardWrapped = (text: string) => text.match(/.{1,40}/gu)!.join('\r\n');

@@ -26,7 +26,11 @@ import { writeSitcaDemoFiles } from './sitca-files.js';
 import { CsvWriter, JsonRecordsWriter, type FileEncoding, type TableWriter } from './table-writers.js';
 import type { Universe } from './model.js';
 import { penaltyRows } from './penalty-rows.js';
-import { cbamRows, companyRows, ghgRows, registryRows, type RowOf } from './rows.js';
+import { breachRows, cbamRows, companyRows, ghgRows, registryRows, sanctionRows, type RowOf } from './rows.js';
+import { tpexBreachLayout } from '../sources/tpex-disclosure-breaches.js';
+import { tpexSanctionLayout } from '../sources/tpex-sanctions.js';
+import { twseBreachLayout } from '../sources/twse-disclosure-breaches.js';
+import { twseSanctionLayout } from '../sources/twse-sanctions.js';
 
 export type HeaderStyle = 'label' | 'key';
 
@@ -74,6 +78,11 @@ export const DEMO_FILES = [
   job(tpexGhgLayout, 'label', JSON_ARRAY, (u) => ghgRows(u, 'otc'), '範疇一排放量(噸CO2e)'),
   job(registryLayout, 'key', { kind: 'json', wrapped: true, pagesOf: 'GHG_P_01' }, registryRows),
   job(cbamProductsLayout, 'label', { kind: 'csv', encoding: 'utf8' }, cbamRows),
+  // Disclosure conduct: TWSE's Chinese keys, TPEx's `Date`/`SecuritiesCompanyCode`/`CompanyName` beside Chinese ones.
+  job(twseBreachLayout, 'label', JSON_ARRAY, (u) => breachRows(u, 'listed')),
+  job(tpexBreachLayout, 'key', JSON_ARRAY, (u) => breachRows(u, 'otc')),
+  job(twseSanctionLayout, 'label', JSON_ARRAY, (u) => sanctionRows(u, 'listed')),
+  job(tpexSanctionLayout, 'key', JSON_ARRAY, (u) => sanctionRows(u, 'otc')),
 ] as const;
 
 function writerFor(path: string, form: ServedForm): TableWriter {

@@ -11,6 +11,10 @@ import { tpexCompanyLayout } from '../../../build-scripts/sources/tpex-company.j
 import { tpexGhgLayout } from '../../../build-scripts/sources/tpex-esg-ghg.js';
 import { twseCompanyLayout } from '../../../build-scripts/sources/twse-company.js';
 import { twseGhgLayout } from '../../../build-scripts/sources/twse-esg-ghg.js';
+import { tpexBreachLayout } from '../../../build-scripts/sources/tpex-disclosure-breaches.js';
+import { tpexSanctionLayout } from '../../../build-scripts/sources/tpex-sanctions.js';
+import { twseBreachLayout } from '../../../build-scripts/sources/twse-disclosure-breaches.js';
+import { twseSanctionLayout } from '../../../build-scripts/sources/twse-sanctions.js';
 import { recordsAt } from './csv-parse.js';
 
 const DAY = 86_400_000;
@@ -113,6 +117,21 @@ export function evaluateDemo(dir: string): { asof: string; results: Map<string, 
     const list = penaltiesBy.get(r.uniformNo as string) ?? [];
     list.push(r);
     penaltiesBy.set(r.uniformNo as string, list);
+  }
+  // 1.2: disclosure conduct, by ticker: each row's kind (from its file) and 發函日期 (ROC compact).
+  const conductBy = new Map<string, { kind: 'breach' | 'sanction'; day: number }[]>();
+  const conductFiles = [
+    [twseBreachLayout, 'breach'],
+    [tpexBreachLayout, 'breach'],
+    [twseSanctionLayout, 'sanction'],
+    [tpexSanctionLayout, 'sanction'],
+  ] as const;
+  for (const [layout, kind] of conductFiles) {
+    for (const r of recordsAt(join(dir, layout.file), layout.columns)) {
+      const list = conductBy.get(r.ticker as string) ?? [];
+      list.push({ kind, day: parseAnyDate(r.date as string) });
+      conductBy.set(r.ticker as string, list);
+    }
   }
   const cbamTickers = new Set(recordsAt(join(dir, cbamProductsLayout.file), cbamProductsLayout.columns).map((r) => r.ticker as string));
 
@@ -243,6 +262,10 @@ export function evaluateDemo(dir: string): { asof: string; results: Map<string, 
       }
     }
     if (disc && disc.s3 === null) flags.push('GF-D02');
+    const from24 = monthsBack(D, 24);
+    const conduct = (conductBy.get(ticker) ?? []).filter((x) => x.day > from24 && x.day <= D);
+    if (conduct.some((x) => x.kind === 'breach')) flags.push('GF-S01');
+    if (conduct.some((x) => x.kind === 'sanction')) flags.push('GF-S02');
 
     const score = disclosure + assurance + compliance + consistency;
     branches.push(`verdict:${score >= 80 ? 'credible' : score >= 60 ? 'decent' : score >= 40 ? 'questionable' : 'poor'}`);
