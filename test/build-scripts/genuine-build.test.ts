@@ -32,9 +32,11 @@ const PLACED: Record<string, string> = {
 const WRAPPED: Record<string, string> = {
   'SRC-TWSE-ESG-GHG/GET__opendata_t187ap46_L_1.json': 't187ap46_L_1.json',
   'SRC-TWSE-ETF-LIST/GET__opendata_t187ap47_L.json': 't187ap47_L.json',
+  'SRC-FSC-SANCTIONS/GET__opendata_t187ap23_L.json': 't187ap23_L.json',
+  'SRC-FSC-SANCTIONS/GET__opendata_t187ap22_L.json': 't187ap22_L.json',
 };
 /** The sources the replay answers for. */
-const REPLAYED = ['SRC-TPEX-ESG-GHG', 'SRC-MOPS-ESGREPORT', 'SRC-SITCA-ETF-HOLDINGS'];
+const REPLAYED = ['SRC-TPEX-ESG-GHG', 'SRC-MOPS-ESGREPORT', 'SRC-SITCA-ETF-HOLDINGS', 'SRC-TPEX-DISCLOSURE-BREACHES', 'SRC-TPEX-SANCTIONS'];
 /**
  * The replay's answers are tiny (two or three companies), so the sources' absolute minima are scaled to
  * them, as the replay's own tests do; the genuine penalty page alone would need 0.01 (1,000 of 100,000).
@@ -355,5 +357,55 @@ describe('the TWSE fund list as served in November 2025 (t187ap47_L, the older 2
     const page = readFileSync(join(built.dir, 'tree', fileForPageUrl('/sources/')), 'utf8');
     const entry = page.slice(page.indexOf('id="SRC-TWSE-ETF-LIST"'));
     expect(entry).toMatch(new RegExp(`class="publisher-date">${stamped} — \\d+ days before it was retrieved`));
+  });
+});
+
+describe('disclosure conduct (t187ap23_L, 79 breaches; t187ap22_L, 65 FSC sanctions; 2025-11-22)', () => {
+  const breaches = body('SRC-FSC-SANCTIONS/GET__opendata_t187ap23_L.json');
+  const sanctions = body('SRC-FSC-SANCTIONS/GET__opendata_t187ap22_L.json');
+
+  it('every row of a listed company is in its disclosure_conduct, with kind, date and fine computed from the files', () => {
+    const expected = new Map<string, string[]>();
+    const add = (code: string, entry: string) => expected.set(code, [...(expected.get(code) ?? []), entry].sort());
+    for (const r of breaches)
+      if (companies.has(r['股票代號']!.trim())) add(r['股票代號']!.trim(), `breach ${roc(r['發函日期']!)} ${Number(r['裁罰金額(萬)']) * 10_000}`);
+    for (const r of sanctions) if (companies.has(r['股票代號']!.trim())) add(r['股票代號']!.trim(), `sanction ${roc(r['發函日期']!)} null`);
+    expect([...expected.values()].flat()).toHaveLength(breaches.length + sanctions.length);
+    for (const [ticker, rows] of expected) {
+      const conduct = canonical(ticker).disclosure_conduct as { kind: string; date: string; fine: number | null; source_id: string }[];
+      expect(conduct.map((c) => `${c.kind} ${c.date} ${c.fine}`).sort(), ticker).toEqual(rows);
+      // Newest first.
+      expect(conduct.map((c) => c.date)).toEqual([...conduct.map((c) => c.date)].sort().reverse());
+    }
+    // 2236 has six rows in t187ap23_L: six in its section.
+    expect(breaches.filter((r) => r['股票代號'] === '2236')).toHaveLength(6);
+    expect(canonical('2236').disclosure_conduct.filter((c: { kind: string }) => c.kind === 'breach')).toHaveLength(6);
+    expect(built.summary.tally.of('SRC-TWSE-DISCLOSURE-BREACHES').records).toBe(breaches.length);
+    expect(built.summary.tally.of('SRC-TWSE-SANCTIONS').records).toBe(sanctions.length);
+  });
+
+  it('GF-S01 for a breach within 24 months of the snapshot, GF-S02 for a sanction, each naming its source', () => {
+    const asof = summary('1727').data_asof as string;
+    const within = (iso: string) => {
+      const [y, m, d] = asof.split('-').map(Number) as [number, number, number];
+      const from = new Date(Date.UTC(y - 2, m - 1, Math.min(d, new Date(Date.UTC(y - 2, m, 0)).getUTCDate()))).toISOString().slice(0, 10);
+      return iso > from && iso <= asof;
+    };
+    const breachTickers = new Set(breaches.filter((r) => within(roc(r['發函日期']!))).map((r) => r['股票代號']!.trim()));
+    const sanctionTickers = new Set(sanctions.filter((r) => within(roc(r['發函日期']!))).map((r) => r['股票代號']!.trim()));
+    expect(breachTickers.size).toBeGreaterThan(0);
+    // TWSE's listed companies (the OTC ones' conduct comes from the replay's TPEx answers).
+    for (const t of twse.map((c) => c['公司代號']!.trim())) {
+      const flags = canonical(t).flags as { id: string; source_id: string }[];
+      expect(
+        flags.some((f) => f.id === 'GF-S01'),
+        t,
+      ).toBe(breachTickers.has(t));
+      expect(
+        flags.some((f) => f.id === 'GF-S02'),
+        t,
+      ).toBe(sanctionTickers.has(t));
+    }
+    expect(canonical('1727').flags.find((f: { id: string }) => f.id === 'GF-S01').source_id).toBe('SRC-TWSE-DISCLOSURE-BREACHES');
   });
 });
