@@ -47,7 +47,7 @@ export interface paths {
         };
         /**
          * Canonical view: the five sourced sections; ?fields= selects some (computed)
-         * @description Without a query string the static file, with all five sections (14 keys).
+         * @description Without a query string the static file, with all 6 sections (15 keys).
          */
         get: operations["canonical"];
         put?: never;
@@ -458,6 +458,7 @@ export interface components {
             carbon_fee?: components["schemas"]["CarbonFee"];
             assurance?: ((components["schemas"]["Assurance"] | null) | null) | components["schemas"]["Assurance"] | null;
             flags?: components["schemas"]["Flag"][];
+            disclosure_conduct?: components["schemas"]["DisclosureConduct"][];
         };
         Penalty: {
             /** @description Source registry id; resolves in /sources/registry */
@@ -564,6 +565,31 @@ export interface components {
             /** @description Source registry id; resolves in /sources/registry */
             source_id: string;
         };
+        DisclosureConduct: {
+            /** @description Source registry id; resolves in /sources/registry */
+            source_id: string;
+            source_name: string;
+            /** @description The dataset the row is in (no record-level link is known: the row is the one of this date and code) */
+            source_url: string;
+            /**
+             * @description `breach`: the exchange’s penalty for a disclosure breach (t187ap23); `sanction`: an FSC sanction in the company’s case (t187ap22)
+             * @enum {string}
+             */
+            kind: "breach" | "sanction";
+            /** @description 發函日期: when the decision was sent */
+            date: string;
+            /** @description 違規事由, cleaned (references decoded, line breaks as one space) */
+            summary: string;
+            /** @description The articles named, or null */
+            rule: string | null;
+            /** @description NT$, where the dataset has an amount field (t187ap23, served in units of NT$10,000); else null (a fine in 裁處情形 stays text) */
+            fine: number | null;
+            /** @constant */
+            fine_currency: "TWD";
+            /** @description 裁處情形 (t187ap22), or null */
+            decision: string | null;
+            record_id: string;
+        };
         HistoryResponse: {
             /** @constant */
             ok: true;
@@ -652,6 +678,7 @@ export interface components {
                 carbon_fee?: components["schemas"]["CarbonFee"];
                 assurance?: ((components["schemas"]["Assurance"] | null) | null) | components["schemas"]["Assurance"] | null;
                 flags?: components["schemas"]["Flag"][];
+                disclosure_conduct?: components["schemas"]["DisclosureConduct"][];
                 company: components["schemas"]["CompanySummary"];
             }[];
         };

@@ -1,4 +1,5 @@
 import { OGDL_TW } from '../sources/registry-info.js';
+import { CONDUCT_KINDS } from '../../src/contract/vocabulary.js';
 import { SCORE_NAME } from '../../src/methodology/rules.js';
 import { BOOLEAN_COLUMNS, JSON_ARRAY_COLUMNS } from './column-kinds.js';
 import { serviceUrl, type SnapshotFacts } from './snapshot-facts.js';
@@ -21,6 +22,35 @@ export interface CsvResourceInput {
 
 type Field = Record<string, unknown> & { name: string; type: string };
 
+/**
+ * What a table's rows are and what its columns hold, where the name alone does not say it: the
+ * resource's `description` and its fields' `description` (and `constraints`) in the descriptor.
+ */
+const TABLE_NOTES: Readonly<Record<string, { description: string; fields: Readonly<Record<string, Record<string, unknown>>> }>> = {
+  disclosure_conduct: {
+    description:
+      'Each company’s conduct as a discloser (methodology 1.2): the exchanges’ penalties for disclosure breaches ' +
+      '(TWSE and TPEx t187ap23) and the FSC sanctions in its cases (t187ap22), one row a decision; the ' +
+      '`disclosure_conduct` section of GET /api/v1/company/{ticker}/canonical.',
+    fields: {
+      ticker: { description: 'The company’s stock code (companies.ticker).' },
+      record_id: { description: 'Stable within the source: made from the dataset, the code, the date and a digest of the summary.' },
+      kind: {
+        description:
+          '`breach`: the exchange’s penalty for a disclosure breach (t187ap23); `sanction`: an FSC sanction in the company’s case (t187ap22).',
+        constraints: { enum: [...CONDUCT_KINDS] },
+      },
+      date: { description: '發函日期: when the decision was sent, ISO 8601 (YYYY-MM-DD).' },
+      summary: { description: '違規事由, cleaned (references decoded, line breaks as one space).' },
+      rule: { description: 'The articles named; empty when none.' },
+      fine: { description: 'NT$, where the dataset has an amount field (t187ap23); empty otherwise (a fine in 裁處情形 stays text).' },
+      decision: { description: '裁處情形 (t187ap22); empty otherwise.' },
+      source_id: { description: 'The source the row was read from (sources.source_id).' },
+      source_url: { description: 'The dataset the row is in.' },
+    },
+  },
+};
+
 /** Table Schema field for one column, from its declared SQLite type and what the column is known to hold. */
 function tableSchemaField(table: string, c: ColumnInfo): Field {
   if (JSON_ARRAY_COLUMNS.has(c.name)) {
@@ -42,11 +72,17 @@ function tableSchemaField(table: string, c: ColumnInfo): Field {
 }
 
 function resource(r: CsvResourceInput) {
-  const schema: Record<string, unknown> = { fields: r.table.columns.map((c) => tableSchemaField(r.table.name, c)) };
+  const notes = TABLE_NOTES[r.table.name];
+  const fields = r.table.columns.map((c) => {
+    const f = tableSchemaField(r.table.name, c);
+    return notes?.fields[c.name] ? { ...f, ...notes.fields[c.name] } : f;
+  });
+  const schema: Record<string, unknown> = { fields };
   if (r.table.primaryKey.length > 0) schema.primaryKey = r.table.primaryKey;
   if (r.table.uniqueKeys.length > 0) schema.uniqueKeys = r.table.uniqueKeys;
   return {
     name: r.table.name,
+    ...(notes ? { description: notes.description } : {}),
     type: 'table',
     path: r.fileName,
     format: 'csv',
@@ -92,7 +128,7 @@ export function buildDatapackage(facts: SnapshotFacts, csvs: readonly CsvResourc
   const home = serviceUrl(m.service_host);
   const description = [
     `${SCORE_NAME} of Taiwan-listed companies with the facts behind it (carbon disclosures, assurance, ` +
-      `environmental penalties, carbon-fee liability, ETF holdings), snapshot ${m.dataset_snapshot_id}: data as of ` +
+      `environmental penalties, disclosure conduct, carbon-fee liability, ETF holdings), snapshot ${m.dataset_snapshot_id}: data as of ` +
       `${m.data_asof}, methodology ${m.methodology_version}.`,
     demo ? 'This is a demo snapshot: every company and fact in it is fictional.' : '',
     `Each table is one CSV resource below. The same tables, with indexes, are in the SQLite database ` +

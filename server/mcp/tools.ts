@@ -186,7 +186,8 @@ export const TOOLS: readonly Tool[] = [
     description:
       `The facts behind a company’s score, each with its source: environmental penalties (date, fine, agency, link ` +
       `to the government record), greenhouse-gas disclosure (scope 1/2/3, verified or not, registry total), ` +
-      `carbon-fee obligation, assurance of its sustainability report, and red flags. ${TICKER}. ${SOURCED}`,
+      `carbon-fee obligation, assurance of its sustainability report, red flags, and its disclosure conduct (the ` +
+      `exchanges’ penalties for disclosure breaches and FSC sanctions: kind, date, summary, rule, fine). ${TICKER}. ${SOURCED}`,
     api: 'GET /api/v1/company/<ticker>/canonical?fields=<fields>',
     input: z.strictObject({ ...tickerInput.shape, ...canonicalQuerySchema.shape }),
     output: canonicalViewSchema,

@@ -76,6 +76,7 @@ export async function packs(ctx: RouteContext): Promise<void> {
   const meta = store.meta;
   const companies: PackCompany[] = codes.map((t) => ({
     record: store.company(t)!,
+    conduct: store.conductSummary(t),
     summary: required(dir, fileForUrlPath(urls.company(t))),
     canonical: required(dir, fileForUrlPath(urls.canonical(t))),
     history: historyOf(ctx, t),

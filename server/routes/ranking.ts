@@ -71,7 +71,7 @@ async function rankingCsv(ctx: RouteContext, filter: RankingFilter, query: Ranki
   };
   for (const ticker of rankingIndex(store).tickers(filter, query.sort)) {
     if (res.destroyed) return;
-    chunk += rankingCsvLine(meta, store.company(ticker)!);
+    chunk += rankingCsvLine(meta, store.company(ticker)!, store.conductSummary(ticker));
     if (++lines >= 500) await flush();
   }
   if (chunk !== '') await flush();

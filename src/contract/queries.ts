@@ -37,7 +37,11 @@ export const rankingQuerySchema = z.strictObject({
   gf: flagIdParam.optional(),
   q: searchParam('q', LIMITS.qMaxChars).optional(),
   mode: oneOfParam('mode', RANKING_MODES, 'compact (default): five fields per entry; full: the whole company summary').default(RANKING_MODES[0]),
-  format: oneOfParam('format', RANKING_FORMATS, 'csv: every matching row (page and limit ignored), mode=full columns').default(RANKING_FORMATS[0]),
+  format: oneOfParam(
+    'format',
+    RANKING_FORMATS,
+    'csv: every matching row (page and limit ignored), mode=full columns, with disclosure_conduct_count and disclosure_conduct_latest (the conduct section: its row count and newest date) before citation',
+  ).default(RANKING_FORMATS[0]),
 });
 export type RankingQuery = z.output<typeof rankingQuerySchema>;
 

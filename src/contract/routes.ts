@@ -20,7 +20,7 @@ import { registryResponseSchema } from './registry.js';
 import { snapshotsResponseSchema } from './snapshots.js';
 import { API_BASE } from './urls.js';
 import { usageResponseSchema } from './usage.js';
-import { LIMITS, SNAPSHOT_ID_PATTERN, UPPER_CODE_PATTERN, type QuotaBucket } from './vocabulary.js';
+import { CANONICAL_SECTIONS, LIMITS, SNAPSHOT_ID_PATTERN, UPPER_CODE_PATTERN, type QuotaBucket } from './vocabulary.js';
 
 /**
  * The route table: every operation of the API, once. The shim's router, the OpenAPI document, the
@@ -31,7 +31,7 @@ import { LIMITS, SNAPSHOT_ID_PATTERN, UPPER_CODE_PATTERN, type QuotaBucket } fro
 
 /** The groups of the OpenAPI document (its tags), in the order a reader meets them. */
 export const OPERATION_GROUPS = {
-  companies: { name: 'Companies', description: 'One company: its summary, its five sourced sections and its history across snapshots.' },
+  companies: { name: 'Companies', description: 'One company: its summary, its six sourced sections and its history across snapshots.' },
   several: { name: 'Several companies', description: 'Side by side, many summaries in one call, and evidence packs to cite.' },
   rankings: { name: 'Rankings', description: 'The market ranked by credibility score, filtered and sorted.' },
   etfs: { name: 'ETFs', description: 'ESG funds rated by their holdings.' },
@@ -146,7 +146,7 @@ const TABLE = [
     path: '/company/{ticker}/canonical',
     group: 'companies',
     summary: 'Canonical view: the five sourced sections; ?fields= selects some (computed)',
-    description: `Without a query string the static file, with all five sections (${Object.keys(fullCanonicalViewSchema.shape).length} keys).`,
+    description: `Without a query string the static file, with all ${CANONICAL_SECTIONS.length} sections (${Object.keys(fullCanonicalViewSchema.shape).length} keys).`,
     query: canonicalQuerySchema,
     ok: { schema: canonicalViewSchema },
     file: unknownTicker,

@@ -49,6 +49,13 @@ export type IndexedCompany = Pick<
   'ticker' | 'company_name' | 'company_name_norm' | 'credibility_score' | 'verdict' | 'rank' | 'industry' | 'market_type' | 'assurance_level'
 > & { flag_ids: string[] };
 
+/** A company's `disclosure_conduct` rows in brief (the ranking CSV's conduct columns). */
+export interface ConductSummary {
+  count: number;
+  /** The newest row's date; null when it has none. */
+  latest: string | null;
+}
+
 /** Everything the views need about one company. */
 export interface CompanyFacts {
   company: CompanyRecord;
@@ -103,6 +110,7 @@ export class SnapshotStore {
       firstTickers: p('SELECT ticker FROM companies ORDER BY ticker LIMIT ?'),
       penalties: raw(`SELECT ${PENALTY.columns} FROM penalties WHERE ticker = ? ORDER BY date DESC, record_id`),
       conduct: raw(`SELECT ${CONDUCT.columns} FROM disclosure_conduct WHERE ticker = ? ORDER BY date DESC, record_id`),
+      conductSummary: p('SELECT COUNT(*) AS count, MAX(date) AS latest FROM disclosure_conduct WHERE ticker = ?'),
       disclosure: raw(`SELECT ${DISCLOSURE.columns} FROM carbon_disclosures WHERE ticker = ?`),
       carbonFee: raw(`SELECT ${CARBON_FEE.columns} FROM carbon_fees WHERE ticker = ?`),
       assurance: raw(`SELECT ${ASSURANCE.columns} FROM assurances WHERE ticker = ?`),
@@ -210,6 +218,11 @@ export class SnapshotStore {
     const facts = this.factsOf(company);
     this.factsCache.set(ticker, facts);
     return facts;
+  }
+
+  /** How many conduct rows a company has, and the newest one's date (one read of conduct_by_company). */
+  conductSummary(ticker: string): ConductSummary {
+    return this.stmt.conductSummary.get(ticker) as ConductSummary;
   }
 
   companyCount(): number {

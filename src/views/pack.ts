@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { SCORE_NAME } from '../methodology/rules.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
-import type { CompanyRecord, SourceRecord } from '../snapshot/store.js';
+import type { CompanyRecord, ConductSummary, SourceRecord } from '../snapshot/store.js';
 import { urls } from '../contract/urls.js';
+import { CANONICAL_SECTIONS } from '../contract/vocabulary.js';
 import { citation } from './company.js';
 import { rankingCsvHeader, rankingCsvLine } from './ranking-csv.js';
 import { registryView } from './registry.js';
@@ -16,6 +17,8 @@ import { registryView } from './registry.js';
 /** One company's files as the static tree serves them: the pack holds those exact bodies. */
 export interface PackCompany {
   record: CompanyRecord;
+  /** Its conduct rows in brief, for companies.csv's conduct columns. */
+  conduct: ConductSummary;
   /** GET /company/{ticker} */
   summary: Buffer;
   /** GET /company/{ticker}/canonical */
@@ -87,7 +90,7 @@ export function packFiles(p: PackInputs): PackFile[] {
   files.push({ name: 'CITATION.cff', bytes: p.citationCff });
   files.push({
     name: 'companies.csv',
-    bytes: Buffer.from(rankingCsvHeader() + companies.map((c) => rankingCsvLine(meta, c.record)).join(''), 'utf8'),
+    bytes: Buffer.from(rankingCsvHeader() + companies.map((c) => rankingCsvLine(meta, c.record, c.conduct)).join(''), 'utf8'),
   });
   for (const c of companies) {
     const t = c.record.ticker;
@@ -123,7 +126,8 @@ function readme(meta: SnapshotMeta, companies: CompanyRecord[], sources: SourceR
     '|---|---|',
     "| `companies.csv` | one row per company: the summary, columns as the ranking's CSV export (UTF-8 with BOM) |",
     '| `companies/{ticker}/summary.json` | the company summary, exactly the body of `GET /api/v1/company/{ticker}` |',
-    "| `companies/{ticker}/canonical.json` | its five sections with every fact's `source_id`, exactly `GET /api/v1/company/{ticker}/canonical` |",
+    `| \`companies/{ticker}/canonical.json\` | its ${CANONICAL_SECTIONS.length} sections (${CANONICAL_SECTIONS.map((s) => `\`${s}\``).join(', ')}) ` +
+      "with every fact's `source_id`, exactly `GET /api/v1/company/{ticker}/canonical` |",
     '| `companies/{ticker}/history.json` | its score in every published snapshot, exactly `GET /api/v1/company/{ticker}/history` |',
     '| `sources.json` | the registry entries of exactly the sources these facts cite, each with the sha256 of the publisher files its facts came from |',
     '| `methodology.json` | how the score is computed, exactly `GET /api/v1/methodology` |',

@@ -19,6 +19,7 @@ const DATA_TABLES = [
   'carbon_fees',
   'cbam_products',
   'companies',
+  'disclosure_conduct',
   'etf_holdings',
   'etfs',
   'flags',
@@ -159,6 +160,9 @@ function makeDb(path: string): void {
   const pen = db.prepare('INSERT INTO penalties VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   pen.run('1101', 'R-2', 'EPB-KH', '高雄市政府環境保護局', '2024-05-01', 120000.5, 0, TRICKY, 'SRC-MOENV-EMS_P_46', 'https://example.org/r2');
   pen.run('1101', 'R-1', 'EPB-KH', '高雄市政府環境保護局', '2024-06-01', 1e9, 1, 'serious', 'SRC-MOENV-EMS_P_46', 'https://example.org/r1');
+  const conduct = db.prepare('INSERT INTO disclosure_conduct VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  conduct.run('2330', 'C-2', 'breach', '2024-07-01', TRICKY, '證券交易法第36條', 50_000, null, 'SRC-TWSE-T187AP23_L', 'https://example.org/c');
+  conduct.run('2330', 'C-1', 'sanction', '2023-01-05', '未依規定申報', null, null, '糾正', 'SRC-TWSE-T187AP22_L', 'https://example.org/c2');
   const disc = db.prepare('INSERT INTO carbon_disclosures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   disc.run(
     '2330',
@@ -425,6 +429,35 @@ describe('writeDownloads', () => {
     expect(flags.schema.primaryKey).toEqual(['ticker', 'flag_id']);
     const penalties = dp.resources.find((r: { name: string }) => r.name === 'penalties');
     expect(penalties.schema.primaryKey).toBeUndefined();
+    // The conduct table is described: what its rows are, and what each column holds.
+    const conduct = dp.resources.find((r: { name: string }) => r.name === 'disclosure_conduct');
+    expect(conduct.description).toMatch(/t187ap23.*t187ap22/);
+    expect(conduct.schema.fields.map((f: { name: string }) => f.name)).toEqual([
+      'ticker',
+      'record_id',
+      'kind',
+      'date',
+      'summary',
+      'rule',
+      'fine',
+      'decision',
+      'source_id',
+      'source_url',
+    ]);
+    for (const f of conduct.schema.fields) expect(f.description, f.name).toEqual(expect.any(String));
+    expect(fieldOf('disclosure_conduct', 'kind')).toMatchObject({ type: 'string', constraints: { enum: ['breach', 'sanction'] } });
+    expect(fieldOf('disclosure_conduct', 'fine')).toMatchObject({ type: 'number' });
+    expect(dp.description).toMatch(/disclosure conduct/);
+  });
+
+  it('writes disclosure_conduct.csv: every conduct row, a missing rule, fine or decision as an empty cell', () => {
+    const rows = parseCsv(readFileSync(join(outA, 'disclosure_conduct.csv'), 'utf8'));
+    expect(rows[0]).toEqual(['ticker', 'record_id', 'kind', 'date', 'summary', 'rule', 'fine', 'decision', 'source_id', 'source_url']);
+    expect(rows.slice(1).map((r) => [r[0], r[2], r[3], r[5], r[6], r[7]])).toEqual([
+      ['2330', 'sanction', '2023-01-05', '', '', '糾正'],
+      ['2330', 'breach', '2024-07-01', '證券交易法第36條', '50000', ''],
+    ]);
+    expect(rows[2]?.[4]).toBe(TRICKY);
   });
 
   it('writes a CITATION.cff naming the snapshot, as-of date and demo status', () => {

@@ -80,8 +80,18 @@ describe('GET /compare', () => {
       expect(Object.keys(el).sort()).toEqual(['as_of', 'carbon_disclosure', 'company', 'company_name_norm', 'disclaimer', 'flags', 'ticker']);
       expect(el).toEqual({ ...canonicalElement(t, ['flags', 'carbon_disclosure']), company: await companyOf(t) });
     }
-    const five = await api(`/compare?${qs({ tickers: 'D1101,D1102', fields: 'penalties,carbon,carbon_fee,assurance,flags' })}`);
-    expect(five.text).toBe((await api('/compare?tickers=D1101,D1102')).text);
+    const six = await api(`/compare?${qs({ tickers: 'D1101,D1102', fields: 'penalties,carbon,carbon_fee,assurance,flags,conduct' })}`);
+    expect(six.text).toBe((await api('/compare?tickers=D1101,D1102')).text);
+    // The conduct section alone, by its alias, as canonical gives it.
+    const conduct = await api(`/compare?${qs({ tickers: 'D1595,D1101', fields: 'conduct' })}`);
+    expectSuccessEnvelope(conduct);
+    for (const [i, t] of ['D1595', 'D1101'].entries()) {
+      const el = conduct.body.data[i];
+      expect(Object.keys(el).sort()).toEqual(['as_of', 'company', 'company_name_norm', 'disclaimer', 'disclosure_conduct', 'ticker']);
+      expect(el).toEqual({ ...canonicalElement(t, ['disclosure_conduct']), company: await companyOf(t) });
+    }
+    const all = await api('/compare?tickers=D1101,D1102');
+    for (const el of all.body.data) expect(Array.isArray(el.disclosure_conduct)).toBe(true);
     expectBadParam(await api('/compare?tickers=D1101,D1102&fields=nope'), 'fields');
     expectBadParam(await api('/compare?tickers=D1101,D1102&fields='), 'fields');
     expectBadParam(await api('/compare?tickers=D1101,D1102&fields=,'), 'fields');

@@ -14,7 +14,7 @@ import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
  * from the static tree the same build rendered.
  */
 export const API = '/api/v1';
-export const SECTIONS = ['penalties', 'carbon_disclosure', 'carbon_fee', 'assurance', 'flags'] as const;
+export const SECTIONS = ['penalties', 'carbon_disclosure', 'carbon_fee', 'assurance', 'flags', 'disclosure_conduct'] as const;
 export const ALWAYS = [
   'ok',
   'generated_at',

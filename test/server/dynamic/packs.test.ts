@@ -194,6 +194,15 @@ describe('a pack for three companies', () => {
     expect(readme).toContain([...tickers].sort().join(', '));
     expect(readme).toContain('sha256sum -c SHA256SUMS');
     expect(readme).toContain(store.meta.service_host);
+    expect(readme).toContain('`disclosure_conduct`'); // the canonical view's six sections, named
+  });
+
+  it('each canonical.json has the disclosure_conduct section, as every other section', () => {
+    for (const t of tickers) {
+      const canonical = JSON.parse(readFileSync(join(dir, 'companies', t, 'canonical.json'), 'utf8'));
+      expect(Object.keys(canonical), t).toEqual(expect.arrayContaining(['penalties', 'flags', 'disclosure_conduct']));
+      expect(Array.isArray(canonical.disclosure_conduct), t).toBe(true);
+    }
   });
 });
 

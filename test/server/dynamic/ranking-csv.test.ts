@@ -20,7 +20,9 @@ describe('GET /ranking?format=csv', () => {
     expect(res.headers.get('cache-control')).toBe('private, max-age=3600'); // metered: never from a shared cache
     expect(rows[0]).toEqual([...CSV_COLUMNS]);
     const full = await api('/ranking?mode=full&limit=1');
-    expect(rows[0]).toEqual(Object.keys(full.body.data[0]));
+    // mode=full's keys, and the conduct section in two cells before the citation.
+    const keys = Object.keys(full.body.data[0]);
+    expect(rows[0]).toEqual([...keys.slice(0, -1), 'disclosure_conduct_count', 'disclosure_conduct_latest', 'citation']);
     for (const r of rows) expect(r).toHaveLength(CSV_COLUMNS.length);
   });
 
@@ -55,6 +57,18 @@ describe('GET /ranking?format=csv', () => {
     }
   });
 
+  it('the conduct cells are the count of the company’s disclosure_conduct rows and the newest date', async () => {
+    const { rows } = await csvOf({});
+    const header = rows[0]!;
+    const count = header.indexOf('disclosure_conduct_count');
+    const latest = header.indexOf('disclosure_conduct_latest');
+    for (const r of rows.slice(1)) {
+      const conduct = store.facts(r[0]!)!.conduct;
+      expect(r[count], r[0]).toBe(String(conduct.length));
+      expect(r[latest], r[0]).toBe(conduct[0]?.date ?? '');
+    }
+  });
+
   it('cells are the mode=full values; arrays are joined with |', async () => {
     const params = { gf: 'GF-P02' };
     const full = await fetchAllFull(params);
@@ -64,6 +78,7 @@ describe('GET /ranking?format=csv', () => {
     full.forEach((entry, i) => {
       const row = Object.fromEntries(header.map((k, j) => [k, rows[i + 1]![j]!]));
       for (const k of header) {
+        if (!(k in entry)) continue; // the conduct cells: the test above
         const v = entry[k];
         if (k === 'score_breakdown') {
           const parts = row[k]!.split('|');

@@ -60,6 +60,20 @@ describe('tools', () => {
     expect(ranking.format).toBeUndefined(); // CSV is the API's, not a tool's
   });
 
+  it('has the conduct section in the answers of get_company_facts and compare_companies, and takes fields=conduct', async () => {
+    const { tools } = await client.listTools();
+    const json = (name: string) => JSON.stringify(tools.find((t) => t.name === name)!.outputSchema);
+    for (const name of ['get_company_facts', 'compare_companies']) {
+      expect(json(name), name).toContain('"disclosure_conduct"');
+      expect(json(name), name).toMatch(/"enum":\["breach","sanction"\]/);
+    }
+    const t = [...store.companies()][0]!.ticker;
+    const facts = answerOf(await client.callTool({ name: 'get_company_facts', arguments: { ticker: t, fields: ['conduct'] } }));
+    expect(facts).toEqual(await api(`/company/${t}/canonical?fields=conduct`));
+    expect(Array.isArray(facts.disclosure_conduct)).toBe(true);
+    expect(facts.penalties).toBeUndefined();
+  });
+
   it('calls every tool; each answer equals the API response to the same request (same snapshot, same facts)', async () => {
     const companies = [...store.companies()];
     const [a, b, c] = companies.filter((x) => x.top_flags.length > 0);
