@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ConductRow } from '../../build-scripts/sources/facts.js';
 import { explainChange, explainInFull, factsKey, inputOf, readsConduct, type Side } from '../../build-scripts/history/explain.js';
 import type { Cause, ChangeItem } from '../../src/contract/changes.js';
 import { CAUSE_KINDS } from '../../src/contract/vocabulary.js';
@@ -6,7 +10,8 @@ import { flagsFor } from '../../src/methodology/flags.js';
 import { METHODOLOGY_VERSION } from '../../src/methodology/rules.js';
 import { scoreCompany } from '../../src/methodology/score.js';
 import type { ConductRecord } from '../../src/snapshot/rows.js';
-import type { CompanyFacts } from '../../src/snapshot/store.js';
+import { SnapshotStore, type CompanyFacts } from '../../src/snapshot/store.js';
+import { ASOF, handBuiltSources, writeHandBuiltSnapshot } from '../helpers/hand-built-snapshot.js';
 import { en } from '../../src/site/i18n/en.js';
 import { zhTW } from '../../src/site/i18n/zh-TW.js';
 
@@ -156,5 +161,49 @@ describe('disclosure conduct in the changes (methodology 1.2)', () => {
     const item = explain(before, after, from, to)!;
     expect(kinds(item.causes)).toEqual([['flag_cleared', null, BREACHES]]);
     expect(item.causes[0]!.detail).toMatch(/^GF-S01 cleared: .*\(disclosure breach B-9 of 2023-11-15 \(NT\$30000\) left the 24-month window\)$/);
+  });
+});
+
+describe('conduct_new between two stored 1.2 snapshots (the hand-built universe)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'esg-conduct-causes-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('a breach row written in the later snapshot only is read back and explained as conduct_new, GF-S01 raised', () => {
+    const breach: ConductRow = {
+      ticker: 'H0002',
+      kind: 'breach',
+      date: '2026-09-15',
+      summary: '重大訊息發布延遲',
+      rule: '對有價證券上市公司重大訊息之查證暨公開處理程序第2條',
+      fine: 30000,
+      decision: null,
+      recordId: 't187ap23_L:H0002:2026-09-15:abc',
+      sourceUrl: 'https://openapi.twse.com.tw/v1/opendata/t187ap23_L',
+      sourceId: BREACHES,
+    };
+    const earlier = SnapshotStore.open(writeHandBuiltSnapshot(join(root, 'a')));
+    const later = SnapshotStore.open(writeHandBuiltSnapshot(join(root, 'b'), { ...handBuiltSources(), conduct: new Map([['H0002', [breach]]]) }));
+    try {
+      const side: Side = { asof: ASOF, methodologyVersion: later.meta.methodology_version };
+      expect(side.methodologyVersion).toBe('1.2');
+      const before = earlier.facts('H0002')!;
+      const after = later.facts('H0002')!;
+      expect(after.conduct.map((c) => c.record_id)).toEqual([breach.recordId]);
+      expect(factsKey(after)).not.toBe(factsKey(before));
+      const item = explainChange('H0002', before, after, side, side)!;
+      expect(item).toEqual(explainInFull('H0002', before, after, side, side));
+      expect(kinds(item.causes)).toEqual([
+        ['conduct_new', null, BREACHES],
+        ['flag_raised', null, BREACHES],
+      ]);
+      expect(item.causes[0]!.detail).toBe(`new disclosure breach ${breach.recordId} of 2026-09-15 (NT$30000)`);
+      // Every other company is unmoved.
+      for (const f of later.factsBetween('', '~'))
+        if (f.company.ticker !== 'H0002')
+          expect(explainChange(f.company.ticker, earlier.facts(f.company.ticker)!, f, side, side), f.company.ticker).toBeNull();
+    } finally {
+      earlier.close();
+      later.close();
+    }
   });
 });
