@@ -961,7 +961,7 @@ export interface components {
         };
         ChangeCause: {
             /** @enum {string} */
-            kind: "penalty_new" | "penalty_aged_out" | "disclosure_new" | "disclosure_changed" | "assurance_changed" | "carbon_fee_changed" | "timeliness" | "flag_raised" | "flag_cleared" | "methodology_changed" | "company_added" | "company_removed";
+            kind: "penalty_new" | "penalty_aged_out" | "disclosure_new" | "disclosure_changed" | "assurance_changed" | "carbon_fee_changed" | "conduct_new" | "timeliness" | "flag_raised" | "flag_cleared" | "methodology_changed" | "company_added" | "company_removed";
             /**
              * @description Methodology component whose points moved; null for causes that move no points
              * @enum {string|null}
@@ -2312,7 +2312,7 @@ export interface operations {
     changes: {
         parameters: {
             query?: {
-                cause?: "penalty_new" | "penalty_aged_out" | "disclosure_new" | "disclosure_changed" | "assurance_changed" | "carbon_fee_changed" | "timeliness" | "flag_raised" | "flag_cleared" | "methodology_changed" | "company_added" | "company_removed";
+                cause?: "penalty_new" | "penalty_aged_out" | "disclosure_new" | "disclosure_changed" | "assurance_changed" | "carbon_fee_changed" | "conduct_new" | "timeliness" | "flag_raised" | "flag_cleared" | "methodology_changed" | "company_added" | "company_removed";
                 /** @description TWSE industry name in Chinese, exact, e.g. 半導體業 */
                 industry?: string;
                 /** @description Companies whose |score_delta| is at least this (0–100) */

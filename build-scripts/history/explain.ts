@@ -3,8 +3,9 @@ import type { CauseKind, ScoreComponent } from '../../src/contract/vocabulary.js
 import { SCORE_COMPONENTS } from '../../src/contract/vocabulary.js';
 import type { MethodologyInput } from '../../src/methodology/facts.js';
 import { withinLastMonths } from '../../src/methodology/months.js';
-import { COMPLIANCE, RECENT_PENALTY_MONTHS } from '../../src/methodology/rules.js';
+import { COMPLIANCE, RECENT_CONDUCT_MONTHS, RECENT_PENALTY_MONTHS } from '../../src/methodology/rules.js';
 import { scoreCompany } from '../../src/methodology/score.js';
+import type { ConductRecord } from '../../src/snapshot/rows.js';
 import type { CompanyFacts, PenaltyRecord } from '../../src/snapshot/store.js';
 
 /** What a snapshot contributes to an explanation besides a company's facts. */
@@ -49,6 +50,19 @@ export function inputOf(f: CompanyFacts, asof: string): MethodologyInput {
 
 /** A decision's identity is its agency and number (each county numbers its own), with its date. */
 const penaltyKey = (p: PenaltyRecord) => `${p.agency_name}\u0000${p.record_id}\u0000${p.date}`;
+/** A conduct row's identity is its record id within its source (contract 10, `conduct_new`). */
+const conductKey = (c: ConductRecord) => `${c.source_id}\u0000${c.record_id}`;
+/** The flag each kind of conduct raises (methodology 1.2). */
+const CONDUCT_FLAG = { breach: 'GF-S01', sanction: 'GF-S02' } as const;
+/**
+ * Whether a methodology version reads the disclosure conduct (1.2 and later). A snapshot built under
+ * an earlier one may hold no conduct, or rows its methodology never read, so crossing into 1.2 counts
+ * every conduct row as the methodology's, never as a new fact.
+ */
+export function readsConduct(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major > 1 || (major === 1 && minor >= 2);
+}
 const sameDisclosure = (a: CompanyFacts['disclosure'], b: CompanyFacts['disclosure']) =>
   a === b ||
   (a !== null &&
@@ -68,6 +82,8 @@ function sideOf(f: CompanyFacts): ChangeSide {
 }
 
 const describePenalty = (p: PenaltyRecord) => `penalty ${p.record_id} of ${p.date} (NT$${p.fine}${p.serious ? ', serious' : ''})`;
+const describeConduct = (c: ConductRecord) =>
+  `${c.kind === 'breach' ? 'disclosure breach' : 'FSC sanction'} ${c.record_id} of ${c.date}${c.fine !== null ? ` (NT$${c.fine})` : ''}`;
 
 /**
  * How an earlier snapshot's penalty stops counting by the later as-of date, if it does: it left the
@@ -84,7 +100,8 @@ function penaltyLeaves(p: PenaltyRecord, stays: boolean, from: Side, to: Side): 
 
 /**
  * What decides whether a company moved, as one string: its score, verdict, CBAM exposure and flags,
- * and the facts the score reads (disclosure, assurance, carbon fee, the set of penalties). Two
+ * and the facts the score reads (disclosure, assurance, carbon fee, the set of penalties, the set of
+ * disclosure-conduct rows with their dates). Two
  * snapshots' keys are equal exactly when `unmoved` compares equal fields; the history database
  * keeps each company's key, so the next build reads earlier facts only for the companies whose key
  * moved (or whose penalties may have left a window).
@@ -102,6 +119,7 @@ export function factsKey(f: CompanyFacts): string {
     a && [a.level, a.year],
     f.carbonFee.obligated,
     f.penalties.map(penaltyKey).sort(),
+    f.conduct.map((x) => `${conductKey(x)}\u0000${x.date}`).sort(),
   ]);
 }
 
@@ -124,6 +142,28 @@ export function unmoved(before: CompanyFacts, after: CompanyFacts, from: Side, t
  */
 export function unmovedSince(beforeKey: string, after: CompanyFacts, afterKey: string, from: Side, to: Side): boolean {
   return from.methodologyVersion === to.methodologyVersion && beforeKey === afterKey && noPenaltyLeaves(after.penalties, from, to);
+}
+
+/**
+ * Why a conduct flag (GF-S01, GF-S02) cleared, as a clause for its `flag_cleared` cause: the rows of
+ * its kind that counted at the earlier date and no longer do, each having left the 24-month window
+ * or the source. The contract has no kind of its own for this: the flag's clearing is the cause.
+ */
+function conductLeft(flagId: string, before: CompanyFacts, after: CompanyFacts, from: Side, to: Side): string {
+  const kind = (Object.keys(CONDUCT_FLAG) as (keyof typeof CONDUCT_FLAG)[]).find((k) => CONDUCT_FLAG[k] === flagId);
+  if (!kind || !readsConduct(from.methodologyVersion)) return '';
+  const stays = new Set(after.conduct.map(conductKey));
+  const left = before.conduct
+    .filter((c) => c.kind === kind && withinLastMonths(c.date, from.asof, RECENT_CONDUCT_MONTHS))
+    .map((c) =>
+      !stays.has(conductKey(c))
+        ? `${describeConduct(c)} is no longer in the source`
+        : !withinLastMonths(c.date, to.asof, RECENT_CONDUCT_MONTHS)
+          ? `${describeConduct(c)} left the ${RECENT_CONDUCT_MONTHS}-month window`
+          : null,
+    )
+    .filter((x): x is string => x !== null);
+  return left.length ? ` (${left.join('; ')})` : '';
 }
 
 /**
@@ -193,8 +233,19 @@ export function explainInFull(ticker: string, before: CompanyFacts | null, after
 
   // 1. The methodology itself: a new version rescores the earlier facts on the earlier date, against
   //    the earlier snapshot's own points (what its version gave), so the later steps run under the new one.
+  //    Crossing into 1.2, the disclosure conduct is read for the first time: its rows (new in the
+  //    snapshot because their sources are) are the methodology's, not new facts, and GF-S01/GF-S02 with them.
+  const conductAsMethodology = !readsConduct(from.methodologyVersion) && readsConduct(to.methodologyVersion);
   if (from.methodologyVersion !== to.methodologyVersion) {
-    step(state, 'methodology_changed', null, `methodology ${from.methodologyVersion} → ${to.methodologyVersion}`);
+    const version = `methodology ${from.methodologyVersion} → ${to.methodologyVersion}`;
+    if (conductAsMethodology)
+      step(
+        { ...state, conduct: inputOf(after, to.asof).conduct },
+        'methodology_changed',
+        null,
+        `${version}: disclosure conduct now read (GF-S01, GF-S02)`,
+      );
+    else step(state, 'methodology_changed', null, version);
   }
 
   // 2. Penalties leaving the windows as the as-of date moves, or leaving the source, one at a time.
@@ -229,6 +280,23 @@ export function explainInFull(ticker: string, before: CompanyFacts | null, after
   for (const p of added) {
     factsMoved = true;
     step({ ...state, penalties: [...state.penalties, ...asFacts([p])] }, 'penalty_new', p.source_id, `new ${describePenalty(p)}`);
+  }
+
+  // 4b. New disclosure-conduct rows (by source and record id), oldest first, one at a time (none when crossing into 1.2).
+  if (!conductAsMethodology) {
+    const beforeConduct = new Set(before.conduct.map(conductKey));
+    const newConduct = after.conduct
+      .filter((c) => !beforeConduct.has(conductKey(c)))
+      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.record_id < b.record_id ? -1 : 1));
+    for (const c of newConduct) {
+      factsMoved = true;
+      step(
+        { ...state, conduct: [...state.conduct, { kind: c.kind, date: c.date, sourceId: c.source_id }] },
+        'conduct_new',
+        c.source_id,
+        `new ${describeConduct(c)}`,
+      );
+    }
   }
 
   const target = inputOf(after, to.asof);
@@ -295,7 +363,13 @@ export function explainInFull(ticker: string, before: CompanyFacts | null, after
       causes.push({ kind: 'flag_raised', component: null, points: null, source_id: f.source_id, detail: `${f.flag_id} raised: ${f.label}` });
   for (const f of before.flags)
     if (!afterFlags.has(f.flag_id))
-      causes.push({ kind: 'flag_cleared', component: null, points: null, source_id: f.source_id, detail: `${f.flag_id} cleared: ${f.label}` });
+      causes.push({
+        kind: 'flag_cleared',
+        component: null,
+        points: null,
+        source_id: f.source_id,
+        detail: `${f.flag_id} cleared: ${f.label}${conductLeft(f.flag_id, before, after, from, to)}`,
+      });
 
   const delta = after.company.credibility_score - before.company.credibility_score;
   const flagsMoved = beforeFlags.size !== afterFlags.size || causes.some((c) => c.kind === 'flag_raised' || c.kind === 'flag_cleared');

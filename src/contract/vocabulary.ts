@@ -110,6 +110,7 @@ export const CAUSE_KINDS = [
   'disclosure_changed',
   'assurance_changed',
   'carbon_fee_changed',
+  'conduct_new',
   'timeliness',
   'flag_raised',
   'flag_cleared',

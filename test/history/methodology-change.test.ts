@@ -66,10 +66,11 @@ function explainAll(before: CompanyFacts[], after: CompanyFacts[], from: Side, t
 }
 
 describe('a snapshot built under 1.1 after one built under 1.0', () => {
-  it('the demo is built under 1.1', () => {
-    expect(METHODOLOGY_VERSION).toBe('1.1');
-    expect(first.meta.methodology_version).toBe('1.1');
-    expect(second.meta.methodology_version).toBe('1.1');
+  // 1.2 scores as 1.1 does (it adds GF-S01 and GF-S02 only), so the demo's 1.2 facts stand for 1.1's here.
+  it('the demo is built under 1.2', () => {
+    expect(METHODOLOGY_VERSION).toBe('1.2');
+    expect(first.meta.methodology_version).toBe('1.2');
+    expect(second.meta.methodology_version).toBe('1.2');
   });
 
   it('the same facts on the same date, rescored: every move is methodology_changed (and flags), on the disclosure component', () => {
@@ -138,5 +139,42 @@ describe('a snapshot built under 1.1 after one built under 1.0', () => {
     // D1101 discloses for 2024: 1.0 had it a year late on 31 August already, 1.1 from 1 September, so
     // its score and flags are as they were: the methodology's +5 and the deadline's −5 cancel, unlisted.
     expect(items.has('D1101')).toBe(false);
+  });
+});
+
+/** The same facts as a 1.1 build left them: no disclosure conduct read, so neither GF-S01 nor GF-S02. */
+function asBuiltBy11(f: CompanyFacts): CompanyFacts {
+  return { ...f, conduct: [], flags: f.flags.filter((x) => x.flag_id !== 'GF-S01' && x.flag_id !== 'GF-S02') };
+}
+
+describe('the first snapshot built under 1.2 after one built under 1.1', () => {
+  it('the demo’s second month after a first built under 1.1: conduct flags are the methodology’s, never conduct_new', () => {
+    const from: Side = { asof: first.meta.data_asof, methodologyVersion: '1.1' };
+    const to: Side = { asof: second.meta.data_asof, methodologyVersion: '1.2' };
+    const items = explainAll(first.factsBetween('', '~').map(asBuiltBy11), second.factsBetween('', '~'), from, to);
+    expect(items.size).toBeGreaterThan(10);
+    for (const [ticker, item] of items) {
+      expect(pointsOf(item.causes), ticker).toBe(item.score_delta);
+      expect(
+        item.causes.some((c) => c.kind === 'conduct_new'),
+        ticker,
+      ).toBe(false);
+      if (item.change !== 'changed') continue;
+      // The methodology step comes first and moves no points (1.2 changes no component).
+      expect(item.causes[0], ticker).toEqual({
+        kind: 'methodology_changed',
+        component: null,
+        points: null,
+        source_id: null,
+        detail: 'methodology 1.1 → 1.2: disclosure conduct now read (GF-S01, GF-S02)',
+      });
+      // Every GF-S01/GF-S02 of the 1.2 snapshot is raised, and its source is the conduct row's.
+      for (const id of ['GF-S01', 'GF-S02'])
+        if (item.after!.flags.includes(id))
+          expect(
+            item.causes.some((c) => c.kind === 'flag_raised' && c.detail.startsWith(`${id} raised`)),
+            `${ticker} ${id}`,
+          ).toBe(true);
+    }
   });
 });

@@ -90,6 +90,7 @@ export const en = {
     disclosure_changed: 'Emissions disclosure changed',
     assurance_changed: 'Assurance changed',
     carbon_fee_changed: 'Carbon-fee obligation changed',
+    conduct_new: 'New disclosure breach or FSC sanction',
     timeliness: 'Disclosure aged past the reporting deadline',
     flag_raised: 'Flag raised',
     flag_cleared: 'Flag cleared',

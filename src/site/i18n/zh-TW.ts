@@ -160,6 +160,7 @@ export const zhTW: Messages = {
     disclosure_changed: '排放揭露有所更正',
     assurance_changed: `${zhTerm('assurance')}有所變動`,
     carbon_fee_changed: `${zhTerm('carbon fee')}義務有所變動`,
+    conduct_new: '新增資訊揭露違規或金管會裁罰',
     timeliness: '揭露已逾申報期限',
     flag_raised: '新增風險旗標',
     flag_cleared: '風險旗標解除',
