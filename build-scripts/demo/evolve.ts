@@ -36,11 +36,13 @@ import { legalName } from './names.js';
 import { Rng } from './random.js';
 import { CBAM_BY_INDUSTRY } from '../../src/methodology/cbam.js';
 import { expectedReportingYear } from '../../src/methodology/reporting-year.js';
+import { addConduct } from './archetype-kit.js';
 
 export type DemoEventKind =
   | 'asof'
   | 'registry_year'
   | 'penalty_new'
+  | 'conduct_new'
   | 'penalty_ages_out_36'
   | 'penalty_ages_out_12'
   | 'disclosure_new'
@@ -246,5 +248,13 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
   };
   u.companies.push(listed);
   events.push({ kind: 'listing', ticker: listed.ticker, detail: 'newly listed; no disclosure or report yet' });
+  // 1.2: the exchange penalises a company for a disclosure breach this month (a conduct_new cause, GF-S01).
+  // Picked last, so that no earlier event's company changes.
+  const breached = pick((c) => c.conduct.length === 0);
+  if (breached) {
+    addConduct(breached, D2 - 3, 'breach', 30_000);
+    events.push({ kind: 'conduct_new', ticker: breached.ticker, detail: `new disclosure breach of ${isoDate(D2 - 3)}: NT$30000` });
+  }
+
   return { universe: u, events };
 }

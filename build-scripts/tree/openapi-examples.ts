@@ -49,6 +49,12 @@ function richest(store: SnapshotStore): CompanyFacts {
 }
 
 type Read = (url: string) => any;
+
+/** A row of disclosure conduct from the first company (in code order, of the first 2,000) that has one. */
+function conductExample(store: SnapshotStore, read: Read): unknown {
+  const facts = store.factsAmong(store.firstTickers(2000)).find((f) => f.conduct.length > 0);
+  return facts ? read(urls.canonical(facts.company.ticker)).disclosure_conduct[0] : undefined;
+}
 const reader =
   (treeDir: string): Read =>
   (url) =>
@@ -141,6 +147,8 @@ export function openApiExamples(store: SnapshotStore, treeDir: string, snapshots
       Assurance: canonical.assurance ?? undefined,
       Verification: canonical.assurance?.verifications[0],
       Flag: canonical.flags[0],
+      // The richest company may have no conduct record: the first company that has one gives it.
+      DisclosureConduct: canonical.disclosure_conduct[0] ?? conductExample(store, read),
       RankingResponse: ranking,
       RankingEntry: ranking.data[0],
       RankingMeta: ranking.meta,

@@ -77,9 +77,9 @@ describe('static tree, shim and views agree', () => {
     }
   });
 
-  it('computes ?fields= naming all five sections to the static canonical view', async () => {
+  it('computes ?fields= naming all six sections to the static canonical view', async () => {
     const t = 'D1139';
-    const dynamic = await getJson(`${server.base}/api/v1/company/${t}/canonical?fields=flags,assurance,carbon,carbon_fee,penalties`);
+    const dynamic = await getJson(`${server.base}/api/v1/company/${t}/canonical?fields=flags,assurance,carbon,carbon_fee,penalties,conduct`);
     const file = readFileSync(join(treeDir, fileForUrlPath(`/api/v1/company/${t}/canonical`)), 'utf8');
     expect(dynamic.text).toBe(file);
   });
@@ -188,7 +188,7 @@ describe('contract headers on every success', () => {
       expect(body).toMatchObject({
         ok: true,
         generated_at: store.meta.published_at,
-        methodology_version: '1.1',
+        methodology_version: '1.2',
         dataset_snapshot_id: store.meta.dataset_snapshot_id,
         data_asof: store.meta.data_asof,
       });

@@ -70,13 +70,13 @@ describe('GET /company/{ticker}/canonical?fields=', () => {
     expect((await api(`/company/d1101/canonical?fields=${encodeURIComponent(' Flags , CARBON ')}`)).text).toBe(want);
   });
 
-  it('naming all five sections gives the static canonical file, byte for byte', async () => {
+  it('naming all six sections gives the static canonical file, byte for byte', async () => {
     for (const t of sample()) {
       const file = staticText(`/company/${t}/canonical`);
       for (const fields of [
-        'penalties,carbon,carbon_fee,assurance,flags',
-        'flags,assurance,carbon_fee,carbon_disclosure,penalties',
-        'PENALTIES, Carbon ,carbon_fee,assurance,flags,flags',
+        'penalties,carbon,carbon_fee,assurance,flags,conduct',
+        'disclosure_conduct,flags,assurance,carbon_fee,carbon_disclosure,penalties',
+        'PENALTIES, Carbon ,carbon_fee,assurance,flags,flags, Conduct',
       ]) {
         const res = await api(`/company/${t}/canonical?${qs({ fields })}`);
         expect(res.status).toBe(200);
