@@ -54,17 +54,17 @@ const flag: Record<FlagId, { label: string; raisedWhen: string; sourceOf: string
   },
   'GF-D01': { label: '排放揭露已過時', raisedWhen: `有排放揭露，但其${zhTerm('reporting year')}早於 E(D)`, sourceOf: '該揭露' },
   'GF-C01': { label: '受 CBAM 影響但未揭露範疇一', raisedWhen: '受 CBAM 影響，卻沒有範疇一排放數字', sourceOf: '公司基本資料來源' },
+  'GF-S01': {
+    label: '近 24 個月內曾因資訊揭露違規遭交易所處以違約金',
+    raisedWhen: `近 24 個月內有一筆${zhTerm('disclosure breach')}（${zhTerm('exchange penalty')}）（1.2 新增）`,
+    sourceOf: '最新的一筆',
+  },
   'GF-V01': {
     label: `揭露排放量與政府${zhTerm('GHG registry')}不符`,
     raisedWhen: `揭露的範疇一＋範疇二，與同年度政府${zhTerm('GHG registry')}總量相差超過 ${REGISTRY_TOLERANCE * 100}%`,
     sourceOf: '登錄資料事實',
   },
   'GF-D02': { label: '未揭露範疇三排放', raisedWhen: '有排放揭露，但範疇三為空', sourceOf: '該揭露' },
-  'GF-S01': {
-    label: '近 24 個月內曾因資訊揭露違規遭交易所處以違約金',
-    raisedWhen: `近 24 個月內有一筆${zhTerm('disclosure breach')}（${zhTerm('exchange penalty')}）（1.2 新增）`,
-    sourceOf: '最新的一筆',
-  },
   'GF-S02': {
     label: '近 24 個月內有金管會對該公司案件的裁罰',
     raisedWhen: `近 24 個月內有一筆${zhTerm('FSC sanction')}（1.2 新增）`,
