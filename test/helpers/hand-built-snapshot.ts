@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { CompanyRow } from '../../build-scripts/sources/company-profile.js';
-import type { EtfFund, ReportFiling } from '../../build-scripts/sources/facts.js';
+import type { ConductRow, EtfFund, ReportFiling } from '../../build-scripts/sources/facts.js';
 import { SourceTally } from '../../build-scripts/sources/tally.js';
 import { computeCompanies } from '../../build-scripts/snapshot/compute.js';
 import { computeEtfs } from '../../build-scripts/snapshot/etf-stats.js';
@@ -14,7 +15,9 @@ import { writeSnapshotDb } from '../../build-scripts/snapshot/write-db.js';
  * fields without the demo's adapters. Four companies:
  *   H0001  CPA assurance (reasonable) with a third-party verifier beside it
  *   H0002  third-party verification only (limited), no standard stated
- *   H0003  CPA assurance (limited) with no verifier
+ *   H0003  CPA assurance (limited) with no verifier, and two rows of disclosure conduct (CONDUCT): a
+ *          recent exchange penalty for a late material-information filing (NT$30,000) and an older FSC
+ *          sanction whose fine is in its decision text
  *   H0004  no assurance
  * and two funds: HE001 (SITCA, 1 % cut-off, one holding outside the universe) and HE002 (every
  * holding listed, none covered).
@@ -47,6 +50,46 @@ export const REPORT_LINKS = {
   H0002: 'https://esggenplus.twse.com.tw/inquiry/report?code=H0002&year=2024',
   H0003: 'https://mopsov.twse.com.tw/server-java/FileDownLoad?step=9&fileName=H0003_2022.pdf',
 } as const;
+
+/** The TWSE conduct datasets (issue 50), in the form their readers give. */
+export const CONDUCT_SOURCES = {
+  'SRC-TWSE-DISCLOSURE-BREACHES': {
+    name: '上市公司違反資訊申報、重大訊息及說明記者會規定專區 (disclosure breaches, t187ap23_L)',
+    url: 'https://openapi.twse.com.tw/v1/opendata/t187ap23_L',
+  },
+  'SRC-TWSE-SANCTIONS': {
+    name: '上市公司裁罰案件 (FSC sanctions, t187ap22_L)',
+    url: 'https://openapi.twse.com.tw/v1/opendata/t187ap22_L',
+  },
+} as const;
+
+/** H0003's disclosure conduct: a breach 5 months before ASOF (GF-S01) and a sanction 43 months before (no GF-S02). */
+export const CONDUCT: ConductRow[] = [
+  {
+    ticker: 'H0003',
+    kind: 'breach',
+    date: '2026-05-14',
+    summary: '該公司未依規定於事實發生之日起次一營業日交易時間開始二小時前輸入重大訊息。',
+    rule: '臺灣證券交易所股份有限公司對有價證券上市公司重大訊息之查證暨公開處理程序第4條; 第11條',
+    fine: 30_000,
+    decision: null,
+    recordId: 't187ap23_L:H0003:2026-05-14:5f1c2a',
+    sourceUrl: CONDUCT_SOURCES['SRC-TWSE-DISCLOSURE-BREACHES'].url,
+    sourceId: 'SRC-TWSE-DISCLOSURE-BREACHES',
+  },
+  {
+    ticker: 'H0003',
+    kind: 'sanction',
+    date: '2023-03-08',
+    summary: '該公司財務報告有虛偽不實之情事。',
+    rule: '證券交易法第20條第2項',
+    fine: null,
+    decision: '處新臺幣48萬元罰鍰',
+    recordId: 't187ap22_L:H0003:2023-03-08:9b07d4',
+    sourceUrl: CONDUCT_SOURCES['SRC-TWSE-SANCTIONS'].url,
+    sourceId: 'SRC-TWSE-SANCTIONS',
+  },
+];
 
 export function handBuiltSources(): SourceData {
   const companies = new Map([
@@ -123,7 +166,7 @@ export function handBuiltSources(): SourceData {
     kind: 'demo',
     companies,
     penalties: new Map(),
-    conduct: new Map(),
+    conduct: new Map([['H0003', CONDUCT]]),
     disclosures: new Map(),
     assurances,
     registrySites: new Map(),
@@ -161,5 +204,30 @@ export function writeHandBuiltSnapshot(dir: string, data: SourceData = handBuilt
     carriedForward: () => null,
     sourceFiles: [],
   });
+  registerConductSources(join(dir, 'snapshot.sqlite'));
   return dir;
+}
+
+/**
+ * Until the conduct sources' modules are in the registry (build-scripts/sources/index.ts, issue 50),
+ * the database names only the registered sources, and a view of H0003 would meet an unknown source
+ * id. Registers the two CONDUCT names, as a copy of the TWSE company profiles' row; does nothing for
+ * a source the registry already has.
+ */
+function registerConductSources(file: string): void {
+  const db = new Database(file);
+  try {
+    const have = new Set(db.prepare('SELECT source_id FROM sources').pluck().all() as string[]);
+    const model = 'SRC-TWSE-COMPANY';
+    for (const [id, s] of Object.entries(CONDUCT_SOURCES)) {
+      if (have.has(id)) continue;
+      const count = CONDUCT.filter((c) => c.sourceId === id).length;
+      db.prepare(
+        `INSERT INTO sources SELECT @id, @name, owner_org, owner_org_name, is_government, licence_id, licence_name, licence_url,
+           'irregular', @url, @name, @count, retrieved_at, NULL, NULL FROM sources WHERE source_id = @model`,
+      ).run({ id, name: s.name, url: s.url, count, model });
+    }
+  } finally {
+    db.close();
+  }
 }

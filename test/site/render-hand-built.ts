@@ -2,13 +2,15 @@
  * Run in a child process with the page workers' loaders (see assurance-etf-pages.test.ts): builds
  * the hand-made snapshot (test/helpers/hand-built-snapshot.ts) into the folder given, renders its
  * ETF pages and the company pages of the tickers given with the project's renderer, and prints
- * them as one JSON object { "etf/HE001": html, "company/H0001": html, … }.
+ * them as one JSON object { "etf/HE001": html, "company/H0001": html, … }. A ticker given as
+ * `zh-TW/H0003` is rendered in that language, under "zh-TW/company/H0003".
  */
 import { inputOf } from '../../build-scripts/history/explain.js';
 import { createRenderer } from '../../build-scripts/pages/render.js';
 import { scoreReasons } from '../../src/methodology/score.js';
 import CompanyPage from '../../src/site/pages/Company.astro';
 import EtfPage from '../../src/site/pages/Etf.astro';
+import type { Locale } from '../../src/site/i18n/index.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { canonicalView } from '../../src/views/canonical.js';
 import { companyView } from '../../src/views/company.js';
@@ -25,7 +27,8 @@ for (const e of store.etfs()) {
   const found = store.etf(e.etf_code)!;
   out[`etf/${e.etf_code}`] = await render(EtfPage, { meta, locale: 'en', etf: etfView(meta, found.etf, found.holdings, (t) => store.company(t)) });
 }
-for (const ticker of process.argv.slice(3)) {
+for (const arg of process.argv.slice(3)) {
+  const [locale, ticker] = (arg.includes('/') ? arg.split('/') : ['en', arg]) as [Locale, string];
   const facts = store.facts(ticker)!;
   const summary = companyView(meta, facts.company);
   const c = summary.company;
@@ -50,9 +53,9 @@ for (const ticker of process.argv.slice(3)) {
       },
     ],
   };
-  out[`company/${ticker}`] = await render(CompanyPage, {
+  out[`${locale === 'en' ? '' : `${locale}/`}company/${ticker}`] = await render(CompanyPage, {
     meta,
-    locale: 'en',
+    locale,
     summary,
     canonical: canonicalView(meta, facts, names),
     history,

@@ -56,7 +56,7 @@ const flag: Record<FlagId, { label: string; raisedWhen: string; sourceOf: string
   'GF-C01': { label: '受 CBAM 影響但未揭露範疇一', raisedWhen: '受 CBAM 影響，卻沒有範疇一排放數字', sourceOf: '公司基本資料來源' },
   'GF-S01': {
     label: '近 24 個月內曾因資訊揭露違規遭交易所處以違約金',
-    raisedWhen: '近 24 個月內有一筆資訊揭露違規（類別 breach）（1.2 新增）',
+    raisedWhen: `近 24 個月內有一筆${zhTerm('disclosure breach')}（${zhTerm('exchange penalty')}）（1.2 新增）`,
     sourceOf: '最新的一筆',
   },
   'GF-V01': {
@@ -67,7 +67,7 @@ const flag: Record<FlagId, { label: string; raisedWhen: string; sourceOf: string
   'GF-D02': { label: '未揭露範疇三排放', raisedWhen: '有排放揭露，但範疇三為空', sourceOf: '該揭露' },
   'GF-S02': {
     label: '近 24 個月內有金管會對該公司案件的裁罰',
-    raisedWhen: '近 24 個月內有一筆金管會裁罰（類別 sanction）（1.2 新增）',
+    raisedWhen: `近 24 個月內有一筆${zhTerm('FSC sanction')}（1.2 新增）`,
     sourceOf: '最新的一筆',
   },
 };
@@ -328,6 +328,14 @@ export const zhTW: Messages = {
     what: '事由',
     record: '裁處書字號',
     serious: '情節重大',
+    conductHeading: (k: number) => `資訊揭露紀錄（${k}）`,
+    noConduct: `沒有${zhTerm('disclosure breach')}或${zhTerm('FSC sanction')}紀錄。`,
+    conductCaption: `${zhTerm('exchange penalty')}與${zhTerm('FSC sanction')}紀錄，由新至舊；每筆皆註明其資料集`,
+    conductKind: { breach: `${zhTerm('disclosure breach')}（${zhTerm('exchange penalty')}）`, sanction: zhTerm('FSC sanction') },
+    conductRule: '違反法規',
+    conductFine: '處分內容',
+    noRule: '未載明',
+    noFine: '無',
     carbonHeading: '碳排放揭露',
     noDisclosure: '沒有排放揭露紀錄。',
     reportingYear: zhTerm('reporting year'),
