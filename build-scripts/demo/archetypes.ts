@@ -62,9 +62,13 @@ const a = (
 ): Archetype => ({ id, industry, market, expect: { score, flags }, build, ...(cbam ? { cbam } : {}) });
 
 export const ARCHETYPES: readonly Archetype[] = [
+  // Conduct older than 24 months raises nothing (1.2); the first archetypes carry some, so that every
+  // conduct file of even a small demo holds a record (an empty answer fails a build).
   a('perfect', '28', 'listed', 100, [], (c, x) => {
     full(c, x, x.E, 8000);
     report(c, x, x.E, 'cpa-reasonable');
+    conduct(c, before(x, 36), 'breach', 20_000);
+    conduct(c, before(x, 40), 'sanction');
   }),
   a('obligated-all-verified', '24', 'listed', 100, [], (c, x) => {
     site(c, '2611', { [x.Y - 2]: [51000, 119000], [x.Y - 1]: [54000, 126000] });
@@ -72,6 +76,8 @@ export const ARCHETYPES: readonly Archetype[] = [
     report(c, x, x.E, 'tp-reasonable');
   }),
   a('obligated-one-unverified', '03', 'otc', 80, ['GF-D02'], (c, x) => {
+    conduct(c, before(x, 37), 'breach', 10_000);
+    conduct(c, before(x, 41), 'sanction');
     site(c, '1830', { [x.Y - 2]: [52000, 36000], [x.Y - 1]: [54000, 36000] });
     matched(c, x.E, 0.99, { v2: false, s3: false });
     report(c, x, x.E, 'cpa-limited');

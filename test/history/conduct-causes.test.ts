@@ -182,7 +182,9 @@ describe('conduct_new between two stored 1.2 snapshots (the hand-built universe)
       sourceId: BREACHES,
     };
     const earlier = SnapshotStore.open(writeHandBuiltSnapshot(join(root, 'a')));
-    const later = SnapshotStore.open(writeHandBuiltSnapshot(join(root, 'b'), { ...handBuiltSources(), conduct: new Map([['H0002', [breach]]]) }));
+    const later = SnapshotStore.open(
+      writeHandBuiltSnapshot(join(root, 'b'), { ...handBuiltSources(), conduct: new Map([...handBuiltSources().conduct, ['H0002', [breach]]]) }),
+    );
     try {
       const side: Side = { asof: ASOF, methodologyVersion: later.meta.methodology_version };
       expect(side.methodologyVersion).toBe('1.2');
