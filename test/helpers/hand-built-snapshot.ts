@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import type { CompanyRow } from '../../build-scripts/sources/company-profile.js';
 import type { ConductRow, EtfFund, ReportFiling } from '../../build-scripts/sources/facts.js';
 import { SourceTally } from '../../build-scripts/sources/tally.js';
+import { twseDisclosureBreachesModule } from '../../build-scripts/sources/twse-disclosure-breaches.js';
+import { twseSanctionsModule } from '../../build-scripts/sources/twse-sanctions.js';
 import { computeCompanies } from '../../build-scripts/snapshot/compute.js';
 import { computeEtfs } from '../../build-scripts/snapshot/etf-stats.js';
 import type { AssuredReport, SourceData } from '../../build-scripts/snapshot/load-sources.js';
@@ -51,16 +52,10 @@ export const REPORT_LINKS = {
   H0003: 'https://mopsov.twse.com.tw/server-java/FileDownLoad?step=9&fileName=H0003_2022.pdf',
 } as const;
 
-/** The TWSE conduct datasets (issue 50), in the form their readers give. */
+/** The TWSE conduct datasets' URLs, as their modules' registry entries give them. */
 export const CONDUCT_SOURCES = {
-  'SRC-TWSE-DISCLOSURE-BREACHES': {
-    name: '上市公司違反資訊申報、重大訊息及說明記者會規定專區 (disclosure breaches, t187ap23_L)',
-    url: 'https://openapi.twse.com.tw/v1/opendata/t187ap23_L',
-  },
-  'SRC-TWSE-SANCTIONS': {
-    name: '上市公司裁罰案件 (FSC sanctions, t187ap22_L)',
-    url: 'https://openapi.twse.com.tw/v1/opendata/t187ap22_L',
-  },
+  'SRC-TWSE-DISCLOSURE-BREACHES': { url: twseDisclosureBreachesModule.info.homepage_url },
+  'SRC-TWSE-SANCTIONS': { url: twseSanctionsModule.info.homepage_url },
 } as const;
 
 /** H0003's disclosure conduct: a breach 5 months before ASOF (GF-S01) and a sanction 43 months before (no GF-S02). */
@@ -204,30 +199,5 @@ export function writeHandBuiltSnapshot(dir: string, data: SourceData = handBuilt
     carriedForward: () => null,
     sourceFiles: [],
   });
-  registerConductSources(join(dir, 'snapshot.sqlite'));
   return dir;
-}
-
-/**
- * Until the conduct sources' modules are in the registry (build-scripts/sources/index.ts, issue 50),
- * the database names only the registered sources, and a view of H0003 would meet an unknown source
- * id. Registers the two CONDUCT names, as a copy of the TWSE company profiles' row; does nothing for
- * a source the registry already has.
- */
-function registerConductSources(file: string): void {
-  const db = new Database(file);
-  try {
-    const have = new Set(db.prepare('SELECT source_id FROM sources').pluck().all() as string[]);
-    const model = 'SRC-TWSE-COMPANY';
-    for (const [id, s] of Object.entries(CONDUCT_SOURCES)) {
-      if (have.has(id)) continue;
-      const count = CONDUCT.filter((c) => c.sourceId === id).length;
-      db.prepare(
-        `INSERT INTO sources SELECT @id, @name, owner_org, owner_org_name, is_government, licence_id, licence_name, licence_url,
-           'irregular', @url, @name, @count, retrieved_at, NULL, NULL FROM sources WHERE source_id = @model`,
-      ).run({ id, name: s.name, url: s.url, count, model });
-    }
-  } finally {
-    db.close();
-  }
 }
