@@ -136,7 +136,7 @@ describe('GET /ranking?…', () => {
   });
 
   it('gf: each flag id gives exactly the companies carrying it', async () => {
-    for (const gf of ['GF-F01', 'GF-P02', 'GF-A01', 'GF-P01', 'GF-D01', 'GF-C01', 'GF-V01', 'GF-D02']) {
+    for (const gf of ['GF-F01', 'GF-P02', 'GF-A01', 'GF-P01', 'GF-D01', 'GF-C01', 'GF-V01', 'GF-D02', 'GF-S01', 'GF-S02']) {
       const want = await expectExactly({ gf }, { gf });
       expect(want.length, gf).toBeGreaterThan(0);
     }
