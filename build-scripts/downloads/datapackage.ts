@@ -31,7 +31,7 @@ const TABLE_NOTES: Readonly<Record<string, { description: string; fields: Readon
     description:
       'Each company’s conduct as a discloser (methodology 1.2): the exchanges’ penalties for disclosure breaches ' +
       '(TWSE and TPEx t187ap23) and the FSC sanctions in its cases (t187ap22), one row a decision; the ' +
-      '`disclosure_conduct` section of GET /api/v1/company/{ticker}/canonical.',
+      '`disclosure_conduct` section of each company’s canonical view.',
     fields: {
       ticker: { description: 'The company’s stock code (companies.ticker).' },
       record_id: { description: 'Stable within the source: made from the dataset, the code, the date and a digest of the summary.' },

@@ -40,7 +40,8 @@ export const rankingQuerySchema = z.strictObject({
   format: oneOfParam(
     'format',
     RANKING_FORMATS,
-    'csv: every matching row (page and limit ignored), mode=full columns, with disclosure_conduct_count and disclosure_conduct_latest (the conduct section: its row count and newest date) before citation',
+    'csv: every matching row (page and limit ignored), mode=full columns, with disclosure_conduct_count and ' +
+      'disclosure_conduct_latest (the conduct section: its row count and newest date) before citation',
   ).default(RANKING_FORMATS[0]),
 });
 export type RankingQuery = z.output<typeof rankingQuerySchema>;

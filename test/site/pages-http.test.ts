@@ -77,6 +77,7 @@ async function expectNumbersOfJson(on: RunningServer, t: string, change: ChangeI
     'company.percentile',
     ...c.score_breakdown.flatMap((_: unknown, i: number) => [`company.score_breakdown.${i}.points`, `company.score_breakdown.${i}.max_points`]),
     ...canonical.penalties.map((_: unknown, i: number) => `penalties.${i}.fine`),
+    ...canonical.disclosure_conduct.flatMap((c: { fine: number | null }, i: number) => (c.fine === null ? [] : [`disclosure_conduct.${i}.fine`])),
     'carbon_fee.threshold_tco2e',
     ...(canonical.carbon_fee.basis_tco2e !== null ? ['carbon_fee.basis_tco2e'] : []),
     ...(canonical.carbon_disclosure
