@@ -149,13 +149,9 @@ export const conductSchema = z
     date: isoDate.meta({ description: '發函日期: when the decision was sent' }),
     summary: z.string().meta({ description: '違規事由, cleaned (references decoded, line breaks as one space)' }),
     rule: z.string().nullable().meta({ description: 'The articles named, or null' }),
-    fine: z
-      .number()
-      .nonnegative()
-      .nullable()
-      .meta({
-        description: 'NT$, where the dataset has an amount field (t187ap23, served in units of NT$10,000); else null (a fine in 裁處情形 stays text)',
-      }),
+    fine: z.number().nonnegative().nullable().meta({
+      description: 'NT$, where the dataset has an amount field (t187ap23, served in units of NT$10,000); else null (a fine in 裁處情形 stays text)',
+    }),
     fine_currency: z.literal('TWD'),
     decision: z.string().nullable().meta({ description: '裁處情形 (t187ap22), or null' }),
     record_id: z.string(),
