@@ -12,7 +12,7 @@ import type { twseSanctionLayout } from '../sources/twse-sanctions.js';
 import { rocCompact, rocYear } from './dates.js';
 import { formatTq, formatTq4 } from './format.js';
 import { sicName } from './industries.js';
-import type { Company, Market, Universe } from './model.js';
+import type { Company, DemoConduct, Market, Universe } from './model.js';
 import { COUNTIES } from './names.js';
 
 export type RowOf<L extends FileLayout> = Record<keyof L['columns'] & string, string>;
@@ -123,41 +123,29 @@ export function* cbamRows(u: Universe): Generator<RowOf<typeof cbamProductsLayou
  * text hard-wrapped with CRLF every 40 characters, the article ending in a line break, a breach's
  * fine in units of NT$10,000 with one decimal (`3.0`), the other article field empty.
  */
-export function* breachRows(u: Universe, market: Market): Generator<RowOf<typeof twseBreachLayout>> {
-  const reportDate = rocCompact(u.asof);
-  for (const c of u.companies) {
-    if (c.market !== market) continue;
-    for (const x of c.conduct) {
-      if (x.kind !== 'breach') continue;
-      yield {
-        reportDate,
-        date: rocCompact(x.day),
-        ticker: c.ticker,
-        companyName: c.shortName,
-        summary: hardWrapped(x.summary),
-        filingArticle: '',
-        materialArticle: `${x.article}\n`,
-        fine: ((x.fine ?? 0) / 10_000).toFixed(1),
-      };
-    }
-  }
-}
+export const breachRows = (u: Universe, market: Market): Generator<RowOf<typeof twseBreachLayout>> =>
+  conductRows(u, market, 'breach', (x) => ({
+    filingArticle: '',
+    materialArticle: `${x.article}\n`,
+    fine: ((x.fine ?? 0) / 10_000).toFixed(1),
+  }));
 
-export function* sanctionRows(u: Universe, market: Market): Generator<RowOf<typeof twseSanctionLayout>> {
+export const sanctionRows = (u: Universe, market: Market): Generator<RowOf<typeof twseSanctionLayout>> =>
+  conductRows(u, market, 'sanction', (x) => ({ rule: x.article, decision: x.decision ?? '' }));
+
+/** The columns both forms share (date, company, text), and what one kind adds. */
+function* conductRows<T extends object>(
+  u: Universe,
+  market: Market,
+  kind: DemoConduct['kind'],
+  own: (x: DemoConduct) => T,
+): Generator<T & Record<'reportDate' | 'date' | 'ticker' | 'companyName' | 'summary', string>> {
   const reportDate = rocCompact(u.asof);
   for (const c of u.companies) {
     if (c.market !== market) continue;
     for (const x of c.conduct) {
-      if (x.kind !== 'sanction') continue;
-      yield {
-        reportDate,
-        date: rocCompact(x.day),
-        ticker: c.ticker,
-        companyName: c.shortName,
-        summary: hardWrapped(x.summary),
-        rule: x.article,
-        decision: x.decision ?? '',
-      };
+      if (x.kind !== kind) continue;
+      yield { reportDate, date: rocCompact(x.day), ticker: c.ticker, companyName: c.shortName, summary: hardWrapped(x.summary), ...own(x) };
     }
   }
 }
