@@ -19,7 +19,7 @@ import type { SnapshotMeta } from '../snapshot/schema.js';
 import { citation } from './company.js';
 import { withEnvelope } from './envelope.js';
 
-/** GET /methodology: methodology 1.1 as data, rendered from the same constants the scorer uses. */
+/** GET /methodology: the current methodology (METHODOLOGY_VERSION) as data, rendered from the same constants the scorer uses. */
 export function methodologyView(meta: SnapshotMeta, cbamProducts: { ticker: string; sector: string; product: string }[]): MethodologyResponse {
   const tiers = COMPLIANCE.fineTiers.map((t) => `≥ NT$${t.atLeast.toLocaleString('en-US')}: ${t.points}`).join(', ');
   const dueBy = dayOfYearText(REPORT_DUE_BY);
