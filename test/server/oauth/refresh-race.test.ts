@@ -158,11 +158,14 @@ describe('a refresh token raced on two shims', () => {
     }
     expect(locked.status).toBe(400);
     expect(locked.body.error).toBe('temporarily_unavailable');
-    const logged = shims[0]!
-      .log()
-      .split('\n')
-      .find((line) => line.includes('oauth: refresh found the keys database locked'));
-    expect(logged).toContain('"code":"SQLITE_BUSY');
+    // The shim's log arrives through a pipe: on a busy machine a moment after the answer (bounded wait).
+    const loggedLine = () =>
+      shims[0]!
+        .log()
+        .split('\n')
+        .find((line) => line.includes('oauth: refresh found the keys database locked'));
+    for (const end = Date.now() + 5_000; loggedLine() === undefined && Date.now() < end;) await new Promise((r) => setTimeout(r, 50));
+    expect(loggedLine()).toContain('"code":"SQLITE_BUSY');
     const again = await postRefresh(shims[1]!, clientId, refresh);
     expect(again.status).toBe(200);
   }, 30_000);
