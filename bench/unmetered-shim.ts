@@ -1,9 +1,9 @@
 import { createApp } from '../server/app.js';
-import { rankingIndex } from '../server/context.js';
-import { silentLogger } from '../server/logger.js';
+import { rankingIndex } from '../server/routes/context.js';
+import { silentLogger } from '../server/kit/logger.js';
 import { createHttpServer } from '../server/serve.js';
 import { handleShutdown, type Shutdown } from '../server/shutdown.js';
-import { publishedSnapshotSource } from '../server/snapshot-source.js';
+import { publishedSnapshotSource } from '../server/kit/snapshot-source.js';
 
 /**
  * The baseline of the metering benchmark: the shim exactly as server/index.ts builds it, but without

@@ -7,11 +7,11 @@ import { LIMITS } from '../src/contract/vocabulary.js';
 import { API_BASE } from '../src/contract/urls.js';
 import type { Access } from './access/index.js';
 import { bucketsFor } from '../src/contract/routes.js';
-import type { RouteContext } from './context.js';
-import { DownloadSlots } from './download-slots.js';
+import type { RouteContext } from './routes/context.js';
+import { DownloadSlots } from './kit/download-slots.js';
 import { type DownloadLimits } from '../src/contract/downloads.js';
 import { ApiError, badRequest, headersTooLarge, methodNotAllowed, uriTooLong } from '../src/contract/errors.js';
-import { errorBody, toApiError } from './errors.js';
+import { errorBody, toApiError } from './kit/errors.js';
 import {
   CACHE_PRIVATE,
   CORS_HEADERS,
@@ -21,12 +21,12 @@ import {
   PREFLIGHT_HEADERS,
   READ_ONLY_METHODS,
 } from '../src/contract/headers.js';
-import { setCommonHeaders } from './http.js';
-import { silentLogger, type Logger } from './logger.js';
-import type { Metrics } from './metrics.js';
+import { setCommonHeaders } from './kit/http.js';
+import { silentLogger, type Logger } from './kit/logger.js';
+import type { Metrics } from './kit/metrics.js';
 import { mcpRoute } from './mcp/route.js';
 import { MCP_PATH } from '../src/contract/urls.js';
-import { observeRequests, type ObserveRejected } from './observe.js';
+import { observeRequests, type ObserveRejected } from './kit/observe.js';
 import { apiSegments, requestTooLarge } from '../src/contract/request-path.js';
 import { Router, unknownPath, useRouter } from './router.js';
 import { pagesRoute } from './routes/pages.js';
@@ -35,7 +35,7 @@ import type { KeyMailer } from './access/key-mail.js';
 import { KeyRequests } from './access/key-requests.js';
 import { openOAuth, withoutSignIn, type OAuthStore } from './oauth/index.js';
 import { OAUTH_CORS_PATHS } from '../src/contract/oauth.js';
-import type { SnapshotSource } from './snapshot-source.js';
+import type { SnapshotSource } from './kit/snapshot-source.js';
 
 export interface AppOptions {
   snapshots: SnapshotSource;

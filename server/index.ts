@@ -3,7 +3,7 @@ import type { Access } from './access/index.js';
 import { memoryClientsFrom } from './access/client-table.js';
 import { DEFAULT_KEYS_DB } from './access/key-store.js';
 import { downloadLimitsFromEnv } from '../src/contract/downloads.js';
-import { logLevelFrom, stderrLogger, type LogLevel } from './logger.js';
+import { logLevelFrom, stderrLogger, type LogLevel } from './kit/logger.js';
 import {
   flagSetting,
   listenSettingError,
@@ -16,7 +16,7 @@ import {
   SettingError,
   snapshotsDirSetting,
   trustProxySetting,
-} from './settings.js';
+} from './kit/settings.js';
 import { handleShutdown, SHUTDOWN_DEFAULTS, type Shutdown } from './shutdown.js';
 import { snapshotsDirFromEnv } from '../src/snapshot/published.js';
 
@@ -70,9 +70,9 @@ const [
   import('./app.js'),
   import('./access/key-mail.js'),
   import('./serve.js'),
-  import('./context.js'),
-  import('./metrics.js'),
-  import('./snapshot-source.js'),
+  import('./routes/context.js'),
+  import('./kit/metrics.js'),
+  import('./kit/snapshot-source.js'),
 ]);
 const logger = stderrLogger(level);
 // Without SMTP_URL no mail is sent and /keys/ says keys come from the operator: `npm start` as before.

@@ -11,8 +11,8 @@ import {
   type PathParam,
   type RouteTable,
 } from '../src/contract/routes.js';
-import { usage } from './access/usage.js';
-import type { RouteContext } from './context.js';
+import { usage } from './routes/usage.js';
+import type { RouteContext } from './routes/context.js';
 import { batch } from './routes/batch.js';
 import { packs } from './routes/packs.js';
 import { canonicalWithFields } from './routes/canonical.js';

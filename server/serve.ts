@@ -4,13 +4,13 @@ import { LIMITS } from '../src/contract/vocabulary.js';
 import { canonicalUrls, fullPath, type Operation } from '../src/contract/routes.js';
 import { requestTooLarge } from '../src/contract/request-path.js';
 import { answerClientErrors } from './app.js';
-import { sendBody, setCommonHeaders } from './http.js';
+import { sendBody, setCommonHeaders } from './kit/http.js';
 import { holdIdleConnections } from './keep-alive.js';
 import { KEEP_ALIVE } from '../src/contract/keep-alive.js';
-import { observersOf, type Observe } from './observe.js';
+import { observersOf, type Observe } from './kit/observe.js';
 import { readTreeFile } from './routes/tree.js';
 import { routerOf } from './router.js';
-import type { SnapshotSource } from './snapshot-source.js';
+import type { SnapshotSource } from './kit/snapshot-source.js';
 
 /**
  * The hottest requests, a static file of the route table asked for in its canonical spelling (a

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { constants } from 'node:os';
 import { acceptQueueLength } from './accept-queue.js';
 import { afterPendingReads } from './keep-alive.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './kit/logger.js';
 
 /**
  * The defaults of SHUTDOWN_DRAIN_MS and SHUTDOWN_GRACE_MS. The drain outlasts every idle keep-alive

@@ -2,7 +2,7 @@ import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import { createClient } from 'redis';
 import { QUOTA_BUCKETS, type QuotaBucket } from '../../src/contract/vocabulary.js';
-import { silentLogger, type Logger } from '../logger.js';
+import { silentLogger, type Logger } from '../kit/logger.js';
 import { ClientTable, DEFAULT_MEMORY_CLIENTS } from './client-table.js';
 import { Outage } from './outage.js';
 import { counterLifetimeMs, type Window } from '../../src/contract/tiers.js';

@@ -1,5 +1,5 @@
-import type { Logger } from '../logger.js';
-import type { Metrics } from '../metrics.js';
+import type { Logger } from '../kit/logger.js';
+import type { Metrics } from '../kit/metrics.js';
 import { memoryCounters, redisCounters } from './counters.js';
 import { DEFAULT_KEYS_DB, KeyStore } from './key-store.js';
 import { Meter } from './meter.js';

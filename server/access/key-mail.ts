@@ -3,7 +3,7 @@ import { CATALOGUES } from '../../src/site/i18n/index.js';
 import { LOCALES, type Locale } from '../../src/site/i18n/locales.js';
 import { pageUrlsFor } from '../../src/site/paths.js';
 import { OAUTH_LIFETIMES } from '../../src/contract/oauth.js';
-import type { MailSettings } from '../settings.js';
+import type { MailSettings } from '../kit/settings.js';
 
 /** The mails the keys flow sends, each carrying one link. */
 export type MailKind = 'confirm' | 'collect' | 'manage';

@@ -6,7 +6,7 @@ import { COLLECT_LIFETIME_MS } from '../../src/contract/key-requests.js';
 import { KeyRequests } from '../access/key-requests.js';
 import { domainOf } from '../access/mail-address.js';
 import { asLocale, smtpMailer } from '../access/key-mail.js';
-import { mailSetting } from '../settings.js';
+import { mailSetting } from '../kit/settings.js';
 
 /**
  * npm run keys -- create --tier academic|developer|commercial --owner TEXT [--daily N] [--per-minute N]

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { parseQuery, RequestRuleError } from '../../src/contract/parse-request.js';
 import { truncate } from '../../src/contract/params.js';
 import type { ErrorBody } from '../../src/contract/common.js';
-import { errorBody, toApiError } from '../errors.js';
+import { errorBody, toApiError } from '../kit/errors.js';
 import { type ApiError } from '../../src/contract/errors.js';
-import type { Logger } from '../logger.js';
-import type { SnapshotSource } from '../snapshot-source.js';
+import type { Logger } from '../kit/logger.js';
+import type { SnapshotSource } from '../kit/snapshot-source.js';
 import { TOOLS, type Tool } from './tools.js';
 
 /** JSON-RPC error codes the endpoint answers with (JSON-RPC 2.0, and MCP's for a missing resource). */

@@ -5,7 +5,7 @@ import { parseCode } from '../../src/contract/params.js';
 import { LIMITS } from '../../src/contract/vocabulary.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { ApiError } from '../../src/contract/errors.js';
-import type { SnapshotSource } from '../snapshot-source.js';
+import type { SnapshotSource } from '../kit/snapshot-source.js';
 import { JsonRpcError, RPC } from './call.js';
 import { TOOLS_BY_NAME } from './tools.js';
 

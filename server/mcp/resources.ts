@@ -6,7 +6,7 @@ import { parseCode } from '../../src/contract/params.js';
 import { LIMITS } from '../../src/contract/vocabulary.js';
 import { readTreeFile } from '../routes/tree.js';
 import { rankingBody } from '../routes/ranking.js';
-import type { SnapshotSource } from '../snapshot-source.js';
+import type { SnapshotSource } from '../kit/snapshot-source.js';
 import { JsonRpcError, RPC } from './call.js';
 import { TOOLS_BY_NAME } from './tools.js';
 

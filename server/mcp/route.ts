@@ -4,14 +4,14 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { API_KEY_HEADER, LIMITS, type ErrorCode } from '../../src/contract/vocabulary.js';
 import { truncate } from '../../src/contract/params.js';
 import type { Access } from '../access/index.js';
-import { errorBody, toApiError } from '../errors.js';
+import { errorBody, toApiError } from '../kit/errors.js';
 import { NO_STORE } from '../../src/contract/headers.js';
-import type { Logger } from '../logger.js';
-import { isLoopback } from '../settings.js';
+import type { Logger } from '../kit/logger.js';
+import { isLoopback } from '../kit/settings.js';
 import { MCP_PATH } from '../../src/contract/urls.js';
 import { MCP_SIGN_IN_PARAM } from '../../src/contract/oauth.js';
 import { bearerChallenge } from '../oauth/challenge.js';
-import type { SnapshotSource } from '../snapshot-source.js';
+import type { SnapshotSource } from '../kit/snapshot-source.js';
 import { RPC } from './call.js';
 import { createMcpServer } from './server.js';
 

@@ -23,7 +23,7 @@ import { compareBody } from '../routes/compare.js';
 import { rankingBody } from '../routes/ranking.js';
 import { absentFile, readTreeFile } from '../routes/tree.js';
 import { storedHistoryFile } from '../routes/pinned-history.js';
-import type { SnapshotSource } from '../snapshot-source.js';
+import type { SnapshotSource } from '../kit/snapshot-source.js';
 
 /**
  * The MCP tools (docs/mcp.md): each is one API request. Its arguments are that request's

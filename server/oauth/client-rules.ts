@@ -1,4 +1,4 @@
-import { isLoopback } from '../settings.js';
+import { isLoopback } from '../kit/settings.js';
 
 /**
  * What a client may say about itself, the same whether it registers (RFC 7591) or is described by a

@@ -14,14 +14,14 @@ import type { KeyMailer } from '../access/key-mail.js';
 import type { KeyRequests } from '../access/key-requests.js';
 import type { KeyStore } from '../access/key-store.js';
 import { BEARER } from '../access/identity.js';
-import type { Logger } from '../logger.js';
-import type { SnapshotSource } from '../snapshot-source.js';
+import type { Logger } from '../kit/logger.js';
+import type { SnapshotSource } from '../kit/snapshot-source.js';
 import { ClientMetadataDocuments } from './client-metadata.js';
 import { authorizeErrorPage, oauthPagesRoute, signInPage } from './pages.js';
 import { KeysOAuthProvider, localeOf } from './provider.js';
 import { OAuthStore } from './store.js';
 import { bearerChallenge } from './challenge.js';
-import { formProblem } from '../routes/person-page.js';
+import { formProblem } from '../kit/person-page.js';
 
 export { OAuthStore } from './store.js';
 

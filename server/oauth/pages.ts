@@ -9,9 +9,9 @@ import type { KeyMailer } from '../access/key-mail.js';
 import type { KeyRequests } from '../access/key-requests.js';
 import { mailAddress } from '../access/mail-address.js';
 import type { KeyStore } from '../access/key-store.js';
-import type { Logger } from '../logger.js';
-import { button, field, formProblemStatus, fromAnotherSite, p, readForm, sendPersonPage as send } from '../routes/person-page.js';
-import type { SnapshotSource } from '../snapshot-source.js';
+import type { Logger } from '../kit/logger.js';
+import { button, field, formProblemStatus, fromAnotherSite, p, readForm, sendPersonPage as send } from '../kit/person-page.js';
+import type { SnapshotSource } from '../kit/snapshot-source.js';
 import { redirectOrigin } from './client-rules.js';
 import type { AuthorizationRequest, OAuthStore } from './store.js';
 

@@ -10,7 +10,7 @@ import {
   InvalidTokenError,
   TemporarilyUnavailableError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kit/logger.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { MCP_PATH } from '../../src/contract/urls.js';
 import { OAUTH_RETENTION } from '../../src/contract/oauth.js';

@@ -4,8 +4,8 @@ import { parseCode } from '../../src/contract/params.js';
 import { batchBodySchema, noQuerySchema } from '../../src/contract/queries.js';
 import { companySummary } from '../../src/views/company.js';
 import { successEnvelope } from '../../src/views/envelope.js';
-import { batchItems, type RouteContext } from '../context.js';
-import { sendPostBody } from '../http.js';
+import { batchItems, type RouteContext } from './context.js';
+import { sendPostBody } from '../kit/http.js';
 
 const COMMA = Buffer.from(',');
 

@@ -4,9 +4,9 @@ import { canonicalQuerySchema } from '../../src/contract/queries.js';
 import type { CanonicalSection } from '../../src/contract/vocabulary.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { canonicalView } from '../../src/views/canonical.js';
-import { sourceNames, type RouteContext } from '../context.js';
+import { sourceNames, type RouteContext } from './context.js';
 import { notFound } from '../../src/contract/errors.js';
-import { sendJson } from '../http.js';
+import { sendJson } from '../kit/http.js';
 
 /** A company's canonical view, some sections or all: the body of the route below and of the MCP tool. */
 export function canonicalBody(store: SnapshotStore, ticker: string, fields?: ReadonlySet<CanonicalSection>): CanonicalView {

@@ -4,10 +4,10 @@ import { parseQuery } from '../../src/contract/parse-request.js';
 import { CHANGES_DB, ChangesStore, type ChangesPage } from '../../src/snapshot/changes-store.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { changesView } from '../../src/views/changes.js';
-import type { RouteContext } from '../context.js';
+import type { RouteContext } from './context.js';
 import { ApiError } from '../../src/contract/errors.js';
-import { sendJson } from '../http.js';
-import { identityOf } from '../snapshot-source.js';
+import { sendJson } from '../kit/http.js';
+import { identityOf } from '../kit/snapshot-source.js';
 
 const unreadable = () => new ApiError('UPSTREAM_FAILURE', 'The snapshot’s changes cannot be read.');
 

@@ -4,9 +4,9 @@ import { compareQuerySchema } from '../../src/contract/queries.js';
 import type { CanonicalSection } from '../../src/contract/vocabulary.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { compareView } from '../../src/views/compare.js';
-import { sourceNames, type RouteContext } from '../context.js';
+import { sourceNames, type RouteContext } from './context.js';
 import { notFound } from '../../src/contract/errors.js';
-import { sendJson } from '../http.js';
+import { sendJson } from '../kit/http.js';
 
 /** The comparison of 2–5 companies: the body of the route below and of the MCP tool. */
 export function compareBody(store: SnapshotStore, tickers: readonly string[], fields?: ReadonlySet<CanonicalSection>): CompareResponse {

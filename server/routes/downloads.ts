@@ -4,12 +4,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { DOWNLOADS_DIR, urls } from '../../src/contract/urls.js';
-import type { RouteContext } from '../context.js';
+import type { RouteContext } from './context.js';
 import { notFound } from '../../src/contract/errors.js';
 import { assertSnapshotKept } from './pinned.js';
-import { DOWNLOAD_CHUNK_BYTES } from '../download-slots.js';
+import { DOWNLOAD_CHUNK_BYTES } from '../kit/download-slots.js';
 import { CACHE_PUBLIC } from '../../src/contract/headers.js';
-import { matches } from '../http.js';
+import { matches } from '../kit/http.js';
 import { PAGE_CSP } from '../../src/contract/security.js';
 import { DOWNLOAD_DEFAULT_TYPE, DOWNLOAD_MEDIA_TYPES, DOWNLOAD_NAME, FOLDER_PAGE } from '../../src/contract/downloads.js';
 

@@ -13,8 +13,8 @@ import type { KeyMailer } from '../access/key-mail.js';
 import { KeyRequests, type LinkPurpose } from '../access/key-requests.js';
 import { mailAddress } from '../access/mail-address.js';
 import type { OAuthStore } from '../oauth/store.js';
-import type { Logger } from '../logger.js';
-import type { SnapshotSource } from '../snapshot-source.js';
+import type { Logger } from '../kit/logger.js';
+import type { SnapshotSource } from '../kit/snapshot-source.js';
 import {
   addressHtml,
   button,
@@ -25,7 +25,7 @@ import {
   readForm,
   sendPersonPage as send,
   type LangSwitch,
-} from './person-page.js';
+} from '../kit/person-page.js';
 
 /**
  * The keys flow's pages (issue 43), outside /api/v1: they are pages for people, answered in HTML in

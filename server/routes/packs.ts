@@ -7,7 +7,7 @@ import { noQuerySchema, packsBodySchema } from '../../src/contract/queries.js';
 import { DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/contract/urls.js';
 import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 import { packFiles, packName, type PackCompany } from '../../src/views/pack.js';
-import type { RouteContext } from '../context.js';
+import type { RouteContext } from './context.js';
 import { ApiError, badRequest, notFound } from '../../src/contract/errors.js';
 import { NO_STORE } from '../../src/contract/headers.js';
 import { storedHistoryFile } from './pinned-history.js';

@@ -2,10 +2,10 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { LOCALE_PREFIX, LOCALES, localeOfPath, type Locale } from '../../src/site/i18n/locales.js';
 import { DOCS_PAGES, fileForPageUrl, PAGE_CONTENT_TYPES, pageUrlsFor } from '../../src/site/paths.js';
 import { CACHE_PUBLIC, NO_STORE, READ_ONLY_METHODS } from '../../src/contract/headers.js';
-import { sendBody } from '../http.js';
+import { sendBody } from '../kit/http.js';
 import { DOCS_PAGE_CSP, PAGE_CSP } from '../../src/contract/security.js';
 import { readSnapshotFile } from './tree.js';
-import type { SnapshotSource } from '../snapshot-source.js';
+import type { SnapshotSource } from '../kit/snapshot-source.js';
 
 /** A page or asset of the snapshot's tree (`/company/D1101/` is `company/D1101/index.html`). */
 const readPage = (snapshotDir: string, url: string) => readSnapshotFile(snapshotDir, fileForPageUrl(url));

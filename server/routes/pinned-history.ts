@@ -2,7 +2,7 @@ import { API_BASE } from '../../src/contract/urls.js';
 import { pinnedHistory } from '../../src/snapshot/history-store.js';
 import { Lru } from '../../src/lru.js';
 import { historyBody } from '../../src/views/history.js';
-import { etagOf, type CachedFile } from '../http.js';
+import { etagOf, type CachedFile } from '../kit/http.js';
 
 const HISTORY_URL = new RegExp(`^${API_BASE.replace(/[/.]/g, '\\$&')}/company/([0-9A-Z]+)/history$`);
 

@@ -6,8 +6,8 @@ import type { RankingFilter } from '../../src/snapshot/ranking-index.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { rankingCsvFilename, rankingCsvHeader, rankingCsvLine } from '../../src/views/ranking-csv.js';
 import { rankingView } from '../../src/views/ranking.js';
-import { rankingIndex, type RouteContext } from '../context.js';
-import { cacheControlFor, matches, sendJson } from '../http.js';
+import { rankingIndex, type RouteContext } from './context.js';
+import { cacheControlFor, matches, sendJson } from '../kit/http.js';
 
 const filterOf = (q: Omit<RankingQuery, 'format'>): RankingFilter => ({
   industry: q.industry,

@@ -6,7 +6,7 @@ import { smtpMailer } from '../../server/access/key-mail.js';
 import { KeyRequests } from '../../server/access/key-requests.js';
 import { KeyStore } from '../../server/access/key-store.js';
 import { Meter } from '../../server/access/meter.js';
-import type { MailSettings } from '../../server/settings.js';
+import type { MailSettings } from '../../server/kit/settings.js';
 import type { AppOptions } from '../../server/app.js';
 import { freePort } from '../server/access/processes.js';
 import { startServer } from './server.js';

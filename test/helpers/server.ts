@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp, type AppOptions } from '../../server/app.js';
 import { createHttpServer } from '../../server/serve.js';
-import { publishedSnapshotSource, type SnapshotSource } from '../../server/snapshot-source.js';
+import { publishedSnapshotSource, type SnapshotSource } from '../../server/kit/snapshot-source.js';
 
 export interface RunningServer {
   base: string;

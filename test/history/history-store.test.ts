@@ -11,7 +11,7 @@ import { silentProgress } from '../../build-scripts/snapshot/progress.js';
 import { HISTORY_STORE } from '../../src/snapshot/history-store.js';
 import { publishedSnapshotIds } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
-import { publishedSnapshotSource } from '../../server/snapshot-source.js';
+import { publishedSnapshotSource } from '../../server/kit/snapshot-source.js';
 import { getJson, startServer, untilServing, type RunningServer } from '../helpers/server.js';
 
 const API = '/api/v1';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishedSnapshotSource } from '../../server/snapshot-source.js';
+import { publishedSnapshotSource } from '../../server/kit/snapshot-source.js';
 import { CHANGES_DB } from '../../src/snapshot/changes-store.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { expectEnvelope, raw } from '../helpers/raw-http.js';

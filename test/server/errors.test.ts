@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../src/contract/common.js';
 import { currentSnapshotDir, currentSnapshotId } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
-import type { SnapshotSource } from '../../server/snapshot-source.js';
+import type { SnapshotSource } from '../../server/kit/snapshot-source.js';
 import { expectEnvelope, raw, rawBytes } from '../helpers/raw-http.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';

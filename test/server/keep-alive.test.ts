@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { KEEP_ALIVE } from '../../src/contract/keep-alive.js';
 import { createHttpServer, REQUEST_TIMEOUTS, type RequestTimeouts } from '../../server/serve.js';
-import { publishedSnapshotSource, type SnapshotSource } from '../../server/snapshot-source.js';
+import { publishedSnapshotSource, type SnapshotSource } from '../../server/kit/snapshot-source.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { createHttpServer } from '../../server/serve.js';
-import { publishedSnapshotSource } from '../../server/snapshot-source.js';
+import { publishedSnapshotSource } from '../../server/kit/snapshot-source.js';
 import { DOCS_PAGE_CSP, PAGE_CSP, SECURITY_HEADERS } from '../../src/contract/security.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { createHttpServer } from '../../server/serve.js';
-import { publishedSnapshotSource, type SnapshotSource } from '../../server/snapshot-source.js';
+import { publishedSnapshotSource, type SnapshotSource } from '../../server/kit/snapshot-source.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailSetting, mcpAllowedOriginsSetting, SettingError, trustProxySetting } from '../../server/settings.js';
+import { mailSetting, mcpAllowedOriginsSetting, SettingError, trustProxySetting } from '../../server/kit/settings.js';
 import { freePort } from './access/processes.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 

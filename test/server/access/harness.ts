@@ -5,7 +5,7 @@ import type { KeyTier } from '../../../src/contract/vocabulary.js';
 import { memoryCounters, type Counters } from '../../../server/access/counters.js';
 import { KeyStore } from '../../../server/access/key-store.js';
 import { Meter } from '../../../server/access/meter.js';
-import { jsonLogger } from '../../../server/logger.js';
+import { jsonLogger } from '../../../server/kit/logger.js';
 import { getJson, startServer } from '../../helpers/server.js';
 
 /** 2026-11-23 10:00:00 UTC: a Monday morning, far from any boundary the tests do not cross on purpose. */

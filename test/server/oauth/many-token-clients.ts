@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { memoryClientsFrom, openAccess } from '../../../server/access/index.js';
 import { createApp } from '../../../server/app.js';
 import { appClasses, createHttpServer } from '../../../server/serve.js';
-import { publishedSnapshotSource } from '../../../server/snapshot-source.js';
+import { publishedSnapshotSource } from '../../../server/kit/snapshot-source.js';
 import { silentMailer } from './silent-mailer.js';
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/contract/errors.js';
-import { publishedSnapshotSource } from '../../../server/snapshot-source.js';
+import { publishedSnapshotSource } from '../../../server/kit/snapshot-source.js';
 import { SnapshotFormatError } from '../../../src/snapshot/format.js';
 import { FORMAT_VERSION } from '../../../src/snapshot/schema.js';
 import { SnapshotStore } from '../../../src/snapshot/store.js';

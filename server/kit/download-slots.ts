@@ -2,8 +2,8 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Request, Response } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
-import { ApiError } from '../src/contract/errors.js';
-import { DEFAULT_DOWNLOAD_LIMITS, DOWNLOAD_RETRY_AFTER_S, tooManyDownloads, type DownloadLimits } from '../src/contract/downloads.js';
+import { ApiError } from '../../src/contract/errors.js';
+import { DEFAULT_DOWNLOAD_LIMITS, DOWNLOAD_RETRY_AFTER_S, tooManyDownloads, type DownloadLimits } from '../../src/contract/downloads.js';
 
 /**
  * What one download reads from its file at a time. The file stream reads the next chunk only once

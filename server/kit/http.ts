@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SECURITY_HEADERS } from '../src/contract/security.js';
-import { CACHE_PRIVATE, CACHE_PUBLIC, CORS_HEADERS, JSON_TYPE, NO_STORE } from '../src/contract/headers.js';
+import { SECURITY_HEADERS } from '../../src/contract/security.js';
+import { CACHE_PRIVATE, CACHE_PUBLIC, CORS_HEADERS, JSON_TYPE, NO_STORE } from '../../src/contract/headers.js';
 
 /** The caching a 200 GET gets: private when the call is metered (set by the app before the route), else public. */
 export const cacheControlFor = (res: ServerResponse): string => (res.getHeader('Cache-Control') === CACHE_PRIVATE ? CACHE_PRIVATE : CACHE_PUBLIC);

@@ -1,11 +1,11 @@
 import type { Request, Response } from 'express';
-import { Lru } from '../src/lru.js';
-import { RankingIndex } from '../src/snapshot/ranking-index.js';
-import type { SnapshotStore } from '../src/snapshot/store.js';
-import { sourceNamesOf } from '../src/views/source-names.js';
-import type { Access } from './access/index.js';
-import type { DownloadSlots } from './download-slots.js';
-import type { SnapshotSource } from './snapshot-source.js';
+import { Lru } from '../../src/lru.js';
+import { RankingIndex } from '../../src/snapshot/ranking-index.js';
+import type { SnapshotStore } from '../../src/snapshot/store.js';
+import { sourceNamesOf } from '../../src/views/source-names.js';
+import type { Access } from '../access/index.js';
+import type { DownloadSlots } from '../kit/download-slots.js';
+import type { SnapshotSource } from '../kit/snapshot-source.js';
 
 /**
  * A value built from a snapshot the first time a route needs it and dropped with the snapshot. Each

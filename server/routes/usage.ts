@@ -1,10 +1,10 @@
 import { QUOTA_BUCKETS } from '../../src/contract/vocabulary.js';
 import { usageView } from '../../src/views/usage.js';
-import type { RouteContext } from '../context.js';
+import type { RouteContext } from './context.js';
 import { JSON_TYPE, NO_STORE } from '../../src/contract/headers.js';
 import { parseQuery } from '../../src/contract/parse-request.js';
 import { noQuerySchema } from '../../src/contract/queries.js';
-import type { BucketUsage } from './meter.js';
+import type { BucketUsage } from '../access/meter.js';
 import { windowOf } from '../../src/contract/tiers.js';
 
 /**

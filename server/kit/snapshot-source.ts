@@ -1,10 +1,10 @@
 import { existsSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileForUrlPath, urls } from '../src/contract/urls.js';
-import { CURRENT_LINK } from '../src/snapshot/published.js';
-import { SnapshotFormatError } from '../src/snapshot/format.js';
-import { SnapshotStore } from '../src/snapshot/store.js';
-import { ApiError } from '../src/contract/errors.js';
+import { fileForUrlPath, urls } from '../../src/contract/urls.js';
+import { CURRENT_LINK } from '../../src/snapshot/published.js';
+import { SnapshotFormatError } from '../../src/snapshot/format.js';
+import { SnapshotStore } from '../../src/snapshot/store.js';
+import { ApiError } from '../../src/contract/errors.js';
 import { isUnreadableDatabase } from './errors.js';
 import { silentLogger, type Logger } from './logger.js';
 

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express, Request } from 'express';
-import { LOCALE_PREFIX, localeOfPath } from '../src/site/i18n/locales.js';
-import { RouteMatcher } from '../src/contract/routes.js';
-import { API_BASE, MCP_PATH } from '../src/contract/urls.js';
+import { LOCALE_PREFIX, localeOfPath } from '../../src/site/i18n/locales.js';
+import { RouteMatcher } from '../../src/contract/routes.js';
+import { API_BASE, MCP_PATH } from '../../src/contract/urls.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { SnapshotSource } from './snapshot-source.js';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { QUOTA_BUCKETS, type QuotaBucket } from '../src/contract/vocabulary.js';
+import { QUOTA_BUCKETS, type QuotaBucket } from '../../src/contract/vocabulary.js';
 import type { SnapshotSource } from './snapshot-source.js';
 
 /**

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
-import type { ErrorBody } from '../src/contract/common.js';
-import { RequestRuleError } from '../src/contract/parse-request.js';
-import type { ErrorCode } from '../src/contract/vocabulary.js';
-import type { SnapshotStore } from '../src/snapshot/store.js';
-import { ApiError, badRequest, bodyTooLarge } from '../src/contract/errors.js';
+import type { ErrorBody } from '../../src/contract/common.js';
+import { RequestRuleError } from '../../src/contract/parse-request.js';
+import type { ErrorCode } from '../../src/contract/vocabulary.js';
+import type { SnapshotStore } from '../../src/snapshot/store.js';
+import { ApiError, badRequest, bodyTooLarge } from '../../src/contract/errors.js';
 
 /** SQLite's codes for a database file that cannot be read as one (not a busy lock, not a bad query). */
 const UNREADABLE_DATABASE = /^SQLITE_(CORRUPT|NOTADB|IOERR|CANTOPEN)/;
