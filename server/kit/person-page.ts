@@ -5,7 +5,7 @@ import { escapeHtml } from '../../src/site/html.js';
 import { l10n, LOCALES, type L10n } from '../../src/site/i18n/index.js';
 import { fileForPageUrl, KEYS_FRAME_BODY, KEYS_FRAME_SWITCH, KEYS_FRAME_TITLE, PAGE_CONTENT_TYPES } from '../../src/site/paths.js';
 import type { SnapshotSource } from './snapshot-source.js';
-import { readSnapshotFile } from '../routes/tree.js';
+import { readSnapshotFile } from './snapshot-files.js';
 
 /**
  * Where a page's language switch leads (issue 49): the same step of the flow in the other language,

@@ -4,7 +4,7 @@ import { DOCS_PAGES, fileForPageUrl, PAGE_CONTENT_TYPES, pageUrlsFor } from '../
 import { CACHE_PUBLIC, NO_STORE, READ_ONLY_METHODS } from '../../src/contract/headers.js';
 import { sendBody } from '../kit/http.js';
 import { DOCS_PAGE_CSP, PAGE_CSP } from '../../src/contract/security.js';
-import { readSnapshotFile } from './tree.js';
+import { readSnapshotFile } from '../kit/snapshot-files.js';
 import type { SnapshotSource } from '../kit/snapshot-source.js';
 
 /** A page or asset of the snapshot's tree (`/company/D1101/` is `company/D1101/index.html`). */
