@@ -6,7 +6,7 @@
  */
 import { CACHE_PUBLIC, CORS_HEADERS, JSON_TYPE, MCP_PREFLIGHT_HEADERS, NO_STORE, PREFLIGHT_HEADERS } from '../../src/contract/headers.js';
 import { DOCS_PAGE_CSP, PAGE_CSP, SECURITY_HEADERS } from '../../src/contract/security.js';
-import { DOCS_PAGES, PAGE_CONTENT_TYPES } from '../../src/site/paths.js';
+import { DOCS_PAGES, PAGE_CONTENT_TYPES } from '../../src/site/i18n/paths.js';
 import { ATOM_TYPE } from '../../src/contract/headers.js';
 
 export { CACHE_PUBLIC, JSON_TYPE, NO_STORE };

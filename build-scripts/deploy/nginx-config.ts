@@ -30,7 +30,7 @@ import { KEEP_ALIVE } from '../../src/contract/keep-alive.js';
 import { MCP_PATH } from '../../src/contract/urls.js';
 import { OAUTH_CORS_PATHS } from '../../src/contract/oauth.js';
 import { API_BASE, DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/contract/urls.js';
-import { fileForPageUrl } from '../../src/site/paths.js';
+import { fileForPageUrl } from '../../src/site/i18n/paths.js';
 import {
   API_CSP,
   BEARER_PREFLIGHT_RESPONSE_HEADERS,

@@ -1,7 +1,7 @@
 import { scoreReasons } from '../../src/methodology/score.js';
 import type { Locale } from '../../src/site/i18n/locales.js';
 import CompanyPage from '../../src/site/pages/Company.astro';
-import { pageUrlsFor } from '../../src/site/paths.js';
+import { pageUrlsFor } from '../../src/site/i18n/paths.js';
 import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 import type { CompanyFacts, SnapshotStore } from '../../src/snapshot/store.js';
 import { canonicalView, type SourceNames } from '../../src/views/canonical.js';

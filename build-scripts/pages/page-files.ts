@@ -1,4 +1,4 @@
-import { fileForPageUrl } from '../../src/site/paths.js';
+import { fileForPageUrl } from '../../src/site/i18n/paths.js';
 import { FolderFiles, type WriteStats } from '../tree/folder-files.js';
 
 export type PageStats = WriteStats;

@@ -1,9 +1,9 @@
 import type { SnapshotsResponse } from '../../src/contract/snapshots.js';
 import { LIMITS, VERDICTS } from '../../src/contract/vocabulary.js';
 import { FLAG_CATALOGUE } from '../../src/methodology/rules.js';
-import { scoreHistogram } from '../../src/site/format.js';
+import { scoreHistogram } from '../../src/site/i18n/format.js';
 import { l10n, type Locale } from '../../src/site/i18n/index.js';
-import { FILTER_PARAM, pageUrls, pageUrlsFor, SCALAR_ASSET, type RankingFilter } from '../../src/site/paths.js';
+import { FILTER_PARAM, pageUrls, pageUrlsFor, SCALAR_ASSET, type RankingFilter } from '../../src/site/i18n/paths.js';
 import { urls } from '../../src/contract/urls.js';
 import type { IndexedCompany, SnapshotStore } from '../../src/snapshot/store.js';
 import { companySummary } from '../../src/views/company.js';

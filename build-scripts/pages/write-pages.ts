@@ -8,7 +8,7 @@ import type { SnapshotsResponse } from '../../src/contract/snapshots.js';
 import { faviconIco } from '../../src/site/favicon.js';
 import { scriptMessagesJs } from '../../src/site/i18n/index.js';
 import { LOCALES, type Locale } from '../../src/site/i18n/locales.js';
-import { ASSETS_DIR, fileForPageUrl, pageUrls, SCALAR_ASSET, SCRIPT_MESSAGES } from '../../src/site/paths.js';
+import { ASSETS_DIR, fileForPageUrl, pageUrls, SCALAR_ASSET, SCRIPT_MESSAGES } from '../../src/site/i18n/paths.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { linkOrCopy } from '../downloads/link-or-copy.js';
 import { planChunks, type ChunkPlan } from '../tree/company-chunks.js';

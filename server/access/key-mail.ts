@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import { CATALOGUES } from '../../src/site/i18n/index.js';
 import { LOCALES, type Locale } from '../../src/site/i18n/locales.js';
-import { pageUrlsFor } from '../../src/site/paths.js';
+import { pageUrlsFor } from '../../src/site/i18n/paths.js';
 import { OAUTH_LIFETIMES } from '../../src/contract/oauth.js';
 import type { MailSettings } from '../kit/settings.js';
 

@@ -3,7 +3,7 @@ import { NO_STORE } from '../../src/contract/headers.js';
 import { PAGE_CSP } from '../../src/contract/security.js';
 import { escapeHtml } from '../../src/site/html.js';
 import { l10n, LOCALES, type L10n } from '../../src/site/i18n/index.js';
-import { fileForPageUrl, KEYS_FRAME_BODY, KEYS_FRAME_SWITCH, KEYS_FRAME_TITLE, PAGE_CONTENT_TYPES } from '../../src/site/paths.js';
+import { fileForPageUrl, KEYS_FRAME_BODY, KEYS_FRAME_SWITCH, KEYS_FRAME_TITLE, PAGE_CONTENT_TYPES } from '../../src/site/i18n/paths.js';
 import type { SnapshotSource } from './snapshot-source.js';
 import { readSnapshotFile } from './snapshot-files.js';
 

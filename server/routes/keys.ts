@@ -6,7 +6,7 @@ import { API_BASE } from '../../src/contract/urls.js';
 import { escapeHtml } from '../../src/site/html.js';
 import { l10n, type L10n } from '../../src/site/i18n/index.js';
 import { LOCALES, type Locale } from '../../src/site/i18n/locales.js';
-import { pageUrlsFor } from '../../src/site/paths.js';
+import { pageUrlsFor } from '../../src/site/i18n/paths.js';
 import type { Meter } from '../access/meter.js';
 import type { KeyRecord } from '../access/key-store.js';
 import type { KeyMailer } from '../access/key-mail.js';

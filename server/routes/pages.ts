@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { LOCALE_PREFIX, LOCALES, localeOfPath, type Locale } from '../../src/site/i18n/locales.js';
-import { DOCS_PAGES, fileForPageUrl, PAGE_CONTENT_TYPES, pageUrlsFor } from '../../src/site/paths.js';
+import { DOCS_PAGES, fileForPageUrl, PAGE_CONTENT_TYPES, pageUrlsFor } from '../../src/site/i18n/paths.js';
 import { CACHE_PUBLIC, NO_STORE, READ_ONLY_METHODS } from '../../src/contract/headers.js';
 import { sendBody } from '../kit/http.js';
 import { DOCS_PAGE_CSP, PAGE_CSP } from '../../src/contract/security.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAndPublish, type BuildResult } from '../../build-scripts/build.js';
 import { fetchSources } from '../../build-scripts/fetch/fetch-sources.js';
 import { silentProgress } from '../../build-scripts/snapshot/progress.js';
-import { fileForPageUrl } from '../../src/site/paths.js';
+import { fileForPageUrl } from '../../src/site/i18n/paths.js';
 import { parseCsv } from '../helpers/csv-parse.js';
 import { sectionTextOf } from '../site/html.js';
 import { publisherHandlers, replayEnv } from './fetch/publishers.js';

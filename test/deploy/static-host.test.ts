@@ -6,7 +6,7 @@ import { staticHostHeaders, staticHostRedirects } from '../../build-scripts/depl
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { fileForUrlPath } from '../../src/contract/urls.js';
-import { fileForPageUrl } from '../../src/site/paths.js';
+import { fileForPageUrl } from '../../src/site/i18n/paths.js';
 import { staticCases } from '../server/cases/static-cases.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 

@@ -1,7 +1,7 @@
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUIDE_LOCAL_ORIGIN } from '../../build-scripts/pages/research-guide.js';
-import { pageUrls } from '../../src/site/paths.js';
+import { pageUrls } from '../../src/site/i18n/paths.js';
 import { currentSnapshotId } from '../../src/snapshot/published.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { horizontalOverflow, seriousViolations } from '../site/browser-session.js';

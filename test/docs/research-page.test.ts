@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUIDE_LOCAL_ORIGIN, RESEARCH_GUIDES, renderResearchGuide } from '../../build-scripts/pages/research-guide.js';
 import { CATALOGUES } from '../../src/site/i18n/index.js';
 import { LOCALES } from '../../src/site/i18n/locales.js';
-import { pageUrls, pageUrlsFor } from '../../src/site/paths.js';
+import { pageUrls, pageUrlsFor } from '../../src/site/i18n/paths.js';
 import { hrefsOf } from '../site/html.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { guideBlocks } from './guide-blocks.js';

@@ -6,7 +6,7 @@ import { FLAG_CATALOGUE } from '../../src/methodology/rules.js';
 import { reasonDetail, scoreReasons } from '../../src/methodology/score.js';
 import { GLOSSARY } from '../../src/site/i18n/glossary.js';
 import { CATALOGUES, l10n, LOCALES, scriptMessagesJs } from '../../src/site/i18n/index.js';
-import { pageUrlsFor } from '../../src/site/paths.js';
+import { pageUrlsFor } from '../../src/site/i18n/paths.js';
 import { englishWords } from './english-ui.js';
 
 /**

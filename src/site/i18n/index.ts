@@ -3,8 +3,8 @@
  * page URLs (`u`) and its `lang`. Pages and components take a `locale` prop and call `l10n(locale)`,
  * which hands back the same object every time (made once per language).
  */
-import { formatsFor, type Formats } from '../format.js';
-import { pageUrlsFor, type PageUrls } from '../paths.js';
+import { formatsFor, type Formats } from './format.js';
+import { pageUrlsFor, type PageUrls } from './paths.js';
 import { en, type Messages } from './en.js';
 import { HREFLANG, HTML_LANG, LOCALES, type Locale } from './locales.js';
 import { zhTW } from './zh-TW.js';

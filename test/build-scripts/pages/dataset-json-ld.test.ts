@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASET_CREATOR_NAME } from '../../../build-scripts/pages/dataset-json-ld.js';
 import { NO_OPEN_DATA_LICENCE, registryResponseSchema, type RegistryResponse } from '../../../src/contract/registry.js';
 import { snapshotsResponseSchema, type SnapshotEntry, type SnapshotsResponse } from '../../../src/contract/snapshots.js';
-import { pageUrls } from '../../../src/site/paths.js';
+import { pageUrls } from '../../../src/site/i18n/paths.js';
 import { DOWNLOADS_DIR } from '../../../src/contract/urls.js';
 import { hrefsOf } from '../../site/html.js';
 import { getJson, startServer, type RunningServer } from '../../helpers/server.js';

@@ -3,7 +3,7 @@
  * keep their exact JSON value in a `value` attribute (see Num.astro), so the page and the API can be
  * compared mechanically; only the visible text is formatted.
  */
-import type { Locale } from './i18n/locales.js';
+import type { Locale } from './locales.js';
 
 /**
  * Thousands separated by commas, at most two decimals (four below 1, so a weight of 0.004 % does not

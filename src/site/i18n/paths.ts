@@ -3,10 +3,10 @@
  * links and the shim. Every page is a folder URL ending in `/`, written as `<path>index.html` in the
  * snapshot's tree beside `api/`; assets keep their own file names.
  */
-import type { AssuranceLevel, MarketType } from '../contract/vocabulary.js';
-import { OAUTH_PATHS } from '../contract/oauth.js';
-import { urls } from '../contract/urls.js';
-import { LOCALE_PREFIX, LOCALES, type Locale } from './i18n/locales.js';
+import type { AssuranceLevel, MarketType } from '../../contract/vocabulary.js';
+import { OAUTH_PATHS } from '../../contract/oauth.js';
+import { urls } from '../../contract/urls.js';
+import { LOCALE_PREFIX, LOCALES, type Locale } from './locales.js';
 
 /** A filter with its own static ranking pages: one value of one ranking parameter. */
 export type RankingFilter =
