@@ -18,7 +18,7 @@ import { pruneSnapshots } from './snapshot/prune.js';
 import { prunedSnapshotIds, snapshotsKeepFromEnv } from '../src/snapshot/retention.js';
 import type { PageStats } from './pages/page-files.js';
 import { writePages } from './pages/write-pages.js';
-import { TreeFiles, type TreeStats } from './tree/tree-files.js';
+import { TreeFiles, type TreeStats } from './output/tree-files.js';
 import { writeTree } from './tree/write-tree.js';
 import type { SnapshotKind } from '../src/contract/vocabulary.js';
 

@@ -9,7 +9,7 @@ import { newestFirst, type DatedSnapshot } from '../../src/snapshot/newest-first
 import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 import { SnapshotStore, type CompanyFacts } from '../../src/snapshot/store.js';
 import { historyBody, historyEntry, historyHead } from '../../src/views/history.js';
-import { TreeValidationError, type TreeFiles } from '../tree/tree-files.js';
+import { TreeValidationError, type TreeFiles } from '../output/tree-files.js';
 import { pairsInOrder } from './company-pass.js';
 import { explainChange, factsKey, unmovedSince, type Side } from './explain.js';
 import { HistoryWriter, type HistoryRecord } from './history-db.js';

@@ -5,7 +5,7 @@ import { checkFormat, readMeta } from '../../src/snapshot/format.js';
 import { storeRecords } from '../../src/snapshot/history-store.js';
 import { currentSnapshotDir, publishedSnapshotIds } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
-import type { TreeStats } from '../tree/tree-files.js';
+import type { TreeStats } from '../output/tree-files.js';
 import type { HistoryOptions } from './chunk-history.js';
 import { removeUnpublishedHistory } from './store-steps.js';
 import { writeChanges } from './write-changes.js';

@@ -4,7 +4,7 @@ import { urls } from '../../src/contract/urls.js';
 import type { IndexedChange } from '../../src/snapshot/changes-store.js';
 import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 import { changesView } from '../../src/views/changes.js';
-import { TreeFiles, type TreeStats } from '../tree/tree-files.js';
+import { TreeFiles, type TreeStats } from '../output/tree-files.js';
 import { writeChangesStore } from './write-changes-store.js';
 
 /**

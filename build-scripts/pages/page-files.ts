@@ -1,5 +1,5 @@
 import { fileForPageUrl } from '../../src/site/i18n/paths.js';
-import { FolderFiles, type WriteStats } from '../tree/folder-files.js';
+import { FolderFiles, type WriteStats } from '../output/folder-files.js';
 
 export type PageStats = WriteStats;
 

@@ -1,7 +1,7 @@
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import type { HistoryPass } from '../history/chunk-history.js';
 import { companyResources } from './company-resources.js';
-import type { TreeFiles } from './tree-files.js';
+import type { TreeFiles } from '../output/tree-files.js';
 
 /** Sorts after every code ([0-9A-Z]): the open upper bound of the last ticker range. */
 const AFTER_EVERY_CODE = '~';

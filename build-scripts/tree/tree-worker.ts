@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { SnapshotStore } from '../../src/snapshot/store.js';
 import { HistoryPass, type HistoryOptions } from '../history/chunk-history.js';
 import { abandonChunks, writeCompanyChunks, type ChunkPlan } from './company-chunks.js';
-import { TreeFiles } from './tree-files.js';
+import { TreeFiles } from '../output/tree-files.js';
 
 /** One tree worker: claims chunks of company files (and their histories) from the shared plan until none is left. */
 const {

@@ -9,7 +9,7 @@ import { createHistoryDb, sealHistoryDb } from '../history/history-db.js';
 import { HISTORY_DB } from '../../src/snapshot/history-store.js';
 import type { IndexedChange } from '../../src/snapshot/changes-store.js';
 import { compareChanges } from '../../src/views/changes.js';
-import { TreeFiles, TreeValidationError, type TreeStats } from './tree-files.js';
+import { TreeFiles, TreeValidationError, type TreeStats } from '../output/tree-files.js';
 
 /** Below this many companies, a thread costs more to start than it saves. */
 const PARALLEL_FROM = 5_000;

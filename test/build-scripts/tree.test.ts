@@ -6,7 +6,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import Database from 'better-sqlite3';
 import type { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TreeFiles, TreeValidationError } from '../../build-scripts/tree/tree-files.js';
+import { TreeFiles, TreeValidationError } from '../../build-scripts/output/tree-files.js';
 import { writeTree } from '../../build-scripts/tree/write-tree.js';
 import { indexResponseSchema } from '../../src/contract/api-index.js';
 import { fullCanonicalViewSchema } from '../../src/contract/canonical.js';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { validatorFor } from '../../src/contract/validate.js';
 import { fileForUrlPath } from '../../src/contract/urls.js';
-import type { StaticResource } from './company-resources.js';
+import type { StaticResource } from '../tree/company-resources.js';
 import { FolderFiles, type WriteStats } from './folder-files.js';
 
 export class TreeValidationError extends Error {
