@@ -1,8 +1,14 @@
 import type { z } from 'zod';
 import { validatorFor } from '../../src/contract/validate.js';
 import { fileForUrlPath } from '../../src/contract/urls.js';
-import type { StaticResource } from '../tree/company-resources.js';
 import { FolderFiles, type WriteStats } from './folder-files.js';
+
+/** One path-only GET resource: its URL, the schema its body must satisfy, and the body. */
+export interface StaticResource {
+  url: string;
+  schema: z.ZodType | null;
+  body: unknown;
+}
 
 export class TreeValidationError extends Error {
   override name = 'TreeValidationError';

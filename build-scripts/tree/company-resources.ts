@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { fullCanonicalViewSchema } from '../../src/contract/canonical.js';
 import { companyResponseSchema } from '../../src/contract/company.js';
 import { urls } from '../../src/contract/urls.js';
@@ -6,13 +5,7 @@ import type { CompanyFacts, SnapshotStore } from '../../src/snapshot/store.js';
 import { canonicalView } from '../../src/views/canonical.js';
 import { companyView } from '../../src/views/company.js';
 import { sourceNamesOf } from '../../src/views/source-names.js';
-
-/** One path-only GET resource: its URL, the schema its body must satisfy, and the body. */
-export interface StaticResource {
-  url: string;
-  schema: z.ZodType | null;
-  body: unknown;
-}
+import type { StaticResource } from '../output/tree-files.js';
 
 /**
  * The two resources of each company: its summary and its canonical view. Kept apart from the

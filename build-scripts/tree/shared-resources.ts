@@ -11,7 +11,7 @@ import { methodologyView } from '../../src/views/methodology.js';
 import { LIMITS } from '../../src/contract/vocabulary.js';
 import { rankingView } from '../../src/views/ranking.js';
 import { registryView } from '../../src/views/registry.js';
-import type { StaticResource } from './company-resources.js';
+import type { StaticResource } from '../output/tree-files.js';
 
 /**
  * Every static resource that is not a company's own: the default ranking (every page), ETFs,
