@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 /**
  * The import graph flows one way (issue 42): sources → snapshot → views → outlets. The build and
  * the shim are siblings over src/; the contract imports nothing of the project; no circle, type
- * imports included (a type circle is still two files that cannot be read apart).
+ * imports included (a type circle is still two files that cannot be read apart). Folders are layers
+ * too: no two folders import each other, so each folder can be read standing on the ones below it.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 const LAYERS = ['src', 'server', 'build-scripts'];
@@ -40,6 +41,22 @@ const graph = importGraph();
 const edges = [...graph].flatMap(([from, deps]) => deps.map((to) => ({ from, to })));
 const under = (path: string, folder: string) => path.startsWith(`${folder}/`);
 
+/**
+ * Folder → folder, each with one import that makes it (the first found). A folder is a file's own
+ * directory: `server/` and `server/access/` are two folders, so a parent and its child count too.
+ */
+function folderEdges(): Map<string, Map<string, string>> {
+  const folders = new Map<string, Map<string, string>>();
+  for (const { from, to } of edges) {
+    const [a, b] = [dirname(from), dirname(to)];
+    if (a === b || !graph.has(to)) continue;
+    const out = folders.get(a) ?? new Map<string, string>();
+    if (!out.has(b)) out.set(b, `${from} → ${to}`);
+    folders.set(a, out);
+  }
+  return folders;
+}
+
 describe('the import graph', () => {
   it('reads every layer (a check of nothing would pass)', () => {
     expect(graph.size).toBeGreaterThan(200);
@@ -60,6 +77,15 @@ describe('the import graph', () => {
 
   it('has the views import nothing of the site', () => {
     expect(edges.filter((e) => under(e.from, 'src/views') && under(e.to, 'src/site'))).toEqual([]);
+  });
+
+  it('has no two folders import each other', () => {
+    const folders = folderEdges();
+    expect([...folders.values()].reduce((n, out) => n + out.size, 0)).toBeGreaterThan(100);
+    const both = [...folders].flatMap(([a, out]) =>
+      [...out].filter(([b]) => a < b && folders.get(b)?.has(a)).map(([b, example]) => `${a} ↔ ${b}: ${example}; ${folders.get(b)!.get(a)}`),
+    );
+    expect(both).toEqual([]);
   });
 
   it('has no circle', () => {
