@@ -44,15 +44,15 @@ export interface AppOptions {
   trustProxy?: number | string;
   /** Keys and quotas (contract 6). Without them every call is answered, uncounted. */
   access?: Access;
-  /** Request metrics (server/metrics.ts); without them none are kept. */
+  /** Request metrics (server/kit/metrics.ts); without them none are kept. */
   metrics?: Metrics;
   /** True once a shutdown has begun (server/shutdown.ts): /readyz answers 503 from then on. */
   stopping?: () => boolean;
-  /** Caps on downloads sent at once (server/download-slots.ts); default DEFAULT_DOWNLOAD_LIMITS. */
+  /** Caps on downloads sent at once (server/kit/download-slots.ts); default DEFAULT_DOWNLOAD_LIMITS. */
   downloads?: DownloadLimits;
   /** The API's operations and how they are answered; default the route table (src/contract/routes.ts). */
   router?: Router;
-  /** Browser origins allowed to call /mcp (MCP_ALLOWED_ORIGINS, server/settings.ts); default: loopback pages only. */
+  /** Browser origins allowed to call /mcp (MCP_ALLOWED_ORIGINS, server/kit/settings.ts); default: loopback pages only. */
   mcpAllowedOrigins?: readonly string[] | '*';
   /** Mails for the keys page (SMTP_URL, server/access/key-mail.ts); without it `/keys/` says keys come from the operator. */
   mailer?: KeyMailer;

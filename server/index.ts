@@ -31,7 +31,7 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-/** A setting read and checked (server/settings.ts), or one line saying what is wrong with it, and exit 2. */
+/** A setting read and checked (server/kit/settings.ts), or one line saying what is wrong with it, and exit 2. */
 function setting<T>(read: () => T): T {
   try {
     return read();

@@ -1,7 +1,7 @@
 /**
  * The headers a front (nginx, a static host) must send with a static file, taken from the modules
  * the shim sends them from, so the front's rules cannot drift from the shim's answers: CORS
- * (server/http.ts), caching (static files are public), the security headers and the pages'
+ * (server/kit/http.ts), caching (static files are public), the security headers and the pages'
  * Content-Security-Policy (src/contract/security.ts), and the content types of the tree's files.
  */
 import { CACHE_PUBLIC, CORS_HEADERS, JSON_TYPE, MCP_PREFLIGHT_HEADERS, NO_STORE, PREFLIGHT_HEADERS } from '../../src/contract/headers.js';

@@ -8,7 +8,7 @@
  *   `api/v1/x.json`, `/api/v1/` is `api/v1/index.json`, `/api/v1/feed.atom` keeps its extension,
  *   `?page=N` alone on /ranking and /changes is `…/page/N.json`; pinned reads
  *   `/api/v1/snapshots/{id}/…` are the same files in snapshot {id}'s own tree.
- * - Pages (src/site/paths.ts `fileForPageUrl`): a folder URL is its `index.html`, assets keep their names.
+ * - Pages (src/site/i18n/paths.ts `fileForPageUrl`): a folder URL is its `index.html`, assets keep their names.
  * - Headers (build-scripts/deploy/headers.ts): the shim's CORS, caching, security headers and
  *   content types.
  *

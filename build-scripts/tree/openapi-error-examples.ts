@@ -232,7 +232,7 @@ export function errorExample(op: string | null, status: string, f: ErrorExampleF
       return answer('URI_TOO_LONG', requestTooLarge(url, [])!.message, { method, url });
     }
     case '429': {
-      // A download refused: the client already has its cap of downloads running (server/download-slots.ts).
+      // A download refused: the client already has its cap of downloads running (server/kit/download-slots.ts).
       if (template.includes('/downloads/')) return answer('RATE_LIMITED', tooManyDownloads(DEFAULT_DOWNLOAD_LIMITS.perClient), null);
       // A keyless caller's sixth call in the minute the snapshot was published.
       const resets = new Date(windowOf('calls/min', Date.parse(meta.published_at)).endMs).toISOString().replace('.000Z', 'Z');

@@ -34,7 +34,7 @@ export const asLocale = (raw: string): Locale => ((LOCALES as readonly string[])
 /** A mailed link: the keys page's link path in the reader's language, under PUBLIC_URL (never a request's Host). */
 export const linkUrl = (publicUrl: string, locale: Locale, token: string) => `${publicUrl}${pageUrlsFor(locale).keysLink}?t=${token}`;
 
-/** A mailer from SMTP_URL, SMTP_FROM and PUBLIC_URL (server/settings.ts mailSetting). */
+/** A mailer from SMTP_URL, SMTP_FROM and PUBLIC_URL (server/kit/settings.ts mailSetting). */
 export function smtpMailer(s: MailSettings): KeyMailer {
   const transport = nodemailer.createTransport(s.smtpUrl);
   return {

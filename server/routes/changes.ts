@@ -22,7 +22,7 @@ interface Opened {
  * Each snapshot's changes, opened once per snapshot: its changes database, whose connection holds
  * no rows (SQLite's page cache aside) and is closed when the snapshot is collected.
  *
- * Watched as the snapshot's own database is (server/snapshot-source.ts): a published file never
+ * Watched as the snapshot's own database is (server/kit/snapshot-source.ts): a published file never
  * changes, so when changes.sqlite does (restored from a backup, renamed over a damaged one) it is
  * opened again, at most a second later. The old connection would read the file it opened, gone or
  * damaged, for as long as the shim runs: filtered /changes stayed 502 after a restore (issue 49).

@@ -38,7 +38,7 @@ async function sumsOf(dir: string): Promise<Map<string, string>> {
  * current one), streamed. Names are checked against a strict pattern, so nothing outside it is served.
  * The folder itself (`/downloads/{id}/`, an empty name) is its page, written there by that
  * snapshot's build: every file with a relative link, so `wget -r -np` fetches the folder.
- * A body is sent only with a slot (server/download-slots.ts: per client and in all, else 429), a
+ * A body is sent only with a slot (server/kit/download-slots.ts: per client and in all, else 429), a
  * chunk at a time as the client takes it, and cut with a reset when the client stops taking it.
  */
 export async function download(ctx: RouteContext, id: string, name: string): Promise<void> {

@@ -46,7 +46,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'esg-route-table-'));
   const snapshot = join(dir, '2026-11-01');
   writeHandBuiltSnapshot(snapshot);
-  // A snapshot is its database and its tree (server/snapshot-source.ts); this one's tree is only its index.
+  // A snapshot is its database and its tree (server/kit/snapshot-source.ts); this one's tree is only its index.
   mkdirSync(join(snapshot, 'tree', 'api', 'v1'), { recursive: true });
   writeFileSync(join(snapshot, 'tree', 'api', 'v1', 'index.json'), '{}');
   symlinkSync('2026-11-01', join(dir, 'current'));
