@@ -33,10 +33,3 @@ export function withThousands(n: number): string {
   const s = String(Math.trunc(n));
   return s.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
-
-/** Basis points of a percent (hundredths) → `12.34`. */
-export function formatPct2(hundredths: number): string {
-  const whole = Math.floor(hundredths / 100);
-  const frac = hundredths - whole * 100;
-  return `${whole}.${String(frac).padStart(2, '0')}`;
-}

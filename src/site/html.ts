@@ -4,7 +4,6 @@
  * was over half the page at 100k companies (bench/results.md), as a function next to nothing. Every value is escaped.
  * Each takes the page's language (English when none is given).
  */
-import type { FlagId } from '../methodology/rules.js';
 import { l10n, type Locale } from './i18n/index.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -42,9 +41,4 @@ export function sourceLink(id: string, name: string, href?: string, locale: Loca
   const shown = escapeHtml(t.dataName(name));
   const named = href ? `<a href="${escapeHtml(href)}" rel="noopener">${shown}</a>` : shown;
   return `<span class="source">${t.sourceHtml(named, `<a href="${escapeHtml(u.source(id))}"><code>${escapeHtml(id)}</code></a>`)}</span>`;
-}
-
-/** A flag's name in the page's language (the API's `label` is English). */
-export function flagLabel(id: string, fallback: string, locale: Locale = 'en'): string {
-  return l10n(locale).t.flag[id as FlagId]?.label ?? fallback;
 }
