@@ -51,7 +51,7 @@ const SOURCED =
   'Every fact carries its source_id (resolve it with the esg://sources/registry resource), and the answer names its dataset_snapshot_id and methodology_version: cite them.';
 
 /** The history file as the API serves it (a company history is static: no view runs in the shim). */
-function historyBody(store: SnapshotStore, source: SnapshotSource, ticker: string): object {
+function servedHistory(store: SnapshotStore, source: SnapshotSource, ticker: string): object {
   const url = urls.history(ticker);
   const file = readTreeFile(store.dir, url) ?? storedHistoryFile(source.root, store.meta.dataset_snapshot_id, url);
   if (!file) throw absentFile(store, source, url, `Unknown ticker: ${ticker}`, (s) => s.company(ticker) !== undefined);
@@ -203,7 +203,7 @@ export const TOOLS: readonly Tool[] = [
     api: 'GET /api/v1/company/<ticker>/history',
     input: tickerInput,
     output: historyResponseSchema,
-    run: (store, source, a) => historyBody(store, source, a.ticker as string),
+    run: (store, source, a) => servedHistory(store, source, a.ticker as string),
   },
   {
     name: 'compare_companies',
