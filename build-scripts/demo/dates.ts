@@ -45,7 +45,8 @@ export const yearOf = (day: Day): number => toYmd(day).y;
 
 const p2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
-export function isoDate(day: Day): string {
+/** `2024-05-21`. */
+export function formatIsoDay(day: Day): string {
   const { y, m, d } = toYmd(day);
   return `${y}-${p2(m)}-${p2(d)}`;
 }
@@ -69,10 +70,10 @@ export type DateStyle = 'iso' | 'rocSlash' | 'rocCompact';
 
 /** Formats in the given style; ROC styles fall back to ISO before ROC year 100 (2011) to keep 3-digit years. */
 export function formatDay(day: Day, style: DateStyle): string {
-  if (style !== 'iso' && rocYear(yearOf(day)) < 100) return isoDate(day);
+  if (style !== 'iso' && rocYear(yearOf(day)) < 100) return formatIsoDay(day);
   if (style === 'rocSlash') return rocSlash(day);
   if (style === 'rocCompact') return rocCompact(day);
-  return isoDate(day);
+  return formatIsoDay(day);
 }
 
 /** Date style of a penalty date from a uniform draw: about a third ROC slash, a sixth ROC compact, the rest ISO. */

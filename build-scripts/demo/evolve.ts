@@ -28,7 +28,7 @@
  *    government files);
  *  - a new listing: a business joins with a new ticker.
  */
-import { addMonths, isoDate, type Day, yearOf } from './dates.js';
+import { addMonths, formatIsoDay, type Day, yearOf } from './dates.js';
 import { tq } from './format.js';
 import { tickerFor, uniformNoFor } from './ids.js';
 import type { Company, Penalty, Universe } from './model.js';
@@ -98,15 +98,15 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
   };
 
   // E(D), the expected reporting year (methodology 1.1), moves on 1 September.
-  const E1 = expectedReportingYear(isoDate(D1));
-  const E2 = expectedReportingYear(isoDate(D2));
+  const E1 = expectedReportingYear(formatIsoDay(D1));
+  const E2 = expectedReportingYear(formatIsoDay(D2));
   events.push({
     kind: 'asof',
     ticker: null,
     detail:
       E2 !== E1
-        ? `as-of date ${isoDate(D1)} → ${isoDate(D2)}, past the reporting deadline: E(D) ${E1} → ${E2}, disclosures for ${E1} now a year late`
-        : `as-of date ${isoDate(D1)} → ${isoDate(D2)} (E(D) stays ${E2})`,
+        ? `as-of date ${formatIsoDay(D1)} → ${formatIsoDay(D2)}, past the reporting deadline: E(D) ${E1} → ${E2}, disclosures for ${E1} now a year late`
+        : `as-of date ${formatIsoDay(D1)} → ${formatIsoDay(D2)} (E(D) stays ${E2})`,
   });
   const newRegistryYear = u.year !== yearOf(D1);
   if (newRegistryYear) {
@@ -147,7 +147,7 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
       serial: ++serial,
     };
     c.penalties.push(p);
-    events.push({ kind: 'penalty_new', ticker: c.ticker, detail: `new penalty of ${isoDate(day)}: NT$${money}${serious ? ', serious' : ''}` });
+    events.push({ kind: 'penalty_new', ticker: c.ticker, detail: `new penalty of ${formatIsoDay(day)}: NT$${money}${serious ? ', serious' : ''}` });
   }
 
   const fresh = pick((c) => c.disclosure === null && c.cbam === null);
@@ -253,7 +253,7 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
   const breached = pick((c) => c.conduct.length === 0);
   if (breached) {
     addConduct(breached, D2 - 3, 'breach', 30_000);
-    events.push({ kind: 'conduct_new', ticker: breached.ticker, detail: `new disclosure breach of ${isoDate(D2 - 3)}: NT$30000` });
+    events.push({ kind: 'conduct_new', ticker: breached.ticker, detail: `new disclosure breach of ${formatIsoDay(D2 - 3)}: NT$30000` });
   }
 
   return { universe: u, events };

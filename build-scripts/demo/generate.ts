@@ -4,7 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isoDate, parseIsoDay } from './dates.js';
+import { formatIsoDay, parseIsoDay } from './dates.js';
 import type { Universe } from './model.js';
 import { buildUniverse } from './universe.js';
 import { SOURCE_MODULES } from '../sources/index.js';
@@ -56,7 +56,7 @@ export async function generateDemo(opts: GenerateDemoOptions): Promise<GenerateD
 
 /** Writes a universe (generated, or evolved from one: evolve.ts) in the publishers' layouts plus its manifest. */
 export async function writeUniverse(outDir: string, universe: Universe): Promise<GenerateDemoResult> {
-  const asof = isoDate(universe.asof);
+  const asof = formatIsoDay(universe.asof);
   await mkdir(outDir, { recursive: true });
   const counts = await writeLayoutFiles(outDir, universe);
   const manifest: DemoManifest = { kind: 'demo', seed: universe.seed, companies: universe.companies.length, asof, retrieved_at: retrievedAt(asof) };

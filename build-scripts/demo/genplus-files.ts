@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reportYears } from '../sources/mops-esg-report.js';
-import { isoDate } from './dates.js';
+import { formatIsoDay } from './dates.js';
 import { industry } from './industries.js';
 import type { Company, EsgReport, Universe } from './model.js';
 import { CPA_OPINION, CPA_STANDARD, THIRD_PARTY_BODIES, THIRD_PARTY_STANDARD } from './names.js';
@@ -64,7 +64,7 @@ function newRecord(u: Universe, c: Company, r: EsgReport): Record<string, string
     twDocLink: `https://example.invalid/${c.ticker}/esg-${r.year}.pdf`,
     twFirstReportDownloadId: id,
     twEditReportDownloadId: NO_FILE,
-    twCommencementDate: slash(isoDate(r.uploadDay)),
+    twCommencementDate: slash(formatIsoDay(r.uploadDay)),
     twRevisionDate: null,
     contactInfo: null,
     note: null,
@@ -87,7 +87,7 @@ function oldRecord(c: Company, r: EsgReport): Record<string, string | null> {
     acC_S: a.kind === 'third' ? THIRD_PARTY_STANDARD[a.level] : '',
     acC_A: a.kind === 'cpa' ? a.firm : '',
     filE_NAME: `${c.ticker}_${roc}.pdf`,
-    useR_DATE1: slash(isoDate(r.uploadDay)),
+    useR_DATE1: slash(formatIsoDay(r.uploadDay)),
     weB_INFO: null,
     memo: null,
   };
@@ -96,7 +96,7 @@ function oldRecord(c: Company, r: EsgReport): Record<string, string | null> {
 /** Writes `esggenplus-<year>-<sii|otc>.json` for every year and market a fetch as of the demo's date asks for. */
 export async function writeGenplusDemoFiles(dir: string, u: Universe): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const year of reportYears(isoDate(u.asof))) {
+  for (const year of reportYears(formatIsoDay(u.asof))) {
     for (const m of MARKETS) {
       const data = u.companies.flatMap((c) => {
         if (c.market !== m.market) return [];

@@ -5,7 +5,7 @@
  */
 import type { Ctx } from './archetype-kit.js';
 import { ARCHETYPES } from './archetypes.js';
-import { type Day, isoDate, yearOf } from './dates.js';
+import { type Day, formatIsoDay, yearOf } from './dates.js';
 import { buildEtfs } from './etfs.js';
 import { MAX_COMPANIES, tickerFor, uniformNoFor } from './ids.js';
 import { industry, INDUSTRIES, INDUSTRY_WEIGHTS } from './industries.js';
@@ -55,7 +55,7 @@ export function buildUniverse(opts: UniverseOptions): Universe {
     throw new RangeError(`companies must be an integer from 1 to ${MAX_COMPANIES}`);
   }
   const Y = yearOf(D);
-  const E = expectedReportingYear(isoDate(D));
+  const E = expectedReportingYear(formatIsoDay(D));
   const names = new NameBook();
   const companies: Company[] = [];
   for (let i = 0; i < count; i++) {
