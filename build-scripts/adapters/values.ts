@@ -11,24 +11,19 @@ export const text = z.string().transform((s) => s.trim());
 
 export const requiredText = text.pipe(z.string().min(1, 'must not be empty'));
 
-export const isoDate = z.string().transform((s, ctx) => {
+/** A publisher's date, ISO or ROC, as ISO `YYYY-MM-DD` (the contract's `isoDate` is the shape it leaves in). */
+const toIsoDate = (s: string, ctx: z.RefinementCtx): string => {
   const d = parseDate(s);
   if (d === null) {
     ctx.addIssue({ code: 'custom', message: `not a date (ISO or ROC): "${s}"` });
     return z.NEVER;
   }
   return d;
-});
+};
 
-export const optionalIsoDate = z.string().transform((s, ctx) => {
-  if (s.trim() === '') return null;
-  const d = parseDate(s);
-  if (d === null) {
-    ctx.addIssue({ code: 'custom', message: `not a date (ISO or ROC): "${s}"` });
-    return z.NEVER;
-  }
-  return d;
-});
+export const publisherDate = z.string().transform(toIsoDate);
+
+export const optionalPublisherDate = z.string().transform((s, ctx) => (s.trim() === '' ? null : toIsoDate(s, ctx)));
 
 export const year = z.string().transform((s, ctx) => {
   const y = parseYear(s);

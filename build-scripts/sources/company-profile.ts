@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { industryName, INDUSTRY_NAMES } from '../../src/methodology/industries.js';
 import type { FileLayout } from '../adapters/layouts.js';
 import { readLayout, type RejectLog } from '../adapters/read-layout.js';
-import { businessId, code, optionalAmount, optionalIsoDate, requiredText, text } from '../adapters/values.js';
+import { businessId, code, optionalAmount, optionalPublisherDate, requiredText, text } from '../adapters/values.js';
 import type { MarketType } from '../../src/contract/vocabulary.js';
 import type { CompanyRow } from './facts.js';
 import type { SourceTally } from './tally.js';
@@ -26,14 +26,14 @@ const industryCode = text.pipe(
 );
 
 const profileSchema = z.object({
-  reportDate: optionalIsoDate,
+  reportDate: optionalPublisherDate,
   ticker: code,
   legalName: requiredText,
   shortName: requiredText,
   industryCode,
   uniformNo: businessId,
   paidInCapital: optionalAmount,
-  listedOn: optionalIsoDate,
+  listedOn: optionalPublisherDate,
 });
 
 export function profileReader(layout: FileLayout<ProfileKey>, marketType: MarketType) {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { FileLayout } from '../adapters/layouts.js';
 import { opt, req } from '../adapters/layouts.js';
 import { readLayout, type RejectLog } from '../adapters/read-layout.js';
-import { code, isoDate, optionalAmount } from '../adapters/values.js';
+import { code, publisherDate, optionalAmount } from '../adapters/values.js';
 import type { ConductKind } from '../../src/contract/vocabulary.js';
 import type { ConductRow } from './facts.js';
 import { ExactCopies, type SourceTally } from './tally.js';
@@ -62,8 +62,8 @@ const requiredText = z.string().transform(unwrap).pipe(z.string().min(1, 'must n
 const tenThousands = optionalAmount.transform((n) => (n === null ? null : Math.round(n * 10000)));
 
 const commonSchema = {
-  reportDate: isoDate,
-  date: isoDate,
+  reportDate: publisherDate,
+  date: publisherDate,
   ticker: code,
   summary: requiredText,
 };

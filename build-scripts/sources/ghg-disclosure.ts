@@ -3,7 +3,7 @@ import type { Boundary } from '../../src/contract/vocabulary.js';
 import type { FileLayout } from '../adapters/layouts.js';
 import { opt, req } from '../adapters/layouts.js';
 import { readLayout, type RejectLog } from '../adapters/read-layout.js';
-import { code, isoDate, optionalAmount, text, year, yesNo } from '../adapters/values.js';
+import { code, publisherDate, optionalAmount, text, year, yesNo } from '../adapters/values.js';
 import type { GhgDisclosureRow } from './facts.js';
 import type { SourceTally } from './tally.js';
 
@@ -64,7 +64,7 @@ export function classifyBoundary(served: string): { boundary: Boundary | null; t
 }
 
 const schema = z.object({
-  reportDate: isoDate,
+  reportDate: publisherDate,
   reportYear: year,
   ticker: code,
   scope1: figure,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FileLayout } from '../adapters/layouts.js';
 import { opt, req } from '../adapters/layouts.js';
 import { readLayoutFile, type RejectLog } from '../adapters/read-layout.js';
-import { amount, isoDate, optionalBusinessId, requiredText, text, yesNo } from '../adapters/values.js';
+import { amount, publisherDate, optionalBusinessId, requiredText, text, yesNo } from '../adapters/values.js';
 import type { PenaltyRow } from './facts.js';
 import { filesOf } from './files.js';
 import { moenvDatasetPage, moenvPageFiles, moenvPlan } from './moenv-v2.js';
@@ -118,7 +118,7 @@ const schema = z.object({
   uniformNo: optionalBusinessId,
   documentNo: requiredText,
   agencyName: requiredText,
-  penaltyDate: isoDate,
+  penaltyDate: publisherDate,
   penaltyMoney: amount,
   serious: yesNo,
   facts: text,

@@ -7,7 +7,7 @@ import { sniffEncoding } from '../adapters/decode.js';
 import { readLayout, SourceFileError, type RejectLog } from '../adapters/read-layout.js';
 import { opt, req, type FileLayout } from '../adapters/layouts.js';
 import { parseDate } from '../adapters/dates.js';
-import { code, optionalIsoDate, text, year } from '../adapters/values.js';
+import { code, optionalPublisherDate, text, year } from '../adapters/values.js';
 import { FetchFailure } from '../fetch/http.js';
 import type { ReportFiling } from './facts.js';
 import { filesOf } from './files.js';
@@ -402,7 +402,7 @@ const csvSchema = z
     cpa: text,
     cpaStandard: text,
     cpaOpinion: text,
-    uploadDate: optionalIsoDate,
+    uploadDate: optionalPublisherDate,
   })
   .transform((r, ctx) => {
     const cpaLevel = r.cpa

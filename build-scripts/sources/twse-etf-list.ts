@@ -6,7 +6,7 @@ import { JsonFormatError, readJsonRecords } from '../adapters/json-records.js';
 import type { FileLayout } from '../adapters/layouts.js';
 import { req } from '../adapters/layouts.js';
 import { MissingFileError, readLayoutFile, resolveLayoutFile, SourceFileError, type RejectLog } from '../adapters/read-layout.js';
-import { code, isoDate, optionalIsoDate, requiredText, text } from '../adapters/values.js';
+import { code, publisherDate, optionalPublisherDate, requiredText, text } from '../adapters/values.js';
 import { singleGetPlan } from './single-get.js';
 import { OGDL_TW, OWNERS } from './registry-info.js';
 import type { SourceModule } from './source.js';
@@ -133,7 +133,7 @@ const absent = z.string().transform((s) => (PLACEHOLDER.test(s.trim()) ? '' : s)
 const optionalText = absent.pipe(text);
 
 const schema = z.object({
-  reportDate: absent.pipe(optionalIsoDate),
+  reportDate: absent.pipe(optionalPublisherDate),
   code,
   // Absent from the older schema's layout: no key, so no value.
   shortName: optionalText.default(''),
@@ -141,8 +141,8 @@ const schema = z.object({
   fullName: absent.pipe(requiredText),
   englishName: optionalText,
   index: optionalText,
-  established: absent.pipe(optionalIsoDate),
-  listed: isoDate,
+  established: absent.pipe(optionalPublisherDate),
+  listed: publisherDate,
   units: optionalText,
 });
 

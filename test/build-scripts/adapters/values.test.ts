@@ -3,9 +3,9 @@ import type { z } from 'zod';
 import {
   amount,
   code,
-  isoDate,
+  publisherDate,
   optionalAmount,
-  optionalIsoDate,
+  optionalPublisherDate,
   percent,
   requiredText,
   text,
@@ -112,15 +112,15 @@ describe('text, dates, years', () => {
     expect(ok(text, '')).toBe('');
     expect(fail(requiredText, '   ')).toMatch(/must not be empty/);
   });
-  it('isoDate parses ROC and ISO, rejects the rest', () => {
-    expect(ok(isoDate, '113/05/21')).toBe('2024-05-21');
-    expect(fail(isoDate, '113/02/30')).toMatch(/not a date/);
-    expect(fail(isoDate, '')).toMatch(/not a date/);
+  it('publisherDate parses ROC and ISO, rejects the rest', () => {
+    expect(ok(publisherDate, '113/05/21')).toBe('2024-05-21');
+    expect(fail(publisherDate, '113/02/30')).toMatch(/not a date/);
+    expect(fail(publisherDate, '')).toMatch(/not a date/);
   });
-  it('optionalIsoDate: empty → null', () => {
-    expect(ok(optionalIsoDate, '')).toBeNull();
-    expect(ok(optionalIsoDate, '1130831')).toBe('2024-08-31');
-    expect(fail(optionalIsoDate, 'abc')).toMatch(/not a date/);
+  it('optionalPublisherDate: empty → null', () => {
+    expect(ok(optionalPublisherDate, '')).toBeNull();
+    expect(ok(optionalPublisherDate, '1130831')).toBe('2024-08-31');
+    expect(fail(optionalPublisherDate, 'abc')).toMatch(/not a date/);
   });
   it('year: ROC 113 → 2024', () => {
     expect(ok(year, '113')).toBe(2024);
