@@ -64,48 +64,8 @@ export function createMetrics(o: MetricsOptions = {}): Metrics {
     registers,
   });
 
-  const redisUp = o.redisUp;
-  if (redisUp) {
-    new Gauge({
-      name: 'esg_redis_up',
-      help: 'Whether Redis (the quota counters) answered a PING at this scrape: 1 up, 0 down (the shim then fails open).',
-      registers,
-      async collect() {
-        this.set((await redisUp()) ? 1 : 0);
-      },
-    });
-  }
-
-  const snapshots = o.snapshots;
-  if (snapshots) {
-    const current = () => {
-      try {
-        return snapshots.current().meta;
-      } catch {
-        return null;
-      }
-    };
-    new Gauge({
-      name: 'esg_snapshot_info',
-      help: 'The snapshot being served, as the label `snapshot` (value 1); no series while none can be read.',
-      labelNames: ['snapshot'] as const,
-      registers,
-      collect() {
-        this.reset();
-        const meta = current();
-        if (meta) this.set({ snapshot: meta.dataset_snapshot_id }, 1);
-      },
-    });
-    new Gauge({
-      name: 'esg_snapshot_age_seconds',
-      help: 'Seconds since the snapshot being served was published (NaN while none can be read).',
-      registers,
-      collect() {
-        const meta = current();
-        this.set(meta ? (now() - Date.parse(meta.published_at)) / 1000 : Number.NaN);
-      },
-    });
-  }
+  if (o.redisUp) redisGauge(registers, o.redisUp);
+  if (o.snapshots) snapshotGauges(registers, o.snapshots, now);
 
   return {
     registry,
@@ -117,6 +77,49 @@ export function createMetrics(o: MetricsOptions = {}): Metrics {
     quotaRejected: (bucket) => rejections.inc({ bucket }),
     failOpen: () => failOpen.inc(),
   };
+}
+
+/** `esg_redis_up`, asked at each scrape. */
+function redisGauge(registers: Registry[], redisUp: () => Promise<boolean>): void {
+  new Gauge({
+    name: 'esg_redis_up',
+    help: 'Whether Redis (the quota counters) answered a PING at this scrape: 1 up, 0 down (the shim then fails open).',
+    registers,
+    async collect() {
+      this.set((await redisUp()) ? 1 : 0);
+    },
+  });
+}
+
+/** The snapshot being served and its age, read at each scrape. */
+function snapshotGauges(registers: Registry[], snapshots: SnapshotSource, now: () => number): void {
+  const current = () => {
+    try {
+      return snapshots.current().meta;
+    } catch {
+      return null;
+    }
+  };
+  new Gauge({
+    name: 'esg_snapshot_info',
+    help: 'The snapshot being served, as the label `snapshot` (value 1); no series while none can be read.',
+    labelNames: ['snapshot'] as const,
+    registers,
+    collect() {
+      this.reset();
+      const meta = current();
+      if (meta) this.set({ snapshot: meta.dataset_snapshot_id }, 1);
+    },
+  });
+  new Gauge({
+    name: 'esg_snapshot_age_seconds',
+    help: 'Seconds since the snapshot being served was published (NaN while none can be read).',
+    registers,
+    collect() {
+      const meta = current();
+      this.set(meta ? (now() - Date.parse(meta.published_at)) / 1000 : Number.NaN);
+    },
+  });
 }
 
 /**
