@@ -1,4 +1,4 @@
-import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { parseQuery, RequestRuleError } from '../../src/contract/parse-request.js';
 import { truncate } from '../../src/contract/params.js';
