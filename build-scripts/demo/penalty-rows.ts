@@ -8,7 +8,7 @@ import { withThousands } from './format.js';
 import type { Business, Penalty, Universe } from './model.js';
 import { address, CENTRAL_AGENCY, COUNTIES, VIOLATIONS } from './names.js';
 import { hash32, Rng } from './random.js';
-import type { penaltyLayout } from '../sources/moenv-penalties.js';
+import type { penaltyLayout } from '../sources/moenv/moenv-penalties.js';
 
 export type PenaltyRow = Record<keyof (typeof penaltyLayout)['columns'], string>;
 

@@ -4,11 +4,11 @@
  */
 import type { FileLayout } from '../adapters/layouts.js';
 import type { cbamProductsLayout } from '../sources/cbam-products.js';
-import type { registryLayout } from '../sources/moenv-ghg-registry.js';
-import type { twseCompanyLayout } from '../sources/twse-company.js';
-import type { twseGhgLayout } from '../sources/twse-esg-ghg.js';
-import type { twseBreachLayout } from '../sources/twse-disclosure-breaches.js';
-import type { twseSanctionLayout } from '../sources/twse-sanctions.js';
+import type { registryLayout } from '../sources/moenv/moenv-ghg-registry.js';
+import type { twseCompanyLayout } from '../sources/company-lists/twse-company.js';
+import type { twseGhgLayout } from '../sources/ghg-disclosures/twse-esg-ghg.js';
+import type { twseBreachLayout } from '../sources/disclosure-conduct/twse-disclosure-breaches.js';
+import type { twseSanctionLayout } from '../sources/disclosure-conduct/twse-sanctions.js';
 import { rocCompact, rocYear } from './dates.js';
 import { formatTq, formatTq4 } from './format.js';
 import { sicName } from './industries.js';

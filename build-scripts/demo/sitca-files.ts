@@ -4,7 +4,7 @@
  * fund's full name spanning its rows, a 合計 row closing each fund, only holdings of 1 % of net
  * assets or more), and the TWSE fund list `t187ap47_L.json` (every value a string) that gives the
  * full names their codes. The same file names a fetch writes, so the real readers
- * (build-scripts/sources/sitca-etf-holdings.ts, twse-etf-list.ts, etf-funds.ts) read the demo as
+ * (build-scripts/sources/etfs/: sitca-etf-holdings.ts, twse-etf-list.ts, etf-funds.ts) read the demo as
  * they read the publishers.
  *
  * Beside the demo's ESG ETFs the files hold a few funds that exercise the rules: an active fund with
@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FIELD, SITCA_FORM_FILE, sitcaAnswerFile, type HiddenState, type SitcaClass } from '../sources/sitca-etf-holdings.js';
+import { FIELD, SITCA_FORM_FILE, sitcaAnswerFile, type HiddenState, type SitcaClass } from '../sources/etfs/sitca-etf-holdings.js';
 import { fromYmd, rocYear, toYmd, type Day } from './dates.js';
 import type { Company, Universe } from './model.js';
 

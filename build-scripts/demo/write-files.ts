@@ -14,23 +14,23 @@
 import { join } from 'node:path';
 import type { FileLayout } from '../adapters/layouts.js';
 import { cbamProductsLayout } from '../sources/cbam-products.js';
-import { MOENV_PAGE } from '../sources/moenv-v2.js';
-import { penaltyLayout } from '../sources/moenv-penalties.js';
-import { registryLayout } from '../sources/moenv-ghg-registry.js';
-import { tpexCompanyLayout } from '../sources/tpex-company.js';
-import { tpexGhgLayout } from '../sources/tpex-esg-ghg.js';
-import { twseCompanyLayout } from '../sources/twse-company.js';
-import { twseGhgLayout } from '../sources/twse-esg-ghg.js';
+import { MOENV_PAGE } from '../sources/moenv/moenv-v2.js';
+import { penaltyLayout } from '../sources/moenv/moenv-penalties.js';
+import { registryLayout } from '../sources/moenv/moenv-ghg-registry.js';
+import { tpexCompanyLayout } from '../sources/company-lists/tpex-company.js';
+import { tpexGhgLayout } from '../sources/ghg-disclosures/tpex-esg-ghg.js';
+import { twseCompanyLayout } from '../sources/company-lists/twse-company.js';
+import { twseGhgLayout } from '../sources/ghg-disclosures/twse-esg-ghg.js';
 import { writeGenplusDemoFiles } from './genplus-files.js';
 import { writeSitcaDemoFiles } from './sitca-files.js';
 import { CsvWriter, JsonRecordsWriter, type FileEncoding, type TableWriter } from './table-writers.js';
 import type { Universe } from './model.js';
 import { penaltyRows } from './penalty-rows.js';
 import { breachRows, cbamRows, companyRows, ghgRows, registryRows, sanctionRows, type RowOf } from './rows.js';
-import { tpexBreachLayout } from '../sources/tpex-disclosure-breaches.js';
-import { tpexSanctionLayout } from '../sources/tpex-sanctions.js';
-import { twseBreachLayout } from '../sources/twse-disclosure-breaches.js';
-import { twseSanctionLayout } from '../sources/twse-sanctions.js';
+import { tpexBreachLayout } from '../sources/disclosure-conduct/tpex-disclosure-breaches.js';
+import { tpexSanctionLayout } from '../sources/disclosure-conduct/tpex-sanctions.js';
+import { twseBreachLayout } from '../sources/disclosure-conduct/twse-disclosure-breaches.js';
+import { twseSanctionLayout } from '../sources/disclosure-conduct/twse-sanctions.js';
 
 export type HeaderStyle = 'label' | 'key';
 

@@ -3,8 +3,8 @@ import { CBAM_BY_PRODUCT } from '../../src/methodology/cbam.js';
 import { req, type FileLayout } from '../adapters/layouts.js';
 import { readLayout, type RejectLog } from '../adapters/read-layout.js';
 import { code, requiredText, text } from '../adapters/values.js';
-import type { CbamProductRow } from './facts.js';
-import type { ReferenceList } from './source.js';
+import type { CbamProductRow } from './kit/facts.js';
+import type { ReferenceList } from './kit/source.js';
 
 /**
  * REF-CBAM-PRODUCTS: product-based CBAM exposure that the industry code cannot show (aluminium and

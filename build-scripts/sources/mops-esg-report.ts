@@ -8,12 +8,12 @@ import { readLayout, SourceFileError, type RejectLog } from '../adapters/read-la
 import { opt, req, type FileLayout } from '../adapters/layouts.js';
 import { parseDate } from '../adapters/dates.js';
 import { code, optionalIsoDate, text, year } from '../adapters/values.js';
-import { FetchFailure } from '../fetch/http.js';
-import type { ReportFiling } from './facts.js';
-import { filesOf } from './files.js';
-import { OGDL_TW, OWNERS } from './registry-info.js';
-import type { FetchSession, SourceModule } from './source.js';
-import { FirstById, type SourceTally } from './tally.js';
+import { FetchFailure } from './kit/fetch-failure.js';
+import type { ReportFiling } from './kit/facts.js';
+import { filesOf } from './kit/files.js';
+import { OGDL_TW, OWNERS } from './kit/registry-info.js';
+import type { FetchSession, SourceModule } from './kit/source.js';
+import { FirstById, type SourceTally } from './kit/tally.js';
 
 /**
  * SRC-MOPS-ESGREPORT: sustainability-report filings and their assurance, from TWSE ESG GenPlus

@@ -62,6 +62,12 @@ describe('the import graph', () => {
     expect(edges.filter((e) => under(e.from, 'src/views') && under(e.to, 'src/site'))).toEqual([]);
   });
 
+  it('has the sources import nothing of the fetcher, and their kit no source (the fetcher runs the plans; both stand on the kit)', () => {
+    expect(edges.filter((e) => under(e.from, 'build-scripts/sources') && under(e.to, 'build-scripts/fetch'))).toEqual([]);
+    const kit = 'build-scripts/sources/kit';
+    expect(edges.filter((e) => under(e.from, kit) && under(e.to, 'build-scripts/sources') && !under(e.to, kit))).toEqual([]);
+  });
+
   it('has no circle', () => {
     // Tarjan's strongly connected components: any component of two or more files is a circle.
     let next = 0;

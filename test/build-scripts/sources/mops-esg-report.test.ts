@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { MissingColumnError, RejectLog, SourceFileError } from '../../../build-scripts/adapters/read-layout.js';
-import type { ReportFiling } from '../../../build-scripts/sources/facts.js';
-import { FetchFailure } from '../../../build-scripts/fetch/http.js';
+import type { ReportFiling } from '../../../build-scripts/sources/kit/facts.js';
+import { FetchFailure } from '../../../build-scripts/sources/kit/fetch-failure.js';
 import {
   antiforgeryTokenOf,
   mopsEsgReportModule,
@@ -12,8 +12,8 @@ import {
   reportYears,
   TOKEN_FILE,
 } from '../../../build-scripts/sources/mops-esg-report.js';
-import type { AnswerRequest, FetchSession, KeptAnswer } from '../../../build-scripts/sources/source.js';
-import { SourceTally } from '../../../build-scripts/sources/tally.js';
+import type { AnswerRequest, FetchSession, KeptAnswer } from '../../../build-scripts/sources/kit/source.js';
+import { SourceTally } from '../../../build-scripts/sources/kit/tally.js';
 import { collect, fixtureDirs } from '../adapters/fixture-dir.js';
 
 const SOURCE = 'SRC-MOPS-ESGREPORT';
