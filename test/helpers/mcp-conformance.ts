@@ -30,13 +30,25 @@ export interface SuiteRun {
   code: number | null;
 }
 
-/** Runs the CLI with `args` and `-o <temp>`, killed after `timeoutMs`; reads every scenario's checks.json. */
-export async function runConformance(args: string[], timeoutMs = 240_000): Promise<SuiteRun> {
+/**
+ * Runs the CLI with `args` and `-o <temp>`, killed after `timeoutMs`; reads every scenario's
+ * checks.json. `onLine` sees each line it prints as it prints it (the authorization scenarios print
+ * the URL a person must open).
+ */
+export async function runConformance(args: string[], o: { timeoutMs?: number; onLine?: (line: string) => void } = {}): Promise<SuiteRun> {
+  const timeoutMs = o.timeoutMs ?? 240_000;
   const out = mkdtempSync(join(tmpdir(), 'esg-conformance-'));
   try {
     const child = spawn(NODE_22, [CLI, ...args, '-o', out], { cwd: out, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    let partial = '';
+    child.stdout.on('data', (c: Buffer) => {
+      const text = c.toString();
+      output += text;
+      const lines = (partial + text).split('\n');
+      partial = lines.pop()!;
+      if (o.onLine) for (const line of lines) o.onLine(line);
+    });
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -45,8 +57,8 @@ export async function runConformance(args: string[], timeoutMs = 240_000): Promi
     for (const folder of readdirSync(out)) {
       const file = join(out, folder, 'checks.json');
       if (!existsSync(file)) continue;
-      // `server-<scenario>-<ISO time>` or `authorization-<scenario>-<ISO time>`
-      const name = folder.replace(/^(server|authorization)-/, '').replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, '');
+      // `server-<scenario>-<ISO time>` or `authorization-server-<scenario>-<ISO time>`
+      const name = folder.replace(/^(authorization-server|server)-/, '').replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, '');
       scenarios.set(name, JSON.parse(readFileSync(file, 'utf8')) as Check[]);
     }
     return { scenarios, output, code };
