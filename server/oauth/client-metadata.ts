@@ -112,6 +112,8 @@ export class ClientMetadataError extends Error {}
 export interface ClientMetadataOptions {
   /** OAUTH_CLIENT_METADATA_PRIVATE: allow documents on private and loopback addresses, over http too (tests, closed networks). */
   allowPrivate?: boolean;
+  /** Epoch milliseconds, for the cache; tests move it past a document's lifetime. */
+  clock?: () => number;
 }
 
 /**
@@ -154,13 +156,14 @@ export class ClientMetadataDocuments {
 
   /** The client a metadata URL describes (cached as its headers allow, an hour at most), or a ClientMetadataError saying why not. */
   async client(clientId: string): Promise<OAuthClientInformationFull> {
+    const now = this.o.clock ?? Date.now;
     const cached = this.cache.get(clientId);
-    if (cached && cached.until > Date.now()) return cached.client;
+    if (cached && cached.until > now()) return cached.client;
     this.cache.delete(clientId);
     const { client, lifetimeMs } = await this.fetchClient(clientId);
     if (lifetimeMs > 0) {
       if (this.cache.size >= ClientMetadataDocuments.MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(clientId, { client, until: Date.now() + lifetimeMs });
+      this.cache.set(clientId, { client, until: now() + lifetimeMs });
     }
     return client;
   }
@@ -194,7 +197,10 @@ export class ClientMetadataDocuments {
       (parsed.data.client_name?.trim() ? null : 'client_name is missing, and a metadata document must have one (MCP 2026-07-28)') ??
       clientNameProblem(parsed.data.client_name);
     if (problem !== null) throw new ClientMetadataError(`the client metadata document at ${clientId}: ${problem}`);
-    return { client: { ...parsed.data, client_id: clientId, token_endpoint_auth_method: 'none' }, lifetimeMs: cacheLifetimeMs(headers) };
+    return {
+      client: { ...parsed.data, client_id: clientId, token_endpoint_auth_method: 'none' },
+      lifetimeMs: cacheLifetimeMs(headers, (this.o.clock ?? Date.now)()),
+    };
   }
 
   /** GET with the limits: the address checked where the socket connects, a size and time bound, no redirect followed. */
