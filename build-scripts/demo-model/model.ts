@@ -70,7 +70,7 @@ export interface Penalty {
 
 /**
  * A fictional record of disclosure conduct (t187ap23 breach, t187ap22 sanction), written in the
- * exchanges' genuine form (rows.ts): hard-wrapped text, articles ending in a line break, the fine in
+ * exchanges' genuine form (sources/disclosure-conduct/demo-files.ts): hard-wrapped text, articles ending in a line break, the fine in
  * units of NT$10,000.
  */
 export interface DemoConduct {
