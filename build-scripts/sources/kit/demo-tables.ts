@@ -24,12 +24,14 @@ function headerFor(layout: FileLayout, style: HeaderStyle): string[] {
   });
 }
 
-/**
- * How a file is served: JSON (an array, or wrapped in `{records}`; paged as a fetch keeps a paged
- * answer, `file(n)` naming page n from 1) or CSV in an encoding.
- */
-export type ServedForm =
-  { kind: 'json'; wrapped?: boolean; pages?: { size: number; file: (page: number) => string } } | { kind: 'csv'; encoding: FileEncoding };
+/** A paged answer as a fetch keeps it: `size` rows a page, `file(n)` naming page n (from 1). */
+export interface Pages {
+  size: number;
+  file: (page: number) => string;
+}
+
+/** How a file is served: JSON (an array, or wrapped in `{records}`; paged or whole) or CSV in an encoding. */
+export type ServedForm = { kind: 'json'; wrapped?: boolean; pages?: Pages } | { kind: 'csv'; encoding: FileEncoding };
 
 export const JSON_ARRAY: ServedForm = { kind: 'json' };
 
