@@ -1,11 +1,11 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { RejectLog } from '../build-scripts/adapters/read-layout.js';
-import { CsvWriter, JsonRecordsWriter } from '../build-scripts/demo/table-writers.js';
+import { CsvWriter, JsonRecordsWriter } from '../build-scripts/sources/kit/table-writers.js';
 import { joinFunds } from '../build-scripts/sources/etfs/etf-funds.js';
 import { filesOf } from '../build-scripts/sources/kit/files.js';
 import { sourceModule } from '../build-scripts/sources/index.js';
-import { readReportFilings } from '../build-scripts/sources/mops-esg-report.js';
+import { readReportFilings } from '../build-scripts/sources/esg-reports/mops-esg-report.js';
 import { readSitcaHoldings } from '../build-scripts/sources/etfs/sitca-etf-holdings.js';
 import { SourceTally } from '../build-scripts/sources/kit/tally.js';
 import { readFundList } from '../build-scripts/sources/etfs/twse-etf-list.js';

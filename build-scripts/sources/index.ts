@@ -1,8 +1,8 @@
-import { cbamProductsList } from './cbam-products.js';
+import { cbamProductsList } from './cbam-products/cbam-products.js';
 import { mopsEtfHoldingsModule } from './etfs/mops-etf-holdings.js';
 import { moenvRegistryModule } from './moenv/moenv-ghg-registry.js';
 import { moenvPenaltiesModule } from './moenv/moenv-penalties.js';
-import { mopsEsgReportModule } from './mops-esg-report.js';
+import { mopsEsgReportModule } from './esg-reports/mops-esg-report.js';
 import type { SourceInfo } from './kit/registry-info.js';
 import { sitcaEtfHoldingsModule } from './etfs/sitca-etf-holdings.js';
 import type { ReferenceList, SourceModule } from './kit/source.js';

@@ -68,6 +68,12 @@ describe('the import graph', () => {
     expect(edges.filter((e) => under(e.from, kit) && under(e.to, 'build-scripts/sources') && !under(e.to, kit))).toEqual([]);
   });
 
+  it('has the sources import nothing of the demo generator, and the demo model neither (each demo writer, beside its source, stands on demo-model/)', () => {
+    expect(edges.filter((e) => under(e.from, 'build-scripts/sources') && under(e.to, 'build-scripts/demo'))).toEqual([]);
+    const model = 'build-scripts/demo-model';
+    expect(edges.filter((e) => under(e.from, model) && (under(e.to, 'build-scripts/demo') || under(e.to, 'build-scripts/sources')))).toEqual([]);
+  });
+
   it('has no circle', () => {
     // Tarjan's strongly connected components: any component of two or more files is a circle.
     let next = 0;

@@ -13,6 +13,9 @@ const MAX_PAGES = 5000;
 
 const SITE = 'https://data.moenv.gov.tw';
 
+/** The answer a MOENV dataset's fetch writes for page n (from 1): `EMS_P_46.0001.json`. */
+export const moenvPageFile = (dataset: string, n: number) => `${dataset}.${String(n).padStart(4, '0')}.json`;
+
 /** The answers a MOENV dataset's fetch writes: `EMS_P_46.0001.json`, … */
 export const moenvPageFiles = (dataset: string) => new RegExp(`^${dataset}\\.\\d{4}\\.json$`);
 
@@ -33,7 +36,7 @@ export function moenvPlan(dataset: string): FetchPlan {
         page.searchParams.set('limit', String(MOENV_PAGE));
         page.searchParams.set('api_key', ctx.moenvKey);
         const kept = await session.request({
-          file: `${dataset}.${String(n).padStart(4, '0')}.json`,
+          file: moenvPageFile(dataset, n),
           method: 'GET',
           url: page.toString(),
           expect: 'json',

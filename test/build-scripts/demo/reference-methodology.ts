@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cbamProductsLayout } from '../../../build-scripts/sources/cbam-products.js';
+import { cbamProductsLayout } from '../../../build-scripts/sources/cbam-products/cbam-products.js';
 import { registryLayout } from '../../../build-scripts/sources/moenv/moenv-ghg-registry.js';
 import { penaltyLayout } from '../../../build-scripts/sources/moenv/moenv-penalties.js';
 import { tpexCompanyLayout } from '../../../build-scripts/sources/company-lists/tpex-company.js';

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RejectLog } from '../../../../build-scripts/adapters/read-layout.js';
-import { parseIsoDay } from '../../../../build-scripts/demo/dates.js';
-import { writeSitcaDemoFiles } from '../../../../build-scripts/demo/sitca-files.js';
+import { parseIsoDay } from '../../../../build-scripts/demo-model/dates.js';
+import { writeSitcaDemoFiles } from '../../../../build-scripts/sources/etfs/demo-files.js';
 import { buildUniverse } from '../../../../build-scripts/demo/universe.js';
 import {
   EtfFundTypeError,
@@ -296,7 +296,7 @@ describe("joinFunds on the genuine answer's form (test/fixtures/sitca-IN2630-gen
   });
 });
 
-describe('the demo SITCA files, read back (build-scripts/demo/sitca-files.ts)', () => {
+describe('the demo SITCA files, read back (build-scripts/sources/etfs/demo-files.ts)', () => {
   const fixtureDir = fixtureDirs('sitca-demo-');
 
   it('yield every demo ESG ETF with its holdings of 1 % or more, and only them', async () => {

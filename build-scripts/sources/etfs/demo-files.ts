@@ -3,9 +3,8 @@
  * holdings"): SITCA's IN2630 form page and its two class answers for the newest quarter (HTML, the
  * fund's full name spanning its rows, a 合計 row closing each fund, only holdings of 1 % of net
  * assets or more), and the TWSE fund list `t187ap47_L.json` (every value a string) that gives the
- * full names their codes. The same file names a fetch writes, so the real readers
- * (build-scripts/sources/etfs/: sitca-etf-holdings.ts, twse-etf-list.ts, etf-funds.ts) read the demo as
- * they read the publishers.
+ * full names their codes. The same file names a fetch writes, so the real readers beside it
+ * (sitca-etf-holdings.ts, twse-etf-list.ts, etf-funds.ts) read the demo as they read the publishers.
  *
  * Beside the demo's ESG ETFs the files hold a few funds that exercise the rules: an active fund with
  * no ESG word (in the AL11 answer, left out by the rule), a liquidated ESG fund (in the list, absent
@@ -19,9 +18,9 @@
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FIELD, SITCA_FORM_FILE, sitcaAnswerFile, type HiddenState, type SitcaClass } from '../sources/etfs/sitca-etf-holdings.js';
-import { fromYmd, rocYear, toYmd, type Day } from './dates.js';
-import type { Company, Universe } from './model.js';
+import { FIELD, SITCA_FORM_FILE, sitcaAnswerFile, type HiddenState, type SitcaClass } from './sitca-etf-holdings.js';
+import { fromYmd, rocYear, toYmd, type Day } from '../../demo-model/dates.js';
+import type { Company, Universe } from '../../demo-model/model.js';
 
 const LIST_FILE = 't187ap47_L.json';
 const ISSUER = '示範投信';

@@ -7,7 +7,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import iconv from 'iconv-lite';
-import { csvQuote, UTF8_BOM } from '../../src/contract/csv.js';
+import { csvQuote, UTF8_BOM } from '../../../src/contract/csv.js';
 
 export type FileEncoding = 'utf8' | 'utf8-bom' | 'big5';
 

@@ -3,18 +3,17 @@
  * (shared/spec/sources.md): one answer per report year and market, `{code, success, data, message}`,
  * the new keys from report year 2023 and the old MOPS keys in odd case before, every value a string
  * or null. The same file names a fetch writes, one for every year a fetch as of the demo's date asks
- * for, so the real adapter (build-scripts/sources/mops-esg-report.ts) reads the demo exactly as it
- * reads GenPlus.
+ * for, so the real adapter beside it (mops-esg-report.ts) reads the demo exactly as it reads GenPlus.
  */
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { reportYears } from '../sources/mops-esg-report.js';
-import { isoDate } from './dates.js';
-import { industry } from './industries.js';
-import type { Company, EsgReport, Universe } from './model.js';
-import { CPA_OPINION, CPA_STANDARD, THIRD_PARTY_BODIES, THIRD_PARTY_STANDARD } from './names.js';
-import { Rng } from './random.js';
+import { reportYears } from './mops-esg-report.js';
+import { isoDate } from '../../demo-model/dates.js';
+import { industry } from '../../demo-model/industries.js';
+import type { Company, EsgReport, Universe } from '../../demo-model/model.js';
+import { CPA_OPINION, CPA_STANDARD, THIRD_PARTY_BODIES, THIRD_PARTY_STANDARD } from '../../demo-model/names.js';
+import { Rng } from '../../demo-model/random.js';
 
 const NO_FILE = '00000000-0000-0000-0000-000000000000';
 const MARKETS = [

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { CBAM_BY_PRODUCT } from '../../src/methodology/cbam.js';
-import { req, type FileLayout } from '../adapters/layouts.js';
-import { readLayout, type RejectLog } from '../adapters/read-layout.js';
-import { code, requiredText, text } from '../adapters/values.js';
-import type { CbamProductRow } from './kit/facts.js';
-import type { ReferenceList } from './kit/source.js';
+import { CBAM_BY_PRODUCT } from '../../../src/methodology/cbam.js';
+import { req, type FileLayout } from '../../adapters/layouts.js';
+import { readLayout, type RejectLog } from '../../adapters/read-layout.js';
+import { code, requiredText, text } from '../../adapters/values.js';
+import type { CbamProductRow } from '../kit/facts.js';
+import type { ReferenceList } from '../kit/source.js';
 
 /**
  * REF-CBAM-PRODUCTS: product-based CBAM exposure that the industry code cannot show (aluminium and

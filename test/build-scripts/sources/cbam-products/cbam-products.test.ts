@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readCbamProducts, type CbamProductRow } from '../../../build-scripts/sources/cbam-products.js';
-import { MissingColumnError, RejectLog } from '../../../build-scripts/adapters/read-layout.js';
-import { fixtureDirs } from '../adapters/fixture-dir.js';
+import { readCbamProducts, type CbamProductRow } from '../../../../build-scripts/sources/cbam-products/cbam-products.js';
+import { MissingColumnError, RejectLog } from '../../../../build-scripts/adapters/read-layout.js';
+import { fixtureDirs } from '../../adapters/fixture-dir.js';
 
 const FILE = 'cbam_products.csv';
 const fixtureDir = fixtureDirs('adapter-cbam-');

@@ -1,6 +1,8 @@
 /**
- * The demo universe in memory, before it is written in the publishers' layouts. Emission figures
- * are integer ten-thousandths of a tonne (see format.ts); dates are whole days (see dates.ts).
+ * The demo universe in memory: what the generator (build-scripts/demo/) decides and each source's
+ * demo writer (build-scripts/sources/<folder>/demo-files.ts) writes in its publisher's layout.
+ * Emission figures are integer ten-thousandths of a tonne (see format.ts); dates are whole days
+ * (see dates.ts).
  */
 import type { DateStyle, Day } from './dates.js';
 import type { AssuredLevel, Boundary, MarketType } from '../../src/contract/vocabulary.js';
@@ -70,8 +72,8 @@ export interface Penalty {
 
 /**
  * A fictional record of disclosure conduct (t187ap23 breach, t187ap22 sanction), written in the
- * exchanges' genuine form (rows.ts): hard-wrapped text, articles ending in a line break, the fine in
- * units of NT$10,000.
+ * exchanges' genuine form (sources/disclosure-conduct/demo-files.ts): hard-wrapped text, articles
+ * ending in a line break, the fine in units of NT$10,000.
  */
 export interface DemoConduct {
   kind: 'breach' | 'sanction';

@@ -1,19 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { AssuredLevel } from '../../src/contract/vocabulary.js';
-import { cleanText } from '../adapters/clean-text.js';
-import { sniffEncoding } from '../adapters/decode.js';
-import { readLayout, SourceFileError, type RejectLog } from '../adapters/read-layout.js';
-import { opt, req, type FileLayout } from '../adapters/layouts.js';
-import { parseDate } from '../adapters/dates.js';
-import { code, optionalIsoDate, text, year } from '../adapters/values.js';
-import { FetchFailure } from './kit/fetch-failure.js';
-import type { ReportFiling } from './kit/facts.js';
-import { filesOf } from './kit/files.js';
-import { OGDL_TW, OWNERS } from './kit/registry-info.js';
-import type { FetchSession, SourceModule } from './kit/source.js';
-import { FirstById, type SourceTally } from './kit/tally.js';
+import type { AssuredLevel } from '../../../src/contract/vocabulary.js';
+import { cleanText } from '../../adapters/clean-text.js';
+import { sniffEncoding } from '../../adapters/decode.js';
+import { readLayout, SourceFileError, type RejectLog } from '../../adapters/read-layout.js';
+import { opt, req, type FileLayout } from '../../adapters/layouts.js';
+import { parseDate } from '../../adapters/dates.js';
+import { code, optionalIsoDate, text, year } from '../../adapters/values.js';
+import { FetchFailure } from '../kit/fetch-failure.js';
+import type { ReportFiling } from '../kit/facts.js';
+import { filesOf } from '../kit/files.js';
+import { OGDL_TW, OWNERS } from '../kit/registry-info.js';
+import type { FetchSession, SourceModule } from '../kit/source.js';
+import { FirstById, type SourceTally } from '../kit/tally.js';
 
 /**
  * SRC-MOPS-ESGREPORT: sustainability-report filings and their assurance, from TWSE ESG GenPlus

@@ -2,19 +2,19 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { MissingColumnError, RejectLog, SourceFileError } from '../../../build-scripts/adapters/read-layout.js';
-import type { ReportFiling } from '../../../build-scripts/sources/kit/facts.js';
-import { FetchFailure } from '../../../build-scripts/sources/kit/fetch-failure.js';
+import { MissingColumnError, RejectLog, SourceFileError } from '../../../../build-scripts/adapters/read-layout.js';
+import type { ReportFiling } from '../../../../build-scripts/sources/kit/facts.js';
+import { FetchFailure } from '../../../../build-scripts/sources/kit/fetch-failure.js';
 import {
   antiforgeryTokenOf,
   mopsEsgReportModule,
   readReportFilings,
   reportYears,
   TOKEN_FILE,
-} from '../../../build-scripts/sources/mops-esg-report.js';
-import type { AnswerRequest, FetchSession, KeptAnswer } from '../../../build-scripts/sources/kit/source.js';
-import { SourceTally } from '../../../build-scripts/sources/kit/tally.js';
-import { collect, fixtureDirs } from '../adapters/fixture-dir.js';
+} from '../../../../build-scripts/sources/esg-reports/mops-esg-report.js';
+import type { AnswerRequest, FetchSession, KeptAnswer } from '../../../../build-scripts/sources/kit/source.js';
+import { SourceTally } from '../../../../build-scripts/sources/kit/tally.js';
+import { collect, fixtureDirs } from '../../adapters/fixture-dir.js';
 
 const SOURCE = 'SRC-MOPS-ESGREPORT';
 const fixtureDir = fixtureDirs('source-esgreport-');
