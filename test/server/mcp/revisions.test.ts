@@ -107,7 +107,7 @@ describe('2025 clients keep working', () => {
     expect(init.status, init.text).toBe(200);
     expect(init.headers.get('content-type')).toMatch(/^application\/json/); // JSON, not an event stream
     expect(init.body.result.protocolVersion).toBe('2025-11-25');
-    for (const headers of [{}, { 'Mcp-Session-Id': 'a-session-another-server-gave' }]) {
+    for (const headers of [{}, { 'Mcp-Session-Id': 'a-session-another-server-gave' }] as Record<string, string>[]) {
       const res = await legacy(2, 'tools/list', {}, headers);
       expect(res.status, res.text).toBe(200);
       expect(res.headers.get('mcp-session-id')).toBeNull();
