@@ -288,7 +288,7 @@ export function mcpTargetRows(f: McpRevisionFigures | undefined, n: Num, met: Me
   const legacy = caseOf(f, '2025-11-25', true)!;
   const p99 = median(p99s(modern));
   const ratios = mcpRatios(f);
-  const where = `${n(f.rate)} calls/s, ${n(f.companies)} companies, median of ${modern.rounds.length} rounds`;
+  const where = `${n(f.rate)} calls/s, ${n(f.companies)} companies, ${modern.rounds.length === 1 ? 'one round' : `median of ${modern.rounds.length} rounds`}`;
   const rows = [
     `| MCP get_company at 2026-07-28 (stateless, \`_meta\` on every request), ${where}: p99 < ${MCP_TARGETS.p99Ms} ms | ${n(p99, 1)} ms (${n(ratios.p99ModernToLegacy, 2)}× the p99 at 2025-11-25) | ${met(p99 < MCP_TARGETS.p99Ms && clean(modern))} |`,
   ];
