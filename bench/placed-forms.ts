@@ -1,14 +1,14 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { RejectLog } from '../build-scripts/adapters/read-layout.js';
-import { CsvWriter, JsonRecordsWriter } from '../build-scripts/demo/table-writers.js';
-import { joinFunds } from '../build-scripts/sources/etf-funds.js';
-import { filesOf } from '../build-scripts/sources/files.js';
+import { CsvWriter, JsonRecordsWriter } from '../build-scripts/sources/kit/table-writers.js';
+import { joinFunds } from '../build-scripts/sources/etfs/etf-funds.js';
+import { filesOf } from '../build-scripts/sources/kit/files.js';
 import { sourceModule } from '../build-scripts/sources/index.js';
-import { readReportFilings } from '../build-scripts/sources/mops-esg-report.js';
-import { readSitcaHoldings } from '../build-scripts/sources/sitca-etf-holdings.js';
-import { SourceTally } from '../build-scripts/sources/tally.js';
-import { readFundList } from '../build-scripts/sources/twse-etf-list.js';
+import { readReportFilings } from '../build-scripts/sources/esg-reports/mops-esg-report.js';
+import { readSitcaHoldings } from '../build-scripts/sources/etfs/sitca-etf-holdings.js';
+import { SourceTally } from '../build-scripts/sources/kit/tally.js';
+import { readFundList } from '../build-scripts/sources/etfs/twse-etf-list.js';
 
 /**
  * The same sources in the forms the build read before it spoke the publishers' real ones (the forms

@@ -4,6 +4,7 @@ import type { ShimProfile } from './servers.js';
 import { drainSection, drainTargetRows, type DrainFigures } from './drain.js';
 import { accessSection, accessTargetRows, type AccessFigures } from './access.js';
 import { oauthSection, oauthTargetRows, type OAuthFigures } from './oauth.js';
+import { mcpSection, mcpTargetRows, type McpLookup, type McpRevisionFigures } from './mcp.js';
 
 /** The pages stage's labels: English only (the one-language figure), and every language (what a build writes). */
 export const PAGES_ONE_LANGUAGE = 'pages (Astro), English only';
@@ -174,8 +175,11 @@ export interface ServeFigures {
   stalls?: StallFigures | null;
   /** Filtered /changes in the month that passes the reporting deadline (issue 25); absent in runs before it. */
   changes?: ChangesFigures | null;
-  /** An MCP company lookup (POST /mcp, tools/call get_company), metered, paced (issue 26); absent in runs before it. */
-  mcp?: { rate: number } & LoadResult;
+  /**
+   * MCP company lookups (POST /mcp, tools/call get_company), metered, paced, one a protocol revision;
+   * absent in runs before it, and one lookup (at 2025-06-18) in runs before 2026-07-28 was served.
+   */
+  mcp?: McpLookup | McpLookup[];
   /** The graceful shutdown's machinery against none (issue 41); absent in runs before it. */
   drain?: DrainFigures[];
   serverPeakRssMb: number | null;
@@ -202,6 +206,8 @@ export interface BenchResults {
   access?: AccessFigures;
   /** OAuth access tokens on /mcp (issue 43); absent in runs before it. */
   oauth?: OAuthFigures;
+  /** MCP lookups at 2026-07-28 and 2025-11-25, and at the code before with --rev (bench/mcp.ts); absent in runs before it. */
+  mcpRevisions?: McpRevisionFigures;
   durationSeconds: number;
 }
 
@@ -242,8 +248,12 @@ const TARGETS = {
   atCompanies: 100_000,
 };
 
-const met = (ok: boolean | null) => (ok === null ? 'not measured' : ok ? '**met**' : '**not met**');
-const n = (x: number, digits = 0) => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const met = (ok: boolean | null) => (ok === null ? 'not measured' : ok ? '**met**' : '**not met**');
+export const n = (x: number, digits = 0) => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** A serving run's MCP lookups, each naming its protocol revision (runs before 2026-07-28 was served measured one, at 2025-06-18). */
+const mcpLookupsOf = (s: ServeFigures): (McpLookup & { revision: string })[] =>
+  (s.mcp === undefined ? [] : Array.isArray(s.mcp) ? s.mcp : [s.mcp]).map((c) => ({ ...c, revision: c.revision ?? '2025-06-18' }));
 
 export function renderMarkdown(r: BenchResults): string {
   const out: string[] = [];
@@ -393,6 +403,7 @@ export function renderMarkdown(r: BenchResults): string {
   }
   out.push(...accessTargetRows(r.access, n, met));
   out.push(...oauthTargetRows(r.oauth, n, met));
+  out.push(...mcpTargetRows(r.mcpRevisions, n, met));
   const big = r.serving.find((s) => s.companies >= TARGETS.atCompanies);
   if (big) {
     for (const a of big.atRate) {
@@ -400,10 +411,9 @@ export function renderMarkdown(r: BenchResults): string {
         `| ${a.name}: p99 < ${TARGETS.p99Ms} ms at ${TARGETS.rate} req/s (${n(big.companies)} companies) | ${n(a.p99, 1)} ms | ${met(a.p99 < TARGETS.p99Ms && a.errors === 0)} |`,
       );
     }
-    if (big.mcp) {
-      const c = big.mcp;
+    for (const c of mcpLookupsOf(big)) {
       out.push(
-        `| MCP company lookup (tools/call get_company): p99 < ${TARGETS.p99Ms} ms at ${TARGETS.mcpRate} calls/s (${n(big.companies)} companies) | ${n(c.p99, 1)} ms | ${met(c.rate >= TARGETS.mcpRate && c.p99 < TARGETS.p99Ms && c.errors === 0 && c.non2xx === 0)} |`,
+        `| MCP company lookup (tools/call get_company) at ${c.revision}: p99 < ${TARGETS.p99Ms} ms at ${TARGETS.mcpRate} calls/s (${n(big.companies)} companies) | ${n(c.p99, 1)} ms | ${met(c.rate >= TARGETS.mcpRate && c.p99 < TARGETS.p99Ms && c.errors === 0 && c.non2xx === 0)} |`,
       );
     }
     if (big.packs) {
@@ -495,10 +505,10 @@ export function renderMarkdown(r: BenchResults): string {
     }
     out.push('', `At a fixed ${r.settings.fixedRate} req/s:`, '', '| endpoint | p50 ms | p99 ms | errors / non-2xx |', '|---|---:|---:|---:|');
     for (const a of s.atRate) out.push(`| ${a.name} | ${n(a.p50, 1)} | ${n(a.p99, 1)} | ${a.errors} / ${a.non2xx} |`);
-    if (s.mcp)
+    for (const c of mcpLookupsOf(s))
       out.push(
         '',
-        `MCP company lookup (POST /mcp: one stateless JSON-RPC tools/call of get_company a request, a different company each, metered, in memory) at a fixed ${n(s.mcp.rate)} calls/s: p50 ${n(s.mcp.p50, 1)} ms, p99 **${n(s.mcp.p99, 1)} ms**, ${s.mcp.errors} errors / ${s.mcp.non2xx} non-2xx.`,
+        `MCP company lookup at ${c.revision} (POST /mcp: one stateless JSON-RPC tools/call of get_company a request, a different company each, metered, in memory) at a fixed ${n(c.rate)} calls/s: p50 ${n(c.p50, 1)} ms, p99 **${n(c.p99, 1)} ms**, ${c.errors} errors / ${c.non2xx} non-2xx.`,
       );
     if (s.packs)
       out.push(
@@ -595,5 +605,6 @@ export function renderMarkdown(r: BenchResults): string {
   }
   out.push(...accessSection(r.access, n));
   out.push(...oauthSection(r.oauth, n));
+  out.push(...mcpSection(r.mcpRevisions, n, met, { targets: false }));
   return `${out.join('\n')}\n`;
 }

@@ -13,9 +13,24 @@ import { drainRatio, measureDrain } from './drain.js';
 import { measureCounters, measureKeyStore, type AccessFigures } from './access.js';
 import { checkShare, measureOAuth, type OAuthFigures } from './oauth.js';
 import { startPublisherReplay } from './publisher-replay.js';
+import { checkOut } from './checkout.js';
+import {
+  buildWithRevision,
+  checkAnswers,
+  mcpLookups,
+  mcpSection,
+  measureMcpRevisions,
+  mergeSection,
+  MCP_RATE,
+  MCP_REVISIONS,
+  type McpLookup,
+  type McpRevisionFigures,
+} from './mcp.js';
 import {
   PAGES_ALL_LANGUAGES,
   PAGES_ONE_LANGUAGE,
+  met,
+  n,
   renderMarkdown,
   type BenchResults,
   type BuildFigures,
@@ -46,7 +61,7 @@ import {
 } from './servers.js';
 
 /**
- * npm run bench [-- --companies 100000] [--sizes 100000] [--storage-companies N|0] [--runs 3] [--seconds 3] [--port 18600] [--only tail [--work DIR] | --only drain | --only access [--access-keys N] [--access-calls N]]
+ * npm run bench [-- --companies 100000] [--sizes 100000] [--storage-companies N|0] [--runs 3] [--seconds 3] [--port 18600] [--rev REV] [--only tail [--work DIR] | --only drain | --only access [--access-keys N] [--access-calls N] | --only mcp [--work DIR] [--rev REV] [--rounds N]]
  * Measures, in one run on this machine: each build stage at 1,800 companies (and at --companies N),
  * the tree writer against plain fs writes of the same bytes, and serving over loopback — a static
  * file through the shim and through nginx, and every dynamic endpoint — as throughput, latency and
@@ -67,8 +82,14 @@ const { values } = parseArgs({
     // `--only tail`: build each size's snapshot and tree, measure the tail under 50 connections, print it (no results files);
     // `--only drain` likewise measures what the graceful shutdown's machinery costs (bench/drain.ts);
     // `--only access` the quota counters and the key store at scale (bench/access.ts), on the first size;
-    // `--only oauth` MCP lookups with an OAuth access token against a key, and a token check's cost (bench/oauth.ts).
+    // `--only oauth` MCP lookups with an OAuth access token against a key, and a token check's cost (bench/oauth.ts);
+    // `--only mcp` MCP lookups at 2026-07-28 and 2025-11-25, and at 2025-11-25 on --rev's shim (bench/mcp.ts), at
+    // --companies N (1,800 without), its section written into results.md in place of the last one at that size.
     only: { type: 'string' },
+    // The MCP stage's code before (e.g. the commit before a change to /mcp): its shim at 2025-11-25 beside this tree's.
+    rev: { type: 'string' },
+    // Rounds of the MCP stage (default: --runs, at least 5): its p99s are a few ms, and one hiccup of the machine moves one.
+    rounds: { type: 'string' },
     // The key store's size, and the calls a metering run makes, for the access stage (issue 41).
     'access-keys': { type: 'string', default: '1000000' },
     'access-calls': { type: 'string', default: '200000' },
@@ -79,9 +100,15 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const seconds = Number(values.seconds);
 const sizes = values.sizes ? values.sizes.split(',').map(Number) : [...new Set([1800, ...(values.companies ? [Number(values.companies)] : [])])];
-if (values.only !== undefined && !['tail', 'drain', 'access', 'oauth'].includes(values.only))
-  throw new Error(`--only: the stages that run alone are tail, drain, access and oauth, not ${values.only}`);
-if (values.work !== undefined && (values.only !== 'tail' || sizes.length !== 1)) throw new Error('--work: with --only tail and one size (--sizes N)');
+if (values.only !== undefined && !['tail', 'drain', 'access', 'oauth', 'mcp'].includes(values.only))
+  throw new Error(`--only: the stages that run alone are tail, drain, access, oauth and mcp, not ${values.only}`);
+// The MCP stage alone measures one size: --companies N's, else the first of --sizes (1,800 without either).
+const mcpAloneSize = values.companies && !values.sizes ? Number(values.companies) : sizes[0]!;
+if (values.work !== undefined && !((values.only === 'tail' && sizes.length === 1) || values.only === 'mcp'))
+  throw new Error('--work: with --only tail and one size (--sizes N), or with --only mcp');
+if (values.rev !== undefined && values.only !== undefined && values.only !== 'mcp') throw new Error('--rev: with --only mcp, or in a whole run');
+const mcpRounds = values.rounds === undefined ? Math.max(runs, 5) : Number(values.rounds);
+if (!(Number.isInteger(mcpRounds) && mcpRounds > 0)) throw new Error(`--rounds: a whole number above 0, not ${values.rounds}`);
 if (sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error(`--sizes: whole numbers of companies, at least 100: ${values.sizes}`);
 // On disk by default, where snapshots are written (--dir /dev/shm measures in memory instead).
 const workBase = values.dir ?? tmpdir();
@@ -600,41 +627,28 @@ async function measureChanges(
   }
 }
 
-/** MCP tool calls a second in the lookup load (issue 26). */
-const MCP_RATE = 200;
-
 /**
- * An MCP company lookup (issue 26): POST /mcp with one tools/call of get_company, as an MCP client
- * sends it after initialize (stateless: no session to set up), a different company each, metered
- * as `npm start` meters it, paced at MCP_RATE calls a second.
+ * MCP company lookups at each protocol revision /mcp serves (bench/mcp.ts), metered as
+ * `npm start` meters them, paced at MCP_RATE calls a second; every lookup first checked once.
  */
-function mcpLookups(companyRequests: LoadRequest[]): LoadRequest[] {
-  return companyRequests.map((r, i) => ({
-    method: 'POST',
-    path: '/mcp',
-    headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: i + 1,
-      method: 'tools/call',
-      params: { name: 'get_company', arguments: { ticker: r.path.split('/').pop() } },
-    }),
-  }));
-}
-
 async function measureMcp(
   companies: number,
   shim: Running,
   companyRequests: LoadRequest[],
   withKey: (reqs: LoadRequest[]) => LoadRequest[],
-): Promise<ServeFigures['mcp']> {
-  const keyed = withKey(mcpLookups(companyRequests));
-  await paced(shim.base, keyed, { rate: 100, seconds: 2 });
-  const result = await medianOf(runs, () => paced(shim.base, keyed, { rate: MCP_RATE, seconds: Math.max(seconds, 5) }));
-  log(
-    `${companies}: MCP company lookup at ${MCP_RATE} calls/s: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.non2xx} not 2xx`,
-  );
-  return { rate: MCP_RATE, ...result };
+): Promise<McpLookup[]> {
+  const rows: McpLookup[] = [];
+  for (const revision of MCP_REVISIONS) {
+    const keyed = withKey(mcpLookups(companyRequests, revision));
+    await checkAnswers(shim.base, keyed, `MCP at ${revision}`);
+    await paced(shim.base, keyed, { rate: 100, seconds: 2 });
+    const result = await medianOf(runs, () => paced(shim.base, keyed, { rate: MCP_RATE, seconds: Math.max(seconds, 5) }));
+    log(
+      `${companies}: MCP company lookup at ${revision}, ${MCP_RATE} calls/s: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.non2xx} not 2xx`,
+    );
+    rows.push({ revision, rate: MCP_RATE, ...result });
+  }
+  return rows;
 }
 
 /** The fixed rate of the latency figures. */
@@ -759,13 +773,48 @@ async function oauthFigures(companies: number, work: string, port: number): Prom
     published,
     keysDb,
     port,
-    mcp: mcpLookups(requests.static!),
+    mcp: mcpLookups(requests.static!, '2025-11-25'),
     rest: requests.canonical!,
     rate: MCP_RATE,
     seconds: Math.max(seconds, 5),
     rounds: runs,
     log,
   });
+}
+
+/**
+ * MCP lookups at 2026-07-28 and 2025-11-25 on this tree's shim, and with --rev at
+ * 2025-11-25 on that revision's shim (its own checkout, removed at the end), on this work folder's
+ * snapshot (published as the serving stage publishes it when this stage runs alone).
+ */
+async function mcpFigures(companies: number, work: string, port: number): Promise<McpRevisionFigures> {
+  const published = join(work, 'published');
+  if (!existsSync(join(published, 'current'))) {
+    mkdirSync(published, { recursive: true });
+    symlinkSync('../snapshot', join(published, 'current'));
+  }
+  const store = SnapshotStore.open(join(work, 'snapshot'));
+  const requests = sampleRequests(store);
+  store.close();
+  const checkout = values.rev === undefined ? null : checkOut(values.rev);
+  try {
+    return await measureMcpRevisions({
+      companies,
+      published,
+      keysDb: join(work, 'keys.sqlite'),
+      port,
+      companyRequests: requests.static!,
+      earlier: checkout
+        ? { rev: values.rev!, tree: checkout.tree, buildOwn: () => buildWithRevision(checkout.tree, join(work, 'revision'), companies) }
+        : undefined,
+      rate: MCP_RATE,
+      seconds: Math.max(seconds, 5),
+      rounds: mcpRounds,
+      log,
+    });
+  } finally {
+    checkout?.remove();
+  }
 }
 
 const started = Date.now();
@@ -837,6 +886,18 @@ try {
     rmSync(root, { recursive: true, force: true });
     process.exit(0);
   }
+  if (values.only === 'mcp') {
+    // A kept folder (--work) is built only where it lacks the snapshot and tree.
+    const work = values.work ?? join(root, String(mcpAloneSize));
+    if (!existsSync(join(work, 'snapshot', 'tree'))) for (const name of ['generate', 'snapshot', 'tree']) stage(name, work, mcpAloneSize);
+    const figures = await mcpFigures(mcpAloneSize, work, port);
+    process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+    const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`;
+    mergeSection(join(values.out, 'results.md'), mcpSection(figures, n, met, { targets: true, command }));
+    log(`the MCP section is in ${join(values.out, 'results.md')}`);
+    rmSync(root, { recursive: true, force: true });
+    process.exit(0);
+  }
   if (values.only === 'drain') {
     for (const companies of sizes) {
       const work = join(root, String(companies));
@@ -858,6 +919,8 @@ try {
     // Once a run, on the first size's snapshot: the key store's size is what it measures.
     results.access ??= await accessFigures(join(work, 'published'), port + 500);
     results.oauth ??= await oauthFigures(companies, work, port + 510);
+    // Once a run, at the largest size (the targets' own, 100,000 companies).
+    if (companies === sizes.at(-1)) results.mcpRevisions = await mcpFigures(companies, work, port + 520);
     port += 10;
     // Written as each size is done, before its folder's removal (at 100,000 companies some two
     // million files, over 13 minutes here) and the storage stage (an hour): a stop in either

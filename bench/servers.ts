@@ -39,7 +39,13 @@ function stopper(child: ChildProcess): () => Promise<void> {
  * `snapshotsDir`; `env` adds settings (KEYS_DB, REDIS_URL, LOG_LEVEL), `entry` replaces
  * server/start.ts (the metering baseline), `logFile` receives its log lines.
  */
-export async function startShim(
+export function startShim(snapshotsDir: string, port: number, env: Record<string, string> = {}, entry?: string, logFile?: string): Promise<Running> {
+  return startShimOf('.', snapshotsDir, port, env, entry, logFile);
+}
+
+/** The same, the shim of another checkout (`tree`, bench/checkout.ts) as its own `npm start` runs it. */
+export async function startShimOf(
+  tree: string,
   snapshotsDir: string,
   port: number,
   env: Record<string, string> = {},
@@ -47,7 +53,7 @@ export async function startShim(
   logFile?: string,
 ): Promise<Running> {
   // `npm start` first makes sure a snapshot exists, then runs the server: the last command is the server's.
-  const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const script = (JSON.parse(readFileSync(join(tree, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
   const start = script
     .split('&&')
     .at(-1)!
@@ -60,6 +66,7 @@ export async function startShim(
   // Request lines off (LOG_LEVEL=warn) unless asked for: at info a shim writes a line per request,
   // which the bench's own stderr should not carry. `logFile` takes the shim's stderr, as a journal would.
   const child = spawn(process.execPath, args, {
+    cwd: tree,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, SNAPSHOTS_DIR: snapshotsDir, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', logFile ? openSync(logFile, 'a') : 'inherit'],
   });

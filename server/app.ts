@@ -104,7 +104,7 @@ export function createApp(o: AppOptions): express.Express {
           limiterStore: (name) => o.access!.limiterStore(name),
         })
       : undefined;
-  if (oauth && o.access) o.access.tokens = oauth.store;
+  if (oauth && o.access) o.access.tokens = oauth.tokens;
 
   app.use((req, res, next) => {
     res.locals.requestId = setCommonHeaders(res);

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { refresh } from '../refresh.js';
 import { httpOptionsFromEnv } from '../fetch/http-env.js';
-import { minScale } from '../sources/assertions.js';
+import { minScale } from '../sources/kit/assertions.js';
 import { stderrProgress } from '../snapshot/progress.js';
 import { snapshotsDirFromEnv } from '../../src/snapshot/published.js';
 import { formatFetchSummary } from './fetch-summary.js';

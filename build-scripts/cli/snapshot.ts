@@ -4,7 +4,7 @@ import { buildAndPublish } from '../build.js';
 import { stderrProgress } from '../snapshot/progress.js';
 import { snapshotsDirFromEnv } from '../../src/snapshot/published.js';
 import { formatSummary } from './summary.js';
-import { minScale } from '../sources/assertions.js';
+import { minScale } from '../sources/kit/assertions.js';
 
 const USAGE = [
   'usage: npm run snapshot -- --sources DIR [--asof YYYY-MM-DD] [--max-rejects N] [--kind production|demo]',

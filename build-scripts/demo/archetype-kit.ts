@@ -1,11 +1,11 @@
 /**
  * Small builders the archetypes use to state their facts plainly (tonnes and NT$ in, model out).
  */
-import { addMonths, type DateStyle, type Day, fromYmd } from './dates.js';
-import { tq } from './format.js';
-import type { Assurance, Company, Level } from './model.js';
-import { COUNTIES, CPA_FIRMS, THIRD_PARTY_BODIES } from './names.js';
-import type { Rng } from './random.js';
+import { addMonths, type DateStyle, type Day, fromYmd } from '../demo-model/dates.js';
+import { tq } from '../demo-model/format.js';
+import type { Assurance, Company, Level } from '../demo-model/model.js';
+import { COUNTIES, CPA_FIRMS, THIRD_PARTY_BODIES } from '../demo-model/names.js';
+import type { Rng } from '../demo-model/random.js';
 import type { Boundary } from '../../src/contract/vocabulary.js';
 
 export interface Ctx {

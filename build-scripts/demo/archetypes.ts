@@ -25,7 +25,7 @@ import {
   monthsBefore as before,
   setDisclosure as disclose,
 } from './archetype-kit.js';
-import type { Company, Market } from './model.js';
+import type { Company, Market } from '../demo-model/model.js';
 import { expectedReportingYear } from '../../src/methodology/reporting-year.js';
 
 export interface ExpectedResult {

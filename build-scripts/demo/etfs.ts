@@ -3,11 +3,11 @@
  * two with a top holding above 30 %, some with holdings outside the universe (cash, foreign).
  * Weights are integer hundredths of a percent summing to exactly 100.00 per ETF.
  */
-import { type Day, toYmd } from './dates.js';
+import { type Day, toYmd } from '../demo-model/dates.js';
 import { fundCodeFor } from './ids.js';
-import type { Company, Etf, EtfHolding } from './model.js';
-import { ETF_NAMES } from './names.js';
-import { Rng } from './random.js';
+import type { Company, Etf, EtfHolding } from '../demo-model/model.js';
+import { ETF_NAMES } from '../demo-model/names.js';
+import { Rng } from '../demo-model/random.js';
 
 const SIZES = [99, 100, 30, 59, 50, 40, 50, 30, 30, 45] as const;
 /** Share of the top holding (0 = by size only). */

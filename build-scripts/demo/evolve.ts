@@ -28,12 +28,12 @@
  *    government files);
  *  - a new listing: a business joins with a new ticker.
  */
-import { addMonths, formatIsoDay, type Day, yearOf } from './dates.js';
-import { tq } from './format.js';
+import { addMonths, formatIsoDay, type Day, yearOf } from '../demo-model/dates.js';
+import { tq } from '../demo-model/format.js';
 import { tickerFor, uniformNoFor } from './ids.js';
-import type { Company, Penalty, Universe } from './model.js';
-import { legalName } from './names.js';
-import { Rng } from './random.js';
+import type { Company, Penalty, Universe } from '../demo-model/model.js';
+import { legalName } from '../demo-model/names.js';
+import { Rng } from '../demo-model/random.js';
 import { CBAM_BY_INDUSTRY } from '../../src/methodology/cbam.js';
 import { expectedReportingYear } from '../../src/methodology/reporting-year.js';
 import { addConduct } from './archetype-kit.js';

@@ -4,8 +4,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { formatIsoDay, parseIsoDay } from './dates.js';
-import type { Universe } from './model.js';
+import { formatIsoDay, parseIsoDay } from '../demo-model/dates.js';
+import type { Universe } from '../demo-model/model.js';
 import { buildUniverse } from './universe.js';
 import { SOURCE_MODULES } from '../sources/index.js';
 import { writeLayoutFiles } from './write-files.js';

@@ -3,7 +3,7 @@
  * 統一編號 that are unique and deliberately FAIL the official check-digit rule, so no demo number
  * can be a real business's number.
  */
-import { hash32 } from './random.js';
+import { hash32 } from '../demo-model/random.js';
 
 export const MAX_COMPANIES = 500_000;
 

@@ -2,13 +2,13 @@
  * Random environmental penalties (long-tailed fines over the ten years before asof) and the
  * businesses outside the universe that appear in the penalty file and the GHG registry.
  */
-import { type Day, randomDateStyle } from './dates.js';
-import { tq } from './format.js';
+import { type Day, randomDateStyle } from '../demo-model/dates.js';
+import { tq } from '../demo-model/format.js';
 import { uniformNoFor } from './ids.js';
-import { INDUSTRIES } from './industries.js';
-import type { Business, Penalty } from './model.js';
-import { COUNTIES, COUNTY_WEIGHTS, type NameBook, otherBusinessName, VIOLATIONS } from './names.js';
-import { Rng } from './random.js';
+import { INDUSTRIES } from '../demo-model/industries.js';
+import type { Business, Penalty } from '../demo-model/model.js';
+import { COUNTIES, COUNTY_WEIGHTS, type NameBook, otherBusinessName, VIOLATIONS } from '../demo-model/names.js';
+import { Rng } from '../demo-model/random.js';
 
 /** A fine in NT$: mostly tens of thousands to a few million, a few ≥ 10M, rarely ≥ 100M. */
 function randomFine(rng: Rng): number {

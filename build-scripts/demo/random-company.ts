@@ -3,10 +3,10 @@
  * sustainability reports with assurance, and CBAM products. Shaped by its industry (industries.ts).
  */
 import { addReport, type AssuranceSpec, type Ctx, registrySums } from './archetype-kit.js';
-import { TQ, tq } from './format.js';
-import { industry, type Industry } from './industries.js';
-import type { Company } from './model.js';
-import { COUNTIES } from './names.js';
+import { TQ, tq } from '../demo-model/format.js';
+import { industry, type Industry } from '../demo-model/industries.js';
+import type { Company } from '../demo-model/model.js';
+import { COUNTIES } from '../demo-model/names.js';
 import type { Boundary } from '../../src/contract/vocabulary.js';
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));

@@ -6,7 +6,7 @@
  * 2024 to 2025 and the disclosures still for 2024 lose timeliness points. Same options, same bytes.
  */
 import { join } from 'node:path';
-import { parseIsoDay } from './dates.js';
+import { parseIsoDay } from '../demo-model/dates.js';
 import { evolveUniverse, type DemoEvent } from './evolve.js';
 import { writeUniverse, type GenerateDemoResult } from './generate.js';
 import { buildUniverse } from './universe.js';

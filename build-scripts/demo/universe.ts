@@ -5,15 +5,15 @@
  */
 import type { Ctx } from './archetype-kit.js';
 import { ARCHETYPES } from './archetypes.js';
-import { type Day, formatIsoDay, yearOf } from './dates.js';
+import { type Day, formatIsoDay, yearOf } from '../demo-model/dates.js';
 import { buildEtfs } from './etfs.js';
 import { MAX_COMPANIES, tickerFor, uniformNoFor } from './ids.js';
-import { industry, INDUSTRIES, INDUSTRY_WEIGHTS } from './industries.js';
-import type { Company, Universe } from './model.js';
-import { COUNTY_WEIGHTS, legalName, NameBook } from './names.js';
+import { industry, INDUSTRIES, INDUSTRY_WEIGHTS } from '../demo-model/industries.js';
+import type { Company, Universe } from '../demo-model/model.js';
+import { COUNTY_WEIGHTS, legalName, NameBook } from '../demo-model/names.js';
 import { addRandomPenalties, otherBusinesses } from './penalties.js';
 import { randomCompanyFacts } from './random-company.js';
-import { Rng } from './random.js';
+import { Rng } from '../demo-model/random.js';
 import { expectedReportingYear } from '../../src/methodology/reporting-year.js';
 
 export interface UniverseOptions {

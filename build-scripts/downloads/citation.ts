@@ -1,4 +1,4 @@
-import { OGDL_TW } from '../sources/registry-info.js';
+import { OGDL_TW } from '../sources/kit/registry-info.js';
 import { SCORE_NAME } from '../../src/methodology/rules.js';
 import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 import { serviceUrl } from './snapshot-facts.js';

@@ -1,4 +1,4 @@
-import { OGDL_TW } from '../sources/registry-info.js';
+import { OGDL_TW } from '../sources/kit/registry-info.js';
 import { CONDUCT_KINDS } from '../../src/contract/vocabulary.js';
 import { SCORE_NAME } from '../../src/methodology/rules.js';
 import { BOOLEAN_COLUMNS, JSON_ARRAY_COLUMNS } from './column-kinds.js';

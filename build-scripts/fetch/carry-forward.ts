@@ -1,6 +1,6 @@
 import type { UpdateFrequency } from '../../src/contract/vocabulary.js';
 import type { ManifestFile, SourcesManifest } from '../snapshot/sources-manifest.js';
-import type { FailureKind } from './http.js';
+import type { FailureKind } from '../sources/kit/fetch-failure.js';
 
 /**
  * A monthly refresh survives one publisher's bad day (contract section 9): a source that answers

@@ -3,7 +3,7 @@ import iconv from 'iconv-lite';
 import { CsvFormatError, readCsv } from '../adapters/csv-reader.js';
 import { sniffEncoding } from '../adapters/decode.js';
 import { JsonFormatError, readJsonRecords } from '../adapters/json-records.js';
-import { FetchFailure } from './http.js';
+import { FetchFailure } from '../sources/kit/fetch-failure.js';
 
 /**
  * Whether a downloaded answer is what it should be, before it may be kept: publishers answer some

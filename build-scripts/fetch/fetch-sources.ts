@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { checkFetched, minScale } from '../sources/assertions.js';
-import { filesOf } from '../sources/files.js';
+import { checkFetched, minScale } from '../sources/kit/assertions.js';
+import { filesOf } from '../sources/kit/files.js';
 import { SOURCE_MODULES, urlVariable } from '../sources/index.js';
-import { singleGetPlan } from '../sources/single-get.js';
-import type { FetchPlan, SourceModule } from '../sources/source.js';
+import { singleGetPlan } from '../sources/kit/single-get.js';
+import type { FetchPlan, SourceModule } from '../sources/kit/source.js';
 import { hashFile } from '../snapshot/source-files.js';
 import { readManifest, type ManifestFile, type SourcesManifest } from '../snapshot/sources-manifest.js';
 import { carryableReason, EMPTY_REASON, previousAnswers, refuseCarry, type CarriedForward } from './carry-forward.js';
-import { DEFAULT_HTTP, FetchFailure, redact, type HttpOptions } from './http.js';
+import { FetchFailure } from '../sources/kit/fetch-failure.js';
+import { DEFAULT_HTTP, redact, type HttpOptions } from './http.js';
 import { preflight } from './preflight.js';
 import { Session } from './session.js';
 

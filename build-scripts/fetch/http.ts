@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { FetchFailure } from '../sources/kit/fetch-failure.js';
 
 /**
  * One polite HTTP request (GET, or POST with a body) into a file: a timeout per attempt, retries with exponential backoff (and the
@@ -55,27 +56,6 @@ export interface HttpRequest {
 
 /** The host's name does not resolve: no network, or a wrong URL. Another attempt will not cure it. */
 const UNRESOLVED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME']);
-
-/**
- * Why a source could not be fetched, when a refresh may still use its previous good answers
- * (contract section 9): the publisher blocked the client (TWSE's security page), answered a not-found
- * page where data was expected (TWSE's `t187ap46_L_12`, HTTP 200), or the source stayed unavailable
- * through every retry (timeouts, resets, 5xx, 429). Null for what is never carried over: a changed
- * form, a 4xx, a wrong key.
- */
-export type FailureKind = 'blocked' | 'not-found' | 'unavailable' | null;
-
-/** A failure that another attempt will not cure (or the last attempt's failure). */
-export class FetchFailure extends Error {
-  override name = 'FetchFailure';
-  constructor(
-    message: string,
-    readonly status: number | null = null,
-    readonly kind: FailureKind = null,
-  ) {
-    super(message);
-  }
-}
 
 class Transient extends Error {
   constructor(

@@ -1,9 +1,10 @@
 import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AnswerRequest, FetchSession, KeptAnswer } from '../sources/source.js';
+import type { AnswerRequest, FetchSession, KeptAnswer } from '../sources/kit/source.js';
 import type { ManifestFile } from '../snapshot/sources-manifest.js';
 import { checkBody } from './check-body.js';
-import { download, FetchFailure, redact, type HttpOptions } from './http.js';
+import { FetchFailure } from '../sources/kit/fetch-failure.js';
+import { download, redact, type HttpOptions } from './http.js';
 
 /**
  * The fetcher's side of one source's plan: each request goes out with the shared timeouts, spacing

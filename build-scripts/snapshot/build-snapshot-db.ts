@@ -9,7 +9,7 @@ import { writeSnapshotDb } from './write-db.js';
 import { readManifest, retrievalTimes } from './sources-manifest.js';
 import type { SnapshotKind } from '../../src/contract/vocabulary.js';
 import { describeSourceFiles } from './source-files.js';
-import type { SourceTally } from '../sources/tally.js';
+import type { SourceTally } from '../sources/kit/tally.js';
 import { snapshotKindOf } from './snapshot-kind.js';
 
 export interface SnapshotDbOptions {

@@ -4,7 +4,7 @@ import type { MethodologyInput } from '../../src/methodology/facts.js';
 import { flagsFor, TOP_FLAGS, type Flag } from '../../src/methodology/flags.js';
 import { rankScores } from '../../src/methodology/rank.js';
 import { scoreCompany, type Score } from '../../src/methodology/score.js';
-import type { CompanyRow, ConductRow, GhgDisclosureRow, PenaltyRow } from '../sources/facts.js';
+import type { CompanyRow, ConductRow, GhgDisclosureRow, PenaltyRow } from '../sources/kit/facts.js';
 import { factLink, REGISTRY_SOURCE_ID as REGISTRY_SOURCE } from '../sources/index.js';
 import type { AssuredReport, Sourced, SourceData } from './load-sources.js';
 

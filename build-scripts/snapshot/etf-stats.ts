@@ -1,4 +1,4 @@
-import type { EtfFund } from '../sources/facts.js';
+import type { EtfFund } from '../sources/kit/facts.js';
 
 export interface EtfRecord {
   code: string;

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import type { RejectLog } from '../adapters/read-layout.js';
-import { checkRead, type Outcome } from '../sources/assertions.js';
+import { checkRead, type Outcome } from '../sources/kit/assertions.js';
 import type {
   CbamProductRow,
   CompanyRow,
@@ -10,12 +10,12 @@ import type {
   PenaltyRow,
   RegistrySiteRow,
   ReportFiling,
-} from '../sources/facts.js';
-import { filesOf } from '../sources/files.js';
-import { disclosesAny } from '../sources/ghg-disclosure.js';
+} from '../sources/kit/facts.js';
+import { filesOf } from '../sources/kit/files.js';
+import { disclosesAny } from '../sources/ghg-disclosures/ghg-disclosure.js';
 import { REFERENCE_LISTS, SOURCE_MODULES, urlVariable } from '../sources/index.js';
-import type { ReadContext, SourceModule, SourceRead } from '../sources/source.js';
-import { FirstById, SourceTally } from '../sources/tally.js';
+import type { ReadContext, SourceModule, SourceRead } from '../sources/kit/source.js';
+import { FirstById, SourceTally } from '../sources/kit/tally.js';
 import type { Progress } from './progress.js';
 import type { SnapshotKind } from '../../src/contract/vocabulary.js';
 

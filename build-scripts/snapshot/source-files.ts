@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { filesOf } from '../sources/files.js';
+import { filesOf } from '../sources/kit/files.js';
 import { SOURCE_MODULES } from '../sources/index.js';
 import type { SourcesManifest } from './sources-manifest.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { filesOf } from '../sources/files.js';
+import { filesOf } from '../sources/kit/files.js';
 import { SOURCE_MODULES } from '../sources/index.js';
 
 /** One response an older fetch joined into one file (MOENV pages before answers were kept one by one). */

@@ -1,20 +1,20 @@
-import { cbamProductsList } from './cbam-products.js';
-import { mopsEtfHoldingsModule } from './mops-etf-holdings.js';
-import { moenvRegistryModule } from './moenv-ghg-registry.js';
-import { moenvPenaltiesModule } from './moenv-penalties.js';
-import { mopsEsgReportModule } from './mops-esg-report.js';
-import type { SourceInfo } from './registry-info.js';
-import { sitcaEtfHoldingsModule } from './sitca-etf-holdings.js';
-import type { ReferenceList, SourceModule } from './source.js';
-import { tpexCompanyModule } from './tpex-company.js';
-import { tpexGhgModule } from './tpex-esg-ghg.js';
-import { twseCompanyModule } from './twse-company.js';
-import { twseEtfListModule } from './twse-etf-list.js';
-import { twseGhgModule } from './twse-esg-ghg.js';
-import { twseDisclosureBreachesModule } from './twse-disclosure-breaches.js';
-import { tpexDisclosureBreachesModule } from './tpex-disclosure-breaches.js';
-import { twseSanctionsModule } from './twse-sanctions.js';
-import { tpexSanctionsModule } from './tpex-sanctions.js';
+import { cbamProductsList } from './cbam-products/cbam-products.js';
+import { mopsEtfHoldingsModule } from './etfs/mops-etf-holdings.js';
+import { moenvRegistryModule } from './moenv/moenv-ghg-registry.js';
+import { moenvPenaltiesModule } from './moenv/moenv-penalties.js';
+import { mopsEsgReportModule } from './esg-reports/mops-esg-report.js';
+import type { SourceInfo } from './kit/registry-info.js';
+import { sitcaEtfHoldingsModule } from './etfs/sitca-etf-holdings.js';
+import type { ReferenceList, SourceModule } from './kit/source.js';
+import { tpexCompanyModule } from './company-lists/tpex-company.js';
+import { tpexGhgModule } from './ghg-disclosures/tpex-esg-ghg.js';
+import { twseCompanyModule } from './company-lists/twse-company.js';
+import { twseEtfListModule } from './etfs/twse-etf-list.js';
+import { twseGhgModule } from './ghg-disclosures/twse-esg-ghg.js';
+import { twseDisclosureBreachesModule } from './disclosure-conduct/twse-disclosure-breaches.js';
+import { tpexDisclosureBreachesModule } from './disclosure-conduct/tpex-disclosure-breaches.js';
+import { twseSanctionsModule } from './disclosure-conduct/twse-sanctions.js';
+import { tpexSanctionsModule } from './disclosure-conduct/tpex-sanctions.js';
 
 /**
  * Every source, one module each: the fetcher, the registry, the file hashing, the assertions and the
@@ -38,7 +38,7 @@ export const SOURCE_MODULES: readonly SourceModule[] = [
   tpexSanctionsModule,
 ];
 
-/** The lists the project maintains, read beside the sources (source.ts, `ReferenceList`). */
+/** The lists the project maintains, read beside the sources (kit/source.ts, `ReferenceList`). */
 export const REFERENCE_LISTS: readonly ReferenceList[] = [cbamProductsList];
 
 /**

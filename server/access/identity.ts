@@ -32,7 +32,10 @@ export interface KeyHeaders {
 
 /** OAuth's access tokens (server/oauth/store.ts), checked where a Bearer credential is one. */
 export interface AccessTokens {
-  checkAccess(token: string): { ok: true; key: KeyRecord } | { ok: false; why: string };
+  /** What a token stands for: its key, and the resource (RFC 8707) it was granted for. */
+  checkAccess(token: string): { ok: true; key: KeyRecord; resource: string } | { ok: false; why: string };
+  /** The resources this server's tokens may be for (server/oauth/provider.ts resourcesOf): a token for any other is refused. */
+  readonly audience: readonly string[];
 }
 
 /** An OAuth access token's prefix (src/contract/oauth.ts): a Bearer credential with it is a token, never a key. */
@@ -83,12 +86,23 @@ export function callerOf(req: Request, keys: KeyStore, o: KeyHeaders = {}, token
 /**
  * The caller of an OAuth access token: the key the person chose when they consented, with its tier
  * and quotas, so an assistant's calls count against that person's key (never the vendor's address).
+ * Only a token granted for this server is taken (RFC 8707; MCP 2026-07-28, Token Handling): one
+ * whose grant names another resource is refused, however live.
  */
 function tokenCaller(token: string, tokens: AccessTokens | undefined): Caller {
-  const c = tokens
-    ? tokens.checkAccess(token)
-    : { ok: false as const, why: 'This server does not take OAuth access tokens (its operator has not set up sign-in).' };
+  if (!tokens)
+    throw new ApiError(
+      'UNAUTHORIZED',
+      'The access token is not live. This server does not take OAuth access tokens (its operator has not set up sign-in).',
+    );
+  const c = tokens.checkAccess(token);
   if (!c.ok) throw new ApiError('UNAUTHORIZED', `The access token is not live. ${c.why}`);
+  const { audience } = tokens;
+  if (!audience.includes(c.resource))
+    throw new ApiError(
+      'UNAUTHORIZED',
+      `The access token is for another resource (${c.resource}): this server takes tokens for ${audience.join(' or ')}. Sign in again.`,
+    );
   const record = c.key;
   return {
     tier: record.tier,

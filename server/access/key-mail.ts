@@ -21,9 +21,10 @@ export interface KeyMailer {
   /**
    * Mails `to` the link to OAuth's consent page (server/oauth/pages.ts), naming the client that asks
    * and where its code would be sent (`sentTo`, the redirect URI's origin): the name is the client's
-   * own word, the origin is what a person can check it against.
+   * own word, the origin is what a person can check it against. `loopback`: that origin is on the
+   * machine where the sign-in began, which any program there may claim, and the mail warns so.
    */
-  sendConsentLink(to: string, locale: Locale, token: string, clientName: string, sentTo: string): Promise<void>;
+  sendConsentLink(to: string, locale: Locale, token: string, clientName: string, sentTo: string, loopback: boolean): Promise<void>;
   /** Where the mailed links start (PUBLIC_URL). */
   readonly publicUrl: string;
   close(): void;
@@ -49,7 +50,7 @@ export function smtpMailer(s: MailSettings): KeyMailer {
       const mail = CATALOGUES[locale].keys.mail.noKeys;
       await transport.sendMail({ from: s.from, to, subject: mail.subject, text: mail.text(`${s.publicUrl}${pageUrlsFor(locale).keys}`) });
     },
-    async sendConsentLink(to, locale, token, clientName, sentTo) {
+    async sendConsentLink(to, locale, token, clientName, sentTo, loopback) {
       const mail = CATALOGUES[locale].oauth.mail;
       // The consent page in the reader's language: its path says it (`/zh-TW/oauth/consent`), as every page's does.
       const url = `${s.publicUrl}${pageUrlsFor(locale).oauthConsent}?t=${token}`;
@@ -57,7 +58,7 @@ export function smtpMailer(s: MailSettings): KeyMailer {
         from: s.from,
         to,
         subject: mail.subject,
-        text: mail.text(url, clientName, sentTo, OAUTH_LIFETIMES.requestMs / 60_000),
+        text: mail.text(url, clientName, sentTo, OAUTH_LIFETIMES.requestMs / 60_000, loopback),
       });
     },
     close: () => transport.close(),

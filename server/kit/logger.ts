@@ -12,7 +12,7 @@ export interface Logger {
   /** The pino logger behind the lines; none for a test's plain object. */
   readonly pino?: Pino;
   /**
-   * Writes one request line (server/observe.ts), shaped as every other line; absent when `info` is
+   * Writes one request line (server/kit/observe.ts), shaped as every other line; absent when `info` is
    * off (LOG_LEVEL=warn) or the logger has no pino behind it, so a request then costs nothing.
    */
   readonly request?: (line: RequestLine, message: string) => void;

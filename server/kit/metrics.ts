@@ -6,7 +6,7 @@ import type { SnapshotSource } from './snapshot-source.js';
 
 /**
  * The shim's Prometheus metrics (prom-client), each with its own registry so tests can make
- * several. Requests are counted by route pattern (server/observe.ts: `/api/v1/company/{ticker}`,
+ * several. Requests are counted by route pattern (server/kit/observe.ts: `/api/v1/company/{ticker}`,
  * never a raw path) and status, so the label sets stay bounded.
  */
 export interface Metrics {

@@ -1,4 +1,4 @@
-import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { parseQuery, RequestRuleError } from '../../src/contract/parse-request.js';
 import { truncate } from '../../src/contract/params.js';
@@ -9,14 +9,18 @@ import type { Logger } from '../kit/logger.js';
 import type { SnapshotSource } from '../kit/snapshot-source.js';
 import { TOOLS, type Tool } from './tools.js';
 
-/** JSON-RPC error codes the endpoint answers with (JSON-RPC 2.0, and MCP's for a missing resource). */
+/**
+ * JSON-RPC error codes the endpoint answers with (JSON-RPC 2.0). A missing resource is invalid params
+ * with its `uri` as data (SEP-2164, MCP 2026-07-28), at every revision: the SDK v2 answers that code
+ * to 2025 clients too, where 2025-11-25 named -32002.
+ */
 export const RPC = {
   parseError: -32700,
   invalidRequest: -32600,
   invalidParams: -32602,
   internalError: -32603,
   serverError: -32000,
-  resourceNotFound: -32002,
+  resourceNotFound: -32602,
 } as const;
 
 /**

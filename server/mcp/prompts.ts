@@ -1,4 +1,4 @@
-import type { GetPromptResult, ListPromptsResult, PromptMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, ListPromptsResult, PromptMessage } from '@modelcontextprotocol/server';
 import type { ChangesResponse } from '../../src/contract/changes.js';
 import type { CompanyResponse } from '../../src/contract/company.js';
 import { parseCode } from '../../src/contract/params.js';

@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs';
 import type { Request, Response } from 'express';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
-  type CallToolRequest,
+  PROTOCOL_VERSION_META_KEY,
+  Server,
   type CallToolResult,
   type CompleteRequest,
-} from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { z } from 'zod';
+  type ServerContext,
+  type ServerOptions,
+} from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { truncate } from '../../src/contract/params.js';
 import type { QuotaBucket } from '../../src/contract/vocabulary.js';
 import type { Access } from '../access/index.js';
@@ -51,27 +53,37 @@ export interface McpRequest {
 }
 
 /**
- * The protocol version a request is under: its MCP-Protocol-Version header (the SDK's transport has
- * refused an unsupported one), or 2025-03-26 without one, as the transport spec says to assume.
+ * The request being answered. The SDK's handler builds a server per request from a factory that
+ * is given only the web `Request`; metering, the request id and the logs need Express's own pair,
+ * so the route runs the SDK inside `requestScope.run(request, …)` and the server reads it here.
  */
-const protocolVersionOf = (req: Request): string => {
+export const requestScope = new AsyncLocalStorage<McpRequest>();
+
+/**
+ * The protocol version a request is under: the version its `_meta` names (2026-07-28: every
+ * request carries it), else its MCP-Protocol-Version header (the SDK has refused an unsupported
+ * one), else 2025-03-26, as the 2025 transport spec says to assume.
+ */
+const protocolVersionOf = (req: Request, ctx: ServerContext): string => {
+  const claimed = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
+  if (typeof claimed === 'string') return claimed;
   const header = req.headers['mcp-protocol-version'];
   return typeof header === 'string' ? header : DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
 };
 
-const failureContext = (r: McpRequest): FailureContext => ({
+const failureContext = (r: McpRequest, ctx: ServerContext): FailureContext => ({
   snapshots: r.snapshots,
   requestId: r.res.locals.requestId as string,
   logger: r.logger,
-  protocolVersion: protocolVersionOf(r.req),
+  protocolVersion: protocolVersionOf(r.req, ctx),
 });
 
 /**
  * A tool call, metered first (a call that then fails validation still counts, as on the API; a spent
  * quota is the tool's error result naming the reset time, never a transport failure).
  */
-async function callTool(r: McpRequest, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
-  const failure = failureContext(r);
+async function callTool(r: McpRequest, ctx: ServerContext, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  const failure = failureContext(r, ctx);
   try {
     await r.access?.meter(r.req, r.res, TOOL_CALL_BUCKETS, { bearer: true });
   } catch (e) {
@@ -90,42 +102,19 @@ async function callTool(r: McpRequest, name: string, args: Record<string, unknow
 }
 
 /**
- * The schema a handler is registered with: its method, and params left to the handler. The SDK
- * parses a request with this schema before any handler runs, and answers a failed parse "internal
- * error" with the parser's text; its own check of tools/call (invalid params) runs after it.
- */
-const method = <M extends string>(name: M) => z.object({ method: z.literal(name), params: z.unknown().optional() });
-/** Made once: zod compiles a schema's parser on its first use, which a schema per request would pay every time. */
-const REQUESTS = {
-  listTools: method('tools/list'),
-  callTool: method('tools/call'),
-  listResources: method('resources/list'),
-  listResourceTemplates: method('resources/templates/list'),
-  readResource: method('resources/read'),
-  listPrompts: method('prompts/list'),
-  getPrompt: method('prompts/get'),
-  complete: method('completion/complete'),
-};
-
-/**
  * What reads the snapshot for a resource, a prompt or a completion; a snapshot that cannot be read
  * is a JSON-RPC error carrying the API's envelope (a JsonRpcError of the reader's own goes as it is).
  */
-function fromSnapshot<T>(r: McpRequest, read: (store: SnapshotStore) => T): T {
+function fromSnapshot<T>(r: McpRequest, ctx: ServerContext, read: (store: SnapshotStore) => T): T {
   try {
     return read(r.snapshots.current());
   } catch (e) {
     if (e instanceof JsonRpcError) throw e;
-    const { error, body } = apiFailure(e, failureContext(r));
+    const { error, body } = apiFailure(e, failureContext(r, ctx));
     throw new JsonRpcError(RPC.internalError, error.message, body);
   }
 }
 
-/**
- * The MCP server for one request (stateless: a new one per POST, as the SDK's stateless Streamable
- * HTTP mode wants). Building it only registers handlers: the tool list and its JSON Schemas are
- * made once (call.ts), and every server shares one JSON Schema validator.
- */
 /**
  * completion/complete: tickers for the company template and for every prompt (their one argument),
  * fund codes for the ETF template; any other reference is "invalid params", as the protocol has it.
@@ -146,34 +135,46 @@ function complete(store: SnapshotStore, params: CompleteRequest['params'] | unde
   return { completion };
 }
 
-export function createMcpServer(r: McpRequest): Server {
+/**
+ * Cache hints of the 2026-07-28 lists (`ttlMs`, `cacheScope`). The tools, resources, templates and
+ * prompts are the code's own and never differ between callers, so any cache may keep them; they
+ * change only when a new release or snapshot is published, so for as long as the API's own files
+ * are cached (CACHE_PUBLIC, an hour). A resource's body is the snapshot's file, cached as the file is.
+ */
+const HOUR_MS = 3_600_000;
+const CACHE_HINTS: ServerOptions['cacheHints'] = {
+  'tools/list': { ttlMs: HOUR_MS, cacheScope: 'public' },
+  'prompts/list': { ttlMs: HOUR_MS, cacheScope: 'public' },
+  'resources/list': { ttlMs: HOUR_MS, cacheScope: 'public' },
+  'resources/templates/list': { ttlMs: HOUR_MS, cacheScope: 'public' },
+  'resources/read': { ttlMs: HOUR_MS, cacheScope: 'public' },
+  'server/discover': { ttlMs: HOUR_MS, cacheScope: 'public' },
+};
+
+/**
+ * The MCP server for one request (stateless: the SDK's handler asks for a new one per POST, for
+ * either revision). Building it only registers handlers: the tool list and its JSON Schemas are
+ * made once (call.ts), and every server shares one JSON Schema validator.
+ */
+export function createMcpServer(): Server {
+  const r = requestScope.getStore();
+  if (!r) throw new Error('createMcpServer runs inside requestScope.run: the route gives it the request');
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
     instructions: INSTRUCTIONS,
     jsonSchemaValidator,
+    cacheHints: CACHE_HINTS,
   });
-  server.setRequestHandler(REQUESTS.listTools, () => toolList());
+  server.setRequestHandler('tools/list', () => toolList());
   // The SDK has checked the params against its CallToolRequest schema by now (-32602 otherwise).
-  server.setRequestHandler(REQUESTS.callTool, (request) => {
-    const params = request.params as CallToolRequest['params'];
-    return callTool(r, params.name, params.arguments);
-  });
-  server.setRequestHandler(REQUESTS.listResources, () => resourceList());
-  server.setRequestHandler(REQUESTS.listResourceTemplates, () => resourceTemplateList());
-  server.setRequestHandler(REQUESTS.readResource, (request) => {
-    const uri = (request.params as { uri?: unknown } | undefined)?.uri;
-    if (typeof uri !== 'string') throw new JsonRpcError(RPC.invalidParams, 'resources/read takes params.uri, a string.');
-    return fromSnapshot(r, (store) => readResource(store, r.snapshots, uri));
-  });
-  server.setRequestHandler(REQUESTS.listPrompts, () => promptList());
-  server.setRequestHandler(REQUESTS.getPrompt, (request) => {
-    const params = request.params as { name?: unknown; arguments?: Record<string, unknown> } | undefined;
-    if (typeof params?.name !== 'string') throw new JsonRpcError(RPC.invalidParams, 'prompts/get takes params.name, a string.');
-    const name = params.name;
-    return fromSnapshot(r, (store) => getPrompt(store, r.snapshots, name, params.arguments));
-  });
-  server.setRequestHandler(REQUESTS.complete, (request) =>
-    fromSnapshot(r, (store) => complete(store, request.params as CompleteRequest['params'] | undefined)),
+  server.setRequestHandler('tools/call', (request, ctx) => callTool(r, ctx, request.params.name, request.params.arguments));
+  server.setRequestHandler('resources/list', () => resourceList());
+  server.setRequestHandler('resources/templates/list', () => resourceTemplateList());
+  server.setRequestHandler('resources/read', (request, ctx) => fromSnapshot(r, ctx, (store) => readResource(store, r.snapshots, request.params.uri)));
+  server.setRequestHandler('prompts/list', () => promptList());
+  server.setRequestHandler('prompts/get', (request, ctx) =>
+    fromSnapshot(r, ctx, (store) => getPrompt(store, r.snapshots, request.params.name, request.params.arguments)),
   );
+  server.setRequestHandler('completion/complete', (request, ctx) => fromSnapshot(r, ctx, (store) => complete(store, request.params)));
   return server;
 }

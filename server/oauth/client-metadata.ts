@@ -8,15 +8,17 @@ import { clientNameProblem, redirectUrisProblem } from './client-rules.js';
 
 /**
  * Client ID metadata documents (draft-ietf-oauth-client-id-metadata-document, which the MCP
- * authorization spec of 2025-11-25 prefers to registration): a client's id is an https URL, and the
- * document there describes the client. Fetching a URL a stranger names is a server-side request on
+ * authorization spec of 2026-07-28 puts before dynamic registration, deprecated there): a client's
+ * id is an https URL, and the document there describes the client. Fetching a URL a stranger names is a server-side request on
  * their behalf, so: https only, no credentials or fragment, addresses checked at connect time (a
  * name that resolves to a private, loopback or link-local address is refused, whatever it resolved
  * to a moment before, and an address that embeds a private IPv4 one counts as private), a few KiB
  * within a few seconds in all (a total deadline, not an idle one: a document sent a byte a second
  * would otherwise hold a request open for minutes), no redirects, and the document must name
- * itself, be a public client (no secret can live in a public document) and follow the rules a
- * registration follows (client-rules.ts: redirect URIs, a one-line name).
+ * itself, have a `client_name` (a property the MCP spec requires: the pages and the mail show it),
+ * be a public client (no secret can live in a public document) and follow the rules a registration
+ * follows (client-rules.ts: redirect URIs, a one-line name). A document is reused for as long as its
+ * HTTP cache headers allow (a SHOULD of the spec), an hour at the most (`cacheLifetimeMs`).
  */
 
 /**
@@ -110,6 +112,37 @@ export class ClientMetadataError extends Error {}
 export interface ClientMetadataOptions {
   /** OAUTH_CLIENT_METADATA_PRIVATE: allow documents on private and loopback addresses, over http too (tests, closed networks). */
   allowPrivate?: boolean;
+  /** Epoch milliseconds, for the cache; tests move it past a document's lifetime. */
+  clock?: () => number;
+}
+
+/**
+ * How long a fetched document may be reused (RFC 9111, as the MCP spec asks: "SHOULD cache metadata
+ * respecting HTTP cache headers"): not at all when `Cache-Control` says `no-store`, or `no-cache`
+ * (a revalidation this server does not make: it fetches again); else for its `max-age`, or until its
+ * `Expires` (counted from its `Date`), less its `Age`; an unreadable `max-age` or `Expires` is
+ * already stale (RFC 9111 §4.2.1, §5.3). Never longer than CLIENT_METADATA_LIMITS.cacheMs, which is
+ * also the life of a document that says nothing.
+ */
+export function cacheLifetimeMs(headers: http.IncomingHttpHeaders, now = Date.now()): number {
+  const directives = (headers['cache-control'] ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((d) => d.trim())
+    .filter((d) => d !== '');
+  const named = (name: string) => directives.find((d) => d === name || d.startsWith(`${name}=`));
+  if (named('no-store') !== undefined || named('no-cache') !== undefined) return 0;
+  const seconds = (raw: string | undefined) => (raw !== undefined && /^\d+$/.test(raw) ? Number(raw) * 1000 : null);
+  const age = seconds(headers.age?.trim()) ?? 0;
+  const maxAge = named('max-age');
+  let fresh: number;
+  if (maxAge !== undefined) fresh = seconds(/^max-age="?(\d+)"?$/.exec(maxAge)?.[1]) ?? 0;
+  else if (headers.expires !== undefined) {
+    const expires = Date.parse(headers.expires);
+    const date = headers.date !== undefined ? Date.parse(headers.date) : NaN;
+    fresh = Number.isNaN(expires) ? 0 : expires - (Number.isNaN(date) ? now : date);
+  } else return CLIENT_METADATA_LIMITS.cacheMs;
+  return Math.min(Math.max(fresh - age, 0), CLIENT_METADATA_LIMITS.cacheMs);
 }
 
 /** Whether a client id is a URL naming a metadata document (rather than an id we registered). */
@@ -121,17 +154,21 @@ export class ClientMetadataDocuments {
 
   constructor(private readonly o: ClientMetadataOptions = {}) {}
 
-  /** The client a metadata URL describes (cached for an hour), or a ClientMetadataError saying why not. */
+  /** The client a metadata URL describes (cached as its headers allow, an hour at most), or a ClientMetadataError saying why not. */
   async client(clientId: string): Promise<OAuthClientInformationFull> {
+    const now = this.o.clock ?? Date.now;
     const cached = this.cache.get(clientId);
-    if (cached && cached.until > Date.now()) return cached.client;
-    const client = await this.fetchClient(clientId);
-    if (this.cache.size >= ClientMetadataDocuments.MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(clientId, { client, until: Date.now() + CLIENT_METADATA_LIMITS.cacheMs });
+    if (cached && cached.until > now()) return cached.client;
+    this.cache.delete(clientId);
+    const { client, lifetimeMs } = await this.fetchClient(clientId);
+    if (lifetimeMs > 0) {
+      if (this.cache.size >= ClientMetadataDocuments.MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(clientId, { client, until: now() + lifetimeMs });
+    }
     return client;
   }
 
-  private async fetchClient(clientId: string): Promise<OAuthClientInformationFull> {
+  private async fetchClient(clientId: string): Promise<{ client: OAuthClientInformationFull; lifetimeMs: number }> {
     let url: URL;
     try {
       url = new URL(clientId);
@@ -142,7 +179,7 @@ export class ClientMetadataDocuments {
     if (url.protocol !== 'https:' && !httpAllowed) throw new ClientMetadataError('a client_id URL must use https');
     if (url.username || url.password || url.hash || url.pathname === '/' || url.href !== clientId)
       throw new ClientMetadataError('a client_id URL must be a plain https URL with a path, no credentials or fragment, written as normalised');
-    const body = await this.get(url);
+    const { body, headers } = await this.get(url);
     let doc: unknown;
     try {
       doc = JSON.parse(body);
@@ -155,13 +192,19 @@ export class ClientMetadataDocuments {
     if (named !== clientId) throw new ClientMetadataError(`the client metadata document at ${clientId} names another client_id`);
     if ((doc as Record<string, unknown>).client_secret !== undefined || !['none', undefined].includes(parsed.data.token_endpoint_auth_method))
       throw new ClientMetadataError('a client described by a metadata document is a public client (token_endpoint_auth_method "none")');
-    const problem = redirectUrisProblem(parsed.data.redirect_uris) ?? clientNameProblem(parsed.data.client_name);
+    const problem =
+      redirectUrisProblem(parsed.data.redirect_uris) ??
+      (parsed.data.client_name?.trim() ? null : 'client_name is missing, and a metadata document must have one (MCP 2026-07-28)') ??
+      clientNameProblem(parsed.data.client_name);
     if (problem !== null) throw new ClientMetadataError(`the client metadata document at ${clientId}: ${problem}`);
-    return { ...parsed.data, client_id: clientId, token_endpoint_auth_method: 'none' };
+    return {
+      client: { ...parsed.data, client_id: clientId, token_endpoint_auth_method: 'none' },
+      lifetimeMs: cacheLifetimeMs(headers, (this.o.clock ?? Date.now)()),
+    };
   }
 
   /** GET with the limits: the address checked where the socket connects, a size and time bound, no redirect followed. */
-  private get(url: URL): Promise<string> {
+  private get(url: URL): Promise<{ body: string; headers: http.IncomingHttpHeaders }> {
     const allowPrivate = this.o.allowPrivate === true;
     const lookup: LookupFunction = (hostname, options, callback) => {
       dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
@@ -192,7 +235,7 @@ export class ClientMetadataDocuments {
             reject(new ClientMetadataError(`the client metadata document at ${url.href} is over ${CLIENT_METADATA_LIMITS.bytes} bytes`));
           } else chunks.push(c);
         });
-        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        res.on('end', () => resolve({ body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
         res.on('error', reject);
       });
       // From the request's start to the document's last byte, however the bytes are spaced (a socket

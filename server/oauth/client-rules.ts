@@ -7,9 +7,10 @@ import { isLoopback } from '../kit/settings.js';
  */
 
 /**
- * Redirect URIs a client may name (OAuth 2.1 §2.3.1, RFC 8252): https, http only to a loopback
- * address (a desktop client's local listener), or a private-use scheme (`cursor://…`, an app's own);
- * never a scheme a browser runs (javascript:, data:) or plain http to another machine.
+ * Redirect URIs a client may name: https, or http to a loopback address (a desktop client's local
+ * listener, RFC 8252 §7.3). MCP 2026-07-28 (Security Considerations, Communication Security): "All
+ * redirect URIs MUST be either localhost or use HTTPS": so no private-use scheme (`cursor://…`), no
+ * scheme a browser runs (javascript:, data:), no plain http to another machine, and no fragment.
  */
 export function redirectUriAllowed(raw: string): boolean {
   let u: URL;
@@ -18,16 +19,34 @@ export function redirectUriAllowed(raw: string): boolean {
   } catch {
     return false;
   }
-  if (u.hash) return false;
+  if (u.hash || raw.includes('#')) return false;
   if (u.protocol === 'https:') return true;
-  if (u.protocol === 'http:') return isLoopback(u.hostname.replace(/^\[|\]$/g, '')) || u.hostname === 'localhost';
-  return !['javascript:', 'data:', 'file:', 'blob:', 'vbscript:', 'about:', 'ftp:', 'ws:', 'wss:'].includes(u.protocol);
+  return u.protocol === 'http:' && onLoopback(u);
+}
+
+/** Whether a URL's host is this machine: `localhost`, 127.0.0.0/8 or [::1]. */
+const onLoopback = (u: URL) => isLoopback(u.hostname.replace(/^\[|\]$/g, ''));
+
+/**
+ * Whether a redirect URI sends the code to the person's own machine. Any program there may listen on
+ * a loopback port, and a metadata document or registration cannot prove which one will (MCP
+ * 2026-07-28, Localhost Redirect URI Risks): the pages and the mail say so (a SHOULD there).
+ */
+export function isLoopbackRedirect(redirectUri: string): boolean {
+  try {
+    const u = new URL(redirectUri);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && onLoopback(u);
+  } catch {
+    return false;
+  }
 }
 
 /** The redirect URIs of a client that break the rule, with why, or null when all may be used. */
 export function redirectUrisProblem(uris: readonly string[]): string | null {
   const bad = uris.find((u) => !redirectUriAllowed(u));
-  return bad === undefined ? null : `redirect_uri ${bad} is not allowed: use https, http to a loopback address, or a private-use scheme`;
+  return bad === undefined
+    ? null
+    : `redirect_uri ${bad} is not allowed: every redirect URI must use https, or be http to localhost (127.0.0.1, [::1]), without a fragment (MCP 2026-07-28)`;
 }
 
 /** How long a client's name may be: a line on the sign-in page and in the mail. */
@@ -68,8 +87,8 @@ export function shownClientName(name: string): string {
 
 /**
  * Where the code will be sent, as a person can check it: the redirect URI's origin
- * (`https://app.example`, `http://127.0.0.1:33418`), or for a private-use scheme its scheme and
- * authority (`cursor://anysphere.cursor-retrieval`), or the scheme alone.
+ * (`https://app.example`, `http://127.0.0.1:33418`). A URI of another scheme (only in a registration
+ * stored before the rule above, and refused at /authorize) is shown as its scheme and authority.
  */
 export function redirectOrigin(redirectUri: string): string {
   const u = new URL(redirectUri);

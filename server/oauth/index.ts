@@ -13,12 +13,12 @@ import { l10n } from '../../src/site/i18n/index.js';
 import type { KeyMailer } from '../access/key-mail.js';
 import type { KeyRequests } from '../access/key-requests.js';
 import type { KeyStore } from '../access/key-store.js';
-import { BEARER } from '../access/identity.js';
+import { BEARER, type AccessTokens } from '../access/identity.js';
 import type { Logger } from '../kit/logger.js';
 import type { SnapshotSource } from '../kit/snapshot-source.js';
 import { ClientMetadataDocuments } from './client-metadata.js';
 import { authorizeErrorPage, oauthPagesRoute, signInPage } from './pages.js';
-import { KeysOAuthProvider, localeOf } from './provider.js';
+import { KeysOAuthProvider, localeOf, resourcesOf } from './provider.js';
 import { OAuthStore } from './store.js';
 import { bearerChallenge } from './challenge.js';
 import { formProblem } from '../kit/person-page.js';
@@ -43,6 +43,8 @@ export interface OAuth {
   /** Every OAuth endpoint and page, for the app to mount at its root. */
   router: express.Router;
   store: OAuthStore;
+  /** The store's access tokens as /mcp takes them: only those granted for this server (RFC 8707). */
+  tokens: AccessTokens;
   /** The URL of /mcp's protected resource metadata, which a 401 from /mcp names. */
   resourceMetadataUrl: string;
 }
@@ -51,9 +53,13 @@ export interface OAuth {
 export const isAccessToken = (presented: string) => presented.startsWith(TOKEN_PREFIX.access);
 
 /**
- * OAuth 2.1 for /mcp (issue 43; the MCP authorization spec of 2025-11-25): the SDK's handlers for
- * authorize, token, registration (RFC 7591) and revocation (RFC 7009), with its metadata handler for
- * RFC 8414 and RFC 9728, all over KeysOAuthProvider. Only the glue is here:
+ * OAuth 2.1 for /mcp (the MCP authorization spec of 2026-07-28, which 2025-11-25 clients meet too):
+ * the SDK's handlers for authorize, token, registration (RFC 7591) and revocation (RFC 7009), with
+ * its metadata handler for RFC 8414 and RFC 9728, all over KeysOAuthProvider. A client is known by
+ * its client ID metadata document first (client-metadata.ts); dynamic registration, deprecated in
+ * 2026-07-28, is still offered after it for the clients that only register. Tokens are bound to
+ * this server (RFC 8707: `resource` at /authorize and /token, the audience checked at /mcp), and the
+ * redirect names its issuer (RFC 9207). Only the glue is here:
  * - the app parses no query strings (contract: parameters are the route table's), and the SDK's
  *   authorize handler reads `req.query`: it gets its own parse;
  * - a client secret is compared as its SHA-256, the only form kept: the secret a client sends is
@@ -79,6 +85,8 @@ export function openOAuth(o: OAuthOptions): OAuth {
     // Client ID metadata documents are read (client-metadata.ts); the redirect names its issuer (RFC 9207).
     client_id_metadata_document_supported: true,
     authorization_response_iss_parameter_supported: true,
+    // A public client (no secret) revokes its own tokens with its client_id alone (RFC 7009 §2.1).
+    revocation_endpoint_auth_methods_supported: ['client_secret_post', 'none'],
   } as OAuthMetadata;
   const resourceMetadata = (resource: string): OAuthProtectedResourceMetadata => ({
     resource,
@@ -132,7 +140,8 @@ export function openOAuth(o: OAuthOptions): OAuth {
   );
   router.use(oauthPagesRoute({ ...o, store, issuer: metadata.issuer }));
   router.use(unreadableBody);
-  return { router, store, resourceMetadataUrl: `${publicUrl}${OAUTH_PATHS.resourceMetadataMcp}` };
+  const tokens: AccessTokens = { checkAccess: (token) => store.checkAccess(token), audience: resourcesOf(publicUrl) };
+  return { router, store, tokens, resourceMetadataUrl: `${publicUrl}${OAUTH_PATHS.resourceMetadataMcp}` };
 }
 
 const BODY_PROBLEMS = {

@@ -12,7 +12,7 @@ import type { KeyStore } from '../access/key-store.js';
 import type { Logger } from '../kit/logger.js';
 import { button, field, formProblemStatus, fromAnotherSite, p, readForm, sendPersonPage as send } from '../kit/person-page.js';
 import type { SnapshotSource } from '../kit/snapshot-source.js';
-import { redirectOrigin } from './client-rules.js';
+import { isLoopbackRedirect, redirectOrigin } from './client-rules.js';
 import type { AuthorizationRequest, OAuthStore } from './store.js';
 
 export interface OAuthPagesOptions {
@@ -47,6 +47,18 @@ export interface OAuthPagesOptions {
  */
 const minutes = OAUTH_LIFETIMES.requestMs / 60_000;
 
+/**
+ * Who asks and where the code goes, as both pages open; for a redirect to localhost, a warning that
+ * any program on that machine could be the one listening (MCP 2026-07-28, Localhost Redirect URI
+ * Risks: a name is a claim, and a loopback address proves nothing about whose it is).
+ */
+function requestIntro(request: AuthorizationRequest, l: L10n, text: (client: string, origin: string) => string): string {
+  const client = escapeHtml(request.client_name);
+  const origin = escapeHtml(redirectOrigin(request.redirect_uri));
+  const warning = isLoopbackRedirect(request.redirect_uri) ? `<p data-loopback-warning>${l.t.oauth.loopbackWarningHtml(client, origin)}</p>` : '';
+  return `<p>${text(client, origin)}</p>${warning}`;
+}
+
 /** Where the client gets its answer: the redirect URI with the code (or error), the state and the issuer. */
 function redirectTo(request: AuthorizationRequest, issuer: string, params: Record<string, string>): string {
   const u = new URL(request.redirect_uri);
@@ -65,7 +77,7 @@ export function signInPage(
   note = '',
 ): void {
   const t = l.t.oauth;
-  const body = `<p>${t.signInTextHtml(escapeHtml(request.client_name), escapeHtml(redirectOrigin(request.redirect_uri)))}</p>${note}${p(t.signInHow)}
+  const body = `${requestIntro(request, l, t.signInTextHtml)}${note}${p(t.signInHow)}
 <form method="post" action="${l.u.oauthSignIn}" class="keys-form"><input type="hidden" name="request" value="${escapeHtml(request.id)}">
 <p><label for="oauth-email">${escapeHtml(t.emailLabel)}</label><br><input id="oauth-email" name="email" type="email" autocomplete="email" required maxlength="254"></p>
 <p><button type="submit" data-sign-in class="primary">${escapeHtml(t.signIn)}</button></p></form>
@@ -124,7 +136,14 @@ export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
     }
     const token = o.requests.link('consent', { email, requestId: request.id, locale: l.locale }, OAUTH_LIFETIMES.requestMs);
     try {
-      await o.mailer.sendConsentLink(email, l.locale, token, request.client_name, redirectOrigin(request.redirect_uri));
+      await o.mailer.sendConsentLink(
+        email,
+        l.locale,
+        token,
+        request.client_name,
+        redirectOrigin(request.redirect_uri),
+        isLoopbackRedirect(request.redirect_uri),
+      );
     } catch (e) {
       taken.release();
       o.logger?.error('oauth: mail not sent', { error: (e as Error).message });
@@ -159,7 +178,7 @@ export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
     const { request, email, l } = at;
     const t = l.t.oauth;
     const live = o.keys.liveKeysOf(email);
-    const intro = `<p>${t.consentTextHtml(escapeHtml(request.client_name), escapeHtml(redirectOrigin(request.redirect_uri)))}</p>${note}`;
+    const intro = `${requestIntro(request, l, t.consentTextHtml)}${note}`;
     // Refuse is the secondary button, Allow the primary: the two never look alike.
     const refuse = button(l.u.oauthConsent, { t: token, decision: 'deny' }, t.deny, 'data-deny class="secondary"');
     const csp = consentPageCsp(request.redirect_uri);

@@ -6,6 +6,7 @@ import {
   InvalidClientError,
   InvalidClientMetadataError,
   InvalidGrantError,
+  InvalidRequestError,
   InvalidTargetError,
   InvalidTokenError,
   TemporarilyUnavailableError,
@@ -17,7 +18,7 @@ import { OAUTH_RETENTION } from '../../src/contract/oauth.js';
 import type { Locale } from '../../src/site/i18n/locales.js';
 import { ClientMetadataDocuments, ClientMetadataError, isMetadataUrl } from './client-metadata.js';
 import { clientNameProblem, redirectUrisProblem, shownClientName } from './client-rules.js';
-import type { AuthorizationRequest, OAuthStore } from './store.js';
+import type { AuthorizationRequest, ExchangeRefusal, OAuthStore } from './store.js';
 
 export interface ProviderOptions {
   store: OAuthStore;
@@ -48,18 +49,31 @@ function unlessBusy<T>(logger: Logger | undefined, what: string, exchange: () =>
   }
 }
 
+/** The OAuth error of an exchange the store refused. */
+const refusal = (r: ExchangeRefusal) => (r.error === 'invalid_target' ? new InvalidTargetError(r.why) : new InvalidGrantError(r.why));
+
 /**
- * The resources a token may be for (RFC 8707): /mcp, and the origin as a whole (what the origin's
- * protected resource metadata names). Anything else is another server's, and refused.
+ * The resources a token of this server may be for (RFC 8707): /mcp, and the origin as a whole (what
+ * the origin's protected resource metadata names). /mcp takes a token for either, and no other
+ * (server/access/identity.ts).
+ */
+export const resourcesOf = (publicUrl: string): readonly string[] => [`${publicUrl}${MCP_PATH}`, `${publicUrl}/`];
+
+/**
+ * The resource a `resource` parameter names, as stored with a grant: one of `resourcesOf`. Anything
+ * else is another server's, and refused, as is a URI with a fragment (RFC 8707 §2: it MUST NOT
+ * include one). A query is dropped (SHOULD NOT), as are the case of the scheme and host and a
+ * trailing slash after /mcp, which name the same server (MCP 2026-07-28, Canonical Server URI).
  */
 export function resourceOf(publicUrl: string, requested: URL | undefined): string {
-  const mcp = `${publicUrl}${MCP_PATH}`;
+  const [mcp, origin] = resourcesOf(publicUrl) as [string, string];
   if (requested === undefined) return mcp;
+  if (requested.href.includes('#'))
+    throw new InvalidTargetError(`resource ${requested.href} has a fragment, which a resource indicator must not have (RFC 8707 §2)`);
   const r = new URL(requested.href);
-  r.hash = '';
   r.search = '';
   if (r.origin === publicUrl && (r.pathname === '/' || r.pathname === MCP_PATH || r.pathname === `${MCP_PATH}/`))
-    return r.pathname === '/' ? `${publicUrl}/` : mcp;
+    return r.pathname === '/' ? origin : mcp;
   throw new InvalidTargetError(`resource ${requested.href} is not served here: tokens of this server are for ${mcp}`);
 }
 
@@ -109,6 +123,9 @@ export class KeysOAuthProvider implements OAuthServerProvider {
 
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
     const resource = resourceOf(this.o.publicUrl, params.resource);
+    // A registration stored before the redirect rules of MCP 2026-07-28 (client-rules.ts) may hold another scheme.
+    const problem = redirectUrisProblem([params.redirectUri]);
+    if (problem !== null) throw new InvalidRequestError(`${problem}; register the client again`);
     const request = this.o.store.openRequest({
       client_id: client.client_id,
       // Shown as one line whatever a client stored before the name rules (client-rules.ts).
@@ -136,16 +153,16 @@ export class KeysOAuthProvider implements OAuthServerProvider {
     redirectUri?: string,
     resource?: URL,
   ): Promise<OAuthTokens> {
-    if (resource) resourceOf(this.o.publicUrl, resource);
-    const r = unlessBusy(this.o.logger, 'code exchange', () => this.o.store.exchangeCode(client.client_id, code, redirectUri));
-    if (!r.ok) throw new InvalidGrantError(r.why);
+    const wanted = resource && resourceOf(this.o.publicUrl, resource);
+    const r = unlessBusy(this.o.logger, 'code exchange', () => this.o.store.exchangeCode(client.client_id, code, redirectUri, wanted));
+    if (!r.ok) throw refusal(r);
     return r.tokens;
   }
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, _scopes?: string[], resource?: URL): Promise<OAuthTokens> {
-    if (resource) resourceOf(this.o.publicUrl, resource);
-    const r = unlessBusy(this.o.logger, 'refresh', () => this.o.store.refresh(client.client_id, refreshToken));
-    if (!r.ok) throw new InvalidGrantError(r.why);
+    const wanted = resource && resourceOf(this.o.publicUrl, resource);
+    const r = unlessBusy(this.o.logger, 'refresh', () => this.o.store.refresh(client.client_id, refreshToken, wanted));
+    if (!r.ok) throw refusal(r);
     return r.tokens;
   }
 

@@ -118,6 +118,12 @@ export interface IssuedTokens {
   refresh_token: string;
 }
 
+/**
+ * Why an exchange at the token endpoint gave nothing (said to the client in `error_description`):
+ * `invalid_target` when the `resource` it named is not the grant's (RFC 8707 §2), else `invalid_grant`.
+ */
+export type ExchangeRefusal = { ok: false; why: string; error?: 'invalid_target' };
+
 /** What an access token stands for, or why it stands for nothing (said to the client in `error_description`). */
 export type TokenCheck = { ok: true; key: KeyRecord; clientId: string; resource: string; expiresAt: number } | { ok: false; why: string };
 
@@ -132,6 +138,13 @@ type TokenRow = KeyRecord & {
   grant_revoked_at: number | null;
   revoked_why: string | null;
 };
+
+/** A token request naming another resource than its grant's: refused, nothing spent. */
+const otherTarget = (asked: string, granted: string): ExchangeRefusal => ({
+  ok: false,
+  error: 'invalid_target',
+  why: `resource ${asked} is not the one this grant is for (${granted}): ask for that one, or sign in again for the other.`,
+});
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -264,14 +277,24 @@ export class OAuthStore {
   /**
    * Exchanges a code for tokens, once. A code used twice is a stolen code or a broken client: the
    * grant it came from is revoked (OAuth 2.1 §4.1.3), so the tokens of its first use stop too.
+   * `resource`, when the client names one, must be the grant's (the one consented to): else nothing
+   * is spent, and the client may try again with the right one.
    */
-  exchangeCode(clientId: string, code: string, redirectUri: string | undefined): { ok: true; tokens: IssuedTokens } | { ok: false; why: string } {
+  exchangeCode(
+    clientId: string,
+    code: string,
+    redirectUri: string | undefined,
+    resource?: string,
+  ): { ok: true; tokens: IssuedTokens } | ExchangeRefusal {
     const now = this.clock();
     // IMMEDIATE, as `refresh` is: a code raced on two shims is used once, and its second use seen.
     return this.db
       .transaction(() => {
-        const row = this.db.prepare('SELECT * FROM oauth_codes WHERE hash = ?').get(sha256hex(code)) as
-          { grant_id: string; client_id: string; redirect_uri: string; expires_at: number; used_at: number | null } | undefined;
+        const row = this.db
+          .prepare('SELECT c.*, g.resource FROM oauth_codes c LEFT JOIN oauth_grants g ON g.id = c.grant_id WHERE c.hash = ?')
+          .get(sha256hex(code)) as
+          | { grant_id: string; client_id: string; redirect_uri: string; expires_at: number; used_at: number | null; resource: string | null }
+          | undefined;
         if (!row || row.client_id !== clientId) return { ok: false as const, why: 'The authorization code is not one issued to this client.' };
         if (row.used_at !== null) {
           this.revokeGrant(row.grant_id, 'its authorization code was used twice');
@@ -280,6 +303,7 @@ export class OAuthStore {
         if (row.expires_at <= now) return { ok: false as const, why: `The authorization code expired at ${iso(row.expires_at)}. Sign in again.` };
         if (redirectUri !== undefined && redirectUri !== row.redirect_uri)
           return { ok: false as const, why: 'redirect_uri is not the one the authorization request named.' };
+        if (resource !== undefined && row.resource !== null && resource !== row.resource) return otherTarget(resource, row.resource);
         const live = this.liveGrant(row.grant_id);
         if (!live.ok) return live;
         this.db.prepare('UPDATE oauth_codes SET used_at = ? WHERE hash = ?').run(now, sha256hex(code));
@@ -298,7 +322,7 @@ export class OAuthStore {
    * and revokes the grant. A deferred transaction read first and then failed to write
    * (SQLITE_BUSY_SNAPSHOT: a 500, and the replay unseen, both shims' reads saying "unused").
    */
-  refresh(clientId: string, refreshToken: string): { ok: true; tokens: IssuedTokens } | { ok: false; why: string } {
+  refresh(clientId: string, refreshToken: string, resource?: string): { ok: true; tokens: IssuedTokens } | ExchangeRefusal {
     const now = this.clock();
     return this.db
       .transaction(() => {
@@ -310,6 +334,7 @@ export class OAuthStore {
           return { ok: false as const, why: 'The refresh token was already used (tokens rotate); the grant is revoked. Sign in again.' };
         }
         if (row.expires_at <= now) return { ok: false as const, why: `The refresh token expired at ${iso(row.expires_at)}. Sign in again.` };
+        if (resource !== undefined && resource !== row.resource) return otherTarget(resource, row.resource);
         const live = this.liveGrant(row.grant_id);
         if (!live.ok) return live;
         this.db.prepare('UPDATE oauth_tokens SET used_at = ? WHERE hash = ?').run(now, sha256hex(refreshToken));

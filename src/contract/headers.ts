@@ -16,11 +16,11 @@ export const PREFLIGHT_HEADERS: Record<string, string> = {
 /**
  * A preflight to /mcp and to OAuth's endpoints a browser client calls (src/contract/oauth.ts
  * OAUTH_CORS_PATHS): MCP clients in a browser also send their key as a Bearer token and name the
- * protocol version; an OAuth client sends `Authorization` (Basic at /token, an initial access token at /register).
+ * protocol version (2026-07-28 also routes by Mcp-Method and Mcp-Name); an OAuth client sends `Authorization` (Basic at /token, an initial access token at /register).
  */
 export const MCP_PREFLIGHT_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Methods': 'POST, OPTIONS',
-  'Access-Control-Allow-Headers': `Content-Type, Accept, ${API_KEY_HEADER}, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID`,
+  'Access-Control-Allow-Headers': `Content-Type, Accept, ${API_KEY_HEADER}, Authorization, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID`,
   'Access-Control-Max-Age': '86400',
 };
 

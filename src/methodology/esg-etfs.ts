@@ -4,7 +4,7 @@
  * either of the schemas it is served in): the fund's type (基金類型), its names (基金中文名稱 or
  * 基金名稱, and 基金簡稱 where the list has it) and the index it tracks (標的指數/追蹤指數名稱 or
  * 標的指數|追蹤指數名稱, `不適用` for an active fund). The build applies it through isEsgFund
- * (build-scripts/sources/etf-funds.ts), the one place that combines the two tests below.
+ * (build-scripts/sources/etfs/etf-funds.ts), the one place that combines the two tests below.
  */
 
 /** The words that make a fund an ESG fund when its name or tracked index contains one (ESG in any letter case). */

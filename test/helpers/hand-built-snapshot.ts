@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CompanyRow } from '../../build-scripts/sources/company-profile.js';
-import type { ConductRow, EtfFund, ReportFiling } from '../../build-scripts/sources/facts.js';
-import { SourceTally } from '../../build-scripts/sources/tally.js';
-import { twseDisclosureBreachesModule } from '../../build-scripts/sources/twse-disclosure-breaches.js';
-import { twseSanctionsModule } from '../../build-scripts/sources/twse-sanctions.js';
+import type { CompanyRow } from '../../build-scripts/sources/company-lists/company-profile.js';
+import type { ConductRow, EtfFund, ReportFiling } from '../../build-scripts/sources/kit/facts.js';
+import { SourceTally } from '../../build-scripts/sources/kit/tally.js';
+import { twseDisclosureBreachesModule } from '../../build-scripts/sources/disclosure-conduct/twse-disclosure-breaches.js';
+import { twseSanctionsModule } from '../../build-scripts/sources/disclosure-conduct/twse-sanctions.js';
 import { computeCompanies } from '../../build-scripts/snapshot/compute.js';
 import { computeEtfs } from '../../build-scripts/snapshot/etf-stats.js';
 import type { AssuredReport, SourceData } from '../../build-scripts/snapshot/load-sources.js';

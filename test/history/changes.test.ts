@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseIsoDay } from '../../build-scripts/demo/dates.js';
+import { parseIsoDay } from '../../build-scripts/demo-model/dates.js';
 import { pairsInOrder } from '../../build-scripts/history/company-pass.js';
 import { explainChange, explainInFull, unmoved } from '../../build-scripts/history/explain.js';
 import { evolveUniverse, type DemoEvent } from '../../build-scripts/demo/evolve.js';

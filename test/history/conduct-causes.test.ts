@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ConductRow } from '../../build-scripts/sources/facts.js';
+import type { ConductRow } from '../../build-scripts/sources/kit/facts.js';
 import { explainChange, explainInFull, factsKey, inputOf, readsConduct, type Side } from '../../build-scripts/history/explain.js';
 import type { Cause, ChangeItem } from '../../src/contract/changes.js';
 import { CAUSE_KINDS } from '../../src/contract/vocabulary.js';

@@ -79,6 +79,18 @@ describe('the import graph', () => {
     expect(edges.filter((e) => under(e.from, 'src/views') && under(e.to, 'src/site'))).toEqual([]);
   });
 
+  it('has the sources import nothing of the fetcher, and their kit no source (the fetcher runs the plans; both stand on the kit)', () => {
+    expect(edges.filter((e) => under(e.from, 'build-scripts/sources') && under(e.to, 'build-scripts/fetch'))).toEqual([]);
+    const kit = 'build-scripts/sources/kit';
+    expect(edges.filter((e) => under(e.from, kit) && under(e.to, 'build-scripts/sources') && !under(e.to, kit))).toEqual([]);
+  });
+
+  it('has the sources import nothing of the demo generator, and the demo model neither (each demo writer, beside its source, stands on demo-model/)', () => {
+    expect(edges.filter((e) => under(e.from, 'build-scripts/sources') && under(e.to, 'build-scripts/demo'))).toEqual([]);
+    const model = 'build-scripts/demo-model';
+    expect(edges.filter((e) => under(e.from, model) && (under(e.to, 'build-scripts/demo') || under(e.to, 'build-scripts/sources')))).toEqual([]);
+  });
+
   it('has no two folders import each other', () => {
     const folders = folderEdges();
     expect([...folders.values()].reduce((n, out) => n + out.size, 0)).toBeGreaterThan(100);

@@ -581,6 +581,10 @@ export const en = {
       `<strong>${client}</strong> will call the MCP tools with the key you choose: the code that connects it is sent to ` +
       `<code>${origin}</code>. If that is not where your assistant runs, refuse. Its calls count against that key's quota. ` +
       `Revoking the key (on the keys page) disconnects it.`,
+    loopbackWarningHtml: (client: string, origin: string) =>
+      `<strong>Be sure this is yours.</strong> The code is sent to <code>${origin}</code>, an address on the computer ` +
+      `where the sign-in began (localhost), not a website: any program running there could be listening at it, whatever ` +
+      `name it gives. Go on only if you yourself just started connecting <strong>${client}</strong> on that computer.`,
     keyLegend: 'Key the assistant may use',
     keyOption: (id: string, tier: string) => `Key ${id} (${tier})`,
     allow: 'Allow',
@@ -599,11 +603,16 @@ export const en = {
       'Start again from the assistant; if this page comes back, tell its maker what it says below.',
     mail: {
       subject: 'Connect an assistant to the ESG API',
-      text: (url: string, client: string, sentTo: string, minutes: number) =>
+      text: (url: string, client: string, sentTo: string, minutes: number, loopback: boolean) =>
         `An application calling itself "${client}" asked to use one of your API keys of the ESG disclosure credibility ` +
         `service.\n\nOpen this link to choose the key, or refuse (it works once, for ${minutes} minutes):\n\n${url}\n\n` +
         `If you agree, the code that connects the application is sent to ${sentTo}. If it was not you, or that is not ` +
-        `where your assistant runs, ignore this mail: nothing is connected without your choice.\n`,
+        `where your assistant runs, ignore this mail: nothing is connected without your choice.\n` +
+        (loopback
+          ? `\nBe sure this is yours: ${sentTo} is an address on the computer where the sign-in began (localhost), not a ` +
+            `website. Any program running there could be listening at it, whatever name it gives. Allow only if you ` +
+            `yourself just started connecting the application on that computer.\n`
+          : ''),
     },
   },
   notFound: {

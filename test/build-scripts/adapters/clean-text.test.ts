@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cleanText } from '../../../build-scripts/adapters/clean-text.js';
 import { RejectLog } from '../../../build-scripts/adapters/read-layout.js';
-import { SourceTally } from '../../../build-scripts/sources/tally.js';
-import { readTwseCompanies } from '../../../build-scripts/sources/twse-company.js';
+import { SourceTally } from '../../../build-scripts/sources/kit/tally.js';
+import { readTwseCompanies } from '../../../build-scripts/sources/company-lists/twse-company.js';
 import { collect, fixtureDirs } from './fixture-dir.js';
 
 /**

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MissingColumnError, RejectLog, SourceFileError } from '../../../build-scripts/adapters/read-layout.js';
-import { readPenalties } from '../../../build-scripts/sources/moenv-penalties.js';
-import { SourceTally } from '../../../build-scripts/sources/tally.js';
-import { readTwseGhg } from '../../../build-scripts/sources/twse-esg-ghg.js';
+import { readPenalties } from '../../../build-scripts/sources/moenv/moenv-penalties.js';
+import { SourceTally } from '../../../build-scripts/sources/kit/tally.js';
+import { readTwseGhg } from '../../../build-scripts/sources/ghg-disclosures/twse-esg-ghg.js';
 
 /**
  * A corpus of hostile source files, generated here (none is committed): each must end in a clean

@@ -3,27 +3,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileLayout } from '../../../build-scripts/adapters/layouts.js';
-import { cbamProductsLayout } from '../../../build-scripts/sources/cbam-products.js';
+import { cbamProductsLayout } from '../../../build-scripts/sources/cbam-products/cbam-products.js';
 import { RejectLog } from '../../../build-scripts/adapters/read-layout.js';
 import { generateDemo } from '../../../build-scripts/demo/generate.js';
-import { parseIsoDay } from '../../../build-scripts/demo/dates.js';
+import { parseIsoDay } from '../../../build-scripts/demo-model/dates.js';
 import { ubnChecksumValid } from '../../../build-scripts/demo/ids.js';
 import { buildUniverse } from '../../../build-scripts/demo/universe.js';
-import type { ReportFiling } from '../../../build-scripts/sources/facts.js';
-import { filesOf } from '../../../build-scripts/sources/files.js';
+import type { ReportFiling } from '../../../build-scripts/sources/kit/facts.js';
+import { filesOf } from '../../../build-scripts/sources/kit/files.js';
 import { SOURCE_MODULES, SOURCES } from '../../../build-scripts/sources/index.js';
-import { registryLayout } from '../../../build-scripts/sources/moenv-ghg-registry.js';
-import { penaltyLayout } from '../../../build-scripts/sources/moenv-penalties.js';
-import { MOENV_PAGE, moenvPageFiles } from '../../../build-scripts/sources/moenv-v2.js';
-import { mopsEsgReportModule, readReportFilings, reportYears } from '../../../build-scripts/sources/mops-esg-report.js';
-import { SITCA_CLASSES, SITCA_FORM_FILE, sitcaAnswerFile } from '../../../build-scripts/sources/sitca-etf-holdings.js';
-import type { SourceModule } from '../../../build-scripts/sources/source.js';
-import { SourceTally } from '../../../build-scripts/sources/tally.js';
-import { tpexCompanyLayout } from '../../../build-scripts/sources/tpex-company.js';
-import { tpexGhgLayout } from '../../../build-scripts/sources/tpex-esg-ghg.js';
-import { twseCompanyLayout } from '../../../build-scripts/sources/twse-company.js';
-import { twseEtfListModule } from '../../../build-scripts/sources/twse-etf-list.js';
-import { twseGhgLayout } from '../../../build-scripts/sources/twse-esg-ghg.js';
+import { registryLayout } from '../../../build-scripts/sources/moenv/moenv-ghg-registry.js';
+import { penaltyLayout } from '../../../build-scripts/sources/moenv/moenv-penalties.js';
+import { MOENV_PAGE, moenvPageFiles } from '../../../build-scripts/sources/moenv/moenv-v2.js';
+import { mopsEsgReportModule, readReportFilings, reportYears } from '../../../build-scripts/sources/esg-reports/mops-esg-report.js';
+import { SITCA_CLASSES, SITCA_FORM_FILE, sitcaAnswerFile } from '../../../build-scripts/sources/etfs/sitca-etf-holdings.js';
+import type { SourceModule } from '../../../build-scripts/sources/kit/source.js';
+import { SourceTally } from '../../../build-scripts/sources/kit/tally.js';
+import { tpexCompanyLayout } from '../../../build-scripts/sources/company-lists/tpex-company.js';
+import { tpexGhgLayout } from '../../../build-scripts/sources/ghg-disclosures/tpex-esg-ghg.js';
+import { twseCompanyLayout } from '../../../build-scripts/sources/company-lists/twse-company.js';
+import { twseEtfListModule } from '../../../build-scripts/sources/etfs/twse-etf-list.js';
+import { twseGhgLayout } from '../../../build-scripts/sources/ghg-disclosures/twse-esg-ghg.js';
 import { headerOf, recordsAt, rowsOf } from './csv-parse.js';
 
 /** The tabular publisher files (one layout each; MOENV's in pages). The GenPlus and SITCA answers are checked on their own below. */
@@ -323,7 +323,7 @@ describe('generateDemo with the default options', () => {
   });
 });
 
-describe("the demo universe's ETFs (written as SITCA answers: sitca-files.ts, read back in sources/etf-funds.test.ts)", () => {
+describe("the demo universe's ETFs (written as SITCA answers: sources/etfs/demo-files.ts, read back in sources/etfs/etf-funds.test.ts)", () => {
   it('has ~10 ETFs whose weights sum to exactly 100.00 %, with holdings outside the universe', () => {
     const u = buildUniverse({ seed: 20261101, companies: 1800, asof: parseIsoDay('2026-10-31') });
     expect(u.etfs.length).toBeGreaterThanOrEqual(8);

@@ -4,17 +4,17 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cbamProductsLayout } from '../../../build-scripts/sources/cbam-products.js';
-import { registryLayout } from '../../../build-scripts/sources/moenv-ghg-registry.js';
-import { penaltyLayout } from '../../../build-scripts/sources/moenv-penalties.js';
-import { tpexCompanyLayout } from '../../../build-scripts/sources/tpex-company.js';
-import { tpexGhgLayout } from '../../../build-scripts/sources/tpex-esg-ghg.js';
-import { twseCompanyLayout } from '../../../build-scripts/sources/twse-company.js';
-import { twseGhgLayout } from '../../../build-scripts/sources/twse-esg-ghg.js';
-import { tpexBreachLayout } from '../../../build-scripts/sources/tpex-disclosure-breaches.js';
-import { tpexSanctionLayout } from '../../../build-scripts/sources/tpex-sanctions.js';
-import { twseBreachLayout } from '../../../build-scripts/sources/twse-disclosure-breaches.js';
-import { twseSanctionLayout } from '../../../build-scripts/sources/twse-sanctions.js';
+import { cbamProductsLayout } from '../../../build-scripts/sources/cbam-products/cbam-products.js';
+import { registryLayout } from '../../../build-scripts/sources/moenv/moenv-ghg-registry.js';
+import { penaltyLayout } from '../../../build-scripts/sources/moenv/moenv-penalties.js';
+import { tpexCompanyLayout } from '../../../build-scripts/sources/company-lists/tpex-company.js';
+import { tpexGhgLayout } from '../../../build-scripts/sources/ghg-disclosures/tpex-esg-ghg.js';
+import { twseCompanyLayout } from '../../../build-scripts/sources/company-lists/twse-company.js';
+import { twseGhgLayout } from '../../../build-scripts/sources/ghg-disclosures/twse-esg-ghg.js';
+import { tpexBreachLayout } from '../../../build-scripts/sources/disclosure-conduct/tpex-disclosure-breaches.js';
+import { tpexSanctionLayout } from '../../../build-scripts/sources/disclosure-conduct/tpex-sanctions.js';
+import { twseBreachLayout } from '../../../build-scripts/sources/disclosure-conduct/twse-disclosure-breaches.js';
+import { twseSanctionLayout } from '../../../build-scripts/sources/disclosure-conduct/twse-sanctions.js';
 import { recordsAt } from './csv-parse.js';
 
 const DAY = 86_400_000;

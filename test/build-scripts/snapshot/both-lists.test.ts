@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RejectLog } from '../../../build-scripts/adapters/read-layout.js';
 import { generateDemo } from '../../../build-scripts/demo/generate.js';
-import { tpexCompanyLayout } from '../../../build-scripts/sources/tpex-company.js';
-import { twseCompanyLayout } from '../../../build-scripts/sources/twse-company.js';
-import { twseGhgLayout } from '../../../build-scripts/sources/twse-esg-ghg.js';
+import { tpexCompanyLayout } from '../../../build-scripts/sources/company-lists/tpex-company.js';
+import { twseCompanyLayout } from '../../../build-scripts/sources/company-lists/twse-company.js';
+import { twseGhgLayout } from '../../../build-scripts/sources/ghg-disclosures/twse-esg-ghg.js';
 import { loadSources } from '../../../build-scripts/snapshot/load-sources.js';
 import { silentProgress } from '../../../build-scripts/snapshot/progress.js';
 

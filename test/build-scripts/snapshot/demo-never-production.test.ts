@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAndPublish } from '../../../build-scripts/build.js';
 import { generateDemo } from '../../../build-scripts/demo/generate.js';
 import { silentProgress } from '../../../build-scripts/snapshot/progress.js';
-import { twseCompanyLayout } from '../../../build-scripts/sources/twse-company.js';
+import { twseCompanyLayout } from '../../../build-scripts/sources/company-lists/twse-company.js';
 import { currentSnapshotDir, publishedSnapshotIds } from '../../../src/snapshot/published.js';
 import { SnapshotStore } from '../../../src/snapshot/store.js';
 import { disclaimerFor } from '../../../src/views/envelope.js';

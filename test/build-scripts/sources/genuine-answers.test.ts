@@ -5,11 +5,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cleanText } from '../../../build-scripts/adapters/clean-text.js';
 import { parseDate } from '../../../build-scripts/adapters/dates.js';
 import { RejectLog } from '../../../build-scripts/adapters/read-layout.js';
-import { readRegistry } from '../../../build-scripts/sources/moenv-ghg-registry.js';
-import { readPenalties } from '../../../build-scripts/sources/moenv-penalties.js';
-import { SourceTally } from '../../../build-scripts/sources/tally.js';
-import { readTpexCompanies } from '../../../build-scripts/sources/tpex-company.js';
-import { readTwseCompanies } from '../../../build-scripts/sources/twse-company.js';
+import { readRegistry } from '../../../build-scripts/sources/moenv/moenv-ghg-registry.js';
+import { readPenalties } from '../../../build-scripts/sources/moenv/moenv-penalties.js';
+import { SourceTally } from '../../../build-scripts/sources/kit/tally.js';
+import { readTpexCompanies } from '../../../build-scripts/sources/company-lists/tpex-company.js';
+import { readTwseCompanies } from '../../../build-scripts/sources/company-lists/twse-company.js';
 import { parseCsv } from '../../helpers/csv-parse.js';
 import { collect } from '../adapters/fixture-dir.js';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RejectLog } from '../../../build-scripts/adapters/read-layout.js';
 import { generateDemo } from '../../../build-scripts/demo/generate.js';
 import { REFERENCE_LISTS, SOURCE_MODULES } from '../../../build-scripts/sources/index.js';
-import { twseCompanyLayout } from '../../../build-scripts/sources/twse-company.js';
+import { twseCompanyLayout } from '../../../build-scripts/sources/company-lists/twse-company.js';
 import { loadSources, MissingSourcesError } from '../../../build-scripts/snapshot/load-sources.js';
 import { silentProgress } from '../../../build-scripts/snapshot/progress.js';
 
@@ -21,9 +21,9 @@ vi.mock('../../../build-scripts/sources/index.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../../build-scripts/sources/index.js')>();
   const { readFileSync: read } = await import('node:fs');
   const { join: joinPath } = await import('node:path');
-  const { OGDL_TW, OWNERS } = await import('../../../build-scripts/sources/registry-info.js');
+  const { OGDL_TW, OWNERS } = await import('../../../build-scripts/sources/kit/registry-info.js');
   type Module = (typeof real.SOURCE_MODULES)[number];
-  type Penalty = import('../../../build-scripts/sources/facts.js').PenaltyRow;
+  type Penalty = import('../../../build-scripts/sources/kit/facts.js').PenaltyRow;
   const extra: Module = {
     info: {
       source_id: 'SRC-TEST-PENALTIES',

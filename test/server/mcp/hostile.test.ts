@@ -82,8 +82,8 @@ describe('hostile messages', () => {
       400,
     );
     expectRpcError(await rpc(server.base, []), -32600, 400);
-    const notRpc = await rpc(server.base, { hello: 'world' });
-    expect([notRpc.status, notRpc.body?.error?.code]).toEqual([400, -32700]);
+    // Valid JSON that is no JSON-RPC message: invalid request (JSON-RPC 2.0 §5.1), not a parse error.
+    expectRpcError(await rpc(server.base, { hello: 'world' }), -32600, 400);
     expectRpcError(await rpc(server.base, { jsonrpc: '2.0', id: 1, method: 'no/such/method' }), -32601);
     const wrongType = await rpc(server.base, callMessage('get_company', { ticker: 'D1101' }), { 'Content-Type': 'text/plain' });
     expectRpcError(wrongType, -32000, 415);

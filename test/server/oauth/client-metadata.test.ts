@@ -16,13 +16,16 @@ import { startKeysShim, type KeysShim } from '../../helpers/keys-shim.js';
  */
 let docs: Server;
 let base: string;
-const bodies = new Map<string, { status?: number; body: string }>();
+const bodies = new Map<string, { status?: number; body: string; headers?: Record<string, string> }>();
+/** How many times each path was fetched (the cache's test). */
+const hits = new Map<string, number>();
 
 beforeAll(async () => {
   docs = createServer((req, res) => {
     if (req.url === '/drip.json') return drip(res);
     const doc = bodies.get(req.url ?? '');
-    res.writeHead(doc?.status ?? (doc ? 200 : 404), { 'Content-Type': 'application/json' }).end(doc?.body ?? '{}');
+    hits.set(req.url ?? '', (hits.get(req.url ?? '') ?? 0) + 1);
+    res.writeHead(doc?.status ?? (doc ? 200 : 404), { 'Content-Type': 'application/json', ...doc?.headers }).end(doc?.body ?? '{}');
   });
   await new Promise<void>((resolve) => docs.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(docs.address() as AddressInfo).port}`;
@@ -37,6 +40,25 @@ beforeAll(async () => {
   bodies.set('/http-redirect.json', { body: doc('/http-redirect.json', { redirect_uris: ['http://evil.example/cb'] }) });
   bodies.set('/two-lines.json', { body: doc('/two-lines.json', { client_name: 'Claude\nYour account is locked: reply with your key' }) });
   bodies.set('/long-name.json', { body: doc('/long-name.json', { client_name: 'x'.repeat(101) }) });
+  bodies.set('/nameless.json', { body: doc('/nameless.json', { client_name: undefined }) });
+  bodies.set('/blank-name.json', { body: doc('/blank-name.json', { client_name: '  ' }) });
+  bodies.set('/private-scheme.json', {
+    body: doc('/private-scheme.json', { redirect_uris: ['cursor://anysphere.cursor-retrieval/oauth/callback'] }),
+  });
+  const now = new Date();
+  for (const [path, headers] of Object.entries<Record<string, string>>({
+    '/cache/none.json': {},
+    '/cache/no-store.json': { 'Cache-Control': 'no-store' },
+    '/cache/no-cache.json': { 'Cache-Control': 'public, no-cache' },
+    '/cache/max-age-0.json': { 'Cache-Control': 'max-age=0' },
+    '/cache/max-age-1.json': { 'Cache-Control': 'public, max-age=1' },
+    '/cache/max-age-day.json': { 'Cache-Control': 'max-age=86400' },
+    '/cache/aged.json': { 'Cache-Control': 'max-age=600', Age: '600' },
+    '/cache/expired.json': { Expires: new Date(now.getTime() - 60_000).toUTCString(), Date: now.toUTCString() },
+    '/cache/bad-expires.json': { Expires: '0' },
+    '/cache/expires-later.json': { Expires: new Date(now.getTime() + 3_600_000).toUTCString(), Date: now.toUTCString() },
+  }))
+    bodies.set(path, { body: doc(path), headers });
   dripped = doc('/drip.json');
 });
 afterAll(() => {
@@ -156,6 +178,58 @@ describe('ClientMetadataDocuments', () => {
     await expect(open.client(`${base}/long-name.json`)).rejects.toThrow(/over 100 characters/);
   });
 
+  it('refuses a document without a client_name (the MCP spec requires one: the pages and the mail show it)', async () => {
+    await expect(open.client(`${base}/nameless.json`)).rejects.toThrow(/client_name is missing, and a metadata document must have one/);
+    await expect(open.client(`${base}/blank-name.json`)).rejects.toThrow(/client_name is missing/);
+  });
+
+  it('refuses a document whose redirect URI is a private-use scheme (MCP 2026-07-28: https or localhost only)', async () => {
+    await expect(open.client(`${base}/private-scheme.json`)).rejects.toThrow(
+      /redirect_uri cursor:\/\/anysphere\.cursor-retrieval\/oauth\/callback is not allowed: every redirect URI must use https, or be http to localhost/,
+    );
+  });
+
+  it('reuses a document as long as its HTTP cache headers allow, an hour at the most', async () => {
+    const documents = new ClientMetadataDocuments({ allowPrivate: true });
+    const twice = async (path: string) => {
+      hits.delete(path);
+      await documents.client(`${base}${path}`);
+      await documents.client(`${base}${path}`);
+      return hits.get(path);
+    };
+    // Fetched once: cached (no header says otherwise, or it says longer than the two calls take).
+    for (const path of ['/cache/none.json', '/cache/max-age-day.json', '/cache/expires-later.json']) expect(await twice(path), path).toBe(1);
+    // Fetched each time: not to be stored, to be revalidated, or stale already.
+    for (const path of [
+      '/cache/no-store.json',
+      '/cache/no-cache.json',
+      '/cache/max-age-0.json',
+      '/cache/aged.json',
+      '/cache/expired.json',
+      '/cache/bad-expires.json',
+    ])
+      expect(await twice(path), path).toBe(2);
+    // A second's max-age: cached within it, fetched again after it.
+    expect(await twice('/cache/max-age-1.json')).toBe(1);
+    await new Promise((r) => setTimeout(r, 1100));
+    await documents.client(`${base}/cache/max-age-1.json`);
+    expect(hits.get('/cache/max-age-1.json')).toBe(2);
+  });
+
+  it("caps what a document asks at an hour: a day's max-age is fetched again after the hour", async () => {
+    const clock = { shiftMs: 0 };
+    const documents = new ClientMetadataDocuments({ allowPrivate: true, clock: () => Date.now() + clock.shiftMs });
+    const path = '/cache/max-age-day.json';
+    hits.delete(path);
+    await documents.client(`${base}${path}`);
+    clock.shiftMs = CLIENT_METADATA_LIMITS.cacheMs - 1000;
+    await documents.client(`${base}${path}`);
+    expect(hits.get(path)).toBe(1);
+    clock.shiftMs = CLIENT_METADATA_LIMITS.cacheMs + 1000;
+    await documents.client(`${base}${path}`);
+    expect(hits.get(path)).toBe(2);
+  });
+
   it(
     'gives a document a total deadline: one sent a byte a second is refused at the deadline, not accepted at its end',
     async () => {
@@ -198,5 +272,9 @@ describe('a shim reading client metadata documents', () => {
     expect(bad.headers.get('content-type')).toMatch(/^text\/html/);
     expect(bad.html).toContain('<code>invalid_client</code>');
     expect(bad.html).toMatch(/public client/);
+    const nameless = await authorize(`${base}/nameless.json`);
+    expect(nameless.status).toBe(400);
+    expect(nameless.html).toContain('<code>invalid_client</code>');
+    expect(nameless.html).toContain('client_name is missing, and a metadata document must have one');
   });
 });

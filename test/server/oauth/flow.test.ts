@@ -9,6 +9,7 @@ import { KeyStore } from '../../../server/access/key-store.js';
 import { MAIL_LIMITS } from '../../../src/contract/key-requests.js';
 import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 import { formToken, startKeysShim, type KeysShim } from '../../helpers/keys-shim.js';
+import { signInAndChoose } from './person.js';
 
 /**
  * OAuth 2.1 for /mcp, end to end over HTTP (issue 43): the MCP SDK's own client with its OAuth
@@ -62,28 +63,6 @@ const connect = async (url: string, auth: AssistantAuth) => {
   await client.connect(transport);
   return { client, transport };
 };
-
-/** What a person does in the browser: the sign-in page, the mail, the consent page, a choice. Returns the redirect. */
-async function signInAndChoose(s: KeysShim, authorizationUrl: URL, email: string, keyId: string | null): Promise<URL> {
-  const signIn = await s.get(authorizationUrl.href);
-  expect(signIn.status).toBe(200);
-  expect(signIn.html).toContain('Test Assistant');
-  expect(signIn.html).toContain('127.0.0.1:9');
-  const request = /name="request" value="([^"]+)"/.exec(signIn.html)![1]!;
-  const sent = await s.post('/oauth/sign-in', { request, email });
-  expect(sent.status).toBe(200);
-  const mail = await s.inbox!.next(email);
-  expect(mail.subject).toBe('Connect an assistant to the ESG API');
-  expect(mail.text).toContain('Test Assistant');
-  const consent = await s.get(mail.link);
-  expect(consent.status).toBe(200);
-  // The consent page's form leads on to the client's redirect: its policy allows exactly that origin.
-  expect(consent.headers.get('content-security-policy')).toContain("form-action 'self' http://127.0.0.1:9");
-  const t = formToken(consent.html);
-  const answer = await s.post('/oauth/consent', keyId === null ? { t, decision: 'deny' } : { t, decision: 'allow', key: keyId });
-  expect(answer.status).toBe(302);
-  return new URL(answer.headers.get('location')!);
-}
 
 /** Two companies of the demo snapshot, from the static ranking file (unmetered). */
 const tickers = async (s: KeysShim) => {
