@@ -26,14 +26,14 @@ const SLOW = ['test/build-scripts/adapters/hostile-files-memory.test.ts'];
 
 /**
  * Files that take minutes, started first. On a clean machine (CI) vitest has no timings yet and runs
- * larger files first; these are small files that run long (100,000 companies, a soak under load, whole
- * builds, the page walks), and one of them starting last kept a worker busy minutes after the other
- * had finished. Started first, they overlap the rest.
+ * larger files first; these are small files that run long (100,000 companies, a soak under load, the
+ * OAuth floods, whole builds, the page walks), and one of them starting last kept a worker busy minutes
+ * after the other had finished. Started first, longest first, they overlap the rest.
  */
 const LONG_FIRST = [
   'test/build-scripts/scale.test.ts',
-  'test/server/oauth/limits.test.ts',
   'test/deploy/soak.test.ts',
+  'test/server/oauth/limits.test.ts',
   'test/build-scripts/build.test.ts',
   'test/site/pages-browser.test.ts',
   'test/site/zh-pages-browser.test.ts',
