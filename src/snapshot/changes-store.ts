@@ -85,10 +85,10 @@ export function matchesFilter(c: IndexedChange, f: ChangesFilter): boolean {
 /** Statements with no filter but the min_abs_delta bound, and the whole list. */
 export const CHANGES_SQL = {
   // The first item whose |score_delta| is below the bound: every item before it is at or above.
-  firstBelow: 'SELECT ord FROM changes WHERE abs_delta < ? ORDER BY abs_delta DESC, ord LIMIT 1',
-  range: 'SELECT item FROM changes WHERE ord >= ? AND ord < ? ORDER BY ord',
-  all: 'SELECT industry, item FROM changes ORDER BY ord',
-  ofTicker: 'SELECT industry, item FROM changes WHERE ticker = ?',
+  firstBelow: `SELECT ord FROM ${CHANGES.name} WHERE abs_delta < ? ORDER BY abs_delta DESC, ord LIMIT 1`,
+  range: `SELECT item FROM ${CHANGES.name} WHERE ord >= ? AND ord < ? ORDER BY ord`,
+  all: `SELECT industry, item FROM ${CHANGES.name} ORDER BY ord`,
+  ofTicker: `SELECT industry, item FROM ${CHANGES.name} WHERE ticker = ?`,
 };
 
 /**
@@ -109,11 +109,11 @@ export function filterSql(f: ChangesFilter): { count: string; page: string; valu
   }
   if (conditions.length === 0) return null;
   // change_causes carries the industry too, so cause and industry together read one index.
-  const from = f.cause !== undefined ? 'change_causes' : 'changes';
+  const from = f.cause !== undefined ? CHANGE_CAUSES.name : CHANGES.name;
   const matching = `FROM ${from} WHERE ${[...conditions, 'ord < ?'].join(' AND ')}`;
   return {
     count: `SELECT COUNT(*) ${matching}`,
-    page: `SELECT item FROM changes WHERE ord IN (SELECT ord ${matching} ORDER BY ord LIMIT ? OFFSET ?) ORDER BY ord`,
+    page: `SELECT item FROM ${CHANGES.name} WHERE ord IN (SELECT ord ${matching} ORDER BY ord LIMIT ? OFFSET ?) ORDER BY ord`,
     values,
   };
 }
@@ -129,10 +129,10 @@ export class ChangesStore {
 
   private constructor(private readonly db: Database.Database) {
     checkStoreFormat(db, `${db.name}`, CHANGES_FORMAT_VERSION);
-    const from = db.prepare("SELECT value FROM meta WHERE key = 'from_snapshot_id'").raw().get() as [string | null] | undefined;
+    const from = db.prepare(`SELECT value FROM ${CHANGES_META.name} WHERE key = 'from_snapshot_id'`).raw().get() as [string | null] | undefined;
     if (!from) throw new Error('changes database lacks meta from_snapshot_id');
     this.fromSnapshotId = from[0];
-    this.total = db.prepare('SELECT COALESCE(MAX(ord) + 1, 0) FROM changes').pluck().get() as number;
+    this.total = db.prepare(`SELECT COALESCE(MAX(ord) + 1, 0) FROM ${CHANGES.name}`).pluck().get() as number;
     this.stmt = {
       firstBelow: db.prepare(CHANGES_SQL.firstBelow).pluck(),
       range: db.prepare(CHANGES_SQL.range).pluck(),

@@ -117,9 +117,9 @@ export class HistoryChunks {
       throw e;
     }
     // Chunks overlapping the range: another build cut its chunks at other tickers.
-    this.range = this.db.prepare('SELECT data FROM history_chunks WHERE last >= ? AND first < ? ORDER BY first').pluck();
+    this.range = this.db.prepare(`SELECT data FROM ${HISTORY_CHUNKS.name} WHERE last >= ? AND first < ? ORDER BY first`).pluck();
     // A file's chunks never overlap: the one a ticker may be in is the last to start at or before it.
-    this.holding = this.db.prepare('SELECT data FROM history_chunks WHERE first <= ? AND last >= ? ORDER BY first DESC LIMIT 1').pluck();
+    this.holding = this.db.prepare(`SELECT data FROM ${HISTORY_CHUNKS.name} WHERE first <= ? AND last >= ? ORDER BY first DESC LIMIT 1`).pluck();
   }
 
   /** The store record. */
