@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
-import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
-import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { classifyInboundRequest, createMcpHandler } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { API_KEY_HEADER, LIMITS, type ErrorCode } from '../../src/contract/vocabulary.js';
 import { truncate } from '../../src/contract/params.js';
 import type { Access } from '../access/index.js';
@@ -110,9 +110,19 @@ export function mcpRoute(o: McpRouteOptions): RequestHandler {
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   };
-  /** The SDK's own classification of the request (the one its handler makes), on the parsed body. */
-  const answer = async (req: Request, res: Response, body: unknown) =>
-    (await isLegacyRequest(await toWebRequest(req, body), body, { maxRequestBodySize: LIMITS.bodyBytes }))
+  /**
+   * The SDK's own classification (the function its handler and `isLegacyRequest` run), on the
+   * parsed body and the three headers it reads: no web `Request` is built to ask it.
+   */
+  const header = (req: Request, name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined);
+  const answer = (req: Request, res: Response, body: unknown) =>
+    classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader: header(req, 'mcp-protocol-version'),
+      mcpMethodHeader: header(req, 'mcp-method'),
+      mcpNameHeader: header(req, 'mcp-name'),
+      body,
+    }).kind === 'legacy'
       ? legacy(req, res, body)
       : modern(req, res, body);
   const parseJson = express.json({ limit: LIMITS.bodyBytes, strict: false, type: () => true });
