@@ -32,8 +32,7 @@ export function revisionsAnswer(logger: Logger): AnswerMessage {
     try {
       return await transport.handleRequest(request, { parsedBody: body });
     } finally {
-      void transport.close();
-      void server.close();
+      void server.close(); // and its transport
     }
   };
   return async (req, res, body) => {
