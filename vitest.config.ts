@@ -6,7 +6,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * The fast lane (`npm run test:unit`): pure tests of the contract, the methodology, the views, the
  * adapters and the sources, which need no demo snapshot, no server and no browser. A new test file
  * in these folders joins it by its place. Everything else is the `integration` project; `npm test`
- * runs both.
+ * runs the unit lane first, then the `slow` and `integration` projects.
  */
 const UNIT = [
   'test/src/*.test.ts',
@@ -18,15 +18,22 @@ const UNIT = [
 ];
 
 /**
+ * Files of the unit lane's folders that take seconds for what they prove (memory bounded over files
+ * of 50–100 MB): the `slow` project, so that the fast lane stays fast. A unit-lane file that grows
+ * past about 3 seconds moves here (by name) or splits, its large cases here.
+ */
+const SLOW = ['test/build-scripts/adapters/hostile-files-memory.test.ts'];
+
+/**
  * Files that take minutes, started first. On a clean machine (CI) vitest has no timings yet and runs
- * larger files first; these are small files that run long (100,000 companies, a soak under load, whole
- * builds, the page walks), and one of them starting last kept a worker busy minutes after the other
- * had finished. Started first, they overlap the rest.
+ * larger files first; these are small files that run long (100,000 companies, a soak under load, the
+ * OAuth floods, whole builds, the page walks), and one of them starting last kept a worker busy minutes
+ * after the other had finished. Started first, longest first, they overlap the rest.
  */
 const LONG_FIRST = [
   'test/build-scripts/scale.test.ts',
-  'test/server/oauth/limits.test.ts',
   'test/deploy/soak.test.ts',
+  'test/server/oauth/limits.test.ts',
   'test/build-scripts/build.test.ts',
   'test/site/pages-browser.test.ts',
   'test/site/zh-pages-browser.test.ts',
@@ -80,8 +87,9 @@ export default defineConfig({
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results.json' },
     projects: [
-      { extends: true, test: { name: 'unit', include: UNIT } },
-      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: UNIT } },
+      { extends: true, test: { name: 'unit', include: UNIT, exclude: SLOW } },
+      { extends: true, test: { name: 'slow', include: SLOW } },
+      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...SLOW] } },
     ],
   },
 });

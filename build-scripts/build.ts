@@ -1,24 +1,19 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SnapshotEntry } from '../src/contract/snapshots.js';
-import { snapshotsResponseSchema } from '../src/contract/snapshots.js';
-import { publishedSnapshotIds } from '../src/snapshot/published.js';
 import { historyOptionsFor, writeChangeStages } from './history/stages.js';
 import { dropStaleHistoryFiles, storeOwnHistory } from './history/store-steps.js';
 import { SnapshotStore } from '../src/snapshot/store.js';
-import { DOWNLOADS_DIR, fileForUrlPath, outsideTreeArchive, urls } from '../src/contract/urls.js';
-import { snapshotsView } from '../src/views/snapshots.js';
-import { openApiDocument } from '../src/contract/openapi.js';
-import { openApiExamples } from './tree/openapi-examples.js';
+import { DOWNLOADS_DIR, outsideTreeArchive } from '../src/contract/urls.js';
+import { writeIndexFiles } from './index-files.js';
 import { writeDownloads } from './downloads/write-downloads.js';
 import { buildSnapshotDb, type SnapshotDbSummary } from './snapshot/build-snapshot-db.js';
 import type { Progress } from './snapshot/progress.js';
 import { acquireBuildLock, makeWorkDir, nextSnapshotId, publishWorkDir, retireUnfinished } from './snapshot/publish.js';
 import { pruneSnapshots } from './snapshot/prune.js';
-import { prunedSnapshotIds, snapshotsKeepFromEnv } from '../src/snapshot/retention.js';
+import { snapshotsKeepFromEnv } from '../src/snapshot/retention.js';
 import type { PageStats } from './pages/page-files.js';
 import { writePages } from './pages/write-pages.js';
-import { TreeFiles, type TreeStats } from './output/tree-files.js';
+import type { TreeStats } from './output/tree-files.js';
 import { writeTree } from './tree/write-tree.js';
 import type { SnapshotKind } from '../src/contract/vocabulary.js';
 
@@ -67,14 +62,6 @@ export interface BuildResult {
 
 const DEFAULT_SERVICE_HOST = 'esg-credibility.example';
 
-/** The `/snapshots` entry a published snapshot wrote about itself. */
-function entryOf(snapshotDir: string, id: string): SnapshotEntry | undefined {
-  const file = join(snapshotDir, 'tree', fileForUrlPath(urls.snapshots));
-  if (!existsSync(file)) return undefined;
-  const parsed = snapshotsResponseSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-  return parsed.success ? parsed.data.data.find((e) => e.dataset_snapshot_id === id) : undefined;
-}
-
 /**
  * sources → snapshot database → static tree → downloads → atomic publish. Everything is written in
  * a private work folder; only a complete, validated build is renamed into place and made current.
@@ -87,7 +74,7 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
   const release = acquireBuildLock(o.snapshotsDir);
   const work = makeWorkDir(o.snapshotsDir);
   const timings: Record<string, number> = {};
-  const timed = async <T>(name: string, f: () => T | Promise<T>): Promise<T> => {
+  const timed: Timed = async (name, f) => {
     const start = performance.now();
     try {
       return await f();
@@ -99,7 +86,6 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
     const publishedAt = o.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
     const id = nextSnapshotId(o.snapshotsDir, publishedAt.slice(0, 10));
     const dbPath = join(work, 'snapshot.sqlite');
-    const treeDir = join(work, 'tree');
 
     o.onStage?.('database');
     const summary = await timed('database', () =>
@@ -117,67 +103,7 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
       }),
     );
 
-    o.onStage?.('tree');
-    const store = SnapshotStore.open(work);
-    let tree: TreeStats;
-    let pages: PageStats;
-    try {
-      // Company histories and what changed are written in the tree's own pass over the companies.
-      const history = await historyOptionsFor(o.snapshotsDir, work);
-      const written = await timed('tree', () => writeTree(store, treeDir, { history, onProgress: (n) => o.progress.step(`tree: ${n} files`) }));
-      o.progress.step(`tree: ${written.files} files, ${(written.bytes / 1e6).toFixed(1)} MB, ${written.changes.length} companies moved`);
-      const changes = await timed('changes', () => writeChangeStages({ store, history, changes: written.changes, treeDir }));
-      tree = { files: written.files + changes.files, bytes: written.bytes + changes.bytes };
-
-      o.onStage?.('downloads');
-      const downloadsUrl = urls.downloads(id);
-      const files = await timed('downloads', () =>
-        writeDownloads({
-          dbPath,
-          treeDir,
-          outDir: join(treeDir, DOWNLOADS_DIR, id),
-          excludeFromArchive: outsideTreeArchive,
-        }),
-      );
-      o.progress.step(`downloads: ${files.length} files`);
-
-      const meta = store.meta;
-      const self: SnapshotEntry = {
-        dataset_snapshot_id: id,
-        data_asof: meta.data_asof,
-        methodology_version: meta.methodology_version,
-        kind: meta.kind,
-        published_at: meta.published_at,
-        counts: { companies: store.companyCount(), penalties: store.penaltyCount(), etfs: store.etfs().length, sources: store.sources().length },
-        files: files.map((f) => ({ path: `${downloadsUrl}/${f.name}`, bytes: f.bytes, sha256: f.sha256, mediatype: f.mediatype })),
-      };
-      // /snapshots lists what stays after this publish prunes the oldest beyond `keep`.
-      const gone = new Set(prunedSnapshotIds(o.snapshotsDir));
-      const earlier = publishedSnapshotIds(o.snapshotsDir)
-        .filter((old) => !gone.has(old))
-        .slice(1 - keep || Infinity)
-        .flatMap((old) => entryOf(join(o.snapshotsDir, old), old) ?? []);
-      const body = snapshotsView(meta, [...earlier, self]);
-      const snapshotsFile = new TreeFiles(treeDir);
-      snapshotsFile.write({ url: urls.snapshots, schema: snapshotsResponseSchema, body });
-      // The OpenAPI document last: its examples are bodies of this tree, /snapshots among them.
-      snapshotsFile.write({
-        url: urls.openapi,
-        schema: null,
-        body: openApiDocument(meta.methodology_version, openApiExamples(store, treeDir, body)),
-      });
-      tree = { files: tree.files + 2, bytes: tree.bytes + snapshotsFile.stats.bytes };
-
-      // Pages for people, beside the JSON and from the same views (downloads page: the body above).
-      o.onStage?.('pages');
-      if (o.pages === false) pages = { files: 0, bytes: 0 };
-      else {
-        pages = await timed('pages', () => writePages(store, treeDir, body));
-        o.progress.step(`pages: ${pages.files} files, ${(pages.bytes / 1e6).toFixed(1)} MB`);
-      }
-    } finally {
-      store.close();
-    }
+    const { tree, pages } = await writeTreeStages(o, work, id, keep, timed);
 
     o.onStage?.('publish');
     const dir = await timed('publish', () => {
@@ -202,5 +128,53 @@ export async function buildAndPublish(o: BuildOptions): Promise<BuildResult> {
     throw e;
   } finally {
     release();
+  }
+}
+
+/** Runs one stage of the build, recording how long it took under its name. */
+type Timed = <T>(name: string, f: () => T | Promise<T>) => Promise<T>;
+
+/**
+ * Everything written from the snapshot database into the work folder's tree: the API tree with its
+ * histories and changes, the downloads, the index files, then the pages.
+ */
+async function writeTreeStages(
+  o: BuildOptions,
+  work: string,
+  id: string,
+  keep: number,
+  timed: Timed,
+): Promise<{ tree: TreeStats; pages: PageStats }> {
+  o.onStage?.('tree');
+  const treeDir = join(work, 'tree');
+  const store = SnapshotStore.open(work);
+  try {
+    // Company histories and what changed are written in the tree's own pass over the companies.
+    const history = await historyOptionsFor(o.snapshotsDir, work);
+    const written = await timed('tree', () => writeTree(store, treeDir, { history, onProgress: (n) => o.progress.step(`tree: ${n} files`) }));
+    o.progress.step(`tree: ${written.files} files, ${(written.bytes / 1e6).toFixed(1)} MB, ${written.changes.length} companies moved`);
+    const changes = await timed('changes', () => writeChangeStages({ store, history, changes: written.changes, treeDir }));
+
+    o.onStage?.('downloads');
+    const files = await timed('downloads', () =>
+      writeDownloads({
+        dbPath: join(work, 'snapshot.sqlite'),
+        treeDir,
+        outDir: join(treeDir, DOWNLOADS_DIR, id),
+        excludeFromArchive: outsideTreeArchive,
+      }),
+    );
+    o.progress.step(`downloads: ${files.length} files`);
+    const index = writeIndexFiles({ store, snapshotsDir: o.snapshotsDir, treeDir, id, keep, files });
+    const tree = { files: written.files + changes.files + index.files, bytes: written.bytes + changes.bytes + index.bytes };
+
+    // Pages for people, beside the JSON and from the same views (downloads page: the /snapshots body).
+    o.onStage?.('pages');
+    if (o.pages === false) return { tree, pages: { files: 0, bytes: 0 } };
+    const pages = await timed('pages', () => writePages(store, treeDir, index.body));
+    o.progress.step(`pages: ${pages.files} files, ${(pages.bytes / 1e6).toFixed(1)} MB`);
+    return { tree, pages };
+  } finally {
+    store.close();
   }
 }

@@ -2,6 +2,7 @@ import type { Cause, ChangeItem, ChangeSide } from '../../src/contract/changes.j
 import type { CauseKind, ScoreComponent } from '../../src/contract/vocabulary.js';
 import { SCORE_COMPONENTS } from '../../src/contract/vocabulary.js';
 import type { MethodologyInput } from '../../src/methodology/facts.js';
+import { conductInput, inputOf, penaltyInput } from '../../src/methodology/input-of.js';
 import { withinLastMonths } from '../../src/methodology/months.js';
 import { COMPLIANCE, RECENT_CONDUCT_MONTHS, RECENT_PENALTY_MONTHS } from '../../src/methodology/rules.js';
 import { scoreCompany } from '../../src/methodology/score.js';
@@ -20,32 +21,6 @@ function pointsOf(breakdown: readonly { component: ScoreComponent; points: numbe
   const out = { disclosure: 0, assurance: 0, compliance: 0, consistency: 0 } as Points;
   for (const c of breakdown) out[c.component] = c.points;
   return out;
-}
-
-/** The methodology's input, rebuilt from a snapshot's stored facts (what the scorer read when it was built). */
-export function inputOf(f: CompanyFacts, asof: string): MethodologyInput {
-  const d = f.disclosure;
-  return {
-    asof,
-    companySourceId: f.company.source_id,
-    cbamExposed: f.company.cbam_exposed,
-    disclosure: d
-      ? {
-          year: d.year,
-          scope1: d.scope1,
-          scope2: d.scope2,
-          scope3: d.scope3,
-          scope1Verified: d.scope1_verified,
-          scope2Verified: d.scope2_verified,
-          sourceId: d.source_id,
-        }
-      : null,
-    assurance: f.assurance ? { level: f.assurance.level, year: f.assurance.year, sourceId: f.assurance.source_id } : null,
-    carbonFee: { obligated: f.carbonFee.obligated, sourceId: f.carbonFee.source_id },
-    penalties: f.penalties.map((p) => ({ date: p.date, fine: p.fine, serious: p.serious, sourceId: p.source_id })),
-    conduct: f.conduct.map((c) => ({ kind: c.kind, date: c.date, sourceId: c.source_id })),
-    registryTotal: d?.registry ? { total: d.registry.total, sourceId: d.registry.source_id } : null,
-  };
 }
 
 /** A decision's identity is its agency and number (each county numbers its own), with its date. */
@@ -182,206 +157,265 @@ export function explainChange(ticker: string, before: CompanyFacts | null, after
 /** explainChange without its shortcut for unmoved companies (exported so a test can hold the two equal). */
 export function explainInFull(ticker: string, before: CompanyFacts | null, after: CompanyFacts | null, from: Side, to: Side): ChangeItem | null {
   if (!before && !after) return null;
-  if (!before || !after) {
-    const f = (after ?? before)!;
-    // `0 - x`, not `-1 * x`: a removed company's zero stays 0, never -0 (which JSON would not show).
-    const signed = (x: number) => (after ? x : 0 - x);
-    const kind: CauseKind = after ? 'company_added' : 'company_removed';
-    const causes = f.company.score_breakdown.map((c) => ({
-      kind,
-      component: c.component,
-      points: signed(c.points),
-      source_id: f.company.source_id,
-      detail: after
-        ? `${f.company.company_name} entered the universe (${c.component}: ${c.points} points)`
-        : `${f.company.company_name} left the universe (${c.component}: ${c.points} points no longer counted)`,
-    }));
-    return {
-      ticker,
-      company_name: f.company.company_name,
-      change: after ? 'added' : 'removed',
-      before: before ? sideOf(before) : null,
-      after: after ? sideOf(after) : null,
-      score_delta: signed(f.company.credibility_score),
-      causes,
-    };
+  if (!before || !after) return enteredOrLeft(ticker, before, after);
+  const walk = new Walk(before, after, from, to);
+  for (const step of STEPS) step.run(walk);
+  return walk.item(ticker);
+}
+
+/** A company that entered or left the universe: each component of its score is a cause. */
+function enteredOrLeft(ticker: string, before: CompanyFacts | null, after: CompanyFacts | null): ChangeItem {
+  const f = (after ?? before)!;
+  // `0 - x`, not `-1 * x`: a removed company's zero stays 0, never -0 (which JSON would not show).
+  const signed = (x: number) => (after ? x : 0 - x);
+  const kind: CauseKind = after ? 'company_added' : 'company_removed';
+  const causes = f.company.score_breakdown.map((c) => ({
+    kind,
+    component: c.component,
+    points: signed(c.points),
+    source_id: f.company.source_id,
+    detail: after
+      ? `${f.company.company_name} entered the universe (${c.component}: ${c.points} points)`
+      : `${f.company.company_name} left the universe (${c.component}: ${c.points} points no longer counted)`,
+  }));
+  return {
+    ticker,
+    company_name: f.company.company_name,
+    change: after ? 'added' : 'removed',
+    before: before ? sideOf(before) : null,
+    after: after ? sideOf(after) : null,
+    score_delta: signed(f.company.credibility_score),
+    causes,
+  };
+}
+
+/**
+ * One explanation under way: the methodology's input as moved so far from the earlier snapshot's
+ * towards the later one's, its points, and the causes found. Each step (STEPS) moves it by one kind
+ * of difference; `move` scores after each and turns the points that moved into causes.
+ */
+class Walk {
+  readonly causes: Cause[] = [];
+  /** Whether a fact the score reads moved (a company whose only move is its rank has none). */
+  factsMoved = false;
+  state: MethodologyInput;
+  points: Points;
+  /** The later snapshot's input, whose parts the fact steps take over one at a time. */
+  readonly target: MethodologyInput;
+  /**
+   * Crossing into 1.2 the disclosure conduct is read for the first time: its rows (new in the
+   * snapshot because their sources are) are the methodology's, not new facts, and GF-S01/GF-S02 with them.
+   */
+  readonly conductAsMethodology: boolean;
+
+  constructor(
+    readonly before: CompanyFacts,
+    readonly after: CompanyFacts,
+    readonly from: Side,
+    readonly to: Side,
+  ) {
+    this.state = inputOf(before, from.asof);
+    this.points = pointsOf(before.company.score_breakdown);
+    this.target = inputOf(after, to.asof);
+    this.conductAsMethodology = !readsConduct(from.methodologyVersion) && readsConduct(to.methodologyVersion);
   }
 
-  const causes: Cause[] = [];
-  let state = inputOf(before, from.asof);
-  let points = pointsOf(before.company.score_breakdown);
-  let factsMoved = false;
   /** Moves to `next`, turning each component's point change into a cause; no change at all still records a fact cause. */
-  const step = (next: MethodologyInput, kind: CauseKind, sourceId: string | null, detail: string, pointless = true) => {
+  move(next: MethodologyInput, kind: CauseKind, sourceId: string | null, detail: string, pointless = true): void {
     const now = pointsOf(scoreCompany(next).score_breakdown);
     let moved = false;
     for (const c of SCORE_COMPONENTS) {
-      if (now[c] === points[c]) continue;
-      causes.push({
+      if (now[c] === this.points[c]) continue;
+      this.causes.push({
         kind,
         component: c,
-        points: now[c] - points[c],
+        points: now[c] - this.points[c],
         source_id: sourceId,
-        detail: `${detail} (${c} ${now[c] > points[c] ? '+' : ''}${now[c] - points[c]})`,
+        detail: `${detail} (${c} ${now[c] > this.points[c] ? '+' : ''}${now[c] - this.points[c]})`,
       });
       moved = true;
     }
-    if (!moved && pointless) causes.push({ kind, component: null, points: null, source_id: sourceId, detail });
-    state = next;
-    points = now;
-  };
-
-  // 1. The methodology itself: a new version rescores the earlier facts on the earlier date, against
-  //    the earlier snapshot's own points (what its version gave), so the later steps run under the new one.
-  //    Crossing into 1.2, the disclosure conduct is read for the first time: its rows (new in the
-  //    snapshot because their sources are) are the methodology's, not new facts, and GF-S01/GF-S02 with them.
-  const conductAsMethodology = !readsConduct(from.methodologyVersion) && readsConduct(to.methodologyVersion);
-  if (from.methodologyVersion !== to.methodologyVersion) {
-    const version = `methodology ${from.methodologyVersion} → ${to.methodologyVersion}`;
-    if (conductAsMethodology)
-      step(
-        { ...state, conduct: inputOf(after, to.asof).conduct },
-        'methodology_changed',
-        null,
-        `${version}: disclosure conduct now read (GF-S01, GF-S02)`,
-      );
-    else step(state, 'methodology_changed', null, version);
+    if (!moved && pointless) this.causes.push({ kind, component: null, points: null, source_id: sourceId, detail });
+    this.state = next;
+    this.points = now;
   }
 
-  // 2. Penalties leaving the windows as the as-of date moves, or leaving the source, one at a time.
-  const afterKeys = new Set(after.penalties.map(penaltyKey));
-  const beforeKeys = new Set(before.penalties.map(penaltyKey));
-  const asFacts = (ps: PenaltyRecord[]) => ps.map((p) => ({ date: p.date, fine: p.fine, serious: p.serious, sourceId: p.source_id }));
-  let remaining = before.penalties;
-  for (const p of before.penalties) {
+  /** A cause that moves no points. */
+  note(kind: CauseKind, sourceId: string | null, detail: string): void {
+    this.causes.push({ kind, component: null, points: null, source_id: sourceId, detail });
+  }
+
+  /** The change item, or null when nothing that matters moved (a rank-only mover). */
+  item(ticker: string): ChangeItem | null {
+    const { before, after, causes } = this;
+    const delta = after.company.credibility_score - before.company.credibility_score;
+    const flagsMoved = before.flags.length !== after.flags.length || causes.some((c) => c.kind === 'flag_raised' || c.kind === 'flag_cleared');
+    if (delta === 0 && before.company.verdict === after.company.verdict && !flagsMoved && !this.factsMoved) return null;
+    return {
+      ticker,
+      company_name: after.company.company_name,
+      change: 'changed',
+      before: sideOf(before),
+      after: sideOf(after),
+      score_delta: delta,
+      // A cause that moved no points and says nothing beyond the facts' own causes is dropped (the as-of date moving alone).
+      causes: causes.filter((c) => c.kind !== 'timeliness' || c.points !== null),
+    };
+  }
+}
+
+const byDateThenRecord = (a: { date: string; record_id: string }, b: { date: string; record_id: string }) =>
+  a.date < b.date ? -1 : a.date > b.date ? 1 : a.record_id < b.record_id ? -1 : 1;
+
+/**
+ * 1. The methodology itself: a new version rescores the earlier facts on the earlier date, against
+ * the earlier snapshot's own points (what its version gave), so the later steps run under the new one.
+ */
+function methodologyStep(w: Walk): void {
+  if (w.from.methodologyVersion === w.to.methodologyVersion) return;
+  const version = `methodology ${w.from.methodologyVersion} → ${w.to.methodologyVersion}`;
+  if (w.conductAsMethodology)
+    w.move({ ...w.state, conduct: w.target.conduct }, 'methodology_changed', null, `${version}: disclosure conduct now read (GF-S01, GF-S02)`);
+  else w.move(w.state, 'methodology_changed', null, version);
+}
+
+/** 2. Penalties leaving the windows as the as-of date moves, or leaving the source, one at a time. */
+function penaltiesLeavingStep(w: Walk): void {
+  const afterKeys = new Set(w.after.penalties.map(penaltyKey));
+  let remaining = w.before.penalties;
+  for (const p of w.before.penalties) {
     const stays = afterKeys.has(penaltyKey(p));
-    const leaves = penaltyLeaves(p, stays, from, to);
+    const leaves = penaltyLeaves(p, stays, w.from, w.to);
     if (leaves === null) continue;
     const why = leaves === 'source' ? `${describePenalty(p)} is no longer in the source` : `${describePenalty(p)} left the ${leaves}-month window`;
-    factsMoved = true;
-    if (stays && withinLastMonths(p.date, to.asof, COMPLIANCE.windowMonths)) {
+    w.factsMoved = true;
+    if (stays && withinLastMonths(p.date, w.to.asof, COMPLIANCE.windowMonths)) {
       // Out of the 12-month window only: it still counts for compliance, so it moves flags, not points.
-      causes.push({ kind: 'penalty_aged_out', component: null, points: null, source_id: p.source_id, detail: why });
+      w.note('penalty_aged_out', p.source_id, why);
       continue;
     }
     // Counted out at the earlier date already, so the step's points are this penalty's alone.
     remaining = remaining.filter((x) => x !== p);
-    step({ ...state, penalties: asFacts(remaining) }, 'penalty_aged_out', p.source_id, why);
+    w.move({ ...w.state, penalties: remaining.map(penaltyInput) }, 'penalty_aged_out', p.source_id, why);
   }
+}
 
-  // 3. The as-of date itself: timeliness of the same disclosure once E(D) moves (past the reporting deadline).
-  if (from.asof !== to.asof)
-    step({ ...state, asof: to.asof }, 'timeliness', after.disclosure?.source_id ?? null, `as-of date ${from.asof} → ${to.asof}`, false);
+/** 3. The as-of date itself: timeliness of the same disclosure once E(D) moves (past the reporting deadline). */
+function asofStep(w: Walk): void {
+  if (w.from.asof === w.to.asof) return;
+  w.move({ ...w.state, asof: w.to.asof }, 'timeliness', w.after.disclosure?.source_id ?? null, `as-of date ${w.from.asof} → ${w.to.asof}`, false);
+}
 
-  // 4. New penalties, oldest first, one at a time.
-  const added = after.penalties
-    .filter((p) => !beforeKeys.has(penaltyKey(p)))
-    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.record_id < b.record_id ? -1 : 1));
-  for (const p of added) {
-    factsMoved = true;
-    step({ ...state, penalties: [...state.penalties, ...asFacts([p])] }, 'penalty_new', p.source_id, `new ${describePenalty(p)}`);
+/** 4. New penalties, oldest first, one at a time. */
+function newPenaltiesStep(w: Walk): void {
+  const beforeKeys = new Set(w.before.penalties.map(penaltyKey));
+  for (const p of w.after.penalties.filter((x) => !beforeKeys.has(penaltyKey(x))).sort(byDateThenRecord)) {
+    w.factsMoved = true;
+    w.move({ ...w.state, penalties: [...w.state.penalties, penaltyInput(p)] }, 'penalty_new', p.source_id, `new ${describePenalty(p)}`);
   }
+}
 
-  // 4b. New disclosure-conduct rows (by source and record id), oldest first, one at a time (none when crossing into 1.2).
-  if (!conductAsMethodology) {
-    const beforeConduct = new Set(before.conduct.map(conductKey));
-    const newConduct = after.conduct
-      .filter((c) => !beforeConduct.has(conductKey(c)))
-      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.record_id < b.record_id ? -1 : 1));
-    for (const c of newConduct) {
-      factsMoved = true;
-      step(
-        { ...state, conduct: [...state.conduct, { kind: c.kind, date: c.date, sourceId: c.source_id }] },
-        'conduct_new',
-        c.source_id,
-        `new ${describeConduct(c)}`,
-      );
-    }
+/** 4b. New disclosure-conduct rows (by source and record id), oldest first, one at a time (none when crossing into 1.2). */
+function newConductStep(w: Walk): void {
+  if (w.conductAsMethodology) return;
+  const beforeConduct = new Set(w.before.conduct.map(conductKey));
+  for (const c of w.after.conduct.filter((x) => !beforeConduct.has(conductKey(x))).sort(byDateThenRecord)) {
+    w.factsMoved = true;
+    w.move({ ...w.state, conduct: [...w.state.conduct, conductInput(c)] }, 'conduct_new', c.source_id, `new ${describeConduct(c)}`);
   }
+}
 
-  const target = inputOf(after, to.asof);
-  // 5. The carbon disclosure (its registry comparison moves with it).
-  if (!sameDisclosure(before.disclosure, after.disclosure)) {
-    factsMoved = true;
-    const d = after.disclosure;
-    const kind: CauseKind = before.disclosure === null ? 'disclosure_new' : 'disclosure_changed';
-    const detail = d === null ? 'carbon disclosure withdrawn' : `${kind === 'disclosure_new' ? 'new' : 'corrected'} carbon disclosure for ${d.year}`;
-    step(
-      { ...state, disclosure: target.disclosure, registryTotal: target.registryTotal },
-      kind,
-      d?.source_id ?? before.disclosure!.source_id,
-      detail,
-    );
-  }
-  // 6. Assurance.
-  if (!sameAssurance(before.assurance, after.assurance)) {
-    factsMoved = true;
-    const a = after.assurance;
-    const detail = a
-      ? `assurance now ${a.level} (${a.year})${before.assurance ? `, was ${before.assurance.level} (${before.assurance.year})` : ''}`
-      : 'assurance withdrawn';
-    step({ ...state, assurance: target.assurance }, 'assurance_changed', (a ?? before.assurance)!.source_id, detail);
-  }
-  // 7. Carbon-fee obligation.
-  if (before.carbonFee.obligated !== after.carbonFee.obligated) {
-    factsMoved = true;
-    step(
-      { ...state, carbonFee: target.carbonFee },
-      'carbon_fee_changed',
-      after.carbonFee.source_id,
-      after.carbonFee.obligated ? `now carbon-fee obligated: ${after.carbonFee.basis}` : 'no longer carbon-fee obligated',
-    );
-  }
-  // 8. CBAM exposure comes from the methodology's sector mapping: whatever points are left are the methodology's.
+/** 5. The carbon disclosure (its registry comparison moves with it). */
+function disclosureStep(w: Walk): void {
+  const { before, after } = w;
+  if (sameDisclosure(before.disclosure, after.disclosure)) return;
+  w.factsMoved = true;
+  const d = after.disclosure;
+  const kind: CauseKind = before.disclosure === null ? 'disclosure_new' : 'disclosure_changed';
+  const detail = d === null ? 'carbon disclosure withdrawn' : `${kind === 'disclosure_new' ? 'new' : 'corrected'} carbon disclosure for ${d.year}`;
+  w.move(
+    { ...w.state, disclosure: w.target.disclosure, registryTotal: w.target.registryTotal },
+    kind,
+    d?.source_id ?? before.disclosure!.source_id,
+    detail,
+  );
+}
+
+/** 6. Assurance. */
+function assuranceStep(w: Walk): void {
+  const { before, after } = w;
+  if (sameAssurance(before.assurance, after.assurance)) return;
+  w.factsMoved = true;
+  const a = after.assurance;
+  const detail = a
+    ? `assurance now ${a.level} (${a.year})${before.assurance ? `, was ${before.assurance.level} (${before.assurance.year})` : ''}`
+    : 'assurance withdrawn';
+  w.move({ ...w.state, assurance: w.target.assurance }, 'assurance_changed', (a ?? before.assurance)!.source_id, detail);
+}
+
+/** 7. Carbon-fee obligation. */
+function carbonFeeStep(w: Walk): void {
+  const fee = w.after.carbonFee;
+  if (w.before.carbonFee.obligated === fee.obligated) return;
+  w.factsMoved = true;
+  w.move(
+    { ...w.state, carbonFee: w.target.carbonFee },
+    'carbon_fee_changed',
+    fee.source_id,
+    fee.obligated ? `now carbon-fee obligated: ${fee.basis}` : 'no longer carbon-fee obligated',
+  );
+}
+
+/** 8. CBAM exposure comes from the methodology's sector mapping: whatever points are left are the methodology's. */
+function residualStep(w: Walk): void {
+  const { before, after } = w;
   const finalPoints = pointsOf(after.company.score_breakdown);
-  const mapping =
-    before.company.cbam_exposed !== after.company.cbam_exposed
-      ? `CBAM exposure ${after.company.cbam_exposed ? 'added' : 'removed'} by the methodology's sector mapping`
-      : 'methodology inputs changed';
+  const exposureMoved = before.company.cbam_exposed !== after.company.cbam_exposed;
+  const mapping = exposureMoved
+    ? `CBAM exposure ${after.company.cbam_exposed ? 'added' : 'removed'} by the methodology's sector mapping`
+    : 'methodology inputs changed';
   let residual = false;
   for (const c of SCORE_COMPONENTS) {
-    if (finalPoints[c] === points[c]) continue;
-    causes.push({
+    if (finalPoints[c] === w.points[c]) continue;
+    w.causes.push({
       kind: 'methodology_changed',
       component: c,
-      points: finalPoints[c] - points[c],
+      points: finalPoints[c] - w.points[c],
       source_id: null,
-      detail: `${mapping} (${c} ${finalPoints[c] > points[c] ? '+' : ''}${finalPoints[c] - points[c]})`,
+      detail: `${mapping} (${c} ${finalPoints[c] > w.points[c] ? '+' : ''}${finalPoints[c] - w.points[c]})`,
     });
     residual = true;
   }
-  if (before.company.cbam_exposed !== after.company.cbam_exposed) {
-    factsMoved = true;
-    if (!residual) causes.push({ kind: 'methodology_changed', component: null, points: null, source_id: null, detail: mapping });
+  if (exposureMoved) {
+    w.factsMoved = true;
+    if (!residual) w.note('methodology_changed', null, mapping);
   }
+}
 
-  // Flags raised and cleared (they move no points).
-  const beforeFlags = new Map(before.flags.map((f) => [f.flag_id, f]));
-  const afterFlags = new Map(after.flags.map((f) => [f.flag_id, f]));
-  for (const f of after.flags)
-    if (!beforeFlags.has(f.flag_id))
-      causes.push({ kind: 'flag_raised', component: null, points: null, source_id: f.source_id, detail: `${f.flag_id} raised: ${f.label}` });
+/** 9. Flags raised and cleared (they move no points). */
+function flagsStep(w: Walk): void {
+  const { before, after } = w;
+  const beforeFlags = new Set(before.flags.map((f) => f.flag_id));
+  const afterFlags = new Set(after.flags.map((f) => f.flag_id));
+  for (const f of after.flags) if (!beforeFlags.has(f.flag_id)) w.note('flag_raised', f.source_id, `${f.flag_id} raised: ${f.label}`);
   for (const f of before.flags)
     if (!afterFlags.has(f.flag_id))
-      causes.push({
-        kind: 'flag_cleared',
-        component: null,
-        points: null,
-        source_id: f.source_id,
-        detail: `${f.flag_id} cleared: ${f.label}${conductLeft(f.flag_id, before, after, from, to)}`,
-      });
-
-  const delta = after.company.credibility_score - before.company.credibility_score;
-  const flagsMoved = beforeFlags.size !== afterFlags.size || causes.some((c) => c.kind === 'flag_raised' || c.kind === 'flag_cleared');
-  if (delta === 0 && before.company.verdict === after.company.verdict && !flagsMoved && !factsMoved) return null;
-  return {
-    ticker,
-    company_name: after.company.company_name,
-    change: 'changed',
-    before: sideOf(before),
-    after: sideOf(after),
-    score_delta: delta,
-    // A cause that moved no points and says nothing beyond the facts' own causes is dropped (the as-of date moving alone).
-    causes: causes.filter((c) => c.kind !== 'timeliness' || c.points !== null),
-  };
+      w.note('flag_cleared', f.source_id, `${f.flag_id} cleared: ${f.label}${conductLeft(f.flag_id, before, after, w.from, w.to)}`);
 }
+
+/**
+ * The steps of an explanation, in the order they apply the differences: the fixed order is what
+ * makes the causes telescope from the earlier score to the later one (their points sum to the delta).
+ */
+const STEPS: readonly { name: string; run: (w: Walk) => void }[] = [
+  { name: 'methodology version', run: methodologyStep },
+  { name: 'penalties leaving a window or the source', run: penaltiesLeavingStep },
+  { name: 'as-of date', run: asofStep },
+  { name: 'new penalties', run: newPenaltiesStep },
+  { name: 'new disclosure conduct', run: newConductStep },
+  { name: 'carbon disclosure', run: disclosureStep },
+  { name: 'assurance', run: assuranceStep },
+  { name: 'carbon-fee obligation', run: carbonFeeStep },
+  { name: 'CBAM exposure and what the methodology leaves', run: residualStep },
+  { name: 'flags raised and cleared', run: flagsStep },
+];

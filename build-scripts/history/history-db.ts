@@ -1,7 +1,17 @@
 import { rmSync } from 'node:fs';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import Database from 'better-sqlite3';
-import { UNKNOWN_KEY, type HistoryRow, type StoreRecord } from '../../src/snapshot/history-store.js';
+import type { RowOf } from '../../src/snapshot/define-table.js';
+import { markStoreFormat } from '../../src/snapshot/format.js';
+import {
+  HISTORY_CHUNKS,
+  HISTORY_FORMAT_VERSION,
+  HISTORY_TABLES,
+  SNAPSHOT_RECORD,
+  UNKNOWN_KEY,
+  type HistoryRow,
+  type StoreRecord,
+} from '../../src/snapshot/history-store.js';
 
 /**
  * Writes one file of the history store (src/snapshot/history-store.ts): a snapshot's own entries,
@@ -35,20 +45,20 @@ export function createHistoryDb(path: string, record: HistoryRecord | null): voi
   // SQLite's default 4 KB pages: a chunk is a few kilobytes, and a small snapshot's file stays small
   // (64 KB pages, right for the thousand-row chunks of whole histories, made every file 256 KB at least).
   db.pragma('journal_mode = WAL');
-  db.exec('CREATE TABLE history_chunks (first TEXT PRIMARY KEY, last TEXT NOT NULL, rows INTEGER NOT NULL, data BLOB NOT NULL)');
-  db.exec('CREATE TABLE snapshot (id TEXT NOT NULL, data_asof TEXT NOT NULL, published_at TEXT NOT NULL, seq INTEGER NOT NULL, head BLOB)');
+  markStoreFormat(db, HISTORY_FORMAT_VERSION);
+  for (const table of HISTORY_TABLES) db.exec(table.ddl);
   if (record) insertRecord(db, record);
   db.close();
 }
 
 function insertRecord(db: Database.Database, r: HistoryRecord): void {
-  db.prepare('INSERT INTO snapshot (id, data_asof, published_at, seq, head) VALUES (?, ?, ?, ?, ?)').run(
-    r.dataset_snapshot_id,
-    r.data_asof,
-    r.published_at,
-    r.seq,
-    r.head,
-  );
+  SNAPSHOT_RECORD.writer(db.prepare(SNAPSHOT_RECORD.insertSql))({
+    id: r.dataset_snapshot_id,
+    data_asof: r.data_asof,
+    published_at: r.published_at,
+    seq: r.seq,
+    head: r.head,
+  });
 }
 
 /** After every thread has written: one self-contained file again, no WAL beside it (and its record, if not written yet). */
@@ -69,7 +79,7 @@ function pack(rows: readonly HistoryRow[]): Buffer {
 /** One thread's connection to a store file being written. */
 export class HistoryWriter {
   private readonly db: Database.Database;
-  private readonly insert: Database.Transaction<(chunks: [first: string, last: string, rows: number, blob: Buffer][]) => void>;
+  private readonly insert: Database.Transaction<(chunks: RowOf<typeof HISTORY_CHUNKS.columns>[]) => void>;
   /** The last ticker written: a thread claims its chunks in ticker order, so its rows only ever ascend. */
   private lastTicker = '';
 
@@ -78,9 +88,9 @@ export class HistoryWriter {
     this.db = new Database(path, { fileMustExist: true, timeout: 120_000 });
     // The build publishes after flushing the file system; a crash before discards the file, not a row.
     this.db.pragma('synchronous = OFF');
-    const insert = this.db.prepare('INSERT INTO history_chunks (first, last, rows, data) VALUES (?, ?, ?, ?)');
+    const insert = HISTORY_CHUNKS.writer(this.db.prepare(HISTORY_CHUNKS.insertSql));
     this.insert = this.db.transaction((chunks) => {
-      for (const c of chunks) insert.run(...c);
+      for (const c of chunks) insert(c);
     });
   }
 
@@ -95,10 +105,10 @@ export class HistoryWriter {
       if (!(last < ticker)) throw new Error(`history store: rows out of ticker order (${last} before ${ticker})`);
       last = ticker;
     }
-    const chunks: [string, string, number, Buffer][] = [];
+    const chunks: RowOf<typeof HISTORY_CHUNKS.columns>[] = [];
     for (let i = 0; i < rows.length; i += ROWS_PER_CHUNK) {
       const part = rows.slice(i, i + ROWS_PER_CHUNK);
-      chunks.push([part[0]![0], part.at(-1)![0], part.length, pack(part)]);
+      chunks.push({ first: part[0]![0], last: part.at(-1)![0], rows: part.length, data: pack(part) });
     }
     // IMMEDIATE: the write lock is taken (waiting its turn) before the first read, so a thread never
     // reads, then finds another thread's chunk committed first, which SQLite fails at once as BUSY.

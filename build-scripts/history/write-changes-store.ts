@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndexedChange } from '../../src/snapshot/changes-store.js';
-import { CHANGES_DB, CHANGES_INDEXES, CHANGES_TABLES } from '../../src/snapshot/changes-store.js';
+import { CHANGE_CAUSES, CHANGES, CHANGES_DB, CHANGES_FORMAT_VERSION, CHANGES_META, CHANGES_TABLES } from '../../src/snapshot/changes-store.js';
+import { markStoreFormat } from '../../src/snapshot/format.js';
 
 /**
  * Writes a snapshot's changes database (src/snapshot/changes-store.ts) into its folder: one row per
@@ -16,12 +17,13 @@ export function writeChangesStore(snapshotDir: string, fromSnapshotId: string | 
   rmSync(path, { force: true });
   const db = new Database(path);
   try {
-    db.exec(CHANGES_TABLES);
-    const meta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
-    const change = db.prepare('INSERT INTO changes (ord, ticker, industry, abs_delta, item) VALUES (?, ?, ?, ?, ?)');
-    const cause = db.prepare('INSERT INTO change_causes (kind, industry, ord) VALUES (?, ?, ?)');
+    markStoreFormat(db, CHANGES_FORMAT_VERSION);
+    for (const table of CHANGES_TABLES) db.exec(table.createSql);
+    const meta = CHANGES_META.writer(db.prepare(CHANGES_META.insertSql));
+    const change = CHANGES.writer(db.prepare(CHANGES.insertSql));
+    const cause = CHANGE_CAUSES.writer(db.prepare(CHANGE_CAUSES.insertSql));
     db.transaction(() => {
-      meta.run('from_snapshot_id', fromSnapshotId);
+      meta({ key: 'from_snapshot_id', value: fromSnapshotId });
       let ord = 0;
       let previous: { ticker: string; absDelta: number } | null = null;
       for (const { industry, item } of changes) {
@@ -29,13 +31,13 @@ export function writeChangesStore(snapshotDir: string, fromSnapshotId: string | 
         if (previous !== null && (absDelta > previous.absDelta || (absDelta === previous.absDelta && item.ticker <= previous.ticker))) {
           throw new Error(`changes out of the contract's order: ${item.ticker} after ${previous.ticker}`);
         }
-        change.run(ord, item.ticker, industry, absDelta, JSON.stringify(item));
+        change({ ord, ticker: item.ticker, industry, abs_delta: absDelta, item: JSON.stringify(item) });
         // A company with two causes of one kind (two new penalties) matches that kind once.
-        for (const kind of new Set(item.causes.map((c) => c.kind))) cause.run(kind, industry, ord);
+        for (const kind of new Set(item.causes.map((c) => c.kind))) cause({ kind, industry, ord });
         previous = { ticker: item.ticker, absDelta };
         ord++;
       }
-      db.exec(CHANGES_INDEXES);
+      for (const table of CHANGES_TABLES) db.exec(table.indexSql);
     })();
   } finally {
     db.close();

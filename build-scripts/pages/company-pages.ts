@@ -7,7 +7,7 @@ import type { CompanyFacts, SnapshotStore } from '../../src/snapshot/store.js';
 import { canonicalView, type SourceNames } from '../../src/views/canonical.js';
 import { companyView } from '../../src/views/company.js';
 import { sourceNamesOf } from '../../src/views/source-names.js';
-import { inputOf } from '../history/explain.js';
+import { inputOf } from '../../src/methodology/input-of.js';
 import type { PageFiles } from './page-files.js';
 import type { Render } from './render.js';
 import { readHistory, type ChangesByTicker } from './tree-bodies.js';

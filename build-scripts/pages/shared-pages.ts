@@ -29,7 +29,7 @@ import { docsOperations } from './docs-operations.js';
 import type { PageFiles } from './page-files.js';
 import type { Render } from './render.js';
 import { renderResearchGuide } from './research-guide.js';
-import { inputOf } from '../history/explain.js';
+import { inputOf } from '../../src/methodology/input-of.js';
 import { scoreReasons } from '../../src/methodology/score.js';
 
 /** How many companies the home page shows at each end of the ranking. */

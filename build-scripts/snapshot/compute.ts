@@ -1,40 +1,16 @@
 import { CBAM_BY_INDUSTRY, type CbamSector } from '../../src/methodology/cbam.js';
 import { carbonFeeLiability } from '../../src/methodology/carbon-fee.js';
-import type { MethodologyInput } from '../../src/methodology/facts.js';
-import { flagsFor, TOP_FLAGS, type Flag } from '../../src/methodology/flags.js';
+import { flagsFor } from '../../src/methodology/flags.js';
+import { inputOf } from '../../src/methodology/input-of.js';
 import { rankScores } from '../../src/methodology/rank.js';
-import { scoreCompany, type Score } from '../../src/methodology/score.js';
-import type { CompanyRow, ConductRow, GhgDisclosureRow, PenaltyRow } from '../sources/kit/facts.js';
+import { scoreCompany } from '../../src/methodology/score.js';
+import type { CompanyRow } from '../sources/kit/facts.js';
 import { factLink, REGISTRY_SOURCE_ID as REGISTRY_SOURCE } from '../sources/index.js';
-import type { AssuredReport, Sourced, SourceData } from './load-sources.js';
+import type { ComputedCompany, ComputedPenalty } from './computed.js';
+import type { SourceData } from './load-sources.js';
+import { scoredRowsOf } from './table-facts.js';
 
-export interface ComputedPenalty extends Sourced<PenaltyRow> {
-  sourceUrl: string;
-}
-
-/** One company with every derived fact, ready to be written to the snapshot. */
-export interface ComputedCompany {
-  profile: CompanyRow;
-  cbamSectors: CbamSector[];
-  penalties: ComputedPenalty[];
-  /** Newest first, then by record id. */
-  conduct: ConductRow[];
-  disclosure: (GhgDisclosureRow & { deepLink: string; registryTotal: { total: number; sourceId: string } | null; registryLink: string }) | null;
-  carbonFee: { obligated: boolean; basis: string; registryYear: number | null; sourceId: string; deepLink: string; basisTco2e: number | null };
-  /** The most recent assured report (contract 3.2: the CPA assurance when a report has both, its verifiers beside it). */
-  assurance:
-    | (AssuredReport['assurance'] & {
-        year: number;
-        sourceId: string;
-        /** The report itself: the filing's link. */
-        deepLink: string;
-      })
-    | null;
-  score: Score;
-  flags: Flag[];
-  rank: number;
-  percentile: number;
-}
+export type { ComputedCompany, ComputedPenalty } from './computed.js';
 
 function cbamSectorsOf(profile: CompanyRow, data: SourceData): CbamSector[] {
   const sectors = new Set<CbamSector>(CBAM_BY_INDUSTRY[profile.industryCode] ?? []);
@@ -86,33 +62,11 @@ export function computeCompanies(data: SourceData, asof: string): ComputedCompan
             deepLink: r.link,
           }
         : null;
-      const input: MethodologyInput = {
-        asof,
-        companySourceId: profile.sourceId,
-        cbamExposed: cbamSectors.length > 0,
-        disclosure: d
-          ? {
-              year: d.year,
-              scope1: d.scope1,
-              scope2: d.scope2,
-              scope3: d.scope3,
-              scope1Verified: d.scope1Verified,
-              scope2Verified: d.scope2Verified,
-              sourceId: d.sourceId,
-            }
-          : null,
-        assurance: assurance ? { level: assurance.level, year: assurance.year, sourceId: assurance.sourceId } : null,
-        carbonFee: { obligated: carbonFee.obligated, sourceId: carbonFee.sourceId },
-        penalties: penalties.map((p) => ({ date: p.date, fine: p.fine, serious: p.serious, sourceId: p.sourceId })),
-        conduct: conduct.map((c) => ({ kind: c.kind, date: c.date, sourceId: c.sourceId })),
-        registryTotal,
-      };
-      return { profile, cbamSectors, penalties, conduct, disclosure, carbonFee, assurance, score: scoreCompany(input), flags: flagsFor(input) };
+      const facts = { profile, cbamSectors, penalties, conduct, disclosure, carbonFee, assurance };
+      // Scored from the rows it is written as: an explanation of a change rescores the same rows read back.
+      const input = inputOf(scoredRowsOf(facts), asof);
+      return { ...facts, score: scoreCompany(input), flags: flagsFor(input) };
     });
   const ranks = rankScores(unranked.map((c) => c.score.credibility_score));
   return unranked.map((c, i) => ({ ...c, ...ranks[i]! }));
-}
-
-export function topFlags(flags: Flag[]): Flag[] {
-  return flags.slice(0, TOP_FLAGS);
 }

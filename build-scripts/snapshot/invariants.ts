@@ -8,10 +8,21 @@ import { verdictFor } from '../../src/methodology/rules.js';
  */
 export function checkInvariants(db: Database.Database): string[] {
   const problems: string[] = [];
-  const fail = (sql: string, message: (row: Record<string, unknown>) => string) => {
+  const fail: Fail = (sql, message) => {
     for (const row of db.prepare(sql).all() as Record<string, unknown>[]) problems.push(message(row));
   };
+  scoresAddUp(db, problems);
+  ranksFollowScores(fail);
+  sourcesResolve(fail);
+  recordsAreWhole(fail);
+  return problems;
+}
 
+/** Records a violation for every row the query returns. */
+type Fail = (sql: string, message: (row: Record<string, unknown>) => string) => void;
+
+/** Each score is its breakdown's sum, within 0–100, each component within its maximum, and its verdict the score's. */
+function scoresAddUp(db: Database.Database, problems: string[]): void {
   const companies = db.prepare('SELECT ticker, credibility_score, verdict, score_breakdown FROM companies').all() as {
     ticker: string;
     credibility_score: number;
@@ -26,7 +37,10 @@ export function checkInvariants(db: Database.Database): string[] {
     if (c.credibility_score < 0 || c.credibility_score > 100) problems.push(`${c.ticker}: score ${c.credibility_score} outside 0–100`);
     if (verdictFor(c.credibility_score) !== c.verdict) problems.push(`${c.ticker}: verdict ${c.verdict} does not match score`);
   }
+}
 
+/** Rank and percentile are the scores' own. */
+function ranksFollowScores(fail: Fail): void {
   // Window functions recompute both in one pass (a correlated count would be quadratic at 100k).
   fail(
     `SELECT ticker, rank, expected_rank, percentile, expected_percentile FROM (
@@ -37,7 +51,10 @@ export function checkInvariants(db: Database.Database): string[] {
      WHERE rank != expected_rank OR ABS(percentile - expected_percentile) > 1e-9`,
     (r) => `${r.ticker}: rank ${r.rank} / percentile ${r.percentile}, expected ${r.expected_rank} / ${r.expected_percentile}`,
   );
+}
 
+/** Every source id resolves in the registry, and every link is an expanded https URL. */
+function sourcesResolve(fail: Fail): void {
   for (const table of ['companies', 'penalties', 'carbon_disclosures', 'carbon_fees', 'assurances', 'flags', 'etfs']) {
     fail(
       `SELECT DISTINCT t.source_id FROM ${table} t LEFT JOIN sources s ON s.source_id = t.source_id WHERE s.source_id IS NULL`,
@@ -60,6 +77,10 @@ export function checkInvariants(db: Database.Database): string[] {
       (r) => `${table}.${column} of ${r.ticker}: not an expanded https URL: ${r.url}`,
     );
   }
+}
+
+/** Each record is whole: assurances' kinds, funds' periods and weights, top flags, the carbon fee. */
+function recordsAreWhole(fail: Fail): void {
   // Contract 3.2: a known kind; verifications a JSON array, listed only beside a CPA assurance.
   fail(
     `SELECT ticker, kind FROM assurances WHERE kind NOT IN (${ASSURANCE_KINDS.map((k) => `'${k}'`).join(', ')})
@@ -90,5 +111,4 @@ export function checkInvariants(db: Database.Database): string[] {
     `SELECT c.ticker FROM companies c LEFT JOIN carbon_fees f ON f.ticker = c.ticker WHERE f.ticker IS NULL`,
     (r) => `${r.ticker}: no carbon_fee fact`,
   );
-  return problems;
 }

@@ -169,96 +169,22 @@ export async function loadSources(dir: string, rejects: RejectLog, progress: Pro
   const tally = new SourceTally();
   const ctx: ReadContext = { dir, rejects, tally };
 
-  const companies = new Map<string, CompanyRow>();
-  for (const r of readersOf('companies')) {
-    const once = new FirstById(tally.of(r.id));
-    for await (const c of r.read(ctx)) {
-      if (!once.first(c.ticker, c)) continue;
-      tally.record(c.sourceId, c.ticker, true);
-      const other = companies.get(c.ticker);
-      if (other === undefined) companies.set(c.ticker, c);
-      else if (other.sourceId !== c.sourceId) companies.set(c.ticker, newerListing(other, c, tally));
-    }
-  }
+  const companies = await loadCompanies(ctx);
   progress.step(`companies: ${companies.size}`);
   const kind = o.kindOf(companies.keys());
-  const byUniformNo = new Map([...companies.values()].map((c) => [c.uniformNo, c.ticker]));
-  const linked = (ticker: string | undefined) => (ticker !== undefined && companies.has(ticker) ? ticker : null);
+  const u = universeOf(companies);
 
   const cbamProducts = new Map<string, CbamProductRow[]>();
   for (const r of readersOf('cbam-products')) for await (const p of r.read(ctx)) if (companies.has(p.ticker)) push(cbamProducts, p.ticker, p);
-
-  const assurances: SourceData['assurances'] = new Map();
-  for (const r of readersOf('filings')) {
-    for await (const f of r.read(ctx)) {
-      tally.record(f.sourceId, linked(f.ticker), f.assurance !== null);
-      if (!companies.has(f.ticker) || f.assurance === null) continue;
-      const prev = assurances.get(f.ticker);
-      if (!prev || f.year > prev.year) assurances.set(f.ticker, f as AssuredReport);
-    }
-  }
-
-  const disclosures = new Map<string, GhgDisclosureRow>();
-  for (const r of readersOf('disclosures')) {
-    const once = new FirstById(tally.of(r.id));
-    for await (const d of r.read(ctx)) {
-      if (!once.first(`${d.ticker}/${d.year}`, d)) continue;
-      tally.record(d.sourceId, linked(d.ticker), d.scope1 !== null);
-      // A row whose three figures are all N/A is a filing that discloses nothing (contract 3.2): read, counted, never published.
-      if (!disclosesAny(d)) {
-        tally.skip(d.sourceId, 'all three figures N/A: discloses nothing');
-        continue;
-      }
-      const prev = disclosures.get(d.ticker);
-      if (companies.has(d.ticker) && (!prev || d.year > prev.year)) disclosures.set(d.ticker, d);
-    }
-  }
+  const assurances = await loadAssurances(ctx, u);
+  const disclosures = await loadDisclosures(ctx, u);
   progress.step(`disclosures: ${disclosures.size}, assured companies: ${assurances.size}`);
-
-  const registrySites = new Map<string, RegistrySiteRow[]>();
-  let latestRegistryYear: number | null = null;
-  for (const r of readersOf('registry-sites')) {
-    for await (const s of r.read(ctx)) {
-      const ticker = byUniformNo.get(s.uniformNo);
-      tally.record(r.id, ticker ?? null);
-      latestRegistryYear = Math.max(latestRegistryYear ?? s.year, s.year);
-      if (ticker) push(registrySites, ticker, s);
-    }
-  }
-
-  const penalties = new Map<string, Sourced<PenaltyRow>[]>();
-  let penaltyRows = 0;
-  for (const r of readersOf('penalties')) {
-    for await (const p of r.read(ctx)) {
-      // A penalty with no business ID (a vehicle, a person) or an unknown one is counted and links to no company.
-      const ticker = p.uniformNo === null ? undefined : byUniformNo.get(p.uniformNo);
-      tally.record(r.id, ticker ?? null);
-      if (++penaltyRows % 100_000 === 0) progress.step(`penalties read: ${penaltyRows}`);
-      if (ticker) push(penalties, ticker, { ...p, sourceId: r.id });
-    }
-  }
-  progress.step(`penalties: ${penaltyRows} read, linked to ${penalties.size} companies`);
-
-  // Disclosure conduct joins on the ticker; a code that is not listed is read and counted, linking to no company.
-  const conduct = new Map<string, ConductRow[]>();
-  for (const r of readersOf('conduct')) {
-    for await (const c of r.read(ctx)) {
-      tally.record(c.sourceId, linked(c.ticker));
-      if (companies.has(c.ticker)) push(conduct, c.ticker, c);
-    }
-  }
-
+  const { registrySites, latestRegistryYear } = await loadRegistry(ctx, u);
+  const penalties = await loadPenalties(ctx, u, progress);
+  const conduct = await loadConduct(ctx, u);
   const etfs = await loadEtfs(ctx, (code) => companies.has(code));
   progress.step(`ESG ETFs: ${etfs.size}`);
-
-  const outcome: Outcome = { failures: [], warnings: [] };
-  for (const m of SOURCE_MODULES) {
-    if (filesOf(dir, m).length === 0) continue;
-    const r = checkRead(m, tally.of(m.info.source_id), { scale: o.scale, absolute: kind === 'production' });
-    outcome.failures.push(...r.failures);
-    outcome.warnings.push(...r.warnings);
-  }
-  if (outcome.failures.length > 0) throw new SourceAssertionError(`source assertions failed:\n${outcome.failures.map((f) => `  - ${f}`).join('\n')}`);
+  const warnings = checkAssertions(dir, tally, { scale: o.scale, absolute: kind === 'production' });
 
   const rowsRead = new Map([...tally.bySource.entries()].map(([id, c]) => [id, c.records]));
   return {
@@ -274,8 +200,132 @@ export async function loadSources(dir: string, rejects: RejectLog, progress: Pro
     etfs,
     rowsRead,
     tally,
-    warnings: outcome.warnings,
+    warnings,
   };
+}
+
+/** The company universe, and how the other sources' rows join it. */
+interface Universe {
+  companies: Map<string, CompanyRow>;
+  byUniformNo: Map<string, string>;
+  /** The ticker when it is in the universe, else null (what the tally counts a row as linked to). */
+  linked: (ticker: string | undefined) => string | null;
+}
+
+function universeOf(companies: Map<string, CompanyRow>): Universe {
+  return {
+    companies,
+    byUniformNo: new Map([...companies.values()].map((c) => [c.uniformNo, c.ticker])),
+    linked: (ticker) => (ticker !== undefined && companies.has(ticker) ? ticker : null),
+  };
+}
+
+/** Both exchanges' lists; a company on both is one, by its newer listing (newerListing). */
+async function loadCompanies(ctx: ReadContext): Promise<Map<string, CompanyRow>> {
+  const { tally } = ctx;
+  const companies = new Map<string, CompanyRow>();
+  for (const r of readersOf('companies')) {
+    const once = new FirstById(tally.of(r.id));
+    for await (const c of r.read(ctx)) {
+      if (!once.first(c.ticker, c)) continue;
+      tally.record(c.sourceId, c.ticker, true);
+      const other = companies.get(c.ticker);
+      if (other === undefined) companies.set(c.ticker, c);
+      else if (other.sourceId !== c.sourceId) companies.set(c.ticker, newerListing(other, c, ctx.tally));
+    }
+  }
+  return companies;
+}
+
+/** Each company's most recent assured report. */
+async function loadAssurances(ctx: ReadContext, u: Universe): Promise<SourceData['assurances']> {
+  const assurances: SourceData['assurances'] = new Map();
+  for (const r of readersOf('filings')) {
+    for await (const f of r.read(ctx)) {
+      ctx.tally.record(f.sourceId, u.linked(f.ticker), f.assurance !== null);
+      if (!u.companies.has(f.ticker) || f.assurance === null) continue;
+      const prev = assurances.get(f.ticker);
+      if (!prev || f.year > prev.year) assurances.set(f.ticker, f as AssuredReport);
+    }
+  }
+  return assurances;
+}
+
+/** Each company's latest year's disclosure. */
+async function loadDisclosures(ctx: ReadContext, u: Universe): Promise<Map<string, GhgDisclosureRow>> {
+  const { tally } = ctx;
+  const disclosures = new Map<string, GhgDisclosureRow>();
+  for (const r of readersOf('disclosures')) {
+    const once = new FirstById(tally.of(r.id));
+    for await (const d of r.read(ctx)) {
+      if (!once.first(`${d.ticker}/${d.year}`, d)) continue;
+      tally.record(d.sourceId, u.linked(d.ticker), d.scope1 !== null);
+      // A row whose three figures are all N/A is a filing that discloses nothing (contract 3.2): read, counted, never published.
+      if (!disclosesAny(d)) {
+        tally.skip(d.sourceId, 'all three figures N/A: discloses nothing');
+        continue;
+      }
+      const prev = disclosures.get(d.ticker);
+      if (u.companies.has(d.ticker) && (!prev || d.year > prev.year)) disclosures.set(d.ticker, d);
+    }
+  }
+  return disclosures;
+}
+
+/** The registry's sites, joined on the business ID, and the latest year it has. */
+async function loadRegistry(ctx: ReadContext, u: Universe): Promise<Pick<SourceData, 'registrySites' | 'latestRegistryYear'>> {
+  const registrySites = new Map<string, RegistrySiteRow[]>();
+  let latestRegistryYear: number | null = null;
+  for (const r of readersOf('registry-sites')) {
+    for await (const s of r.read(ctx)) {
+      const ticker = u.byUniformNo.get(s.uniformNo);
+      ctx.tally.record(r.id, ticker ?? null);
+      latestRegistryYear = Math.max(latestRegistryYear ?? s.year, s.year);
+      if (ticker) push(registrySites, ticker, s);
+    }
+  }
+  return { registrySites, latestRegistryYear };
+}
+
+async function loadPenalties(ctx: ReadContext, u: Universe, progress: Progress): Promise<SourceData['penalties']> {
+  const penalties: SourceData['penalties'] = new Map();
+  let penaltyRows = 0;
+  for (const r of readersOf('penalties')) {
+    for await (const p of r.read(ctx)) {
+      // A penalty with no business ID (a vehicle, a person) or an unknown one is counted and links to no company.
+      const ticker = p.uniformNo === null ? undefined : u.byUniformNo.get(p.uniformNo);
+      ctx.tally.record(r.id, ticker ?? null);
+      if (++penaltyRows % 100_000 === 0) progress.step(`penalties read: ${penaltyRows}`);
+      if (ticker) push(penalties, ticker, { ...p, sourceId: r.id });
+    }
+  }
+  progress.step(`penalties: ${penaltyRows} read, linked to ${penalties.size} companies`);
+  return penalties;
+}
+
+/** Disclosure conduct joins on the ticker; a code that is not listed is read and counted, linking to no company. */
+async function loadConduct(ctx: ReadContext, u: Universe): Promise<Map<string, ConductRow[]>> {
+  const conduct = new Map<string, ConductRow[]>();
+  for (const r of readersOf('conduct')) {
+    for await (const c of r.read(ctx)) {
+      ctx.tally.record(c.sourceId, u.linked(c.ticker));
+      if (u.companies.has(c.ticker)) push(conduct, c.ticker, c);
+    }
+  }
+  return conduct;
+}
+
+/** Each read source's assertions: a failed minimum throws; the maxima exceeded are returned as warnings. */
+function checkAssertions(dir: string, tally: SourceTally, o: { scale: number; absolute: boolean }): string[] {
+  const outcome: Outcome = { failures: [], warnings: [] };
+  for (const m of SOURCE_MODULES) {
+    if (filesOf(dir, m).length === 0) continue;
+    const r = checkRead(m, tally.of(m.info.source_id), o);
+    outcome.failures.push(...r.failures);
+    outcome.warnings.push(...r.warnings);
+  }
+  if (outcome.failures.length > 0) throw new SourceAssertionError(`source assertions failed:\n${outcome.failures.map((f) => `  - ${f}`).join('\n')}`);
+  return outcome.warnings;
 }
 
 /**

@@ -1,7 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
-import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
-import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { API_KEY_HEADER, LIMITS, type ErrorCode } from '../../src/contract/vocabulary.js';
 import { truncate } from '../../src/contract/params.js';
 import type { Access } from '../access/index.js';
@@ -14,7 +12,8 @@ import { MCP_SIGN_IN_PARAM } from '../../src/contract/oauth.js';
 import { bearerChallenge } from '../oauth/challenge.js';
 import type { SnapshotSource } from '../kit/snapshot-source.js';
 import { RPC } from './call.js';
-import { createMcpServer, requestScope } from './server.js';
+import { revisionsAnswer } from './revisions.js';
+import { requestScope } from './server.js';
 
 export interface McpRouteOptions {
   snapshots: SnapshotSource;
@@ -85,36 +84,7 @@ function rpcError(
  * learns it at `initialize`. Quotas are counted per tool call (server.ts); nothing else spends any.
  */
 export function mcpRoute(o: McpRouteOptions): RequestHandler {
-  // 2026-07-28 requests (each carrying its `_meta`) on the SDK's per-request path; JSON answers only:
-  // nothing here streams (no progress, no logging), so a proxy buffers nothing.
-  const modern = toNodeHandler(
-    createMcpHandler(createMcpServer, {
-      legacy: 'reject',
-      responseMode: 'json',
-      maxRequestBodySize: LIMITS.bodyBytes,
-      onerror: (e) => o.logger.pino?.debug({ error: e.message }, 'mcp request refused'),
-    }),
-  );
-  /**
-   * The 2025 revisions (initialize, then requests naming their version in a header) from the same
-   * factory, stateless, answered with JSON as they always were here: the SDK's own stateless
-   * fallback would answer with an event stream.
-   */
-  const legacy = async (req: Request, res: Response, body: unknown) => {
-    const server = createMcpServer();
-    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
-  };
-  /** The SDK's own classification of the request (the one its handler makes), on the parsed body. */
-  const answer = async (req: Request, res: Response, body: unknown) =>
-    (await isLegacyRequest(await toWebRequest(req, body), body, { maxRequestBodySize: LIMITS.bodyBytes }))
-      ? legacy(req, res, body)
-      : modern(req, res, body);
+  const answer = revisionsAnswer(o.logger);
   const parseJson = express.json({ limit: LIMITS.bodyBytes, strict: false, type: () => true });
   return async (req: Request, res: Response, next: NextFunction) => {
     if (req.path !== MCP_PATH) return next(); // exactly /mcp: `/mcp/` is no endpoint (Express alone would take it)

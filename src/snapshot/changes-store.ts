@@ -2,6 +2,8 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { ChangeItem } from '../contract/changes.js';
 import type { CauseKind } from '../contract/vocabulary.js';
+import { col, defineTable } from './define-table.js';
+import { checkStoreFormat } from './format.js';
 
 /**
  * Every change of a snapshot since the previous one (contract 10), in a database of its own beside
@@ -17,36 +19,38 @@ import type { CauseKind } from '../contract/vocabulary.js';
  */
 export const CHANGES_DB = 'changes.sqlite';
 
-/** Tables, written by the build (build-scripts/history/write-changes-store.ts) before the indexes. */
-export const CHANGES_TABLES = `
-  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
-  CREATE TABLE changes (
-    ord INTEGER PRIMARY KEY,
-    ticker TEXT NOT NULL,
-    industry TEXT NOT NULL,
-    abs_delta INTEGER NOT NULL,
-    item TEXT NOT NULL
-  );
-  CREATE TABLE change_causes (
-    kind TEXT NOT NULL,
-    industry TEXT NOT NULL,
-    ord INTEGER NOT NULL,
-    PRIMARY KEY (kind, ord)
-  ) WITHOUT ROWID;
-`;
 /**
- * Indexes, made once the rows are in. Each filter reads one index in `ord` order and never the
- * items: industry alone, cause alone (change_causes' key), cause and industry (the industry copied
- * into change_causes so it needs no lookup of the item's row), and |score_delta| in the contract's
- * direction, whose first entry below N is the min_abs_delta bound; and one company's item by its
- * ticker (a snapshot built before that index reads its table through, once per such question).
+ * The layout's version (SQLite's user_version, format.ts): the build writes it, and the shim refuses
+ * a file of another. Raise it with any change to the tables below.
  */
-export const CHANGES_INDEXES = `
-  CREATE INDEX changes_by_industry ON changes (industry, ord);
-  CREATE INDEX changes_by_abs_delta ON changes (abs_delta DESC, ord);
-  CREATE INDEX change_causes_by_industry ON change_causes (kind, industry, ord);
-  CREATE INDEX changes_by_ticker ON changes (ticker);
-`;
+export const CHANGES_FORMAT_VERSION = 1;
+
+export const CHANGES_META = defineTable('meta', { key: col.text('PRIMARY KEY'), value: col.nullable.text() });
+
+/**
+ * One row per item. Its indexes, made once the rows are in: each filter reads one index in `ord`
+ * order and never the items: industry alone, |score_delta| in the contract's direction (whose first
+ * entry below N is the min_abs_delta bound), and one company's item by its ticker (a snapshot built
+ * before that index reads its table through, once per such question).
+ */
+export const CHANGES = defineTable(
+  'changes',
+  { ord: col.integer('PRIMARY KEY'), ticker: col.text(), industry: col.text(), abs_delta: col.integer(), item: col.text() },
+  { indexes: { changes_by_industry: '(industry, ord)', changes_by_abs_delta: '(abs_delta DESC, ord)', changes_by_ticker: '(ticker)' } },
+);
+
+/**
+ * Each item's cause kinds: cause alone (the key), and cause and industry (the industry copied here
+ * so it needs no lookup of the item's row).
+ */
+export const CHANGE_CAUSES = defineTable(
+  'change_causes',
+  { kind: col.text<CauseKind>(), industry: col.text(), ord: col.integer() },
+  { key: 'PRIMARY KEY (kind, ord)', withoutRowid: true, indexes: { change_causes_by_industry: '(kind, industry, ord)' } },
+);
+
+/** Every table, in the order they are created (build-scripts/history/write-changes-store.ts creates their indexes once the rows are in). */
+export const CHANGES_TABLES = [CHANGES_META, CHANGES, CHANGE_CAUSES] as const;
 
 export interface ChangesFilter {
   cause?: CauseKind;
@@ -81,10 +85,10 @@ export function matchesFilter(c: IndexedChange, f: ChangesFilter): boolean {
 /** Statements with no filter but the min_abs_delta bound, and the whole list. */
 export const CHANGES_SQL = {
   // The first item whose |score_delta| is below the bound: every item before it is at or above.
-  firstBelow: 'SELECT ord FROM changes WHERE abs_delta < ? ORDER BY abs_delta DESC, ord LIMIT 1',
-  range: 'SELECT item FROM changes WHERE ord >= ? AND ord < ? ORDER BY ord',
-  all: 'SELECT industry, item FROM changes ORDER BY ord',
-  ofTicker: 'SELECT industry, item FROM changes WHERE ticker = ?',
+  firstBelow: `SELECT ord FROM ${CHANGES.name} WHERE abs_delta < ? ORDER BY abs_delta DESC, ord LIMIT 1`,
+  range: `SELECT item FROM ${CHANGES.name} WHERE ord >= ? AND ord < ? ORDER BY ord`,
+  all: `SELECT industry, item FROM ${CHANGES.name} ORDER BY ord`,
+  ofTicker: `SELECT industry, item FROM ${CHANGES.name} WHERE ticker = ?`,
 };
 
 /**
@@ -105,11 +109,11 @@ export function filterSql(f: ChangesFilter): { count: string; page: string; valu
   }
   if (conditions.length === 0) return null;
   // change_causes carries the industry too, so cause and industry together read one index.
-  const from = f.cause !== undefined ? 'change_causes' : 'changes';
+  const from = f.cause !== undefined ? CHANGE_CAUSES.name : CHANGES.name;
   const matching = `FROM ${from} WHERE ${[...conditions, 'ord < ?'].join(' AND ')}`;
   return {
     count: `SELECT COUNT(*) ${matching}`,
-    page: `SELECT item FROM changes WHERE ord IN (SELECT ord ${matching} ORDER BY ord LIMIT ? OFFSET ?) ORDER BY ord`,
+    page: `SELECT item FROM ${CHANGES.name} WHERE ord IN (SELECT ord ${matching} ORDER BY ord LIMIT ? OFFSET ?) ORDER BY ord`,
     values,
   };
 }
@@ -124,10 +128,11 @@ export class ChangesStore {
   private readonly prepared = new Map<string, Database.Statement>();
 
   private constructor(private readonly db: Database.Database) {
-    const from = db.prepare("SELECT value FROM meta WHERE key = 'from_snapshot_id'").raw().get() as [string | null] | undefined;
+    checkStoreFormat(db, `${db.name}`, CHANGES_FORMAT_VERSION);
+    const from = db.prepare(`SELECT value FROM ${CHANGES_META.name} WHERE key = 'from_snapshot_id'`).raw().get() as [string | null] | undefined;
     if (!from) throw new Error('changes database lacks meta from_snapshot_id');
     this.fromSnapshotId = from[0];
-    this.total = db.prepare('SELECT COALESCE(MAX(ord) + 1, 0) FROM changes').pluck().get() as number;
+    this.total = db.prepare(`SELECT COALESCE(MAX(ord) + 1, 0) FROM ${CHANGES.name}`).pluck().get() as number;
     this.stmt = {
       firstBelow: db.prepare(CHANGES_SQL.firstBelow).pluck(),
       range: db.prepare(CHANGES_SQL.range).pluck(),

@@ -35,12 +35,15 @@ export const col = {
   boolean: () => column<boolean>('INTEGER NOT NULL', 'boolean'),
   /** A JSON array, only ever read whole; `array` in the download's schema. */
   jsonArray: <T extends unknown[]>() => column<T>('TEXT NOT NULL', 'jsonArray'),
+  /** Bytes (the history store's compressed chunks). */
+  blob: () => column<Buffer>('BLOB NOT NULL', 'plain'),
   nullable: {
     text: <T extends string = string>() => column<T | null>('TEXT', 'plain'),
     integer: () => column<number | null>('INTEGER', 'plain'),
     real: () => column<number | null>('REAL', 'plain'),
     /** A JSON object, or NULL. */
     json: <T extends object>() => column<T | null>('TEXT', 'json'),
+    blob: () => column<Buffer | null>('BLOB', 'plain'),
   },
 };
 
@@ -84,6 +87,9 @@ export interface Table<C extends Columns> {
   readonly names: readonly (keyof C & string)[];
   /** CREATE TABLE and its indexes. */
   readonly ddl: string;
+  /** CREATE TABLE alone, and its indexes alone: a table filled before it is indexed (the changes database) runs them apart. */
+  readonly createSql: string;
+  readonly indexSql: string;
   /** `INSERT INTO name (every column) VALUES (…)`, its parameters in column order. */
   readonly insertSql: string;
   /** A writer of rows given in their TypeScript shape through `insert` (insertSql, prepared), each value encoded as SQLite stores it. */
@@ -130,8 +136,10 @@ export function defineTable<C extends Columns>(name: string, columns: C, options
   for (const n of [name, ...names, ...Object.keys(options.indexes ?? {})])
     if (!NAME.test(n)) throw new Error(`snapshot table ${name}: bad name ${n}`);
   const lines = [...names.map((n) => `  ${n} ${columns[n]!.sql}`), ...(options.key ? [`  ${options.key}`] : [])];
-  const indexes = Object.entries(options.indexes ?? {}).map(([ix, on]) => `CREATE INDEX ${ix} ON ${name} ${on};\n`);
-  const ddl = `CREATE TABLE ${name} (\n${lines.join(',\n')}\n)${options.withoutRowid ? ' WITHOUT ROWID' : ''};\n${indexes.join('')}`;
+  const indexSql = Object.entries(options.indexes ?? {})
+    .map(([ix, on]) => `CREATE INDEX ${ix} ON ${name} ${on};\n`)
+    .join('');
+  const createSql = `CREATE TABLE ${name} (\n${lines.join(',\n')}\n)${options.withoutRowid ? ' WITHOUT ROWID' : ''};\n`;
 
   // The statement's run called with each value as an argument: no array made per row.
   const writer = new Function(
@@ -164,7 +172,9 @@ export function defineTable<C extends Columns>(name: string, columns: C, options
     name,
     columns,
     names,
-    ddl,
+    ddl: createSql + indexSql,
+    createSql,
+    indexSql,
     insertSql: `INSERT INTO ${name} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
     writer,
     reader: reader as Table<C>['reader'],

@@ -37,3 +37,21 @@ export function readMeta(dir: string): Record<string, string> {
     db.close();
   }
 }
+
+/**
+ * A store file beside the snapshot (changes.sqlite, a history store file) records its layout's
+ * version in SQLite's user_version; 0 is a file written before versions were recorded, whose layout
+ * is version 1's. A file of a newer layout than this code's is refused when opened, as a snapshot is.
+ */
+export function checkStoreFormat(db: Database.Database, what: string, version: number): void {
+  const found = Math.max(1, db.pragma('user_version', { simple: true }) as number);
+  if (found !== version)
+    throw new SnapshotFormatError(
+      `${what} is of layout ${found}; this code reads layout ${version}: it was written by another build, serve it with that code.`,
+    );
+}
+
+/** Marks a store file being written with its layout's version (checkStoreFormat). */
+export function markStoreFormat(db: Database.Database, version: number): void {
+  db.pragma(`user_version = ${version}`);
+}

@@ -2,6 +2,8 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import Database from 'better-sqlite3';
+import { col, defineTable } from './define-table.js';
+import { checkStoreFormat } from './format.js';
 import { newestFirst, type DatedSnapshot } from './newest-first.js';
 import { publishedSnapshotIds } from './published.js';
 import { prunedSnapshotIds } from './retention.js';
@@ -28,6 +30,34 @@ import { prunedSnapshotIds } from './retention.js';
 export const HISTORY_STORE = 'history';
 /** A build's own entries in its work folder, until publishing moves them into the store. */
 export const HISTORY_DB = 'history.sqlite';
+
+/**
+ * The layout's version (SQLite's user_version, format.ts): the build writes it, and a reader refuses
+ * a file of another. Raise it with any change to the tables below.
+ */
+export const HISTORY_FORMAT_VERSION = 1;
+
+/** Rows in ticker order, a hundred at a time: `first` and `last` are the chunk's first and last tickers (build-scripts/history/history-db.ts packs them). */
+export const HISTORY_CHUNKS = defineTable('history_chunks', {
+  first: col.text('PRIMARY KEY'),
+  last: col.text(),
+  rows: col.integer(),
+  data: col.blob(),
+});
+
+/** The file's snapshot (one row): its id, data date, publish time, place in publish order, and its history body's head (null for entries from before the store). */
+export const SNAPSHOT_RECORD = defineTable('snapshot', {
+  id: col.text(),
+  data_asof: col.text(),
+  published_at: col.text(),
+  seq: col.integer(),
+  head: col.nullable.blob(),
+});
+
+/** Every table of a store file, in the order they are created. */
+export const HISTORY_TABLES = [HISTORY_CHUNKS, SNAPSHOT_RECORD] as const;
+
+const RECORD = SNAPSHOT_RECORD.readerWithout([]);
 
 export const storeFile = (root: string, id: string): string => join(root, HISTORY_STORE, `${id}.sqlite`);
 
@@ -72,14 +102,6 @@ export function unpackBetween(blob: Buffer, from: string, to: string, out: Histo
   }
 }
 
-interface RecordRow {
-  id: string;
-  data_asof: string;
-  published_at: string;
-  seq: number;
-  head: Buffer | null;
-}
-
 /** One file of the history store, read-only. */
 export class HistoryChunks {
   private readonly db: Database.Database;
@@ -88,16 +110,23 @@ export class HistoryChunks {
 
   constructor(readonly path: string) {
     this.db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      checkStoreFormat(this.db, path, HISTORY_FORMAT_VERSION);
+    } catch (e) {
+      this.db.close();
+      throw e;
+    }
     // Chunks overlapping the range: another build cut its chunks at other tickers.
-    this.range = this.db.prepare('SELECT data FROM history_chunks WHERE last >= ? AND first < ? ORDER BY first').pluck();
+    this.range = this.db.prepare(`SELECT data FROM ${HISTORY_CHUNKS.name} WHERE last >= ? AND first < ? ORDER BY first`).pluck();
     // A file's chunks never overlap: the one a ticker may be in is the last to start at or before it.
-    this.holding = this.db.prepare('SELECT data FROM history_chunks WHERE first <= ? AND last >= ? ORDER BY first DESC LIMIT 1').pluck();
+    this.holding = this.db.prepare(`SELECT data FROM ${HISTORY_CHUNKS.name} WHERE first <= ? AND last >= ? ORDER BY first DESC LIMIT 1`).pluck();
   }
 
   /** The store record. */
   record(): StoreRecord {
-    const r = this.db.prepare('SELECT id, data_asof, published_at, seq, head FROM snapshot').get() as RecordRow | undefined;
-    if (!r) throw new Error(`${this.path}: no snapshot record`);
+    const raw = this.db.prepare(`SELECT ${RECORD.columns} FROM ${SNAPSHOT_RECORD.name}`).raw().get() as unknown[] | undefined;
+    if (!raw) throw new Error(`${this.path}: no snapshot record`);
+    const r = RECORD.decode(raw);
     return { dataset_snapshot_id: r.id, data_asof: r.data_asof, published_at: r.published_at, seq: r.seq, head: r.head, path: this.path };
   }
 

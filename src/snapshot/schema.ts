@@ -22,8 +22,8 @@ import { col, defineTable, type Table } from './define-table.js';
 
 /**
  * The layout's version, in meta.format_version: the build writes it, and a reader refuses a snapshot
- * of another (format.ts). Raise it with any change to a table below, and teach `npm run migrate`
- * (build-scripts/migrate/) to bring the previous format's snapshots to it.
+ * of another (format.ts). Raise it with any change to a table below, and add the step that brings
+ * the previous format's snapshots to it to `npm run migrate` (build-scripts/migrate/steps.ts).
  */
 export const FORMAT_VERSION = 2;
 

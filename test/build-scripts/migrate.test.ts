@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateSnapshots } from '../../build-scripts/migrate/migrate.js';
+import { checkSteps, MIGRATION_STEPS, stepsFrom, type MigrationStep } from '../../build-scripts/migrate/steps.js';
 import { ChangesStore, type IndexedChange } from '../../src/snapshot/changes-store.js';
 import { SnapshotFormatError } from '../../src/snapshot/format.js';
 import { HistoryChunks, storeRecords } from '../../src/snapshot/history-store.js';
@@ -170,6 +171,8 @@ describe('npm run migrate, format 1 → 2 (genuine disclosures: scope 3 verifica
     const dir = writeHandBuiltSnapshot(join(root1, CURRENT));
     const db = new Database(join(dir, 'snapshot.sqlite'));
     for (const [table, column] of FORMAT_2) db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
+    // Format 2 added the disclosure conduct (methodology 1.2): a format-1 snapshot has no such table.
+    db.exec('DROP TABLE disclosure_conduct');
     db.exec("UPDATE meta SET value = '1' WHERE key = 'format_version'");
     db.close();
     symlinkSync(CURRENT, join(root1, 'current'));
@@ -187,8 +190,44 @@ describe('npm run migrate, format 1 → 2 (genuine disclosures: scope 3 verifica
         after.map((f) => f.disclosure && { ...f.disclosure, scope3_verified: false, boundary_text: null }),
       );
       expect(store.sources()).toEqual(expected.sources().map((s) => ({ ...s, publisher_date: null })));
+      expect(after.some((f) => f.conduct.length > 0)).toBe(true);
+      expect(before.every((f) => f.conduct.length === 0)).toBe(true);
     } finally {
       store.close();
     }
+  });
+});
+
+describe('the migration steps', () => {
+  it('are ordered and contiguous, each from one format to the next, ending at this code’s format', () => {
+    expect(() => checkSteps()).not.toThrow();
+    expect(MIGRATION_STEPS.map((s) => [s.from, s.to])).toEqual(Array.from({ length: FORMAT_VERSION }, (_, i) => [i, i + 1]));
+    expect(new Set(MIGRATION_STEPS.map((s) => s.name)).size).toBe(MIGRATION_STEPS.length);
+  });
+
+  it('a list with a gap, a skip or an end short of this code’s format is refused (the check can fail)', () => {
+    const step = (from: number, to: number): MigrationStep => ({ name: `format ${from} → ${to}`, from, to, columnsAdded: {}, tablesAdded: [] });
+    expect(() => checkSteps([step(0, 1), step(2, 3)], 3)).toThrow('starts at 2, not at 1');
+    expect(() => checkSteps([step(0, 2)], 2)).toThrow('not to the next format');
+    expect(() => checkSteps([step(0, 1)], 2)).toThrow("not at this code's 2");
+  });
+
+  it('run from the file’s format to this code’s, and none for a current one', () => {
+    expect(stepsFrom(0, 'x')).toEqual(MIGRATION_STEPS);
+    expect(stepsFrom(FORMAT_VERSION - 1, 'x')).toEqual([MIGRATION_STEPS.at(-1)]);
+    expect(stepsFrom(FORMAT_VERSION, 'x')).toEqual([]);
+  });
+
+  it('an unknown newer format fails, naming it', async () => {
+    const root3 = join(work, 'format-newer');
+    const dir = writeHandBuiltSnapshot(join(root3, CURRENT));
+    const db = new Database(join(dir, 'snapshot.sqlite'));
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'format_version'").run(String(FORMAT_VERSION + 1));
+    db.close();
+    symlinkSync(CURRENT, join(root3, 'current'));
+    await expect(migrateSnapshots(root3)).rejects.toThrow(
+      `snapshot ${CURRENT} is of format ${FORMAT_VERSION + 1}, newer than this code's ${FORMAT_VERSION}: serve it with the code that wrote it`,
+    );
+    expect(() => stepsFrom(Number.NaN, 'snapshot y')).toThrow('snapshot y is of format NaN: this code migrates formats 0 to');
   });
 });

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pairsInOrder } from '../../build-scripts/history/company-pass.js';
-import { explainChange, explainInFull, inputOf, type Side } from '../../build-scripts/history/explain.js';
+import { explainChange, explainInFull, type Side } from '../../build-scripts/history/explain.js';
+import { inputOf } from '../../src/methodology/input-of.js';
 import type { Cause, ChangeItem } from '../../src/contract/changes.js';
 import { flagsFor, sortFlags } from '../../src/methodology/flags.js';
 import { FLAG_CATALOGUE, METHODOLOGY_VERSION, verdictFor } from '../../src/methodology/rules.js';

@@ -5,7 +5,7 @@
  * them as one JSON object { "etf/HE001": html, "company/H0001": html, … }. A ticker given as
  * `zh-TW/H0003` is rendered in that language, under "zh-TW/company/H0003".
  */
-import { inputOf } from '../../build-scripts/history/explain.js';
+import { inputOf } from '../../src/methodology/input-of.js';
 import { createRenderer } from '../../build-scripts/pages/render.js';
 import { scoreReasons } from '../../src/methodology/score.js';
 import CompanyPage from '../../src/site/pages/Company.astro';

@@ -294,7 +294,7 @@ describe('readPenalties (SRC-MOENV-EMS_P_46)', () => {
     expect(serious).toBe(Array.from({ length: rows }, (_, i) => i).filter((i) => i % 97 === 0 && i % 5_000 !== 4_999).length);
     expect(fines).toBeGreaterThan(0);
     // No bound on its time here: tests check behaviour; the bench times the stages, and
-    // test/build-scripts/adapters/hostile-files.test.ts bounds the memory.
+    // test/build-scripts/adapters/hostile-files-memory.test.ts bounds the memory.
   });
 });
 
