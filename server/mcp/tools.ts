@@ -6,7 +6,7 @@ import { canonicalViewSchema } from '../../src/contract/canonical.js';
 import { etfListResponseSchema, etfResponseSchema } from '../../src/contract/etf.js';
 import { historyResponseSchema } from '../../src/contract/history.js';
 import { methodologyResponseSchema } from '../../src/contract/methodology.js';
-import { codeSchema, positiveIntParam } from '../../src/contract/params.js';
+import { codeSchema, intParam } from '../../src/contract/params.js';
 import { RequestRuleError } from '../../src/contract/parse-request.js';
 import { canonicalQuerySchema, compareQuerySchema, noQuerySchema, rankingQuerySchema } from '../../src/contract/queries.js';
 import { CAUSE_KINDS, LIMITS } from '../../src/contract/vocabulary.js';
@@ -98,7 +98,7 @@ const changesInput = changesQuerySchema.extend({
   ticker: tickerArg
     .optional()
     .meta({ description: 'Only this company’s change (the other filters still apply): why its score, verdict or flags moved' }),
-  limit: positiveIntParam('limit', CHANGES_TOOL_LIMIT, LIMITS.changesPerPage).meta({
+  limit: intParam('limit', { min: 1, max: LIMITS.changesPerPage }, CHANGES_TOOL_LIMIT).meta({
     description: `Page size, 1–${LIMITS.changesPerPage} (default ${CHANGES_TOOL_LIMIT})`,
   }),
   compact: booleanArg(
