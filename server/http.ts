@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiError } from '../src/contract/errors.js';
+import { requestTooLarge } from '../src/contract/request-path.js';
 import { SECURITY_HEADERS } from '../src/contract/security.js';
 import { CACHE_PRIVATE, CACHE_PUBLIC, CORS_HEADERS, JSON_TYPE, NO_STORE } from '../src/contract/headers.js';
 
@@ -83,4 +85,20 @@ export function setCommonHeaders(res: ServerResponse): string {
   for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
   return requestId;
+}
+
+const sizeChecks = new WeakMap<IncomingMessage, ApiError | null>();
+
+/**
+ * A request's URL and header sizes against the contract's limits (request-path.ts), checked once per
+ * request: by the HTTP server before its fast path (server/serve.ts), and remembered for the app,
+ * which checks it itself only for a request that did not come through that server (tests' own).
+ */
+export function sizeRefusal(req: IncomingMessage): ApiError | null {
+  let refusal = sizeChecks.get(req);
+  if (refusal === undefined) {
+    refusal = requestTooLarge(req.url ?? '', req.rawHeaders);
+    sizeChecks.set(req, refusal);
+  }
+  return refusal;
 }

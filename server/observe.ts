@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { Express, Request } from 'express';
 import { LOCALE_PREFIX, localeOfPath } from '../src/site/i18n/locales.js';
 import { RouteMatcher } from '../src/contract/routes.js';
-import { API_BASE, MCP_PATH } from '../src/contract/urls.js';
+import { API_BASE, MCP_PATH } from '../src/contract/api-paths.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { SnapshotSource } from './snapshot-source.js';

@@ -27,9 +27,10 @@ import { LIMITS, SNAPSHOT_ID_PATTERN } from '../../src/contract/vocabulary.js';
 import { ROUTES } from '../../src/contract/routes.js';
 import { DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from '../../src/contract/downloads.js';
 import { KEEP_ALIVE } from '../../src/contract/keep-alive.js';
-import { MCP_PATH } from '../../src/contract/urls.js';
+import { MCP_PATH } from '../../src/contract/api-paths.js';
 import { OAUTH_CORS_PATHS } from '../../src/contract/oauth.js';
-import { API_BASE, DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/contract/urls.js';
+import { API_BASE, DOWNLOADS_DIR, fileForUrlPath } from '../../src/contract/api-paths.js';
+import { urls } from '../../src/contract/urls.js';
 import { fileForPageUrl } from '../../src/site/paths.js';
 import {
   API_CSP,

@@ -21,7 +21,8 @@
  * `_redirects` has no status 404). Cloudflare counts the skipped line as a dynamic rule, so it comes
  * last, with the dynamic rules.
  */
-import { API_BASE, DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/contract/urls.js';
+import { API_BASE, DOWNLOADS_DIR, fileForUrlPath } from '../../src/contract/api-paths.js';
+import { urls } from '../../src/contract/urls.js';
 import { LOCALES } from '../../src/site/i18n/locales.js';
 import { pageUrls, pageUrlsFor } from '../../src/site/paths.js';
 import { API_CSP, DOCS_PAGE_CSP, DOCS_PAGE_URLS, PAGE_CSP, STATIC_HEADERS } from './headers.js';

@@ -12,7 +12,7 @@ import {
   registryQuerySchema,
 } from '../../src/contract/queries.js';
 import { API_KEY_HEADER, LIMITS, type ErrorCode } from '../../src/contract/vocabulary.js';
-import { API_BASE } from '../../src/contract/urls.js';
+import { API_BASE } from '../../src/contract/api-paths.js';
 import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 // The contract's tier table and windows, and the shim's answers to oversized requests: pure functions.
 import { TIER_QUOTAS, tiersIncluding, windowOf } from '../../src/contract/tiers.js';

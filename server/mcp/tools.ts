@@ -16,7 +16,7 @@ import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { companyView } from '../../src/views/company.js';
 import { etfListView, etfView } from '../../src/views/etf.js';
 import { methodologyView } from '../../src/views/methodology.js';
-import { notFound } from '../../src/contract/errors.js';
+import { unknownFund, unknownTickers } from '../../src/contract/named-errors.js';
 import { canonicalBody } from '../routes/canonical.js';
 import { changesBody } from '../routes/changes.js';
 import { compareBody } from '../routes/compare.js';
@@ -54,7 +54,7 @@ const SOURCED =
 function historyBody(store: SnapshotStore, source: SnapshotSource, ticker: string): object {
   const url = urls.history(ticker);
   const file = readTreeFile(store.dir, url) ?? storedHistoryFile(source.root, store.meta.dataset_snapshot_id, url);
-  if (!file) throw absentFile(store, source, url, `Unknown ticker: ${ticker}`, (s) => s.company(ticker) !== undefined);
+  if (!file) throw absentFile(store, source, url, unknownTickers([ticker]).message, (s) => s.company(ticker) !== undefined);
   return JSON.parse(file.bytes.toString('utf8')) as object;
 }
 
@@ -144,7 +144,7 @@ function changesToolBody(store: SnapshotStore, a: Record<string, unknown>): Chan
   const body = changesBody(store, query);
   if (query.ticker !== undefined && body.meta.total === 0 && !store.company(query.ticker)) {
     const anyChange = changesBody(store, { ticker: query.ticker, page: 1, limit: 1 } as Parameters<typeof changesBody>[1]);
-    if (anyChange.meta.total === 0) throw notFound(`Unknown ticker: ${query.ticker}`);
+    if (anyChange.meta.total === 0) throw unknownTickers([query.ticker]);
   }
   return query.compact ? { ...body, data: body.data.map(compactChange) } : body;
 }
@@ -176,7 +176,7 @@ export const TOOLS: readonly Tool[] = [
     output: companyResponseSchema,
     run(store, _source, a) {
       const company = store.company(a.ticker as string);
-      if (!company) throw notFound(`Unknown ticker: ${a.ticker as string}`);
+      if (!company) throw unknownTickers([a.ticker as string]);
       return companyView(store.meta, company);
     },
   },
@@ -247,7 +247,7 @@ export const TOOLS: readonly Tool[] = [
     run(store, _source, a) {
       const code = a.code as string;
       const found = store.etf(code);
-      if (!found) throw notFound(`Unknown fund code: ${code}`);
+      if (!found) throw unknownFund(code);
       return etfView(store.meta, found.etf, found.holdings, (t) => store.company(t));
     },
   },

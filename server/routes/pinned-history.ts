@@ -1,4 +1,4 @@
-import { API_BASE } from '../../src/contract/urls.js';
+import { API_BASE } from '../../src/contract/api-paths.js';
 import { pinnedHistory } from '../../src/snapshot/history-store.js';
 import { Lru } from '../../src/lru.js';
 import { historyBody } from '../../src/views/history.js';

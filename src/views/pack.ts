@@ -152,7 +152,7 @@ function readme(meta: SnapshotMeta, companies: CompanyRecord[], sources: SourceR
       `keep it readable after newer snapshots are published, e.g. \`${host}/api/v1/snapshots/${id}` +
       `${urls.canonical(companies[0]?.ticker ?? '{ticker}').slice('/api/v1'.length)}\`.`,
     `The publisher files behind each source are listed in \`sources.json\` with their sha256, as fetched for this ` +
-      `snapshot; the whole snapshot can be downloaded from \`${host}${urls.downloads(id)}/\`.`,
+      `snapshot; the whole snapshot can be downloaded from \`${host}${urls.downloadFolder(id)}/\`.`,
     '',
     '## Cite',
     '',

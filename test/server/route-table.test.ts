@@ -33,7 +33,7 @@ const router = new Router(table, {
   computed: HANDLERS.computed,
   handlers: {
     ...HANDLERS.handlers,
-    dummy: (ctx) => sendJson(ctx.req, ctx.res, { ticker: ctx.params.ticker, n: new URLSearchParams(ctx.rawQuery).get('n') }),
+    dummy: ({ params, query }, ctx) => sendJson(ctx.req, ctx.res, { ticker: params.ticker, n: (query as { n?: string }).n ?? null }),
   },
 });
 
