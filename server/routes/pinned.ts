@@ -5,7 +5,7 @@ import { urls } from '../../src/contract/urls.js';
 import { isPruned } from '../../src/snapshot/retention.js';
 import type { RouteContext } from '../context.js';
 import { notFound } from '../../src/contract/errors.js';
-import { malformedSnapshotId, snapshotGone, unknownSnapshot } from '../../src/contract/named-errors.js';
+import { malformedSnapshotId, notInSnapshot, snapshotGone, unknownSnapshot } from '../../src/contract/named-errors.js';
 import { sendBody } from '../http.js';
 import { storedHistoryFile } from './pinned-history.js';
 import { readTreeFile } from './tree.js';
@@ -35,6 +35,6 @@ export function pinnedRead(input: InputOf<'pinned'>, ctx: RouteContext): void {
   // A snapshot no longer current keeps no history files: the history store answers their bytes.
   const { url, media } = file;
   const found = readTreeFile(join(ctx.source.root, id), url) ?? storedHistoryFile(ctx.source.root, id, url);
-  if (!found) throw notFound(`Snapshot ${id} has no ${url}.`);
+  if (!found) throw notInSnapshot(id, url);
   sendBody(ctx.req, ctx.res, found.bytes, media, {}, found.etag);
 }

@@ -29,3 +29,6 @@ export const noDownload = (name: string, id?: string) =>
 /** 404: a path the service does not have. */
 export const noSuchPath = (path: string) =>
   notFound(`No such path: ${path.length > 80 ? `${path.slice(0, 80)}…` : path}. See ${API_BASE}/ for the endpoints.`);
+
+/** 404: a pinned read of a static path the snapshot did not have. */
+export const notInSnapshot = (id: string, url: string) => notFound(`Snapshot ${id} has no ${url}.`);

@@ -371,6 +371,10 @@ const TABLE = [
 export type TableOperation = (typeof TABLE)[number];
 export type OperationId = TableOperation['id'];
 export type RouteTable = readonly Operation[];
+/** The operations whose 200 is a JSON body (the OpenAPI document shows an example of each). */
+export type JsonOperationId = Exclude<Extract<TableOperation, { ok: { schema: z.ZodType } }>, { ok: { media: string } }>['id'];
+/** The operations that take a JSON body. */
+export type BodyOperationId = Extract<TableOperation, { body: z.ZodType }>['id'];
 /** The route table, in the order of the index and the document. */
 export const ROUTES: RouteTable = TABLE;
 /** The same, each operation with its literal types (urls.ts, the router's typed input). */
