@@ -373,6 +373,8 @@ export type OperationId = TableOperation['id'];
 export type RouteTable = readonly Operation[];
 /** The operations whose 200 is a JSON body (the OpenAPI document shows an example of each). */
 export type JsonOperationId = Exclude<Extract<TableOperation, { ok: { schema: z.ZodType } }>, { ok: { media: string } }>['id'];
+/** The operations whose GET without a query string is a file of the static tree. */
+export type FileOperationId = Extract<TableOperation, { file: object }>['id'];
 /** The operations that take a JSON body. */
 export type BodyOperationId = Extract<TableOperation, { body: z.ZodType }>['id'];
 /** The route table, in the order of the index and the document. */
