@@ -26,6 +26,7 @@ import {
   type McpLookup,
   type McpRevisionFigures,
 } from './mcp.js';
+import { measureRouter } from './router.js';
 import {
   PAGES_ALL_LANGUAGES,
   PAGES_ONE_LANGUAGE,
@@ -84,7 +85,8 @@ const { values } = parseArgs({
     // `--only access` the quota counters and the key store at scale (bench/access.ts), on the first size;
     // `--only oauth` MCP lookups with an OAuth access token against a key, and a token check's cost (bench/oauth.ts);
     // `--only mcp` MCP lookups at 2026-07-28 and 2025-11-25, and at 2025-11-25 on --rev's shim (bench/mcp.ts), at
-    // --companies N (1,800 without), its section written into results.md in place of the last one at that size.
+    // --companies N (1,800 without), its section written into results.md in place of the last one at that size;
+    // `--only router` the router's reading of dynamic requests against the handlers' own parsing before it (bench/router.ts).
     only: { type: 'string' },
     // The MCP stage's code before (e.g. the commit before a change to /mcp): its shim at 2025-11-25 beside this tree's.
     rev: { type: 'string' },
@@ -100,8 +102,8 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const seconds = Number(values.seconds);
 const sizes = values.sizes ? values.sizes.split(',').map(Number) : [...new Set([1800, ...(values.companies ? [Number(values.companies)] : [])])];
-if (values.only !== undefined && !['tail', 'drain', 'access', 'oauth', 'mcp'].includes(values.only))
-  throw new Error(`--only: the stages that run alone are tail, drain, access, oauth and mcp, not ${values.only}`);
+if (values.only !== undefined && !['tail', 'drain', 'access', 'oauth', 'mcp', 'router'].includes(values.only))
+  throw new Error(`--only: the stages that run alone are tail, drain, access, oauth, mcp and router, not ${values.only}`);
 // The MCP stage alone measures one size: --companies N's, else the first of --sizes (1,800 without either).
 const mcpAloneSize = values.companies && !values.sizes ? Number(values.companies) : sizes[0]!;
 if (values.work !== undefined && !((values.only === 'tail' && sizes.length === 1) || values.only === 'mcp'))
@@ -869,6 +871,11 @@ try {
     }
     rmSync(root, { recursive: true, force: true });
     process.exit(0); // before the whole run's stages below
+  }
+  if (values.only === 'router') {
+    process.stdout.write(`${JSON.stringify(measureRouter(), null, 2)}\n`);
+    rmSync(root, { recursive: true, force: true });
+    process.exit(0);
   }
   if (values.only === 'access') {
     const work = join(root, String(sizes[0]));

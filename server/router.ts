@@ -112,6 +112,10 @@ class RequestInput implements OperationInput {
   }
 }
 
+/** A request's input as the router hands it to `op`'s handler (what bench/router.ts measures). */
+export const readInput = (op: Operation, params: Readonly<Record<string, string>>, rawQuery: string, rawBody: unknown): OperationInput =>
+  new RequestInput(op, params, rawQuery, rawBody);
+
 /** A resolved path: the operations at it (one per method), the parameter values read, and a rest path. */
 export interface Resolved {
   readonly ops: readonly Operation[];
@@ -184,7 +188,7 @@ export class Router {
       access: services.access,
       downloads: services.downloads,
     };
-    await this.handlers.get(op.id)!(new RequestInput(op, resolved.params, rawQuery, req.body), ctx);
+    await this.handlers.get(op.id)!(readInput(op, resolved.params, rawQuery, req.body), ctx);
   }
 
   /**
