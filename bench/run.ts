@@ -60,6 +60,7 @@ import {
   type Running,
   type ShimProfile,
 } from './servers.js';
+import { urls } from '../src/contract/urls.js';
 
 /**
  * npm run bench [-- --companies 100000] [--sizes 100000] [--storage-companies N|0] [--runs 3] [--seconds 3] [--port 18600] [--rev REV] [--only tail [--work DIR] | --only drain | --only access [--access-keys N] [--access-calls N] | --only mcp [--work DIR] [--rev REV] [--rounds N]]
@@ -290,22 +291,22 @@ function sampleRequests(store: SnapshotStore) {
   const enc = encodeURIComponent;
   const list = (f: (i: number) => LoadRequest) => Array.from({ length: n }, (_, i) => f(i));
   return {
-    static: list((i) => ({ path: `/api/v1/company/${pick(tickers, i)}` })),
-    canonical: list((i) => ({ path: `/api/v1/company/${pick(tickers, i)}/canonical?fields=penalties,carbon,flags` })),
-    'ranking industry': list((i) => ({ path: `/api/v1/ranking?industry=${enc(pick(industries, i))}&page=${(i % 3) + 1}` })),
+    static: list((i) => ({ path: urls.company(pick(tickers, i)) })),
+    canonical: list((i) => ({ path: `${urls.canonical(pick(tickers, i))}?fields=penalties,carbon,flags` })),
+    'ranking industry': list((i) => ({ path: `${urls.ranking}?industry=${enc(pick(industries, i))}&page=${(i % 3) + 1}` })),
     'ranking gf': list((i) => ({
-      path: `/api/v1/ranking?gf=${pick(['GF-F01', 'GF-P02', 'GF-A01', 'GF-P01', 'GF-D01', 'GF-C01', 'GF-V01', 'GF-D02'], i)}&sort=${i % 2 ? 'score_asc' : 'score_desc'}`,
+      path: `${urls.ranking}?gf=${pick(['GF-F01', 'GF-P02', 'GF-A01', 'GF-P01', 'GF-D01', 'GF-C01', 'GF-V01', 'GF-D02'], i)}&sort=${i % 2 ? 'score_asc' : 'score_desc'}`,
     })),
     'ranking q': list((i) => {
       const name = [...pick(names, i).company_name];
       const len = 1 + (i % 4);
       const from = i % Math.max(1, name.length - len);
-      return { path: `/api/v1/ranking?q=${enc(name.slice(from, from + len).join(''))}` };
+      return { path: `${urls.ranking}?q=${enc(name.slice(from, from + len).join(''))}` };
     }),
-    'compare 5': list((i) => ({ path: `/api/v1/compare?tickers=${[0, 1, 2, 3, 4].map((k) => pick(tickers, i * 5 + k)).join(',')}` })),
+    'compare 5': list((i) => ({ path: `${urls.compare}?tickers=${[0, 1, 2, 3, 4].map((k) => pick(tickers, i * 5 + k)).join(',')}` })),
     'batch 100': list((i) => ({
       method: 'POST',
-      path: '/api/v1/batch',
+      path: urls.batch,
       body: JSON.stringify({ tickers: Array.from({ length: 100 }, (_, k) => pick(tickers, i * 100 + k)) }),
     })),
   };
@@ -316,7 +317,7 @@ function packRequests(store: SnapshotStore): LoadRequest[] {
   const tickers = store.firstTickers(store.companyCount()).filter((_, i) => i % 13 === 0);
   return Array.from({ length: 200 }, (_, i) => ({
     method: 'POST',
-    path: '/api/v1/packs',
+    path: urls.packs,
     body: JSON.stringify({ tickers: Array.from({ length: 50 }, (_, k) => tickers[(i * 50 + k) % tickers.length]!) }),
   }));
 }
@@ -612,7 +613,7 @@ async function measureChanges(
     if (i % 5 === 0) q.set('min_abs_delta', String(i % 7));
     q.set('limit', '50');
     q.set('page', String(1 + ((i * 7919) % pages))); // deep pages too, past the end now and then
-    return { path: `/api/v1/changes?${q}` };
+    return { path: `${urls.changes}?${q}` };
   });
   const shim = await startShim(published, port, { KEYS_DB: keysDb });
   try {
