@@ -109,6 +109,39 @@ export function createApp(o: AppOptions): express.Express {
     next();
   });
 
+  healthRoutes(app, o);
+
+  // The Model Context Protocol (docs/mcp.md): tools over the same bodies as the API.
+  app.all(
+    MCP_PATH,
+    mcpRoute({
+      snapshots: o.snapshots,
+      access: o.access,
+      logger,
+      allowedOrigins: o.mcpAllowedOrigins,
+      resourceMetadataUrl: oauth?.resourceMetadataUrl,
+    }),
+  );
+
+  const services = { snapshots: o.snapshots, access: o.access, downloads: new DownloadSlots(o.downloads) };
+  app.use(API_BASE, (req: Request, res: Response, next: NextFunction) => router.dispatch(req, res, services).catch(next));
+
+  // OAuth for /mcp (server/oauth): its metadata, endpoints and the sign-in and consent pages.
+  app.use(oauth ? oauth.router : withoutSignIn(o.access?.keys));
+  // The keys page's forms and mailed links (issue 43), before the static pages they sit among.
+  app.use(keysRoute({ snapshots: o.snapshots, access: o.access, mailer: o.mailer, requests: keyRequests, oauth: oauth?.store, logger }));
+  app.use(pagesRoute(o.snapshots)); // pages for people, outside /api/v1
+
+  app.use((req: Request, _res: Response, next: NextFunction) => next(noSuchPath(req.originalUrl.split('?')[0]!)));
+
+  // Every failure, from any middleware, leaves through here in the one envelope.
+  app.use(errorEnvelope(o.snapshots, logger));
+
+  return app;
+}
+
+/** /healthz and /readyz, for the supervisor and the load balancer. */
+function healthRoutes(app: express.Express, o: AppOptions): void {
   app.get('/healthz', (_req, res) => {
     res.setHeader('Cache-Control', NO_STORE);
     res.json({ ok: true });
@@ -138,41 +171,20 @@ export function createApp(o: AppOptions): express.Express {
 
   // The health paths only read: any other method is a 405 naming those they take (OPTIONS is answered above).
   app.all(['/healthz', '/readyz'], (req, _res, next) => next(methodNotAllowed(req.method, READ_ONLY_METHODS)));
+}
 
-  // The Model Context Protocol (docs/mcp.md): tools over the same bodies as the API.
-  app.all(
-    MCP_PATH,
-    mcpRoute({
-      snapshots: o.snapshots,
-      access: o.access,
-      logger,
-      allowedOrigins: o.mcpAllowedOrigins,
-      resourceMetadataUrl: oauth?.resourceMetadataUrl,
-    }),
-  );
-
-  const services = { snapshots: o.snapshots, access: o.access, downloads: new DownloadSlots(o.downloads) };
-  app.use(API_BASE, (req: Request, res: Response, next: NextFunction) => router.dispatch(req, res, services).catch(next));
-
-  // OAuth for /mcp (server/oauth): its metadata, endpoints and the sign-in and consent pages.
-  app.use(oauth ? oauth.router : withoutSignIn(o.access?.keys));
-  // The keys page's forms and mailed links (issue 43), before the static pages they sit among.
-  app.use(keysRoute({ snapshots: o.snapshots, access: o.access, mailer: o.mailer, requests: keyRequests, oauth: oauth?.store, logger }));
-  app.use(pagesRoute(o.snapshots)); // pages for people, outside /api/v1
-
-  app.use((req: Request, _res: Response, next: NextFunction) => next(noSuchPath(req.originalUrl.split('?')[0]!)));
-
-  // Every failure, from any middleware, leaves through here in the one envelope.
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+/** The error middleware: any failure as the contract's envelope, with its status and headers (an unexpected one logged). */
+function errorEnvelope(snapshots: SnapshotSource, logger: Logger) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const { error, unexpected } = toApiError(err);
-    o.snapshots.readFailed(err); // a damaged database makes the shim unready until its file changes
+    snapshots.readFailed(err); // a damaged database makes the shim unready until its file changes
     const requestId = (res.locals.requestId as string | undefined) ?? randomUUID();
     if (unexpected) logger.error('unhandled error', { request_id: requestId, path: req.path, error: err instanceof Error ? err.stack : String(err) });
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    const body = errorBody(o.snapshots, error.code, error.message, requestId);
+    const body = errorBody(snapshots, error.code, error.message, requestId);
     res.status(error.status);
     res.set({ ...CORS_HEADERS, ...error.headers, 'X-Request-Id': requestId, 'Cache-Control': NO_STORE, 'Content-Type': JSON_TYPE });
     res.removeHeader('ETag');
@@ -180,9 +192,7 @@ export function createApp(o: AppOptions): express.Express {
     const bytes = Buffer.from(JSON.stringify(body), 'utf8');
     res.setHeader('Content-Length', bytes.length);
     res.end(req.method === 'HEAD' ? undefined : bytes);
-  });
-
-  return app;
+  };
 }
 
 /** Whether PUBLIC_URL can be OAuth's issuer (https, or http to loopback); if not, says so once in the log. */
