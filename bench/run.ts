@@ -63,7 +63,7 @@ import {
 import { urls } from '../src/contract/urls.js';
 
 /**
- * npm run bench [-- --companies 100000] [--sizes 100000] [--storage-companies N|0] [--runs 3] [--seconds 3] [--port 18600] [--rev REV] [--only tail [--work DIR] | --only drain | --only access [--access-keys N] [--access-calls N] | --only mcp [--work DIR] [--rev REV] [--rounds N]]
+ * npm run bench [-- --companies 100000] [--sizes 100000] [--storage-companies N|0] [--runs 3] [--seconds 3] [--port 18600] [--rev REV] [--only tail [--work DIR] | --only drain | --only access [--access-keys N] [--access-calls N] | --only mcp [--work DIR] [--rev REV] [--rounds N] | --only router]
  * Measures, in one run on this machine: each build stage at 1,800 companies (and at --companies N),
  * the tree writer against plain fs writes of the same bytes, and serving over loopback — a static
  * file through the shim and through nginx, and every dynamic endpoint — as throughput, latency and
