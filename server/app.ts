@@ -96,7 +96,7 @@ export function createApp(o: AppOptions): express.Express {
 
   app.use((req, res, next) => {
     res.locals.requestId = setCommonHeaders(res);
-    const tooLarge = sizeRefusal(req);
+    const tooLarge = sizeRefusal(req, res);
     if (tooLarge) return next(tooLarge);
     if (req.method === 'OPTIONS') {
       // /mcp and OAuth's endpoints take Authorization from browser clients; the API takes X-API-Key.

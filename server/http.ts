@@ -87,18 +87,24 @@ export function setCommonHeaders(res: ServerResponse): string {
   return requestId;
 }
 
-const sizeChecks = new WeakMap<IncomingMessage, ApiError | null>();
+/** A response's locals (Express's `res.locals`), which Express creates only when the response has none. */
+type WithLocals = ServerResponse & { locals?: Record<string, unknown> };
 
 /**
- * A request's URL and header sizes against the contract's limits (request-path.ts), checked once per
- * request: by the HTTP server before its fast path (server/serve.ts), and remembered for the app,
- * which checks it itself only for a request that did not come through that server (tests' own).
+ * The HTTP server's check of a request's URL and header sizes (request-path.ts requestTooLarge),
+ * made before its fast path (server/serve.ts), left for the app in the response's locals: Express
+ * keeps locals it finds (and would otherwise make the same object), so the check runs once per
+ * request at no extra allocation.
  */
-export function sizeRefusal(req: IncomingMessage): ApiError | null {
-  let refusal = sizeChecks.get(req);
-  if (refusal === undefined) {
-    refusal = requestTooLarge(req.url ?? '', req.rawHeaders);
-    sizeChecks.set(req, refusal);
-  }
-  return refusal;
+export function noteSizeChecked(res: ServerResponse, refusal: ApiError | null): void {
+  const locals: Record<string, unknown> = Object.create(null);
+  locals.sizeRefusal = refusal;
+  (res as WithLocals).locals = locals;
+}
+
+/** The request's size refusal: the HTTP server's, else checked here (a request that did not come through that server: tests' own). */
+export function sizeRefusal(req: IncomingMessage, res: ServerResponse): ApiError | null {
+  const locals = (res as WithLocals).locals;
+  if (locals && 'sizeRefusal' in locals) return locals.sizeRefusal as ApiError | null;
+  return requestTooLarge(req.url ?? '', req.rawHeaders);
 }
