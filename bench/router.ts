@@ -4,12 +4,12 @@ import { parseQuery } from '../src/contract/parse-request.js';
 import { canonicalQuerySchema, compareQuerySchema, noQuerySchema, rankingQuerySchema, registryQuerySchema } from '../src/contract/queries.js';
 import { apiSegments } from '../src/contract/request-path.js';
 import { urls } from '../src/contract/urls.js';
-import { readInput, Router } from '../server/router.js';
+import { Router } from '../server/router.js';
 import { median } from './load.js';
 
 /**
  * The router's reading of a request on the dynamic paths: the path matched and its parameters read,
- * then the query parsed by the operation's own declaration (server/router.ts `readInput`), against
+ * then the query parsed by the operation's own declaration (server/router.ts `inputOf`), against
  * the way each handler read its query before, naming its schema and path itself (`BEFORE`, kept here
  * only to compare). In-process, in alternating rounds (A B, B A, …) so that a busy machine's slow
  * spells fall on both; the figure is the ratio of the medians (new ÷ before, of requests per second).
@@ -53,7 +53,7 @@ function ways(router: Router): { before: Way; now: Way } {
     },
     now: (url) => {
       const { op, params, rawQuery } = resolve(url);
-      return readInput(op, params, rawQuery, undefined).query;
+      return router.inputOf(op, params, rawQuery, undefined).query;
     },
   };
 }

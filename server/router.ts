@@ -96,13 +96,15 @@ class RequestInput implements OperationInput {
 
   constructor(
     private readonly op: Operation,
+    /** How the operation's 400s name it (`endpointName`), made once per operation. */
+    private readonly endpoint: string,
     readonly params: Readonly<Record<string, string>>,
     private readonly rawQuery: string,
     private readonly rawBody: unknown,
   ) {}
 
   get query(): unknown {
-    if (this.#query === UNREAD) this.#query = parseQuery(this.op.query ?? noQuerySchema, this.rawQuery, endpointName(this.op));
+    if (this.#query === UNREAD) this.#query = parseQuery(this.op.query ?? noQuerySchema, this.rawQuery, this.endpoint);
     return this.#query;
   }
 
@@ -111,10 +113,6 @@ class RequestInput implements OperationInput {
     return this.#body;
   }
 }
-
-/** A request's input as the router hands it to `op`'s handler (what bench/router.ts measures). */
-export const readInput = (op: Operation, params: Readonly<Record<string, string>>, rawQuery: string, rawBody: unknown): OperationInput =>
-  new RequestInput(op, params, rawQuery, rawBody);
 
 /** A resolved path: the operations at it (one per method), the parameter values read, and a rest path. */
 export interface Resolved {
@@ -134,8 +132,8 @@ const jsonBody = express.json({ limit: LIMITS.bodyBytes, strict: false, type: ()
 
 export class Router {
   readonly matcher: RouteMatcher;
-  /** Each operation's handler, made once. */
-  private readonly handlers = new Map<string, Answer>();
+  /** Each operation's handler and the name its 400s give it, made once. */
+  private readonly handlers = new Map<string, { answer: Answer; endpoint: string }>();
   private readonly staticFile = (segments: readonly string[]) => this.fileOf(segments);
 
   constructor(
@@ -145,7 +143,7 @@ export class Router {
     this.matcher = new RouteMatcher(table);
     for (const op of table) {
       if (!op.file && !answer.handlers[op.id]) throw new Error(`Route ${op.id} has neither a static file nor a handler (server/router.ts)`);
-      this.handlers.set(op.id, this.makeHandler(op));
+      this.handlers.set(op.id, { answer: this.makeHandler(op), endpoint: endpointName(op) });
     }
   }
 
@@ -188,7 +186,8 @@ export class Router {
       access: services.access,
       downloads: services.downloads,
     };
-    await this.handlers.get(op.id)!(readInput(op, resolved.params, rawQuery, req.body), ctx);
+    const { answer, endpoint } = this.handlers.get(op.id)!;
+    await answer(new RequestInput(op, endpoint, resolved.params, rawQuery, req.body), ctx);
   }
 
   /**
@@ -200,6 +199,11 @@ export class Router {
     const match = this.matcher.match(segments);
     if (!match) return null;
     return { ops: match.ops, params: readParams(match), rest: match.rest };
+  }
+
+  /** A request's input as its handler gets it: read by `op`'s declaration (what bench/router.ts measures). */
+  inputOf(op: Operation, params: Readonly<Record<string, string>>, rawQuery: string, rawBody: unknown): OperationInput {
+    return new RequestInput(op, this.handlers.get(op.id)!.endpoint, params, rawQuery, rawBody);
   }
 
   private makeHandler(op: Operation): Answer {
