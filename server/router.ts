@@ -87,8 +87,9 @@ const UNREAD = Symbol('unread');
 /**
  * A request's input, read by its operation's declaration. The query and the body are parsed when
  * the handler first reads them, once: where the contract checks something else first (a pinned
- * read's snapshot, a download's slot), that stays first; a handler that reads neither (a download,
- * its folder's redirect) takes any query string, as the front does.
+ * read's snapshot, a download's slot), that stays first. A handler that reads neither answers
+ * whatever the query string: a download (`queryIgnored`: the front serves it, query and all) and the
+ * redirect of its folder.
  */
 class RequestInput implements OperationInput {
   #query: unknown = UNREAD;
