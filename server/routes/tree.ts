@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileForUrlPath } from '../../src/contract/urls.js';
+import { fileForUrlPath } from '../../src/contract/api-paths.js';
 import { ApiError, notFound } from '../../src/contract/errors.js';
 import { etagOf, sendBody, type CachedFile } from '../http.js';
 import type { RouteContext } from '../context.js';
