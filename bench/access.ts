@@ -18,6 +18,7 @@ import { addFillerKeys } from '../test/helpers/many-keys.js';
 import { median, medianRatio, type LoadResult } from './load.js';
 import { paced } from './paced.js';
 import { peakRssMb, startShim } from './servers.js';
+import { urls } from '../src/contract/urls.js';
 
 const run = promisify(execFile);
 
@@ -187,7 +188,7 @@ export async function measureKeyStore(o: {
   const shim = await startShim(o.published, o.port, { KEYS_DB: keysDb });
   try {
     const requests = Array.from({ length: 200 }, (_, i) => ({
-      path: `/api/v1/ranking?limit=1&page=${(i % 5) + 1}`,
+      path: `${urls.ranking}?limit=1&page=${(i % 5) + 1}`,
       headers: { 'X-API-Key': loadKeys[i % loadKeys.length]! },
     }));
     const keysCommand = async (...args: string[]) => {
@@ -197,7 +198,7 @@ export async function measureKeyStore(o: {
       });
       return { ms: performance.now() - start, last: stdout.trim().split('\n').at(-1)! };
     };
-    const status = async (key: string) => (await fetch(`${shim.base}/api/v1/ranking?limit=1`, { headers: { 'X-API-Key': key } })).status;
+    const status = async (key: string) => (await fetch(`${shim.base}${urls.ranking}?limit=1`, { headers: { 'X-API-Key': key } })).status;
     const rounds: KeyStoreFigures['rounds'] = [];
     for (let i = 0; i < o.rounds; i++) {
       const load = () => paced(shim.base, requests, { rate: o.rate, seconds: o.seconds });

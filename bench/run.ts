@@ -26,6 +26,7 @@ import {
   type McpLookup,
   type McpRevisionFigures,
 } from './mcp.js';
+import { measureRouter } from './router.js';
 import {
   PAGES_ALL_LANGUAGES,
   PAGES_ONE_LANGUAGE,
@@ -59,9 +60,10 @@ import {
   type Running,
   type ShimProfile,
 } from './servers.js';
+import { urls } from '../src/contract/urls.js';
 
 /**
- * npm run bench [-- --companies 100000] [--sizes 100000] [--storage-companies N|0] [--runs 3] [--seconds 3] [--port 18600] [--rev REV] [--only tail [--work DIR] | --only drain | --only access [--access-keys N] [--access-calls N] | --only mcp [--work DIR] [--rev REV] [--rounds N]]
+ * npm run bench [-- --companies 100000] [--sizes 100000] [--storage-companies N|0] [--runs 3] [--seconds 3] [--port 18600] [--rev REV] [--only tail [--work DIR] | --only drain | --only access [--access-keys N] [--access-calls N] | --only mcp [--work DIR] [--rev REV] [--rounds N] | --only router]
  * Measures, in one run on this machine: each build stage at 1,800 companies (and at --companies N),
  * the tree writer against plain fs writes of the same bytes, and serving over loopback — a static
  * file through the shim and through nginx, and every dynamic endpoint — as throughput, latency and
@@ -84,7 +86,8 @@ const { values } = parseArgs({
     // `--only access` the quota counters and the key store at scale (bench/access.ts), on the first size;
     // `--only oauth` MCP lookups with an OAuth access token against a key, and a token check's cost (bench/oauth.ts);
     // `--only mcp` MCP lookups at 2026-07-28 and 2025-11-25, and at 2025-11-25 on --rev's shim (bench/mcp.ts), at
-    // --companies N (1,800 without), its section written into results.md in place of the last one at that size.
+    // --companies N (1,800 without), its section written into results.md in place of the last one at that size;
+    // `--only router` the router's reading of dynamic requests against the handlers' own parsing before it (bench/router.ts).
     only: { type: 'string' },
     // The MCP stage's code before (e.g. the commit before a change to /mcp): its shim at 2025-11-25 beside this tree's.
     rev: { type: 'string' },
@@ -100,8 +103,8 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const seconds = Number(values.seconds);
 const sizes = values.sizes ? values.sizes.split(',').map(Number) : [...new Set([1800, ...(values.companies ? [Number(values.companies)] : [])])];
-if (values.only !== undefined && !['tail', 'drain', 'access', 'oauth', 'mcp'].includes(values.only))
-  throw new Error(`--only: the stages that run alone are tail, drain, access, oauth and mcp, not ${values.only}`);
+if (values.only !== undefined && !['tail', 'drain', 'access', 'oauth', 'mcp', 'router'].includes(values.only))
+  throw new Error(`--only: the stages that run alone are tail, drain, access, oauth, mcp and router, not ${values.only}`);
 // The MCP stage alone measures one size: --companies N's, else the first of --sizes (1,800 without either).
 const mcpAloneSize = values.companies && !values.sizes ? Number(values.companies) : sizes[0]!;
 if (values.work !== undefined && !((values.only === 'tail' && sizes.length === 1) || values.only === 'mcp'))
@@ -288,22 +291,22 @@ function sampleRequests(store: SnapshotStore) {
   const enc = encodeURIComponent;
   const list = (f: (i: number) => LoadRequest) => Array.from({ length: n }, (_, i) => f(i));
   return {
-    static: list((i) => ({ path: `/api/v1/company/${pick(tickers, i)}` })),
-    canonical: list((i) => ({ path: `/api/v1/company/${pick(tickers, i)}/canonical?fields=penalties,carbon,flags` })),
-    'ranking industry': list((i) => ({ path: `/api/v1/ranking?industry=${enc(pick(industries, i))}&page=${(i % 3) + 1}` })),
+    static: list((i) => ({ path: urls.company(pick(tickers, i)) })),
+    canonical: list((i) => ({ path: `${urls.canonical(pick(tickers, i))}?fields=penalties,carbon,flags` })),
+    'ranking industry': list((i) => ({ path: `${urls.ranking}?industry=${enc(pick(industries, i))}&page=${(i % 3) + 1}` })),
     'ranking gf': list((i) => ({
-      path: `/api/v1/ranking?gf=${pick(['GF-F01', 'GF-P02', 'GF-A01', 'GF-P01', 'GF-D01', 'GF-C01', 'GF-V01', 'GF-D02'], i)}&sort=${i % 2 ? 'score_asc' : 'score_desc'}`,
+      path: `${urls.ranking}?gf=${pick(['GF-F01', 'GF-P02', 'GF-A01', 'GF-P01', 'GF-D01', 'GF-C01', 'GF-V01', 'GF-D02'], i)}&sort=${i % 2 ? 'score_asc' : 'score_desc'}`,
     })),
     'ranking q': list((i) => {
       const name = [...pick(names, i).company_name];
       const len = 1 + (i % 4);
       const from = i % Math.max(1, name.length - len);
-      return { path: `/api/v1/ranking?q=${enc(name.slice(from, from + len).join(''))}` };
+      return { path: `${urls.ranking}?q=${enc(name.slice(from, from + len).join(''))}` };
     }),
-    'compare 5': list((i) => ({ path: `/api/v1/compare?tickers=${[0, 1, 2, 3, 4].map((k) => pick(tickers, i * 5 + k)).join(',')}` })),
+    'compare 5': list((i) => ({ path: `${urls.compare}?tickers=${[0, 1, 2, 3, 4].map((k) => pick(tickers, i * 5 + k)).join(',')}` })),
     'batch 100': list((i) => ({
       method: 'POST',
-      path: '/api/v1/batch',
+      path: urls.batch,
       body: JSON.stringify({ tickers: Array.from({ length: 100 }, (_, k) => pick(tickers, i * 100 + k)) }),
     })),
   };
@@ -314,7 +317,7 @@ function packRequests(store: SnapshotStore): LoadRequest[] {
   const tickers = store.firstTickers(store.companyCount()).filter((_, i) => i % 13 === 0);
   return Array.from({ length: 200 }, (_, i) => ({
     method: 'POST',
-    path: '/api/v1/packs',
+    path: urls.packs,
     body: JSON.stringify({ tickers: Array.from({ length: 50 }, (_, k) => tickers[(i * 50 + k) % tickers.length]!) }),
   }));
 }
@@ -610,7 +613,7 @@ async function measureChanges(
     if (i % 5 === 0) q.set('min_abs_delta', String(i % 7));
     q.set('limit', '50');
     q.set('page', String(1 + ((i * 7919) % pages))); // deep pages too, past the end now and then
-    return { path: `/api/v1/changes?${q}` };
+    return { path: `${urls.changes}?${q}` };
   });
   const shim = await startShim(published, port, { KEYS_DB: keysDb });
   try {
@@ -869,6 +872,11 @@ try {
     }
     rmSync(root, { recursive: true, force: true });
     process.exit(0); // before the whole run's stages below
+  }
+  if (values.only === 'router') {
+    process.stdout.write(`${JSON.stringify(measureRouter(), null, 2)}\n`);
+    rmSync(root, { recursive: true, force: true });
+    process.exit(0);
   }
   if (values.only === 'access') {
     const work = join(root, String(sizes[0]));

@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'no
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { nginxConfig } from '../build-scripts/deploy/nginx-config.js';
+import { urls } from '../src/contract/urls.js';
+import { API_BASE } from '../src/contract/api-paths.js';
 
 export interface Running {
   base: string;
@@ -165,7 +167,7 @@ http {
   server {
     listen 127.0.0.1:${port};
     root ${resolve(treeDir)};
-    location /api/v1/ {
+    location ${API_BASE}/ {
       default_type application/json;
       add_header Access-Control-Allow-Origin * always;
       add_header Cache-Control "public, max-age=3600" always;
@@ -177,7 +179,7 @@ http {
   );
   const child = spawn(nginx, ['-p', prefix, '-c', conf], { stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/api/v1/methodology`, child, 20);
+  await waitFor(`${base}${urls.methodology}`, child, 20);
   return { base, pid: child.pid!, stop: stopper(child) };
 }
 
@@ -206,7 +208,7 @@ export async function startShippedNginx(snapshotsDir: string, port: number, work
   );
   const child = spawn(nginx, ['-p', runtimeDir, '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/api/v1/methodology`, child, 20);
+  await waitFor(`${base}${urls.methodology}`, child, 20);
   return { base, pid: child.pid!, stop: stopper(child) };
 }
 

@@ -5,6 +5,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { load, median, medianRatio, type LoadRequest, type LoadResult } from './load.js';
 import { cpuMs } from './servers.js';
+import { urls } from '../src/contract/urls.js';
+import { API_BASE } from '../src/contract/api-paths.js';
 
 /**
  * npm run bench:serving-against -- --rev REV [--companies 1800] [--rounds 5] [--seconds 3] [--connections 10] [--port 18700]
@@ -79,18 +81,18 @@ try {
   shims.push(now);
   const then = await startShim(base, Number(values.port) + 1);
   shims.push(then);
-  const ranking = (await (await fetch(`${now.base}/api/v1/ranking?limit=3`)).json()) as { data: { ticker: string }[] };
+  const ranking = (await (await fetch(`${now.base}${urls.ranking}?limit=3`)).json()) as { data: { ticker: string }[] };
   const [a, b, c] = ranking.data.map((i) => i.ticker) as [string, string, string];
   const endpoints: { name: string; requests: LoadRequest[] }[] = [
-    { name: 'company file (static)', requests: [{ path: `/api/v1/company/${a}` }] },
-    { name: 'canonical file (static)', requests: [{ path: `/api/v1/company/${b}/canonical` }] },
-    { name: 'ranking page 2 (static)', requests: [{ path: '/api/v1/ranking/page/2' }] },
-    { name: 'methodology (static)', requests: [{ path: '/api/v1/methodology' }] },
-    { name: 'ranking ?limit=10 (computed)', requests: [{ path: '/api/v1/ranking?limit=10&sort=score_asc' }] },
-    { name: 'canonical ?fields= (computed)', requests: [{ path: `/api/v1/company/${c}/canonical?fields=flags,carbon` }] },
-    { name: 'compare (computed)', requests: [{ path: `/api/v1/compare?tickers=${a},${b},${c}` }] },
-    { name: 'POST /batch (computed)', requests: [{ method: 'POST', path: '/api/v1/batch', body: JSON.stringify({ tickers: [a, b, c] }) }] },
-    { name: 'unknown path (404)', requests: [{ path: '/api/v1/nothing/here' }] },
+    { name: 'company file (static)', requests: [{ path: urls.company(a) }] },
+    { name: 'canonical file (static)', requests: [{ path: urls.canonical(b) }] },
+    { name: 'ranking page 2 (static)', requests: [{ path: urls.rankingPage(2) }] },
+    { name: 'methodology (static)', requests: [{ path: urls.methodology }] },
+    { name: 'ranking ?limit=10 (computed)', requests: [{ path: `${urls.ranking}?limit=10&sort=score_asc` }] },
+    { name: 'canonical ?fields= (computed)', requests: [{ path: `${urls.canonical(c)}?fields=flags,carbon` }] },
+    { name: 'compare (computed)', requests: [{ path: `${urls.compare}?tickers=${a},${b},${c}` }] },
+    { name: 'POST /batch (computed)', requests: [{ method: 'POST', path: urls.batch, body: JSON.stringify({ tickers: [a, b, c] }) }] },
+    { name: 'unknown path (404)', requests: [{ path: `${API_BASE}/nothing/here` }] },
   ];
   console.log(`this tree against ${values.rev}, ${values.companies} companies, ${rounds} rounds of ${o.seconds} s at ${o.connections} connections`);
   /** One load run, with the shim's CPU per answered request (steadier than req/s when the machine is shared). */

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { openApiDocument } from '../src/contract/openapi.js';
 import type { SnapshotEntry, SnapshotsResponse } from '../src/contract/snapshots.js';
 import { snapshotsResponseSchema } from '../src/contract/snapshots.js';
-import { fileForUrlPath, urls } from '../src/contract/urls.js';
+import { fileForUrlPath } from '../src/contract/api-paths.js';
+import { urls } from '../src/contract/urls.js';
 import { publishedSnapshotIds } from '../src/snapshot/published.js';
 import { prunedSnapshotIds } from '../src/snapshot/retention.js';
 import type { SnapshotStore } from '../src/snapshot/store.js';
@@ -40,7 +41,7 @@ export interface IndexFilesOptions {
  */
 export function writeIndexFiles(o: IndexFilesOptions): { body: SnapshotsResponse; files: number; bytes: number } {
   const meta = o.store.meta;
-  const downloadsUrl = urls.downloads(o.id);
+  const downloadsUrl = urls.downloadFolder(o.id);
   const self: SnapshotEntry = {
     dataset_snapshot_id: o.id,
     data_asof: meta.data_asof,

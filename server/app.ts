@@ -4,31 +4,21 @@ import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { LIMITS } from '../src/contract/vocabulary.js';
-import { API_BASE } from '../src/contract/urls.js';
+import { API_BASE } from '../src/contract/api-paths.js';
 import type { Access } from './access/index.js';
-import { bucketsFor } from '../src/contract/routes.js';
-import type { RouteContext } from './routes/context.js';
 import { DownloadSlots } from './kit/download-slots.js';
 import { type DownloadLimits } from '../src/contract/downloads.js';
 import { ApiError, badRequest, headersTooLarge, methodNotAllowed, uriTooLong } from '../src/contract/errors.js';
 import { errorBody, toApiError } from './kit/errors.js';
-import {
-  CACHE_PRIVATE,
-  CORS_HEADERS,
-  JSON_TYPE,
-  MCP_PREFLIGHT_HEADERS,
-  NO_STORE,
-  PREFLIGHT_HEADERS,
-  READ_ONLY_METHODS,
-} from '../src/contract/headers.js';
-import { setCommonHeaders } from './kit/http.js';
+import { CORS_HEADERS, JSON_TYPE, MCP_PREFLIGHT_HEADERS, NO_STORE, PREFLIGHT_HEADERS, READ_ONLY_METHODS } from '../src/contract/headers.js';
+import { setCommonHeaders, sizeRefusal } from './kit/http.js';
 import { silentLogger, type Logger } from './kit/logger.js';
 import type { Metrics } from './kit/metrics.js';
 import { mcpRoute } from './mcp/route.js';
-import { MCP_PATH } from '../src/contract/urls.js';
+import { MCP_PATH } from '../src/contract/api-paths.js';
 import { observeRequests, type ObserveRejected } from './kit/observe.js';
-import { apiSegments, requestTooLarge } from '../src/contract/request-path.js';
-import { Router, unknownPath, useRouter } from './router.js';
+import { Router, useRouter } from './router.js';
+import { noSuchPath } from '../src/contract/named-errors.js';
 import { pagesRoute } from './routes/pages.js';
 import { keysRoute } from './routes/keys.js';
 import type { KeyMailer } from './access/key-mail.js';
@@ -64,7 +54,6 @@ export interface AppOptions {
   oauthClientMetadataPrivate?: boolean;
 }
 
-const MAX_BODY = LIMITS.bodyBytes;
 /** OAuth's endpoints a browser client calls across origins (their preflight allows Authorization). */
 const OAUTH_CORS = new Set<string>(OAUTH_CORS_PATHS);
 
@@ -84,7 +73,6 @@ export function createApp(o: AppOptions): express.Express {
   // A log line and metrics per request, started by the HTTP server (server/serve.ts), fast path included.
   const router = o.router ?? new Router();
   useRouter(app, router);
-  const staticFile = (segments: readonly string[]) => router.fileOf(segments);
   observeRequests({ app, logger, metrics: o.metrics, snapshots: o.snapshots, routes: router.matcher });
 
   // Keys from the page and OAuth's sign-in both need mail (a person proves an address by a mailed link).
@@ -108,7 +96,7 @@ export function createApp(o: AppOptions): express.Express {
 
   app.use((req, res, next) => {
     res.locals.requestId = setCommonHeaders(res);
-    const tooLarge = requestTooLarge(req.originalUrl, req.rawHeaders);
+    const tooLarge = sizeRefusal(req, res);
     if (tooLarge) return next(tooLarge);
     if (req.method === 'OPTIONS') {
       // /mcp and OAuth's endpoints take Authorization from browser clients; the API takes X-API-Key.
@@ -121,6 +109,39 @@ export function createApp(o: AppOptions): express.Express {
     next();
   });
 
+  healthRoutes(app, o);
+
+  // The Model Context Protocol (docs/mcp.md): tools over the same bodies as the API.
+  app.all(
+    MCP_PATH,
+    mcpRoute({
+      snapshots: o.snapshots,
+      access: o.access,
+      logger,
+      allowedOrigins: o.mcpAllowedOrigins,
+      resourceMetadataUrl: oauth?.resourceMetadataUrl,
+    }),
+  );
+
+  const services = { snapshots: o.snapshots, access: o.access, downloads: new DownloadSlots(o.downloads) };
+  app.use(API_BASE, (req: Request, res: Response, next: NextFunction) => router.dispatch(req, res, services).catch(next));
+
+  // OAuth for /mcp (server/oauth): its metadata, endpoints and the sign-in and consent pages.
+  app.use(oauth ? oauth.router : withoutSignIn(o.access?.keys));
+  // The keys page's forms and mailed links (issue 43), before the static pages they sit among.
+  app.use(keysRoute({ snapshots: o.snapshots, access: o.access, mailer: o.mailer, requests: keyRequests, oauth: oauth?.store, logger }));
+  app.use(pagesRoute(o.snapshots)); // pages for people, outside /api/v1
+
+  app.use((req: Request, _res: Response, next: NextFunction) => next(noSuchPath(req.originalUrl.split('?')[0]!)));
+
+  // Every failure, from any middleware, leaves through here in the one envelope.
+  app.use(errorEnvelope(o.snapshots, logger));
+
+  return app;
+}
+
+/** /healthz and /readyz, for the supervisor and the load balancer. */
+function healthRoutes(app: express.Express, o: AppOptions): void {
   app.get('/healthz', (_req, res) => {
     res.setHeader('Cache-Control', NO_STORE);
     res.json({ ok: true });
@@ -150,83 +171,20 @@ export function createApp(o: AppOptions): express.Express {
 
   // The health paths only read: any other method is a 405 naming those they take (OPTIONS is answered above).
   app.all(['/healthz', '/readyz'], (req, _res, next) => next(methodNotAllowed(req.method, READ_ONLY_METHODS)));
+}
 
-  // The Model Context Protocol (docs/mcp.md): tools over the same bodies as the API.
-  app.all(
-    MCP_PATH,
-    mcpRoute({
-      snapshots: o.snapshots,
-      access: o.access,
-      logger,
-      allowedOrigins: o.mcpAllowedOrigins,
-      resourceMetadataUrl: oauth?.resourceMetadataUrl,
-    }),
-  );
-
-  const jsonBody = express.json({ limit: MAX_BODY, strict: false, type: () => true });
-  const downloads = new DownloadSlots(o.downloads);
-
-  app.use(API_BASE, async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      const query = req.originalUrl.indexOf('?');
-      const rawPath = query < 0 ? req.originalUrl : req.originalUrl.slice(0, query);
-      const rawQuery = query < 0 ? '' : req.originalUrl.slice(query + 1);
-      const segments = apiSegments(rawPath);
-      const resolved = segments && router.resolve(segments);
-      if (!resolved) throw unknownPath(rawPath);
-      const method = req.method === 'HEAD' ? 'GET' : req.method;
-      const op = resolved.ops.find((o) => o.method === method);
-      if (!op) {
-        const methods = resolved.ops.map((o) => o.method);
-        const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-        throw methodNotAllowed(req.method, allow);
-      }
-      const buckets = bucketsFor(op, method, rawQuery);
-      // A metered answer is private to its caller (contract 1), with or without quotas switched on.
-      if (buckets.length > 0) res.setHeader('Cache-Control', CACHE_PRIVATE);
-      await o.access?.meter(req, res, buckets);
-      if (method === 'POST') {
-        const type = req.headers['content-type'] ?? '';
-        if (!/^application\/json\s*(;|$)/i.test(type)) throw badRequest('POST bodies must be sent with Content-Type: application/json.');
-        await new Promise<void>((resolve, reject) => jsonBody(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
-      }
-      const ctx: RouteContext = {
-        req,
-        res,
-        store: o.snapshots.current(),
-        source: o.snapshots,
-        rawQuery,
-        params: resolved.params,
-        rest: resolved.rest,
-        staticFile,
-        access: o.access,
-        downloads,
-      };
-      await router.handlerOf(op)(ctx);
-    } catch (e) {
-      next(e);
-    }
-  });
-
-  // OAuth for /mcp (server/oauth): its metadata, endpoints and the sign-in and consent pages.
-  app.use(oauth ? oauth.router : withoutSignIn(o.access?.keys));
-  // The keys page's forms and mailed links (issue 43), before the static pages they sit among.
-  app.use(keysRoute({ snapshots: o.snapshots, access: o.access, mailer: o.mailer, requests: keyRequests, oauth: oauth?.store, logger }));
-  app.use(pagesRoute(o.snapshots)); // pages for people, outside /api/v1
-
-  app.use((req: Request, _res: Response, next: NextFunction) => next(unknownPath(req.originalUrl.split('?')[0]!)));
-
-  // Every failure, from any middleware, leaves through here in the one envelope.
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+/** The error middleware: any failure as the contract's envelope, with its status and headers (an unexpected one logged). */
+function errorEnvelope(snapshots: SnapshotSource, logger: Logger) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const { error, unexpected } = toApiError(err);
-    o.snapshots.readFailed(err); // a damaged database makes the shim unready until its file changes
+    snapshots.readFailed(err); // a damaged database makes the shim unready until its file changes
     const requestId = (res.locals.requestId as string | undefined) ?? randomUUID();
     if (unexpected) logger.error('unhandled error', { request_id: requestId, path: req.path, error: err instanceof Error ? err.stack : String(err) });
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    const body = errorBody(o.snapshots, error.code, error.message, requestId);
+    const body = errorBody(snapshots, error.code, error.message, requestId);
     res.status(error.status);
     res.set({ ...CORS_HEADERS, ...error.headers, 'X-Request-Id': requestId, 'Cache-Control': NO_STORE, 'Content-Type': JSON_TYPE });
     res.removeHeader('ETag');
@@ -234,9 +192,7 @@ export function createApp(o: AppOptions): express.Express {
     const bytes = Buffer.from(JSON.stringify(body), 'utf8');
     res.setHeader('Content-Length', bytes.length);
     res.end(req.method === 'HEAD' ? undefined : bytes);
-  });
-
-  return app;
+  };
 }
 
 /** Whether PUBLIC_URL can be OAuth's issuer (https, or http to loopback); if not, says so once in the log. */

@@ -19,6 +19,7 @@ import {
 } from './kit/settings.js';
 import { handleShutdown, SHUTDOWN_DEFAULTS, type Shutdown } from './shutdown.js';
 import { snapshotsDirFromEnv } from '../src/snapshot/published.js';
+import { urls } from '../src/contract/urls.js';
 
 /**
  * Reads the environment and listens. `npm start` runs server/start.ts, which first publishes the
@@ -146,7 +147,7 @@ server.listen(port, host, async () => {
     snapshot = { snapshot_error: (e as Error).message };
   }
   logger.info('listening', {
-    url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}/api/v1/`,
+    url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}${urls.index}`,
     ...snapshot,
     quota_counters: redisUrl ? 'redis' : 'memory',
     keys_by_mail: mail ? mail.publicUrl : null,

@@ -2,9 +2,9 @@ import { createServer, IncomingMessage, ServerResponse, type Server } from 'node
 import type { Express } from 'express';
 import { LIMITS } from '../src/contract/vocabulary.js';
 import { canonicalUrls, fullPath, type Operation } from '../src/contract/routes.js';
-import { requestTooLarge } from '../src/contract/request-path.js';
 import { answerClientErrors } from './app.js';
-import { sendBody, setCommonHeaders } from './kit/http.js';
+import { requestTooLarge } from '../src/contract/request-path.js';
+import { noteSizeChecked, sendBody, setCommonHeaders } from './kit/http.js';
 import { holdIdleConnections } from './keep-alive.js';
 import { KEEP_ALIVE } from '../src/contract/keep-alive.js';
 import { observersOf, type Observe } from './kit/observe.js';
@@ -96,7 +96,9 @@ export function createHttpServer(app: Express, snapshots: SnapshotSource, custom
       connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
     },
     (req, res) => {
-      if (!requestTooLarge(req.url ?? '', req.rawHeaders) && serveStaticFile(req, res, snapshots, staticOp, observe)) return;
+      const refusal = requestTooLarge(req.url ?? '', req.rawHeaders);
+      if (!refusal && serveStaticFile(req, res, snapshots, staticOp, observe)) return;
+      noteSizeChecked(res, refusal);
       observe?.(req, res); // a line and metrics for every request the app answers
       app(req, res);
     },

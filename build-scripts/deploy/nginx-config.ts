@@ -27,9 +27,10 @@ import { LIMITS, SNAPSHOT_ID_PATTERN } from '../../src/contract/vocabulary.js';
 import { ROUTES } from '../../src/contract/routes.js';
 import { DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from '../../src/contract/downloads.js';
 import { KEEP_ALIVE } from '../../src/contract/keep-alive.js';
-import { MCP_PATH } from '../../src/contract/urls.js';
+import { MCP_PATH } from '../../src/contract/api-paths.js';
 import { OAUTH_CORS_PATHS } from '../../src/contract/oauth.js';
-import { API_BASE, DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/contract/urls.js';
+import { API_BASE, DOWNLOADS_DIR, fileForUrlPath } from '../../src/contract/api-paths.js';
+import { urls } from '../../src/contract/urls.js';
 import { fileForPageUrl } from '../../src/site/i18n/paths.js';
 import {
   API_CSP,
@@ -129,14 +130,14 @@ function fileMap(): string {
     // First, as most requests are company files: no other row's language overlaps it (API_PATH has
     // no dot, no query, no `snapshots/`, at least one segment), so the order changes no answer and
     // the commonest request runs one regex instead of seven.
-    [`${GET}${API}/(?<esg_path>${API_PATH})(?:\\.json)?$`, '/current/tree/api/v1/$esg_path.json'],
+    [`${GET}${API}/(?<esg_path>${API_PATH})(?:\\.json)?$`, `/current/tree/${fileForUrlPath(`${API_BASE}/$esg_path`)}`],
     [`${GET}${API}/?$`, apiFile(urls.index)],
     [`${GET}${pinned}/?$`, `/$esg_sid/tree/${fileForUrlPath(urls.index)}`],
     [`${GET}${pinned}/${feed}$`, `/$esg_sid/tree/${fileForUrlPath(urls.feed)}`],
-    [`${GET}${pinned}/(?<esg_path>${API_PATH})(?:\\.json)?$`, `/$esg_sid/tree/api/v1/$esg_path.json`],
+    [`${GET}${pinned}/(?<esg_path>${API_PATH})(?:\\.json)?$`, `/$esg_sid/tree/${fileForUrlPath(`${API_BASE}/$esg_path`)}`],
     [
       `${GET}${API}/(?<esg_list>${LIST_PAGES.join('|')})(?:\\.json)?\\?page=(?<esg_n>[1-9][0-9]{0,5})$`,
-      '/current/tree/api/v1/$esg_list/page/$esg_n.json',
+      `/current/tree/${fileForUrlPath(`${API_BASE}/$esg_list/page/$esg_n`)}`,
     ],
     [`${GET}${API}/${feed}$`, apiFile(urls.feed)],
     ...downloadMapRows(GET, API, SNAPSHOT_ID),

@@ -10,7 +10,8 @@
  */
 import { type DownloadLimits } from '../../src/contract/downloads.js';
 import { DOWNLOAD_DEFAULT_TYPE, DOWNLOAD_MEDIA_TYPES, DOWNLOAD_NAME, FOLDER_PAGE } from '../../src/contract/downloads.js';
-import { API_BASE, DOWNLOADS_DIR, urls } from '../../src/contract/urls.js';
+import { API_BASE, DOWNLOADS_DIR } from '../../src/contract/api-paths.js';
+import { urls } from '../../src/contract/urls.js';
 import { literal } from './nginx-errors.js';
 
 /** The limit_conn zone, keyed by the client's address (IPv6 whole): 10 MB holds some 80,000 clients at once. */
@@ -38,7 +39,7 @@ export function sendBufferFromEnv(env: NodeJS.ProcessEnv, fail: (message: string
  */
 export function downloadMapRows(get: string, api: string, snapshotId: string): [string, string][] {
   // Checked against the URL table, as nginx-config.ts checks the tree's.
-  if (urls.downloads('X') !== `${API_BASE}/downloads/X` || DOWNLOADS_DIR !== 'api/v1/downloads') {
+  if (urls.downloadFolder('X') !== `${API_BASE}/downloads/X` || DOWNLOADS_DIR !== 'api/v1/downloads') {
     throw new Error('static-paths.ts changed the downloads; update build-scripts/deploy/nginx-downloads.ts');
   }
   const name = DOWNLOAD_NAME.source.replace(/^\^|\$$/g, '');

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileForUrlPath, urls } from '../../src/contract/urls.js';
+import { fileForUrlPath } from '../../src/contract/api-paths.js';
+import { urls } from '../../src/contract/urls.js';
 import { HISTORY_DB, HISTORY_STORE } from '../../src/snapshot/history-store.js';
 import { publishedSnapshotIds } from '../../src/snapshot/published.js';
 

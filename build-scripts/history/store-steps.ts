@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileForUrlPath, urls } from '../../src/contract/urls.js';
+import { fileForUrlPath } from '../../src/contract/api-paths.js';
+import { urls } from '../../src/contract/urls.js';
 import { allStoreRecords, HISTORY_DB, HISTORY_STORE, pinnedHistory, storeFile, storeRecords } from '../../src/snapshot/history-store.js';
 import { currentSnapshotId } from '../../src/snapshot/published.js';
 import { prunedSnapshotIds } from '../../src/snapshot/retention.js';

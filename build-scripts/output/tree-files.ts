@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { validatorFor } from '../../src/contract/validate.js';
-import { fileForUrlPath } from '../../src/contract/urls.js';
+import { fileForUrlPath } from '../../src/contract/api-paths.js';
 import { FolderFiles, type WriteStats } from './folder-files.js';
 
 /** One path-only GET resource: its URL, the schema its body must satisfy, and the body. */

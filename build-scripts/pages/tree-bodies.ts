@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangesResponse } from '../../src/contract/changes.js';
 import type { HistoryResponse } from '../../src/contract/history.js';
-import { fileForUrlPath, urls } from '../../src/contract/urls.js';
+import { fileForUrlPath } from '../../src/contract/api-paths.js';
+import { urls } from '../../src/contract/urls.js';
 import type { CompanyChange } from '../../src/views/changes.js';
 
 /**

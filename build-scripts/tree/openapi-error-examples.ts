@@ -1,18 +1,12 @@
-import { changesQuerySchema } from '../../src/contract/changes.js';
 import type { ErrorBody } from '../../src/contract/common.js';
 import { parseCode } from '../../src/contract/params.js';
 import { parseBody, parseQuery, RequestRuleError } from '../../src/contract/parse-request.js';
-import {
-  batchBodySchema,
-  compareQuerySchema,
-  noQuerySchema,
-  packsBodySchema,
-  pageSegmentSchema,
-  rankingQuerySchema,
-  registryQuerySchema,
-} from '../../src/contract/queries.js';
+import { noQuerySchema, pageSegmentSchema } from '../../src/contract/queries.js';
+import { endpointName, ROUTES, urlOf, type Operation, type OperationId, type RouteTable } from '../../src/contract/routes.js';
+import { malformedSnapshotId, noDownload, noSuchPath, notInSnapshot, snapshotGone, unknownTickers } from '../../src/contract/named-errors.js';
+import { urls } from '../../src/contract/urls.js';
 import { API_KEY_HEADER, LIMITS, type ErrorCode } from '../../src/contract/vocabulary.js';
-import { API_BASE } from '../../src/contract/urls.js';
+import { API_BASE } from '../../src/contract/api-paths.js';
 import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 // The contract's tier table and windows, and the shim's answers to oversized requests: pure functions.
 import { TIER_QUOTAS, tiersIncluding, windowOf } from '../../src/contract/tiers.js';
@@ -76,111 +70,92 @@ const codeError = (raw: string, what: 'ticker' | 'fund code') => {
   return parsed.error;
 };
 
-/** A request each operation answers with 200: the successful call the access errors are made on. */
-function successful(op: string, f: ErrorExampleFacts, path: string): { url: string; body?: string } {
-  const tickers = JSON.stringify({ tickers: f.tickers });
-  switch (op) {
-    case 'GET /api/v1/company/{ticker}/canonical':
-      return { url: `${path}?fields=flags` };
-    case 'GET /api/v1/ranking':
-      return { url: `${path}?limit=2` };
-    case 'GET /api/v1/compare':
-      return { url: `${path}?tickers=${f.tickers.join(',')}` };
-    case 'GET /api/v1/sources/registry':
-      return { url: `${path}?gov_only=true` };
-    case 'GET /api/v1/changes':
-      return { url: `${path}?limit=2` };
-    case 'POST /api/v1/batch':
-    case 'POST /api/v1/packs':
-      return { url: path, body: tickers };
-    default:
-      return { url: path };
-  }
+/**
+ * A request each operation answers with 200, the successful call the access errors are made on: its
+ * JSON body of two tickers, else the index's runnable example of it (`example`), else its bare path.
+ */
+function successful(op: Operation, f: ErrorExampleFacts, path: string): { url: string; body?: string } {
+  if (op.body) return { url: path, body: JSON.stringify({ tickers: f.tickers }) };
+  const example = op.example?.replace('{ticker}', f.tickers[0]).replace('{other}', f.tickers[1]);
+  return { url: example ? `${path}${example}` : path };
 }
 
-/** The operation's path with real values in its placeholders. */
-function filled(path: string, f: ErrorExampleFacts): string {
-  return path
-    .replace('{ticker}', f.tickers[0])
-    .replace('{code}', f.etfCode ?? 'ZZ9')
-    .replace('{page}', '1')
-    .replace('{id}', f.meta.dataset_snapshot_id)
-    .replace('{file}', 'SHA256SUMS')
-    .replace('{path}', 'methodology');
+/** The operation's URL with real values for its parameters. */
+function filled(op: Operation, f: ErrorExampleFacts): string {
+  return urlOf(op, {
+    ticker: f.tickers[0],
+    code: f.etfCode ?? 'ZZ9',
+    page: '1',
+    id: f.meta.dataset_snapshot_id,
+    file: 'SHA256SUMS',
+    path: 'methodology',
+  });
 }
+
+/** The query strings the 400 examples send where a bare unknown parameter (`x=1`) would say less. */
+const BAD_QUERY: Partial<Record<OperationId, (f: ErrorExampleFacts) => string>> = {
+  ranking: () => 'limit=0',
+  compare: (f) => `tickers=${f.tickers[0]}`,
+  registry: () => 'gov_only=maybe',
+  changes: () => 'limit=0',
+};
 
 /** What the shim answers to a 400 request of this operation, and the request. */
-function badRequest(op: string, path: string, f: ErrorExampleFacts): [ErrorRequest, string] {
-  const [method, template] = op.split(' ') as ['GET' | 'POST', string];
-  if (method === 'POST') {
-    const schema = template.endsWith('/packs') ? packsBodySchema : batchBodySchema;
-    return [{ method, url: path, headers: JSON_TYPE, body: '{"tickers":[]}' }, ruleBroken(() => parseBody(schema, { tickers: [] }))];
+function badRequest(op: Operation, path: string, f: ErrorExampleFacts): [ErrorRequest, string] {
+  const { method } = op;
+  if (op.body) {
+    const body = op.body;
+    return [{ method, url: path, headers: JSON_TYPE, body: '{"tickers":[]}' }, ruleBroken(() => parseBody(body, { tickers: [] }))];
   }
-  if (template.includes('{ticker}')) return [{ method, url: path.replace(f.tickers[0], MALFORMED_TICKER) }, codeError(MALFORMED_TICKER, 'ticker')];
-  if (template.includes('{code}')) return [{ method, url: `${API_BASE}/etf/ZZ!9` }, codeError('ZZ!9', 'fund code')];
-  if (template.includes('{page}')) return [{ method, url: path.replace(/\/1$/, '/0') }, ruleBroken(() => parseBody(pageSegmentSchema, '0'))];
-  if (template.includes('{id}')) {
+  if (op.path.includes('{ticker}')) return [{ method, url: path.replace(f.tickers[0], MALFORMED_TICKER) }, codeError(MALFORMED_TICKER, 'ticker')];
+  if (op.path.includes('{code}')) return [{ method, url: urlOf(op, { code: 'ZZ!9' }) }, codeError('ZZ!9', 'fund code')];
+  if (op.path.includes('{page}')) return [{ method, url: path.replace(/\/1$/, '/0') }, ruleBroken(() => parseBody(pageSegmentSchema, '0'))];
+  if (op.path.includes('{id}')) {
     const id = '2026-13';
-    return [{ method, url: path.replace(f.meta.dataset_snapshot_id, id) }, `Malformed snapshot id "${id}": a date YYYY-MM-DD, optionally .N.`];
+    return [{ method, url: path.replace(f.meta.dataset_snapshot_id, id) }, malformedSnapshotId(id).message];
   }
-  const endpoint = template.slice(API_BASE.length) || '/';
-  const query =
-    (
-      {
-        '/ranking': ['limit=0', rankingQuerySchema],
-        '/compare': [`tickers=${f.tickers[0]}`, compareQuerySchema],
-        '/sources/registry': ['gov_only=maybe', registryQuerySchema],
-        '/changes': ['limit=0', changesQuerySchema],
-      } as const
-    )[endpoint as '/ranking'] ?? (['x=1', noQuerySchema] as const);
-  return [{ method, url: `${path}?${query[0]}` }, ruleBroken(() => parseQuery(query[1], query[0], endpoint))];
+  const query = BAD_QUERY[op.id as OperationId]?.(f) ?? 'x=1';
+  return [{ method, url: `${path}?${query}` }, ruleBroken(() => parseQuery(op.query ?? noQuerySchema, query, endpointName(op)))];
 }
 
 /** A 404 of this operation: an unknown code where it takes one, else a path word in the wrong case. */
-function notFound(op: string, path: string, f: ErrorExampleFacts): [ErrorRequest, string] {
-  const [method, template] = op.split(' ') as ['GET' | 'POST', string];
+function notFound(op: Operation, path: string, f: ErrorExampleFacts): [ErrorRequest, string] {
+  const { method } = op;
   const id = f.meta.dataset_snapshot_id;
-  if (method === 'POST') {
-    return [
-      { method, url: path, headers: JSON_TYPE, body: JSON.stringify({ tickers: [f.tickers[0], UNKNOWN_TICKER] }) },
-      `Unknown ticker: ${UNKNOWN_TICKER}`,
-    ];
+  const unknown = unknownTickers([UNKNOWN_TICKER]).message;
+  if (op.body) return [{ method, url: path, headers: JSON_TYPE, body: JSON.stringify({ tickers: [f.tickers[0], UNKNOWN_TICKER] }) }, unknown];
+  if (op.id === 'compare') return [{ method, url: `${path}?tickers=${f.tickers[0]},${UNKNOWN_TICKER}` }, unknown];
+  if (op.path.includes('{file}')) return [{ method, url: path.replace(/SHA256SUMS$/, 'report.pdf') }, noDownload('report.pdf', id).message];
+  if (op.path.includes('{path}')) {
+    const url = urls.company(UNKNOWN_TICKER);
+    return [{ method, url: `${API_BASE}/snapshots/${id}/company/${UNKNOWN_TICKER}` }, notInSnapshot(id, url).message];
   }
-  if (template.includes('{ticker}')) return [{ method, url: path.replace(f.tickers[0], UNKNOWN_TICKER) }, `Unknown ticker: ${UNKNOWN_TICKER}`];
-  if (template === '/api/v1/compare')
-    return [{ method, url: `${path}?tickers=${f.tickers[0]},${UNKNOWN_TICKER}` }, `Unknown ticker: ${UNKNOWN_TICKER}`];
-  if (template.includes('{code}')) return [{ method, url: `${API_BASE}/etf/ZZ9` }, 'Unknown fund code: ZZ9'];
-  if (template.includes('{page}')) {
-    const ranking = template.startsWith(`${API_BASE}/ranking`);
-    const page = (ranking ? f.rankingPages : Math.max(1, f.changesPages)) + 1;
-    const what = ranking ? 'the default ranking' : 'the changes';
-    return [
-      { method, url: path.replace(/\/1$/, `/${page}`) },
-      `Page ${page} is past the end of ${what}; see ${path.replace(/\/page\/1$/, '')}?page=${page}.`,
-    ];
-  }
-  if (template.includes('{file}'))
-    return [{ method, url: path.replace(/SHA256SUMS$/, 'report.pdf') }, `No download named "report.pdf" in snapshot ${id}.`];
-  if (template.includes('{path}')) {
-    const missing = `${API_BASE}/company/${UNKNOWN_TICKER}`;
-    return [{ method, url: `${API_BASE}/snapshots/${id}/company/${UNKNOWN_TICKER}` }, `Snapshot ${id} has no ${missing}.`];
-  }
+  // A static file's resource the snapshot does not have: the table's own message for it.
+  const absent: Record<string, string> | undefined = op.path.includes('{page}')
+    ? { page: String((op.id === 'rankingPage' ? f.rankingPages : Math.max(1, f.changesPages)) + 1) }
+    : op.path.includes('{ticker}')
+      ? { ticker: UNKNOWN_TICKER }
+      : op.path.includes('{code}')
+        ? { code: 'ZZ9' }
+        : undefined;
+  if (op.file && absent) return [{ method, url: urlOf(op, absent) }, op.file.missing(absent)];
   // Fixed path words are case-sensitive, as on any static host.
   const rest = path.slice(API_BASE.length + 1) || 'index';
   const typo = `${API_BASE}/${rest[0]!.toUpperCase()}${rest.slice(1)}`;
-  return [{ method, url: typo }, `No such path: ${typo}. See /api/v1/ for the endpoints.`];
+  return [{ method, url: typo }, noSuchPath(typo).message];
 }
 
 /**
- * The example for `status` of operation `op` (`GET /api/v1/company/{ticker}`), or of any operation
- * when `op` is null (the shared responses of the components).
+ * The example for `status` of the operation `id` of `table`, or of any operation when `id` is null
+ * (the shared responses of the components).
  */
-export function errorExample(op: string | null, status: string, f: ErrorExampleFacts): ErrorExample | undefined {
+export function errorExample(id: string | null, status: string, f: ErrorExampleFacts, table: RouteTable = ROUTES): ErrorExample | undefined {
   const { meta } = f;
-  const operation = op ?? (status === '403' ? 'POST /api/v1/packs' : 'GET /api/v1/ranking');
-  const [method, template] = operation.split(' ') as ['GET' | 'POST', string];
-  const path = filled(template, f);
-  const ok = successful(operation, f, path);
+  const op = table.find((o) => o.id === (id ?? (status === '403' ? 'packs' : 'ranking')));
+  if (!op) throw new Error(`OpenAPI error examples: no operation ${id}`);
+  const { method } = op;
+  const path = filled(op, f);
+  const ok = successful(op, f, path);
   const okRequest: ErrorRequest = { method, url: ok.url, ...(ok.body ? { headers: JSON_TYPE, body: ok.body } : {}) };
   const answer = (code: ErrorCode, message: string, request: ErrorRequest | null, snapshot = true): ErrorExample => ({
     request,
@@ -194,7 +169,7 @@ export function errorExample(op: string | null, status: string, f: ErrorExampleF
   });
   switch (status) {
     case '400': {
-      const [request, message] = badRequest(operation, path, f);
+      const [request, message] = badRequest(op, path, f);
       return answer('BAD_REQUEST', message, request);
     }
     case '401':
@@ -209,7 +184,7 @@ export function errorExample(op: string | null, status: string, f: ErrorExampleF
         metered: true,
       });
     case '404': {
-      const [request, message] = notFound(operation, path, f);
+      const [request, message] = notFound(op, path, f);
       return answer('NOT_FOUND', message, request);
     }
     case '405': {
@@ -221,7 +196,7 @@ export function errorExample(op: string | null, status: string, f: ErrorExampleF
       // A demo prunes nothing: the id one a pruned snapshot would have, a month before the oldest kept.
       const [y, m] = f.oldestSnapshotId.split('-').map(Number) as [number, number];
       const gone = m === 1 ? `${y - 1}-12-01` : `${y}-${String(m - 1).padStart(2, '0')}-01`;
-      return answer('GONE', `Snapshot ${gone} was published and has since been pruned; see /api/v1/snapshots for the kept ones.`, null);
+      return answer('GONE', snapshotGone(gone).message, null);
     }
     case '413': {
       const body = JSON.stringify({ tickers: [f.tickers[0].padEnd(LIMITS.bodyBytes + 1, '0')] });
@@ -233,7 +208,7 @@ export function errorExample(op: string | null, status: string, f: ErrorExampleF
     }
     case '429': {
       // A download refused: the client already has its cap of downloads running (server/kit/download-slots.ts).
-      if (template.includes('/downloads/')) return answer('RATE_LIMITED', tooManyDownloads(DEFAULT_DOWNLOAD_LIMITS.perClient), null);
+      if (op.id === 'download') return answer('RATE_LIMITED', tooManyDownloads(DEFAULT_DOWNLOAD_LIMITS.perClient), null);
       // A keyless caller's sixth call in the minute the snapshot was published.
       const resets = new Date(windowOf('calls/min', Date.parse(meta.published_at)).endMs).toISOString().replace('.000Z', 'Z');
       const limit = TIER_QUOTAS.free['calls/min'];

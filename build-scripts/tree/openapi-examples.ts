@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { OpenApiExamples } from '../../src/contract/openapi-examples.js';
 import type { SnapshotsResponse } from '../../src/contract/snapshots.js';
 import { QUOTA_BUCKETS } from '../../src/contract/vocabulary.js';
-import { fileForUrlPath, urls } from '../../src/contract/urls.js';
+import { fileForUrlPath } from '../../src/contract/api-paths.js';
+import { urls } from '../../src/contract/urls.js';
 import type { CompanyFacts, SnapshotStore } from '../../src/snapshot/store.js';
 import { changesView } from '../../src/views/changes.js';
 import { compareView } from '../../src/views/compare.js';
@@ -12,6 +13,7 @@ import { rankingView } from '../../src/views/ranking.js';
 import { registryView } from '../../src/views/registry.js';
 import { sourceNamesOf } from '../../src/views/source-names.js';
 import { usageView } from '../../src/views/usage.js';
+import { unknownTickers } from '../../src/contract/named-errors.js';
 import { errorExample, type ErrorExampleFacts } from './openapi-error-examples.js';
 // The contract's tier table and windows: pure data, kept with the meter that counts them.
 import { TIER_QUOTAS, windowOf } from '../../src/contract/tiers.js';
@@ -124,13 +126,13 @@ export function openApiExamples(store: SnapshotStore, treeDir: string, snapshots
   const rankingPage = read(urls.rankingPage(1));
   const firstTwo = <T extends { data: unknown[] }>(body: T): T => ({ ...body, data: body.data.slice(0, 2) });
   const errorsFrom = errorFacts(store, read, snapshots, [t, other]);
-  const error = errorExample('GET /api/v1/company/{ticker}', '404', errorsFrom)!.body;
+  const error = errorExample('company', '404', errorsFrom)!.body;
   const tickersBody = { tickers: [t, other] };
   // What POST /batch answers for the request example below (server/routes/batch.ts, item by item).
   const batch = withEnvelope(meta, {
     data: [
       { ticker: t, ok: true, company: company.company },
-      { ticker: 'ZZ9999', ok: false, error: { code: 'NOT_FOUND', message: 'Unknown ticker: ZZ9999' } },
+      { ticker: 'ZZ9999', ok: false, error: { code: 'NOT_FOUND', message: unknownTickers(['ZZ9999']).message } },
     ],
     meta: { requested: 2, found: 1, not_found: 1 },
   });
@@ -173,26 +175,26 @@ export function openApiExamples(store: SnapshotStore, treeDir: string, snapshots
       Error: error,
     },
     responses: {
-      'GET /api/v1/': read(urls.index),
-      'GET /api/v1/company/{ticker}': company,
-      'GET /api/v1/company/{ticker}/canonical': canonical,
-      'GET /api/v1/company/{ticker}/history': history,
-      'GET /api/v1/ranking': ranking,
-      'GET /api/v1/ranking/page/{page}': firstTwo(rankingPage),
-      'GET /api/v1/compare': compare,
-      'GET /api/v1/etf': read(urls.etfList),
-      'GET /api/v1/etf/{code}': etf,
-      'GET /api/v1/sources/registry': registry,
-      'GET /api/v1/methodology': read(urls.methodology),
-      'GET /api/v1/snapshots': snapshots,
-      'GET /api/v1/changes': changes,
-      'GET /api/v1/changes/page/{page}': firstTwo(read(urls.changesPage(1))),
-      'GET /api/v1/usage': usage,
-      'POST /api/v1/batch': batch,
+      index: read(urls.index),
+      company,
+      canonical,
+      history,
+      ranking,
+      rankingPage: firstTwo(rankingPage),
+      compare,
+      etfList: read(urls.etfList),
+      etf,
+      registry,
+      methodology: read(urls.methodology),
+      snapshots,
+      changes,
+      changesPage: firstTwo(read(urls.changesPage(1))),
+      usage,
+      batch,
     },
     requests: {
-      'POST /api/v1/batch': { tickers: [t, 'ZZ9999'] },
-      'POST /api/v1/packs': tickersBody,
+      batch: { tickers: [t, 'ZZ9999'] },
+      packs: tickersBody,
     },
     errors: (operation, status) => errorExample(operation, status, errorsFrom)?.body,
   };

@@ -1,9 +1,4 @@
-import { indexResponseSchema } from '../../src/contract/api-index.js';
-import { etfListResponseSchema, etfResponseSchema } from '../../src/contract/etf.js';
-import { methodologyResponseSchema } from '../../src/contract/methodology.js';
-import { rankingResponseSchema } from '../../src/contract/ranking.js';
-import { registryResponseSchema } from '../../src/contract/registry.js';
-import { urls } from '../../src/contract/urls.js';
+import { ROUTES, urlOf, type FileOperationId, type RouteTable } from '../../src/contract/routes.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { apiIndexView } from '../../src/views/api-index.js';
 import { etfListView, etfView } from '../../src/views/etf.js';
@@ -11,35 +6,77 @@ import { methodologyView } from '../../src/views/methodology.js';
 import { LIMITS } from '../../src/contract/vocabulary.js';
 import { rankingView } from '../../src/views/ranking.js';
 import { registryView } from '../../src/views/registry.js';
+import { COMPANY_FILES } from './company-resources.js';
 import type { StaticResource } from '../output/tree-files.js';
 
-/**
- * Every static resource that is not a company's own: the default ranking (every page), ETFs,
- * registry, methodology and index. /snapshots lists the downloads, so it is written after them, and
- * the OpenAPI document (its examples are this snapshot's bodies, /snapshots among them) last.
- */
-export function* sharedResources(store: SnapshotStore): Generator<StaticResource> {
-  const meta = store.meta;
-  const sources = store.sources();
-  const etfs = store.etfs();
+/** One file of an operation: its parameter values and its body. */
+export interface Resource {
+  params?: Readonly<Record<string, string | number>>;
+  body: unknown;
+}
 
-  // Default ranking: score descending, then ticker ascending; every page rendered from one ordered pass.
+/** The files of an operation that are the snapshot's as a whole, from its database alone. */
+export type SharedFiles = (store: SnapshotStore) => Iterable<Resource>;
+
+/** The default ranking's pages: score descending, then ticker ascending; every page from one ordered pass. */
+function* rankingPages(store: SnapshotStore): Generator<Resource & { page: number }> {
   const ranked = store.rankedCompanies();
   const pageCount = Math.max(1, Math.ceil(ranked.length / LIMITS.perPageDefault));
   for (let page = 1; page <= pageCount; page++) {
     const rows = ranked.slice((page - 1) * LIMITS.perPageDefault, page * LIMITS.perPageDefault);
-    const body = rankingView(meta, { rows, total: ranked.length, page, perPage: LIMITS.perPageDefault, mode: 'compact' });
-    yield { url: urls.rankingPage(page), schema: rankingResponseSchema, body };
-    if (page === 1) yield { url: urls.ranking, schema: rankingResponseSchema, body };
+    yield {
+      page,
+      params: { page },
+      body: rankingView(store.meta, { rows, total: ranked.length, page, perPage: LIMITS.perPageDefault, mode: 'compact' }),
+    };
   }
+}
 
-  const byTicker = (t: string) => store.company(t);
-  yield { url: urls.etfList, schema: etfListResponseSchema, body: etfListView(meta, etfs) };
-  for (const e of etfs) {
-    const found = store.etf(e.etf_code)!;
-    yield { url: urls.etf(e.etf_code), schema: etfResponseSchema, body: etfView(meta, found.etf, found.holdings, byTicker) };
+/** The operations whose files are the snapshot's as a whole, and their views. */
+export const SHARED_FILES = {
+  ranking: (store) => [{ body: rankingPages(store).next().value!.body }],
+  rankingPage: rankingPages,
+  etfList: (store) => [{ body: etfListView(store.meta, store.etfs()) }],
+  etf: (store) =>
+    store.etfs().map((e) => {
+      const found = store.etf(e.etf_code)!;
+      return { params: { code: e.etf_code }, body: etfView(store.meta, found.etf, found.holdings, (t) => store.company(t)) };
+    }),
+  registry: (store) => [{ body: registryView(store.meta, store.sources()) }],
+  methodology: (store) => [{ body: methodologyView(store.meta, store.cbamProducts()) }],
+  index: (store) => [{ body: apiIndexView(store.meta, store.firstTickers(2), store.etfs()[0]?.etf_code) }],
+} satisfies { [Id in FileOperationId]?: SharedFiles };
+
+/**
+ * Written by a later step of the build, which needs more than this snapshot's database: why, and where.
+ * With COMPANY_FILES and SHARED_FILES, every operation with a file is written by exactly one of them.
+ */
+const LATER = {
+  history: 'a company’s entries across snapshots: the history pass (build-scripts/history/chunk-history.ts)',
+  changes: 'against the previous snapshot: build-scripts/history/write-changes.ts',
+  changesPage: 'against the previous snapshot: build-scripts/history/write-changes.ts',
+  feed: 'the last snapshots’ changes: build-scripts/history/write-feed.ts',
+  snapshots: 'lists the download files: build-scripts/build.ts, after them',
+  openapi: 'its examples read the written tree: build-scripts/build.ts, last',
+} satisfies { [Id in FileOperationId]?: string };
+
+/** Every operation with a file, and what writes it: a new one without its view fails to compile here. */
+export const TREE_WRITERS: Record<FileOperationId, unknown> = { ...COMPANY_FILES, ...SHARED_FILES, ...LATER };
+
+/**
+ * Every static resource that is not a company's own: each of `writers` over the snapshot, its URL
+ * made by its operation in `table` (the route table, or a test's own). /snapshots lists the
+ * downloads, so it is written after them, and the OpenAPI document (its examples are this
+ * snapshot's bodies, /snapshots among them) last.
+ */
+export function* sharedResources(
+  store: SnapshotStore,
+  writers: Readonly<Record<string, SharedFiles>> = SHARED_FILES,
+  table: RouteTable = ROUTES,
+): Generator<StaticResource> {
+  for (const [id, files] of Object.entries(writers)) {
+    const op = table.find((o) => o.id === id);
+    if (!op) throw new Error(`Tree: no operation ${id} in the route table`);
+    for (const { params, body } of files(store)) yield { url: urlOf(op, params), schema: op.ok.schema ?? null, body };
   }
-  yield { url: urls.registry, schema: registryResponseSchema, body: registryView(meta, sources) };
-  yield { url: urls.methodology, schema: methodologyResponseSchema, body: methodologyView(meta, store.cbamProducts()) };
-  yield { url: urls.index, schema: indexResponseSchema, body: apiIndexView(meta, store.firstTickers(2), etfs[0]?.etf_code) };
 }

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiError } from '../../src/contract/errors.js';
+import { requestTooLarge } from '../../src/contract/request-path.js';
 import { SECURITY_HEADERS } from '../../src/contract/security.js';
 import { CACHE_PRIVATE, CACHE_PUBLIC, CORS_HEADERS, JSON_TYPE, NO_STORE } from '../../src/contract/headers.js';
 
@@ -83,4 +85,26 @@ export function setCommonHeaders(res: ServerResponse): string {
   for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
   return requestId;
+}
+
+/** A response's locals (Express's `res.locals`), which Express creates only when the response has none. */
+type WithLocals = ServerResponse & { locals?: Record<string, unknown> };
+
+/**
+ * The HTTP server's check of a request's URL and header sizes (request-path.ts requestTooLarge),
+ * made before its fast path (server/serve.ts), left for the app in the response's locals: Express
+ * keeps locals it finds (and would otherwise make the same object), so the check runs once per
+ * request at no extra allocation.
+ */
+export function noteSizeChecked(res: ServerResponse, refusal: ApiError | null): void {
+  const locals: Record<string, unknown> = Object.create(null);
+  locals.sizeRefusal = refusal;
+  (res as WithLocals).locals = locals;
+}
+
+/** The request's size refusal: the HTTP server's, else checked here (a request that did not come through that server: tests' own). */
+export function sizeRefusal(req: IncomingMessage, res: ServerResponse): ApiError | null {
+  const locals = (res as WithLocals).locals;
+  if (locals && 'sizeRefusal' in locals) return locals.sizeRefusal as ApiError | null;
+  return requestTooLarge(req.url ?? '', req.rawHeaders);
 }

@@ -2,8 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express, Request } from 'express';
 import { LOCALE_PREFIX, localeOfPath } from '../../src/site/i18n/locales.js';
+import { FILTER_PARAM, pageUrls } from '../../src/site/i18n/paths.js';
 import { RouteMatcher } from '../../src/contract/routes.js';
-import { API_BASE, MCP_PATH } from '../../src/contract/urls.js';
+import { API_BASE, MCP_PATH, sameResource } from '../../src/contract/api-paths.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { SnapshotSource } from './snapshot-source.js';
@@ -42,27 +43,45 @@ export function noteTool(res: ServerResponse, tool: string): void {
   if (watch) watch.tool = tool;
 }
 
+/** Where the health checks answer (server/app.ts). */
+const HEALTH_PATHS = ['/healthz', '/readyz'];
+/** Pages and files whose path is their own label: the English page URLs (src/site/i18n/paths.ts) without a parameter. */
 const PAGE_WORDS = new Set([
-  '/',
-  '/etf/',
-  '/ranking/',
-  '/sources/',
-  '/methodology/',
-  '/downloads/',
-  '/research/',
-  '/docs/',
+  pageUrls.home,
+  pageUrls.etfList,
+  pageUrls.ranking(),
+  pageUrls.sources,
+  pageUrls.methodology,
+  pageUrls.downloads,
+  pageUrls.research,
+  pageUrls.docs,
   // The keys page and its flow (a mailed link's token is in its query string, never in the label).
-  '/keys/',
-  '/keys/ask',
-  '/keys/manage',
-  '/keys/link',
-  '/favicon.ico',
-  '/search/index.json',
-  '/404.html',
-  '/healthz',
-  '/readyz',
+  pageUrls.keys,
+  pageUrls.keysAsk,
+  pageUrls.keysManage,
+  pageUrls.keysLink,
+  pageUrls.favicon,
+  pageUrls.searchIndex,
+  pageUrls.notFound,
+  ...HEALTH_PATHS,
 ]);
-const RANKING_PAGE = /^\/ranking\/(?:(industry|market|assurance|flag)\/[^/]+\/)?(?:page\/[^/]+\/?)?$/;
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const MARK = '\u0000';
+
+/** A page URL with one parameter as a label (`/company/{ticker}/`) and a pattern matching it, its final slash optional. */
+function pageTemplate(url: (value: string) => string, name: string): { label: string; pattern: RegExp } {
+  const page = url(MARK);
+  const pattern = escapeRegex(page).replace(MARK, '[^/]+');
+  return { label: page.replace(MARK, `{${name}}`), pattern: new RegExp(`^${page.endsWith('/') ? `${pattern.slice(0, -1)}/?` : pattern}$`) };
+}
+const PAGE_TEMPLATES = [pageTemplate(pageUrls.company, 'ticker'), pageTemplate(pageUrls.etf, 'code')];
+const ASSETS = pageUrls.asset('');
+const ASSET_LABEL = pageUrls.asset('{file}');
+
+/** A ranking page: the default one or a filter's (FILTER_PARAM's kinds), its first page or page N. */
+const RANKING_BASE = pageUrls.ranking();
+const RANKING_PAGE = new RegExp(`^${escapeRegex(RANKING_BASE)}(?:(${Object.keys(FILTER_PARAM).join('|')})/[^/]+/)?(?:page/[^/]+/?)?$`);
 
 /**
  * A request's route as a pattern (`/api/v1/company/{ticker}`), never the raw path: a label with a
@@ -85,20 +104,16 @@ export function routePattern(url: string, routes: RouteMatcher = DEFAULT_ROUTES)
 
 function pagePattern(path: string): string {
   if (PAGE_WORDS.has(path)) return path;
-  if (/^\/company\/[^/]+\/?$/.test(path)) return '/company/{ticker}/';
-  if (/^\/etf\/[^/]+\/?$/.test(path)) return '/etf/{code}/';
+  for (const t of PAGE_TEMPLATES) if (t.pattern.test(path)) return t.label;
   const ranking = RANKING_PAGE.exec(path);
-  if (ranking) return `/ranking/${ranking[1] ? `${ranking[1]}/{value}/` : ''}${path.includes('/page/') ? 'page/{page}/' : ''}`;
-  if (path.startsWith('/assets/')) return '/assets/{file}';
+  if (ranking) return `${RANKING_BASE}${ranking[1] ? `${ranking[1]}/{value}/` : ''}${path.includes('/page/') ? 'page/{page}/' : ''}`;
+  if (path.startsWith(ASSETS)) return ASSET_LABEL;
   return 'page';
 }
 
 /** An API path's operation template (src/contract/routes.ts), matched by position: a malformed code is still its route. */
 function apiPattern(rest: string, routes: RouteMatcher): string {
-  const segments = rest === '' ? [] : rest.split('/');
-  const last = segments.length - 1;
-  if (last >= 0 && segments[0] !== 'downloads' && segments[last]!.endsWith('.json')) segments[last] = segments[last]!.slice(0, -5);
-  return routes.match(segments)?.pattern ?? 'unknown';
+  return routes.match(sameResource(rest === '' ? [] : rest.split('/')))?.pattern ?? 'unknown';
 }
 
 const DEFAULT_ROUTES = new RouteMatcher();

@@ -1,6 +1,7 @@
 import { existsSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileForUrlPath, urls } from '../../src/contract/urls.js';
+import { fileForUrlPath } from '../../src/contract/api-paths.js';
+import { urls } from '../../src/contract/urls.js';
 import { CURRENT_LINK } from '../../src/snapshot/published.js';
 import { SnapshotFormatError } from '../../src/snapshot/format.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';

@@ -20,23 +20,21 @@ const RESOURCES = [
     uri: 'esg://methodology',
     name: 'methodology',
     title: 'Methodology',
-    description: 'How the credibility score, verdicts and red flags are computed (the body of GET /api/v1/methodology).',
+    description: `How the credibility score, verdicts and red flags are computed (the body of GET ${urls.methodology}).`,
     url: urls.methodology,
   },
   {
     uri: 'esg://sources/registry',
     name: 'source-registry',
     title: 'Source registry',
-    description:
-      'Every data source behind the facts, by source_id: publisher, licence, update frequency, the files read (GET /api/v1/sources/registry).',
+    description: `Every data source behind the facts, by source_id: publisher, licence, update frequency, the files read (GET ${urls.registry}).`,
     url: urls.registry,
   },
   {
     uri: 'esg://snapshots',
     name: 'snapshots',
     title: 'Published snapshots',
-    description:
-      'Every published snapshot, newest first, with its as-of date, methodology version, counts and download files (GET /api/v1/snapshots).',
+    description: `Every published snapshot, newest first, with its as-of date, methodology version, counts and download files (GET ${urls.snapshots}).`,
     url: urls.snapshots,
   },
 ] as const;
@@ -56,8 +54,7 @@ const TEMPLATES = [
     uriTemplate: 'esg://company/{ticker}',
     name: 'company',
     title: 'Company analysis',
-    description:
-      'One company’s credibility analysis, by ticker (the body of GET /api/v1/company/<ticker>, as the get_company tool answers); tickers complete.',
+    description: `One company’s credibility analysis, by ticker (the body of GET ${urls.company('<ticker>')}, as the get_company tool answers); tickers complete.`,
     tool: 'get_company',
     argument: 'ticker',
   },
@@ -65,7 +62,7 @@ const TEMPLATES = [
     uriTemplate: 'esg://etf/{code}',
     name: 'etf',
     title: 'ESG ETF result',
-    description: 'One ESG ETF’s holdings scored, by fund code (the body of GET /api/v1/etf/<code>, as the get_etf tool answers); codes complete.',
+    description: `One ESG ETF’s holdings scored, by fund code (the body of GET ${urls.etf('<code>')}, as the get_etf tool answers); codes complete.`,
     tool: 'get_etf',
     argument: 'code',
   },

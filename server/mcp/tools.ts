@@ -6,17 +6,18 @@ import { canonicalViewSchema } from '../../src/contract/canonical.js';
 import { etfListResponseSchema, etfResponseSchema } from '../../src/contract/etf.js';
 import { historyResponseSchema } from '../../src/contract/history.js';
 import { methodologyResponseSchema } from '../../src/contract/methodology.js';
-import { codeSchema, positiveIntParam } from '../../src/contract/params.js';
+import { codeSchema, intParam } from '../../src/contract/params.js';
 import { RequestRuleError } from '../../src/contract/parse-request.js';
 import { canonicalQuerySchema, compareQuerySchema, noQuerySchema, rankingQuerySchema } from '../../src/contract/queries.js';
 import { CAUSE_KINDS, LIMITS } from '../../src/contract/vocabulary.js';
 import { rankingResponseSchema } from '../../src/contract/ranking.js';
+import { fullPath, operation, type OperationId } from '../../src/contract/routes.js';
 import { urls } from '../../src/contract/urls.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { companyView } from '../../src/views/company.js';
 import { etfListView, etfView } from '../../src/views/etf.js';
 import { methodologyView } from '../../src/views/methodology.js';
-import { notFound } from '../../src/contract/errors.js';
+import { unknownFund, unknownTickers } from '../../src/contract/named-errors.js';
 import { canonicalBody } from '../routes/canonical.js';
 import { changesBody } from '../routes/changes.js';
 import { compareBody } from '../routes/compare.js';
@@ -36,14 +37,20 @@ export interface Tool {
   title: string;
   /** What a model reads to choose the tool and fill its arguments. */
   description: string;
-  /** The API request it stands for, with `<arg>` placeholders (docs and tests). */
-  api: string;
+  /** The API operation it stands for, and its query with `<arg>` placeholders (docs and tests; `apiRequest` spells it). */
+  api: { op: OperationId; query?: string };
   /** Arguments: a strict contract schema over the API's path and query parameters. */
   input: z.ZodObject;
   /** The API's response schema for the request. */
   output: z.ZodType;
   /** The API's body for the parsed arguments; throws the API's error (ApiError) otherwise. */
   run(store: SnapshotStore, source: SnapshotSource, args: Record<string, unknown>): object;
+}
+
+/** The API request a tool stands for, `GET /api/v1/company/{ticker}?…`, spelled from the route table. */
+export function apiRequest(tool: Tool): string {
+  const op = operation(tool.api.op);
+  return `${op.method} ${fullPath(op)}${tool.api.query === undefined ? '' : `?${tool.api.query}`}`;
 }
 
 const TICKER = 'ticker: a TWSE/TPEx stock code such as 2330 (use find_company to get it from a name)';
@@ -54,7 +61,7 @@ const SOURCED =
 function servedHistory(store: SnapshotStore, source: SnapshotSource, ticker: string): object {
   const url = urls.history(ticker);
   const file = readTreeFile(store.dir, url) ?? storedHistoryFile(source.root, store.meta.dataset_snapshot_id, url);
-  if (!file) throw absentFile(store, source, url, `Unknown ticker: ${ticker}`, (s) => s.company(ticker) !== undefined);
+  if (!file) throw absentFile(store, source, url, unknownTickers([ticker]).message, (s) => s.company(ticker) !== undefined);
   return JSON.parse(file.bytes.toString('utf8')) as object;
 }
 
@@ -98,7 +105,7 @@ const changesInput = changesQuerySchema.extend({
   ticker: tickerArg
     .optional()
     .meta({ description: 'Only this company’s change (the other filters still apply): why its score, verdict or flags moved' }),
-  limit: positiveIntParam('limit', CHANGES_TOOL_LIMIT, LIMITS.changesPerPage).meta({
+  limit: intParam('limit', { min: 1, max: LIMITS.changesPerPage }, CHANGES_TOOL_LIMIT).meta({
     description: `Page size, 1–${LIMITS.changesPerPage} (default ${CHANGES_TOOL_LIMIT})`,
   }),
   compact: booleanArg(
@@ -144,7 +151,7 @@ function changesToolBody(store: SnapshotStore, a: Record<string, unknown>): Chan
   const body = changesBody(store, query);
   if (query.ticker !== undefined && body.meta.total === 0 && !store.company(query.ticker)) {
     const anyChange = changesBody(store, { ticker: query.ticker, page: 1, limit: 1 } as Parameters<typeof changesBody>[1]);
-    if (anyChange.meta.total === 0) throw notFound(`Unknown ticker: ${query.ticker}`);
+    if (anyChange.meta.total === 0) throw unknownTickers([query.ticker]);
   }
   return query.compact ? { ...body, data: body.data.map(compactChange) } : body;
 }
@@ -156,7 +163,7 @@ export const TOOLS: readonly Tool[] = [
     description:
       'Find Taiwan-listed companies by part of their name or code; returns matching tickers with name, credibility ' +
       'score (0–100), verdict and rank, best score first. Start here when the user names a company.',
-    api: 'GET /api/v1/ranking?q=<q>&limit=<limit>',
+    api: { op: 'ranking', query: 'q=<q>&limit=<limit>' },
     input: findInput,
     output: rankingResponseSchema,
     run(store, _source, a) {
@@ -171,12 +178,12 @@ export const TOOLS: readonly Tool[] = [
       `A company’s ESG-disclosure credibility analysis: score 0–100 with its breakdown by methodology component ` +
       `(disclosure, assurance, compliance, consistency), verdict, rank and percentile, assurance level, top red ` +
       `flags, carbon-fee liability and EU CBAM exposure. ${TICKER}.`,
-    api: 'GET /api/v1/company/<ticker>',
+    api: { op: 'company' },
     input: tickerInput,
     output: companyResponseSchema,
     run(store, _source, a) {
       const company = store.company(a.ticker as string);
-      if (!company) throw notFound(`Unknown ticker: ${a.ticker as string}`);
+      if (!company) throw unknownTickers([a.ticker as string]);
       return companyView(store.meta, company);
     },
   },
@@ -188,7 +195,7 @@ export const TOOLS: readonly Tool[] = [
       `to the government record), greenhouse-gas disclosure (scope 1/2/3, verified or not, registry total), ` +
       `carbon-fee obligation, assurance of its sustainability report, red flags, and its disclosure conduct (the ` +
       `exchanges’ penalties for disclosure breaches and FSC sanctions: kind, date, summary, rule, fine). ${TICKER}. ${SOURCED}`,
-    api: 'GET /api/v1/company/<ticker>/canonical?fields=<fields>',
+    api: { op: 'canonical', query: 'fields=<fields>' },
     input: z.strictObject({ ...tickerInput.shape, ...canonicalQuerySchema.shape }),
     output: canonicalViewSchema,
     run: (store, _source, a) => canonicalBody(store, a.ticker as string, a.fields as Parameters<typeof canonicalBody>[2]),
@@ -200,7 +207,7 @@ export const TOOLS: readonly Tool[] = [
       `A company’s score, verdict, rank, flags and score breakdown in every published snapshot (monthly), newest ` +
       `first: how its score moved over time. ${TICKER}. For why it moved in the latest snapshot, use get_changes ` +
       `with the ticker.`,
-    api: 'GET /api/v1/company/<ticker>/history',
+    api: { op: 'history' },
     input: tickerInput,
     output: historyResponseSchema,
     run: (store, source, a) => servedHistory(store, source, a.ticker as string),
@@ -209,7 +216,7 @@ export const TOOLS: readonly Tool[] = [
     name: 'compare_companies',
     title: 'Compare companies',
     description: `Compare 2 to 5 companies side by side: each one’s summary (score, verdict, rank, breakdown) and its sourced facts. tickers: comma-separated codes, e.g. "2330,2303". ${SOURCED}`,
-    api: 'GET /api/v1/compare?tickers=<tickers>&fields=<fields>',
+    api: { op: 'compare', query: 'tickers=<tickers>&fields=<fields>' },
     input: compareQuerySchema,
     output: compareResponseSchema,
     run: (store, _source, a) => compareBody(store, a.tickers as string[], a.fields as Parameters<typeof compareBody>[2]),
@@ -221,7 +228,7 @@ export const TOOLS: readonly Tool[] = [
       'The market ranking by credibility score, filtered and paged: by TWSE industry (Chinese name, e.g. 半導體業), ' +
       'assurance level, market (listed/otc), red-flag id (gf, e.g. GF-P01) or name/code substring (q); sort best or ' +
       'worst first; mode=full gives each company’s whole summary. Ranks are always over the whole market.',
-    api: 'GET /api/v1/ranking?<parameters>',
+    api: { op: 'ranking', query: '<parameters>' },
     input: rankingQuerySchema.omit({ format: true }),
     output: rankingResponseSchema,
     run: (store, _source, a) => rankingBody(store, a as unknown as Parameters<typeof rankingBody>[1]),
@@ -230,7 +237,7 @@ export const TOOLS: readonly Tool[] = [
     name: 'list_etfs',
     title: 'ESG ETFs covered',
     description: 'The ESG-themed Taiwan ETFs this service rates, with their codes; use get_etf for one of them.',
-    api: 'GET /api/v1/etf',
+    api: { op: 'etfList' },
     input: noQuerySchema,
     output: etfListResponseSchema,
     run: (store) => etfListView(store.meta, store.etfs()),
@@ -241,13 +248,13 @@ export const TOOLS: readonly Tool[] = [
     description:
       'An ESG ETF’s holdings scored: weighted average and lowest credibility score of the holdings, assurance ' +
       'coverage, and each holding with its weight and score. code: the fund code, e.g. 00850 (list_etfs gives them).',
-    api: 'GET /api/v1/etf/<code>',
+    api: { op: 'etf' },
     input: fundInput,
     output: etfResponseSchema,
     run(store, _source, a) {
       const code = a.code as string;
       const found = store.etf(code);
-      if (!found) throw notFound(`Unknown fund code: ${code}`);
+      if (!found) throw unknownFund(code);
       return etfView(store.meta, found.etf, found.holdings, (t) => store.company(t));
     },
   },
@@ -261,7 +268,7 @@ export const TOOLS: readonly Tool[] = [
       `source_id of the fact behind it. Give ticker to ask why one company’s score changed; filter by cause kind, ` +
       `industry or minimum |score_delta| otherwise. ${CHANGES_TOOL_LIMIT} companies a page unless limit says ` +
       `otherwise; compact: true lists the moves in a line each. ${SOURCED}`,
-    api: 'GET /api/v1/changes?<parameters> (ticker and compact: this tool’s own; limit defaults to 20)',
+    api: { op: 'changes', query: '<parameters> (ticker and compact: this tool’s own; limit defaults to 20)' },
     input: changesInput,
     output: changesToolOutput,
     run: (store, _source, a) => changesToolBody(store, a),
@@ -273,7 +280,7 @@ export const TOOLS: readonly Tool[] = [
       'How the credibility score is computed (methodology as data): the four components and their point rules, ' +
       'verdict bands, every red flag (id, severity, when raised), the carbon-fee and CBAM rules, and the units. Use ' +
       'it to explain a score or a flag.',
-    api: 'GET /api/v1/methodology',
+    api: { op: 'methodology' },
     input: noQuerySchema,
     output: methodologyResponseSchema,
     run: (store) => methodologyView(store.meta, store.cbamProducts()),

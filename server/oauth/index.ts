@@ -7,7 +7,7 @@ import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handler
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Options as RateLimitOptions, Store } from 'express-rate-limit';
-import { MCP_PATH } from '../../src/contract/urls.js';
+import { MCP_PATH } from '../../src/contract/api-paths.js';
 import { OAUTH_PATHS, OAUTH_RATE_LIMITS, TOKEN_PREFIX, type OAuthLimiter } from '../../src/contract/oauth.js';
 import { l10n } from '../../src/site/i18n/index.js';
 import type { KeyMailer } from '../access/key-mail.js';

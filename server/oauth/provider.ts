@@ -13,7 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { Logger } from '../kit/logger.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { MCP_PATH } from '../../src/contract/urls.js';
+import { MCP_PATH } from '../../src/contract/api-paths.js';
 import { OAUTH_RETENTION } from '../../src/contract/oauth.js';
 import type { Locale } from '../../src/site/i18n/locales.js';
 import { ClientMetadataDocuments, ClientMetadataError, isMetadataUrl } from './client-metadata.js';

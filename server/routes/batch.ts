@@ -1,7 +1,7 @@
 import type { BatchResponse } from '../../src/contract/batch.js';
-import { parseBody, parseQuery } from '../../src/contract/parse-request.js';
 import { parseCode } from '../../src/contract/params.js';
-import { batchBodySchema, noQuerySchema } from '../../src/contract/queries.js';
+import type { InputOf } from '../../src/contract/routes.js';
+import { unknownTickers } from '../../src/contract/named-errors.js';
 import { companySummary } from '../../src/views/company.js';
 import { successEnvelope } from '../../src/views/envelope.js';
 import { batchItems, type RouteContext } from './context.js';
@@ -16,9 +16,9 @@ const COMMA = Buffer.from(',');
  * request), byte for byte what JSON.stringify of the whole BatchResponse gives (the batch test
  * checks exactly that).
  */
-export function batch(ctx: RouteContext): void {
-  parseQuery(noQuerySchema, ctx.rawQuery, '/batch');
-  const codes = parseBody(batchBodySchema, ctx.req.body);
+export function batch(input: InputOf<'batch'>, ctx: RouteContext): void {
+  void input.query; // takes none: a query string is a 400, before the body is looked at
+  const codes = input.body;
   const { store } = ctx;
   const meta = store.meta;
   const cached = batchItems(store);
@@ -29,7 +29,7 @@ export function batch(ctx: RouteContext): void {
     let item = cached.get(code);
     if (item === undefined) {
       const company = store.company(code);
-      if (!company) return JSON.stringify({ ticker: code, ok: false, error: { code: 'NOT_FOUND', message: `Unknown ticker: ${code}` } });
+      if (!company) return JSON.stringify({ ticker: code, ok: false, error: { code: 'NOT_FOUND', message: unknownTickers([code]).message } });
       item = Buffer.from(JSON.stringify({ ticker: code, ok: true, company: companySummary(meta, company) }));
       cached.set(code, item);
     }

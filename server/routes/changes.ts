@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { changesQuerySchema, type ChangesQuery, type ChangesResponse } from '../../src/contract/changes.js';
-import { parseQuery } from '../../src/contract/parse-request.js';
+import { type ChangesQuery, type ChangesResponse } from '../../src/contract/changes.js';
+import type { InputOf } from '../../src/contract/routes.js';
 import { CHANGES_DB, ChangesStore, type ChangesPage } from '../../src/snapshot/changes-store.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
 import { changesView } from '../../src/views/changes.js';
@@ -70,6 +70,6 @@ export function changesBody(store: SnapshotStore, q: ChangesQuery & { ticker?: s
 }
 
 /** GET /changes?cause=…&industry=…&min_abs_delta=N&limit=…&page=… (contract 10, metered): one page read from the indexes. */
-export function filteredChanges(ctx: RouteContext): void {
-  sendJson(ctx.req, ctx.res, changesBody(ctx.store, parseQuery(changesQuerySchema, ctx.rawQuery, '/changes')));
+export function filteredChanges({ query }: InputOf<'changes'>, ctx: RouteContext): void {
+  sendJson(ctx.req, ctx.res, changesBody(ctx.store, query));
 }

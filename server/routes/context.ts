@@ -39,8 +39,6 @@ export interface RouteContext {
   source: SnapshotSource;
   /** The query string without `?` ('' when absent). */
   rawQuery: string;
-  /** Path parameters by name (codes already validated and upper-cased). */
-  params: Readonly<Record<string, string>>;
   /** A rest parameter's segments (a pinned read's static path), else empty. */
   rest: readonly string[];
   /** The static file a GET of a path below /api/v1 answers, as the router resolves it (a pinned read's rest path). */

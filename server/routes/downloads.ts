@@ -3,9 +3,12 @@ import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { DOWNLOADS_DIR, urls } from '../../src/contract/urls.js';
+import { DOWNLOADS_DIR } from '../../src/contract/api-paths.js';
+import { urls } from '../../src/contract/urls.js';
+import type { InputOf } from '../../src/contract/routes.js';
 import type { RouteContext } from './context.js';
 import { notFound } from '../../src/contract/errors.js';
+import { noDownload, unknownSnapshot } from '../../src/contract/named-errors.js';
 import { assertSnapshotKept } from './pinned.js';
 import { DOWNLOAD_CHUNK_BYTES } from '../kit/download-slots.js';
 import { CACHE_PUBLIC } from '../../src/contract/headers.js';
@@ -41,8 +44,10 @@ async function sumsOf(dir: string): Promise<Map<string, string>> {
  * A body is sent only with a slot (server/kit/download-slots.ts: per client and in all, else 429), a
  * chunk at a time as the client takes it, and cut with a reset when the client stops taking it.
  */
-export async function download(ctx: RouteContext, id: string, name: string): Promise<void> {
+export async function download({ params }: InputOf<'download'>, ctx: RouteContext): Promise<void> {
   const { req, res } = ctx;
+  const { id } = params;
+  let name = params.file;
   // A client past its cap is refused first, before the snapshot and the file are looked up: refusing
   // 2,000 at once costs the shim no more than that. A HEAD or a conditional GET may still be answered
   // without a body, so it is not.
@@ -50,18 +55,16 @@ export async function download(ctx: RouteContext, id: string, name: string): Pro
   assertSnapshotKept(ctx.source.root, id);
   const folderPage = name === '';
   if (folderPage) name = FOLDER_PAGE;
-  if (!DOWNLOAD_NAME.test(name)) throw notFound(`No download named "${name.slice(0, 40)}".`);
+  if (!DOWNLOAD_NAME.test(name)) throw noDownload(name);
   const dir = join(ctx.source.root, id, 'tree', DOWNLOADS_DIR, id);
   const file = join(dir, name);
   // Looked up and, when it fits in one chunk, read at once, as the tree's files are: each trip
   // through libuv's thread pool is a wait in the event loop's queue on a busy machine.
   const info = statSync(file, { throwIfNoEntry: false });
   if (!info?.isFile()) {
-    if (info === undefined && !statSync(dir, { throwIfNoEntry: false })) throw notFound(`Unknown snapshot: ${id}`);
+    if (info === undefined && !statSync(dir, { throwIfNoEntry: false })) throw unknownSnapshot(id);
     // Snapshots built before folders had pages have none; their files are listed in /snapshots.
-    throw notFound(
-      folderPage ? `Snapshot ${id} has no folder page; its files are listed at ${urls.snapshots}.` : `No download named "${name}" in snapshot ${id}.`,
-    );
+    throw folderPage ? notFound(`Snapshot ${id} has no folder page; its files are listed at ${urls.snapshots}.`) : noDownload(name, id);
   }
   const whole = info.size <= DOWNLOAD_CHUNK_BYTES ? readFileSync(file) : null;
   const sha =
@@ -108,8 +111,8 @@ export async function download(ctx: RouteContext, id: string, name: string): Pro
  * GET /downloads/{snapshot id}: the folder without its final slash. Redirected to the folder URL,
  * where the page's relative links resolve to the files beside it.
  */
-export function downloadFolderRedirect(ctx: RouteContext, id: string): void {
+export function downloadFolderRedirect({ params: { id } }: InputOf<'downloadFolder'>, ctx: RouteContext): void {
   assertSnapshotKept(ctx.source.root, id);
   ctx.res.setHeader('Cache-Control', CACHE_PUBLIC);
-  ctx.res.redirect(301, `${urls.downloads(id)}/`);
+  ctx.res.redirect(301, `${urls.downloadFolder(id)}/`);
 }

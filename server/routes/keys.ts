@@ -2,7 +2,7 @@ import { type NextFunction, type Request, type RequestHandler, type Response } f
 import { ipKeyGenerator } from 'express-rate-limit';
 import { ACT_LIFETIME_MS, PAGE_TIERS, USE_MAX, type PageTier } from '../../src/contract/key-requests.js';
 import { API_KEY_HEADER } from '../../src/contract/vocabulary.js';
-import { API_BASE } from '../../src/contract/urls.js';
+import { API_BASE } from '../../src/contract/api-paths.js';
 import { escapeHtml } from '../../src/site/html.js';
 import { l10n, type L10n } from '../../src/site/i18n/index.js';
 import { LOCALES, type Locale } from '../../src/site/i18n/locales.js';

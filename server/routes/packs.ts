@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yazl from 'yazl';
-import { parseBody, parseQuery } from '../../src/contract/parse-request.js';
 import { parseCode } from '../../src/contract/params.js';
-import { noQuerySchema, packsBodySchema } from '../../src/contract/queries.js';
-import { DOWNLOADS_DIR, fileForUrlPath, urls } from '../../src/contract/urls.js';
+import type { InputOf } from '../../src/contract/routes.js';
+import { DOWNLOADS_DIR, fileForUrlPath } from '../../src/contract/api-paths.js';
+import { urls } from '../../src/contract/urls.js';
 import type { SnapshotMeta } from '../../src/snapshot/schema.js';
 import { packFiles, packName, type PackCompany } from '../../src/views/pack.js';
 import type { RouteContext } from './context.js';
-import { ApiError, badRequest, notFound } from '../../src/contract/errors.js';
+import { ApiError, badRequest } from '../../src/contract/errors.js';
+import { unknownTickers } from '../../src/contract/named-errors.js';
 import { NO_STORE } from '../../src/contract/headers.js';
 import { storedHistoryFile } from './pinned-history.js';
 
@@ -59,9 +60,9 @@ function zipTime(meta: SnapshotMeta): Date {
  * validated and every file read before the first byte goes out, so any error is still the JSON
  * envelope; what is held in memory is the pack's own files (a few MB at 50 companies).
  */
-export async function packs(ctx: RouteContext): Promise<void> {
-  parseQuery(noQuerySchema, ctx.rawQuery, '/packs');
-  const codes = parseBody(packsBodySchema, ctx.req.body);
+export async function packs(input: InputOf<'packs'>, ctx: RouteContext): Promise<void> {
+  void input.query; // takes none: a query string is a 400, before the body is looked at
+  const codes = input.body;
   const malformed = codes.filter((c) => typeof parseCode(c, 'ticker') !== 'string');
   if (malformed.length > 0) {
     throw badRequest(
@@ -70,7 +71,7 @@ export async function packs(ctx: RouteContext): Promise<void> {
   }
   const { store } = ctx;
   const unknown = codes.filter((c) => !store.company(c));
-  if (unknown.length > 0) throw notFound(`Unknown ${unknown.length === 1 ? 'ticker' : 'tickers'}: ${unknown.join(', ')}`);
+  if (unknown.length > 0) throw unknownTickers(unknown);
 
   const dir = store.dir;
   const meta = store.meta;

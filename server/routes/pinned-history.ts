@@ -1,10 +1,11 @@
-import { API_BASE } from '../../src/contract/urls.js';
+import { urls } from '../../src/contract/urls.js';
 import { pinnedHistory } from '../../src/snapshot/history-store.js';
 import { Lru } from '../../src/lru.js';
 import { historyBody } from '../../src/views/history.js';
 import { etagOf, type CachedFile } from '../kit/http.js';
 
-const HISTORY_URL = new RegExp(`^${API_BASE.replace(/[/.]/g, '\\$&')}/company/([0-9A-Z]+)/history$`);
+/** A company history's URL (the table's), its ticker captured. */
+const HISTORY_URL = new RegExp(`^${urls.history('\u0000').replace(/[/.]/g, '\\$&').replace('\u0000', '([0-9A-Z]+)')}$`);
 
 /** Rebuilt bodies with their ETags, bounded in bytes (a published snapshot's history never changes). */
 const cache = new Lru<CachedFile>(4 * 1024 * 1024, (f) => f.bytes.length);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { parseQuery } from '../../src/contract/parse-request.js';
-import { rankingQuerySchema, type RankingQuery } from '../../src/contract/queries.js';
+import type { RankingQuery } from '../../src/contract/queries.js';
+import type { InputOf } from '../../src/contract/routes.js';
 import type { RankingResponse } from '../../src/contract/ranking.js';
 import type { RankingFilter } from '../../src/snapshot/ranking-index.js';
 import type { SnapshotStore } from '../../src/snapshot/store.js';
@@ -28,8 +28,7 @@ export function rankingBody(store: SnapshotStore, query: Omit<RankingQuery, 'for
 }
 
 /** GET /ranking with a query (contract 4.2): filters, paging, modes, CSV. */
-export async function rankingQuery(ctx: RouteContext): Promise<void> {
-  const query = parseQuery(rankingQuerySchema, ctx.rawQuery, '/ranking');
+export async function rankingQuery({ query }: InputOf<'ranking'>, ctx: RouteContext): Promise<void> {
   if (query.format === 'csv') return rankingCsv(ctx, filterOf(query), query);
   sendJson(ctx.req, ctx.res, rankingBody(ctx.store, query));
 }

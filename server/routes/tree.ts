@@ -1,4 +1,4 @@
-import { fileForUrlPath } from '../../src/contract/urls.js';
+import { fileForUrlPath } from '../../src/contract/api-paths.js';
 import { ApiError, notFound } from '../../src/contract/errors.js';
 import { sendBody, type CachedFile } from '../kit/http.js';
 import type { RouteContext } from './context.js';

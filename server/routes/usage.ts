@@ -2,8 +2,7 @@ import { QUOTA_BUCKETS } from '../../src/contract/vocabulary.js';
 import { usageView } from '../../src/views/usage.js';
 import type { RouteContext } from './context.js';
 import { JSON_TYPE, NO_STORE } from '../../src/contract/headers.js';
-import { parseQuery } from '../../src/contract/parse-request.js';
-import { noQuerySchema } from '../../src/contract/queries.js';
+import type { InputOf } from '../../src/contract/routes.js';
 import type { BucketUsage } from '../access/meter.js';
 import { windowOf } from '../../src/contract/tiers.js';
 
@@ -24,8 +23,8 @@ function unmetered(): { caller: { tier: 'free'; keyId: null }; buckets: BucketUs
  * GET /usage (contract 4.8): the caller's quota state. Not itself counted, and never cached: it is
  * about one caller and changes with every call they make.
  */
-export async function usage(ctx: RouteContext): Promise<void> {
-  parseQuery(noQuerySchema, ctx.rawQuery, '/usage');
+export async function usage(input: InputOf<'usage'>, ctx: RouteContext): Promise<void> {
+  void input.query; // takes none: a query string is a 400
   const { caller, buckets } = ctx.access ? await ctx.access.usage(ctx.req) : unmetered();
   const body = usageView(ctx.store.meta, caller.tier, caller.keyId, buckets);
   const bytes = Buffer.from(JSON.stringify(body), 'utf8');

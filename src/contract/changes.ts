@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { successFields, snapshotId, sourceId, tickerCode } from './common.js';
 import { rankingMetaSchema } from './ranking.js';
-import { nonEmptyParam, oneOfParam, positiveIntParam, truncate } from './params.js';
+import { nonEmptyParam, oneOfParam, intParam } from './params.js';
 import { CAUSE_KINDS, CHANGE_KINDS, FLAG_ID_PATTERN, LIMITS, SCORE_COMPONENTS, VERDICTS } from './vocabulary.js';
 
 /** Contract 10: one reason a company moved. The `points` of a company's causes sum to its `score_delta`. */
@@ -54,40 +54,16 @@ export const changesResponseSchema = z
   .meta({ id: 'ChangesResponse' });
 export type ChangesResponse = z.infer<typeof changesResponseSchema>;
 
-/** A whole number from `min` to `max` in plain digits, optional (contract 1.2). */
-function boundedIntParam(name: string, min: number, max: number, description: string) {
-  const message = (iss: { input?: unknown }) =>
-    `Query parameter "${name}" must be a whole number from ${min} to ${max}; got "${truncate(String(iss.input))}".`;
-  return z
-    .string()
-    .regex(/^\d{1,15}$/, { error: message })
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(min, { error: (iss) => message({ input: iss.input }) })
-        .max(max, { error: (iss) => message({ input: iss.input }) }),
-    )
-    .optional()
-    .meta({
-      description,
-      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
-        delete jsonSchema.pattern;
-        Object.assign(jsonSchema, { type: 'integer', minimum: min, maximum: max });
-      },
-    });
-}
-
 /** GET /changes?… (contract 10, filtered changes): computed by the shim, metered. */
 export const changesQuerySchema = z.strictObject({
   cause: oneOfParam('cause', CAUSE_KINDS, 'Companies with at least one cause of this kind').optional(),
   industry: nonEmptyParam('industry', 'give a TWSE industry name in Chinese, e.g. 半導體業')
     .optional()
     .meta({ description: 'TWSE industry name in Chinese, exact, e.g. 半導體業' }),
-  min_abs_delta: boundedIntParam('min_abs_delta', 0, 100, 'Companies whose |score_delta| is at least this (0–100)'),
-  limit: positiveIntParam('limit', LIMITS.changesPerPage, LIMITS.changesPerPage).meta({
+  min_abs_delta: intParam('min_abs_delta', { min: 0, max: 100, description: 'Companies whose |score_delta| is at least this (0–100)' }),
+  limit: intParam('limit', { min: 1, max: LIMITS.changesPerPage }, LIMITS.changesPerPage).meta({
     description: `Page size, 1–${LIMITS.changesPerPage} (default ${LIMITS.changesPerPage})`,
   }),
-  page: positiveIntParam('page', 1).meta({ description: 'Page number from 1 (default 1); past the end: empty page' }),
+  page: intParam('page', { min: 1 }, 1).meta({ description: 'Page number from 1 (default 1); past the end: empty page' }),
 });
 export type ChangesQuery = z.output<typeof changesQuerySchema>;

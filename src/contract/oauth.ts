@@ -3,7 +3,7 @@
  * answers with, the nginx front routes and the docs state. The shim is its own authorization server
  * (the MCP SDK's handlers over the keys database) and the resource server of /mcp.
  */
-import { MCP_PATH } from './urls.js';
+import { MCP_PATH } from './api-paths.js';
 
 /** Where each part of OAuth is answered (RFC 8414 names them in the authorization server's metadata). */
 export const OAUTH_PATHS = {

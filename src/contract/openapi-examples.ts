@@ -1,3 +1,5 @@
+import type { BodyOperationId, JsonOperationId } from './routes.js';
+
 /**
  * Examples in the OpenAPI document (what Scalar shows on /docs/ instead of `"string"`
  * placeholders): each named schema, each operation's JSON bodies (200 and every error) and each
@@ -7,13 +9,13 @@
 export interface OpenApiExamples {
   /** By component schema name (`CompanySummary`, `Penalty`, `Error`, …). */
   schemas: Record<string, unknown>;
-  /** 200 bodies, by `METHOD path` as in the document (`GET /api/v1/company/{ticker}`). */
-  responses: Record<string, unknown>;
-  /** Request bodies, by `METHOD path`. */
-  requests: Record<string, unknown>;
+  /** 200 bodies, by operation: every operation that answers JSON has one. */
+  responses: Record<JsonOperationId, unknown>;
+  /** Request bodies, by operation: every operation that takes one. */
+  requests: Record<BodyOperationId, unknown>;
   /**
-   * The error body an operation answers with a status (`'404'`); `operation` is null for the
-   * shared responses of the components (Unauthorized, Forbidden, RateLimited).
+   * The error body an operation (by id) answers with a status (`'404'`); `operation` is null for
+   * the shared responses of the components (Unauthorized, Forbidden, RateLimited).
    */
   errors(operation: string | null, status: string): unknown;
 }
@@ -42,15 +44,15 @@ export function addExamples(doc: Json, examples: OpenApiExamples): void {
     const status = SHARED_STATUS[name];
     if (status) set(response.content?.['application/json'], examples.errors(null, status));
   }
-  for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
-    for (const [method, op] of Object.entries<Json>(item)) {
-      const key = `${method.toUpperCase()} ${path}`;
+  for (const item of Object.values<Json>(doc.paths ?? {})) {
+    for (const op of Object.values<Json>(item)) {
+      const id: string = op.operationId;
       for (const [status, response] of Object.entries<Json>(op.responses ?? {})) {
         const media = response.content?.['application/json'];
-        if (status === '200') set(media, examples.responses[key]);
-        else if (isError(status)) set(media, examples.errors(key, status));
+        if (status === '200') set(media, (examples.responses as Record<string, unknown>)[id]);
+        else if (isError(status)) set(media, examples.errors(id, status));
       }
-      set(op.requestBody?.content?.['application/json'], examples.requests[key]);
+      set(op.requestBody?.content?.['application/json'], (examples.requests as Record<string, unknown>)[id]);
     }
   }
 }

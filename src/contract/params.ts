@@ -22,31 +22,54 @@ export function truncate(s: string, max = 40): string {
 
 const inputOf = (iss: { input?: unknown }) => truncate(String(iss.input));
 
-/** A whole number from 1 to `max` in plain decimal digits (leading zeros allowed, as in `?page=02`). */
-export function positiveIntParam(name: string, fallback: number, max?: number) {
-  const range = `from 1${max === undefined ? '' : ` to ${max}`}`;
+/** The parse of a whole number from `min` to `max` in plain decimal digits (leading zeros allowed, as in `?page=02`). */
+function wholeNumber(name: string, min: number, max: number | undefined) {
+  const range = `from ${min}${max === undefined ? '' : ` to ${max}`}`;
   const message = (iss: { input?: unknown }) => `Query parameter "${name}" must be a whole number ${range}; got "${inputOf(iss)}".`;
-  return z
+  const schema = z
     .string()
     .regex(/^\d{1,15}$/, { error: message })
     .transform(Number)
     .pipe(
       z
         .number()
-        .min(1, { error: (iss) => message({ input: iss.input }) })
+        .min(min, { error: (iss) => message({ input: iss.input }) })
         .max(max ?? Number.MAX_SAFE_INTEGER, { error: (iss) => message({ input: iss.input }) }),
     )
-    .optional()
-    .transform((n) => n ?? fallback)
-    .meta({
-      description: `A whole number ${range} (default ${fallback})`,
-      // On the wire a string of digits; documented as what it means: an integer in range.
-      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
-        delete jsonSchema.pattern;
-        Object.assign(jsonSchema, { type: 'integer', minimum: 1, ...(max === undefined ? {} : { maximum: max }), default: fallback });
-      },
-    });
+    .optional();
+  return { schema, range };
 }
+
+interface IntRange {
+  min: number;
+  max?: number;
+  /** Its OpenAPI description; default: the range (and the fallback). */
+  description?: string;
+}
+
+/**
+ * A query parameter that is a whole number in a range, optional; with `fallback`, that value when
+ * absent. On the wire a string of digits; documented as what it means: an integer in range.
+ */
+export function intParam(name: string, range: IntRange): ReturnType<typeof wholeNumber>['schema'];
+export function intParam(name: string, range: IntRange, fallback: number): ReturnType<typeof withFallback>;
+export function intParam(name: string, { min, max, description }: IntRange, fallback?: number) {
+  const whole = wholeNumber(name, min, max);
+  const schema = fallback === undefined ? whole.schema : withFallback(whole.schema, fallback);
+  return schema.meta({
+    description: description ?? `A whole number ${whole.range}${fallback === undefined ? '' : ` (default ${fallback})`}`,
+    override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+      delete jsonSchema.pattern;
+      Object.assign(jsonSchema, {
+        type: 'integer',
+        minimum: min,
+        ...(max === undefined ? {} : { maximum: max }),
+        ...(fallback === undefined ? {} : { default: fallback }),
+      });
+    },
+  });
+}
+const withFallback = (schema: ReturnType<typeof wholeNumber>['schema'], fallback: number) => schema.transform((n) => n ?? fallback);
 
 /** One value of a closed set; `fallback` when absent. */
 export function oneOfParam<const T extends readonly [string, ...string[]]>(name: string, values: T, description?: string) {

@@ -5,7 +5,7 @@ import {
   nonEmptyParam,
   oneOfParam,
   pageSegmentSchema,
-  positiveIntParam,
+  intParam,
   searchParam,
   sectionsParam,
   tickerListParam,
@@ -24,10 +24,10 @@ import { ASSURANCE_LEVELS, CODE_PATTERN, LIMITS, MARKET_TYPES, RANKING_FORMATS, 
 export const noQuerySchema = z.strictObject({});
 
 export const rankingQuerySchema = z.strictObject({
-  limit: positiveIntParam('limit', LIMITS.perPageDefault, LIMITS.perPageMax).meta({
+  limit: intParam('limit', { min: 1, max: LIMITS.perPageMax }, LIMITS.perPageDefault).meta({
     description: `Page size, 1–${LIMITS.perPageMax} (default ${LIMITS.perPageDefault})`,
   }),
-  page: positiveIntParam('page', 1).meta({ description: 'Page number from 1 (default 1); past the end: empty page' }),
+  page: intParam('page', { min: 1 }, 1).meta({ description: 'Page number from 1 (default 1); past the end: empty page' }),
   sort: oneOfParam('sort', RANKING_SORTS, 'score_desc (default) or score_asc; ties by ticker ascending').default(RANKING_SORTS[0]),
   industry: nonEmptyParam('industry', 'give a TWSE industry name in Chinese, e.g. 半導體業')
     .optional()

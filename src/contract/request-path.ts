@@ -1,5 +1,5 @@
 import { LIMITS } from './vocabulary.js';
-import { API_BASE } from './urls.js';
+import { API_BASE, sameResource } from './api-paths.js';
 import { badRequest, headersTooLarge, uriTooLong, type ApiError } from './errors.js';
 
 /**
@@ -13,10 +13,7 @@ export function apiSegments(rawPath: string): string[] | null {
   if (rawPath !== API_BASE && !rawPath.startsWith(`${API_BASE}/`)) return null;
   const rest = rawPath.slice(API_BASE.length + 1);
   if (rest === '') return [];
-  const segments = rest.split('/').map(decodeSegment);
-  const last = segments.length - 1;
-  if (segments[0] !== 'downloads') segments[last] = segments[last]!.replace(/\.json$/, '');
-  return segments;
+  return sameResource(rest.split('/').map(decodeSegment));
 }
 
 function decodeSegment(segment: string): string {

@@ -18,7 +18,8 @@ import { batchBodySchema, canonicalQuerySchema, compareQuerySchema, packsBodySch
 import { rankingResponseSchema } from './ranking.js';
 import { registryResponseSchema } from './registry.js';
 import { snapshotsResponseSchema } from './snapshots.js';
-import { API_BASE } from './urls.js';
+import { API_BASE, sameResource } from './api-paths.js';
+import { unknownFund, unknownTickers } from './named-errors.js';
 import { usageResponseSchema } from './usage.js';
 import { CANONICAL_SECTIONS, LIMITS, SNAPSHOT_ID_PATTERN, UPPER_CODE_PATTERN, type QuotaBucket } from './vocabulary.js';
 
@@ -115,7 +116,7 @@ function code(raw: string, what: 'ticker' | 'fund code'): string {
 const GET = 'GET' as const;
 const POST = 'POST' as const;
 const missing = (what: string) => ({ missing: () => `The ${what} is missing from this snapshot.` });
-const unknownTicker = { missing: (p: Readonly<Record<string, string>>) => `Unknown ticker: ${p.ticker}` };
+const unknownTicker = { missing: (p: Readonly<Record<string, string>>) => unknownTickers([p.ticker!]).message };
 const pastTheEnd = (what: string, list: string) => ({
   missing: (p: Readonly<Record<string, string>>) => `Page ${p.page} is past the end of ${what}; see ${API_BASE}${list}?page=${p.page}.`,
 });
@@ -210,7 +211,7 @@ const TABLE = [
     group: 'etfs',
     summary: 'An ETF’s holdings scored',
     ok: { schema: etfResponseSchema },
-    file: { missing: (p) => `Unknown fund code: ${p.code}` },
+    file: { missing: (p) => unknownFund(p.code!).message },
   },
   {
     id: 'registry',
@@ -366,10 +367,43 @@ const TABLE = [
   },
 ] as const satisfies readonly Operation[];
 
-export type OperationId = (typeof TABLE)[number]['id'];
+/** An operation of the table as declared (its literal id, path and schemas). */
+export type TableOperation = (typeof TABLE)[number];
+export type OperationId = TableOperation['id'];
 export type RouteTable = readonly Operation[];
+/** The operations whose 200 is a JSON body (the OpenAPI document shows an example of each). */
+export type JsonOperationId = Exclude<Extract<TableOperation, { ok: { schema: z.ZodType } }>, { ok: { media: string } }>['id'];
+/** The operations whose GET without a query string is a file of the static tree. */
+export type FileOperationId = Extract<TableOperation, { file: object }>['id'];
+/** The operations that take a JSON body. */
+export type BodyOperationId = Extract<TableOperation, { body: z.ZodType }>['id'];
 /** The route table, in the order of the index and the document. */
 export const ROUTES: RouteTable = TABLE;
+/** The same, each operation with its literal types (urls.ts, the router's typed input). */
+export const ROUTE_TABLE: readonly TableOperation[] = TABLE;
+
+/** The names of a path's `{parameters}`. */
+type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamNames<Rest> : never;
+type OperationOf<Id extends OperationId> = Extract<TableOperation, { id: Id }>;
+
+/** A request as its operation declares it: path parameters read, query string and body parsed by their schemas. */
+export interface OperationInput<Params = Readonly<Record<string, string>>, Query = unknown, Body = unknown> {
+  readonly params: Params;
+  /** The query parsed by the operation's `query` (none declared: any query string is a 400). */
+  readonly query: Query;
+  /** The body parsed by the operation's `body` (undefined when it declares none). */
+  readonly body: Body;
+}
+
+/** The input of one operation of the table, typed by its declaration. */
+export type InputOf<Id extends OperationId> = OperationInput<
+  Readonly<Record<ParamNames<OperationOf<Id>['path']>, string>>,
+  OperationOf<Id> extends { query: infer S extends z.ZodType } ? z.output<S> : Record<string, never>,
+  OperationOf<Id> extends { body: infer S extends z.ZodType } ? z.output<S> : undefined
+>;
+
+/** How a 400 names the operation (`/ranking accepts: …`): its path, a rest parameter as `…`. */
+export const endpointName = (op: Operation): string => op.path.replace(`{${REST_PARAM}}`, '…');
 
 /** An operation of the table by its id. */
 export function operation(id: OperationId, table: RouteTable = ROUTES): Operation {
@@ -400,14 +434,12 @@ interface Template {
   readonly rest: boolean;
 }
 
-/** The same path rule as requests: `.json` on the last segment names the same resource, except in downloads. */
-const literalOf = (word: string, last: boolean, first: string) => (last && first !== 'downloads' ? word.replace(/\.json$/, '') : word);
-
 function templateOf(op: Operation): Template {
-  const words = op.path === '/' ? [] : op.path.slice(1).split('/');
-  const parts = words.map((w, i) => {
+  // The same path rule as requests: `.json` on the last word names the same resource.
+  const words = sameResource(op.path === '/' ? [] : op.path.slice(1).split('/'));
+  const parts = words.map((w) => {
     const param = /^\{(\w+)\}$/.exec(w)?.[1];
-    if (param === undefined) return { literal: literalOf(w, i === words.length - 1, words[0]!) };
+    if (param === undefined) return { literal: w };
     if (!(param in PATH_PARAMS)) throw new Error(`${op.id}: unknown path parameter {${param}}`);
     return { param: param as PathParam };
   });

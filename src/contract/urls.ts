@@ -1,22 +1,32 @@
+import { fileForUrlPath, DOWNLOADS_DIR } from './api-paths.js';
+import { fullPath, ROUTE_TABLE, type TableOperation } from './routes.js';
+
+/** The MCP endpoint's path, beside the API (its rule lives with the API's: api-paths.ts). */
+export { MCP_PATH } from './api-paths.js';
+
+/** An operation's path parameters, in order, as a tuple of values. */
+type ParamValues<P extends string> = P extends `${string}{${string}}${infer Rest}` ? [string | number, ...ParamValues<Rest>] : [];
+/** A fixed URL is a string; one with parameters, a function of their values in path order. */
+type UrlBuilder<P extends string> = ParamValues<P> extends [] ? string : (...values: ParamValues<P>) => string;
+export type Urls = { readonly [O in TableOperation as O['id']]: UrlBuilder<O['path']> };
+
 /**
- * How URL paths map onto files of the static tree, shared by the tree writer and the shim (and
- * described for nginx in docs/snapshots.md): `/api/v1/x/y` is `api/v1/x/y.json`; a folder URL ending in
- * `/` is its `index.json`. A `.json` suffix on the request is the same resource.
+ * Every operation's URL by its id, made from the route table: `urls.ranking` is `/api/v1/ranking`,
+ * `urls.company('2330')` is `/api/v1/company/2330` (each value already well-formed). What the tree
+ * writer, the pages, the views and the shim link to; no other file spells an API path.
  */
-export const API_BASE = '/api/v1';
-
-/** The MCP endpoint (server/mcp/route.ts), beside the API rather than under it. */
-export const MCP_PATH = '/mcp';
-
-export function fileForUrlPath(urlPath: string): string {
-  const rel = urlPath.replace(/^\/+/, '');
-  if (rel === '' || rel.endsWith('/')) return `${rel}index.json`;
-  // The Atom feed keeps its own extension (a static host types it by that).
-  return rel.endsWith('.json') || rel.endsWith('.atom') ? rel : `${rel}.json`;
-}
-
-/** Tree folder holding one download folder per snapshot (`<DOWNLOADS_DIR>/<id>/…`). */
-export const DOWNLOADS_DIR = 'api/v1/downloads';
+export const urls = Object.fromEntries(
+  ROUTE_TABLE.map((op) => {
+    const pieces = fullPath(op).split(/\{\w+\}/);
+    if (pieces.length === 1) return [op.id, pieces[0]];
+    const build = (...values: (string | number)[]) => {
+      let url = pieces[0]!;
+      for (let i = 1; i < pieces.length; i++) url += `${values[i - 1]}${pieces[i]}`;
+      return url;
+    };
+    return [op.id, build];
+  }),
+) as unknown as Urls;
 
 /**
  * Tree files the snapshot's archive of its own tree leaves out: the two that name the archive's
@@ -26,22 +36,3 @@ export const DOWNLOADS_DIR = 'api/v1/downloads';
 export function outsideTreeArchive(rel: string): boolean {
   return rel === fileForUrlPath(urls.snapshots) || rel === fileForUrlPath(urls.openapi) || rel.startsWith(`${DOWNLOADS_DIR}/`);
 }
-
-export const urls = {
-  index: `${API_BASE}/`,
-  company: (t: string) => `${API_BASE}/company/${t}`,
-  canonical: (t: string) => `${API_BASE}/company/${t}/canonical`,
-  history: (t: string) => `${API_BASE}/company/${t}/history`,
-  changes: `${API_BASE}/changes`,
-  changesPage: (n: number) => `${API_BASE}/changes/page/${n}`,
-  feed: `${API_BASE}/feed.atom`,
-  etfList: `${API_BASE}/etf`,
-  etf: (c: string) => `${API_BASE}/etf/${c}`,
-  ranking: `${API_BASE}/ranking`,
-  rankingPage: (n: number) => `${API_BASE}/ranking/page/${n}`,
-  registry: `${API_BASE}/sources/registry`,
-  methodology: `${API_BASE}/methodology`,
-  snapshots: `${API_BASE}/snapshots`,
-  openapi: `${API_BASE}/openapi.json`,
-  downloads: (id: string) => `${API_BASE}/downloads/${id}`,
-};

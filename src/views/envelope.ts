@@ -1,4 +1,5 @@
 import type { SnapshotMeta } from '../snapshot/schema.js';
+import { urls } from '../contract/urls.js';
 
 /**
  * The fields every success body starts with. `generated_at` is the snapshot's publish time, so a
@@ -28,5 +29,5 @@ export function disclaimerFor(meta: Pick<SnapshotMeta, 'kind'>): string {
   return meta.kind === 'demo'
     ? 'DEMO DATA: every company, figure and record in this snapshot is fictional, generated to exercise the service. Nothing here describes a real company.'
     : 'Aggregated from public government, exchange and industry-association datasets (each fact names its source_id; ' +
-        'see /api/v1/sources/registry). Provided as is; check the original record before relying on a fact.';
+        `see ${urls.registry}). Provided as is; check the original record before relying on a fact.`;
 }

@@ -1,6 +1,7 @@
 import type { ChangeItem } from '../contract/changes.js';
 import type { SnapshotMeta } from '../snapshot/schema.js';
-import { API_BASE, urls } from '../contract/urls.js';
+import { API_BASE } from '../contract/api-paths.js';
+import { urls } from '../contract/urls.js';
 
 /**
  * GET /feed.atom (contract 10): an Atom 1.0 feed (RFC 4287), one entry per snapshot for the last

@@ -7,7 +7,11 @@ import { CANONICAL_SECTIONS } from '../contract/vocabulary.js';
 import { citation } from './company.js';
 import { rankingCsvHeader, rankingCsvLine } from './ranking-csv.js';
 import { registryView } from './registry.js';
+import { API_BASE } from '../contract/api-paths.js';
+import { fullPath, operation, type OperationId } from '../contract/routes.js';
 
+/** An operation's request line, `GET /api/v1/company/{ticker}`, as the README names each file's path. */
+const get = (id: OperationId) => `GET ${fullPath(operation(id))}`;
 /**
  * An evidence pack (contract 4.7): the files a person hands over to show where a score came from.
  * Everything here is a pure function of (snapshot, codes): the codes are sorted, so the same set in
@@ -117,7 +121,7 @@ function readme(meta: SnapshotMeta, companies: CompanyRecord[], sources: SourceR
     '',
     '## Request',
     '',
-    `POST ${host}${'/api/v1/packs'} with the tickers, sorted: ${companies.map((c) => c.ticker).join(', ')}.`,
+    `POST ${host}${urls.packs} with the tickers, sorted: ${companies.map((c) => c.ticker).join(', ')}.`,
     'The same snapshot and tickers, in any order or case, give this pack byte for byte.',
     '',
     '## Files',
@@ -125,12 +129,12 @@ function readme(meta: SnapshotMeta, companies: CompanyRecord[], sources: SourceR
     '| file | what it is |',
     '|---|---|',
     "| `companies.csv` | one row per company: the summary, columns as the ranking's CSV export (UTF-8 with BOM) |",
-    '| `companies/{ticker}/summary.json` | the company summary, exactly the body of `GET /api/v1/company/{ticker}` |',
+    `| \`companies/{ticker}/summary.json\` | the company summary, exactly the body of \`${get('company')}\` |`,
     `| \`companies/{ticker}/canonical.json\` | its ${CANONICAL_SECTIONS.length} sections (${CANONICAL_SECTIONS.map((s) => `\`${s}\``).join(', ')}) ` +
-      "with every fact's `source_id`, exactly `GET /api/v1/company/{ticker}/canonical` |",
-    '| `companies/{ticker}/history.json` | its score in every published snapshot, exactly `GET /api/v1/company/{ticker}/history` |',
+      `with every fact's \`source_id\`, exactly \`${get('canonical')}\` |`,
+    `| \`companies/{ticker}/history.json\` | its score in every published snapshot, exactly \`${get('history')}\` |`,
     '| `sources.json` | the registry entries of exactly the sources these facts cite, each with the sha256 of the publisher files its facts came from |',
-    '| `methodology.json` | how the score is computed, exactly `GET /api/v1/methodology` |',
+    `| \`methodology.json\` | how the score is computed, exactly \`${get('methodology')}\` |`,
     '| `CITATION.cff` | how to cite the snapshot |',
     '| `SHA256SUMS` | the sha256 of every other file |',
     '',
@@ -149,10 +153,9 @@ function readme(meta: SnapshotMeta, companies: CompanyRecord[], sources: SourceR
     '```',
     '',
     `Each JSON file is the body the service serves for that path in this snapshot, byte for byte; pinned reads ` +
-      `keep it readable after newer snapshots are published, e.g. \`${host}/api/v1/snapshots/${id}` +
-      `${urls.canonical(companies[0]?.ticker ?? '{ticker}').slice('/api/v1'.length)}\`.`,
+      `keep it readable after newer snapshots are published, e.g. \`${host}${urls.pinned(id, urls.canonical(companies[0]?.ticker ?? '{ticker}').slice(API_BASE.length + 1))}\`.`,
     `The publisher files behind each source are listed in \`sources.json\` with their sha256, as fetched for this ` +
-      `snapshot; the whole snapshot can be downloaded from \`${host}${urls.downloads(id)}/\`.`,
+      `snapshot; the whole snapshot can be downloaded from \`${host}${urls.downloadFolder(id)}/\`.`,
     '',
     '## Cite',
     '',

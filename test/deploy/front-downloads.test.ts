@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DOWNLOAD_LIMITS } from '../../src/contract/downloads.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { PRUNED_FILE } from '../../src/snapshot/retention.js';
-import { DOWNLOADS_DIR } from '../../src/contract/urls.js';
+import { DOWNLOADS_DIR } from '../../src/contract/api-paths.js';
 import { expectEnvelope } from '../helpers/raw-http.js';
 import { OTHER, firstStatuses, openUnread, requestFrom, withLargeDownload } from '../helpers/unread-downloads.js';
 import { expectScenario, unreadScenarioRuns } from '../helpers/unread-scenario.js';

@@ -7,7 +7,7 @@ import { KeyStore } from '../../server/access/key-store.js';
 import { PRUNED_FILE } from '../../src/snapshot/retention.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
-import { fileForUrlPath } from '../../src/contract/urls.js';
+import { fileForUrlPath } from '../../src/contract/api-paths.js';
 import { fileForPageUrl } from '../../src/site/i18n/paths.js';
 import { staticCases } from '../server/cases/static-cases.js';
 import { startFront, type AccessLogEntry, type Front } from './front.js';

@@ -7,7 +7,7 @@ import { nginxConfig } from '../../build-scripts/deploy/nginx-config.js';
 import { apiSegments } from '../../src/contract/request-path.js';
 import { Router } from '../../server/router.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
-import { DOWNLOADS_DIR, fileForUrlPath } from '../../src/contract/urls.js';
+import { DOWNLOADS_DIR, fileForUrlPath } from '../../src/contract/api-paths.js';
 import { NGINX } from './front.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 

@@ -5,7 +5,7 @@ import { API_CSP, DOCS_PAGE_CSP, PAGE_CSP, STATIC_HEADERS } from '../../build-sc
 import { staticHostHeaders, staticHostRedirects } from '../../build-scripts/deploy/static-host.js';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
-import { fileForUrlPath } from '../../src/contract/urls.js';
+import { fileForUrlPath } from '../../src/contract/api-paths.js';
 import { fileForPageUrl } from '../../src/site/i18n/paths.js';
 import { staticCases } from '../server/cases/static-cases.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';

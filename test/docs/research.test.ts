@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESEARCH_GUIDES } from '../../build-scripts/pages/research-guide.js';
 import { snapshotsResponseSchema } from '../../src/contract/snapshots.js';
 import { LOCALES } from '../../src/site/i18n/locales.js';
-import { DOWNLOADS_DIR } from '../../src/contract/urls.js';
+import { DOWNLOADS_DIR } from '../../src/contract/api-paths.js';
 import { currentSnapshotId } from '../../src/snapshot/published.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 import { GuideSession, guideBlocks, type GuideBlock } from './guide-blocks.js';

@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { basename, join } from 'node:path';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
-import { DOWNLOADS_DIR } from '../../src/contract/urls.js';
+import { DOWNLOADS_DIR } from '../../src/contract/api-paths.js';
 import { linkCopy } from './link-copy.js';
 
 /**

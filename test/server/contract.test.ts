@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentSnapshotDir } from '../../src/snapshot/published.js';
 import { SnapshotStore } from '../../src/snapshot/store.js';
-import { fileForUrlPath } from '../../src/contract/urls.js';
+import { fileForUrlPath } from '../../src/contract/api-paths.js';
 import { getJson, startServer, type RunningServer } from '../helpers/server.js';
 import { startStaticHost, type StaticHost } from '../helpers/static-host.js';
 import { staticCases } from './cases/static-cases.js';

@@ -78,10 +78,10 @@ describe.each([
       for (const [method, op] of Object.entries<Json>(item)) {
         const key = `${method.toUpperCase()} ${path}`;
         const body = op.requestBody?.content?.['application/json'];
-        if (body?.schema) out.push({ where: `${key} request`, op: key, status: null, media: body });
+        if (body?.schema) out.push({ where: `${key} request`, op: op.operationId, status: null, media: body });
         for (const [status, r] of Object.entries<Json>(op.responses ?? {})) {
           const media = r.content?.['application/json'];
-          if (media?.schema) out.push({ where: `${key} ${status}`, op: key, status, media });
+          if (media?.schema) out.push({ where: `${key} ${status}`, op: op.operationId, status, media });
         }
       }
     }

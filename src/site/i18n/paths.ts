@@ -55,7 +55,7 @@ function urlsOf(locale: Locale) {
     flag: (id: string) => `${p}/methodology/#${id}`,
     downloads: `${p}/downloads/`,
     /** A snapshot's download folder as a page (English: its `index.html`, beside the files it lists). */
-    downloadFolder: (id: string) => (p === '' ? `${urls.downloads(id)}/` : `${p}/downloads/${id}/`),
+    downloadFolder: (id: string) => (p === '' ? `${urls.downloadFolder(id)}/` : `${p}/downloads/${id}/`),
     research: `${p}/research/`,
     docs: `${p}/docs/`,
     /** Ask for a key, or for a link to manage one (issue 43); its forms post to the shim (server/routes/keys.ts). */

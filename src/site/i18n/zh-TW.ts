@@ -26,6 +26,7 @@ import type { ScoreReason } from '../../methodology/score.js';
 import type { Messages } from './en.js';
 import { zhTerm } from './glossary.js';
 import { SOURCE_DESCRIPTIONS_ZH } from './source-descriptions.zh-TW.js';
+import { urls } from '../../contract/urls.js';
 
 const n = (x: number) => x.toLocaleString('zh-TW');
 const md = (d: { month: number; day: number }) => `${d.month} 月 ${d.day} 日`;
@@ -120,8 +121,7 @@ export const zhTW: Messages = {
     demoBanner: '示範資料快照。',
     disclaimer: {
       demo: '示範資料：本資料快照中的所有公司、數字與紀錄皆為虛構，僅用於測試本服務，不描述任何真實公司。',
-      production:
-        '彙整自政府、證券交易所與產業公會的公開資料集（每項事實皆註明其來源代碼，見 /api/v1/sources/registry）。資料依現狀提供；引用任何事實前，請先查核原始紀錄。',
+      production: `彙整自政府、證券交易所與產業公會的公開資料集（每項事實皆註明其來源代碼，見 ${urls.registry}）。資料依現狀提供；引用任何事實前，請先查核原始紀錄。`,
     },
     navLabel: '網站',
     nav: {

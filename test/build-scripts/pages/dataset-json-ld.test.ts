@@ -8,7 +8,7 @@ import { DATASET_CREATOR_NAME } from '../../../build-scripts/pages/dataset-json-
 import { NO_OPEN_DATA_LICENCE, registryResponseSchema, type RegistryResponse } from '../../../src/contract/registry.js';
 import { snapshotsResponseSchema, type SnapshotEntry, type SnapshotsResponse } from '../../../src/contract/snapshots.js';
 import { pageUrls } from '../../../src/site/i18n/paths.js';
-import { DOWNLOADS_DIR } from '../../../src/contract/urls.js';
+import { DOWNLOADS_DIR } from '../../../src/contract/api-paths.js';
 import { hrefsOf } from '../../site/html.js';
 import { getJson, startServer, type RunningServer } from '../../helpers/server.js';
 import { demoSeriesSnapshotsDir } from '../../helpers/demo-series-dir.js';

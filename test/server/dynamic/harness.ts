@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { errorBodySchema } from '../../../src/contract/common.js';
 import { currentSnapshotDir } from '../../../src/snapshot/published.js';
 import { SnapshotStore, type CompanyRecord } from '../../../src/snapshot/store.js';
-import { fileForUrlPath } from '../../../src/contract/urls.js';
+import { fileForUrlPath } from '../../../src/contract/api-paths.js';
 import { getJson, startServer, type RunningServer } from '../../helpers/server.js';
 import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiSegments } from '../../../src/contract/request-path.js';
 import { canonicalUrls, operation, readParams, RouteMatcher, ROUTES, urlOf } from '../../../src/contract/routes.js';
+import { urls } from '../../../src/contract/urls.js';
 
 const matcher = new RouteMatcher();
 const files = ROUTES.filter((op) => op.method === 'GET' && op.file);
@@ -15,6 +16,23 @@ describe('the route table', () => {
       expect(match?.ops, url).toContain(op);
       expect(readParams(match!)).toMatchObject(Object.fromEntries(Object.entries(values).filter(([k]) => op.path.includes(`{${k}}`))));
     }
+  });
+
+  it('makes every operation’s URL from its path: a string when it has no parameter, else a function of them in order', () => {
+    const all = urls as unknown as Record<string, string | ((...v: string[]) => string)>;
+    expect(Object.keys(all)).toEqual(ROUTES.map((op) => op.id));
+    for (const op of ROUTES) {
+      const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      const url = all[op.id]!;
+      if (names.length === 0) expect(url, op.id).toBe(urlOf(op));
+      else
+        expect((url as (...v: string[]) => string)(...names.map((n) => `<${n}>`)), op.id).toBe(
+          urlOf(op, Object.fromEntries(names.map((n) => [n, `<${n}>`]))),
+        );
+    }
+    expect(urls.company('D1101')).toBe('/api/v1/company/D1101');
+    expect(urls.pinned('2026-11-01', 'company/D1101')).toBe('/api/v1/snapshots/2026-11-01/company/D1101');
+    expect(urls.index).toBe('/api/v1/');
   });
 
   it('reads a lower-case code upper-cased and refuses a malformed one', () => {
