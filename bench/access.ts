@@ -22,7 +22,7 @@ import { urls } from '../src/contract/urls.js';
 
 const run = promisify(execFile);
 
-/** Issue 41: the quota counters and the key store as they scale (`npm run bench`, `--only access`). */
+/** The quota counters and the key store as they scale (`npm run bench`, `--only access`). */
 export interface AccessFigures {
   /** Metering one call in this process (Meter.meter), µs per call in each round, the bounded counters against express-rate-limit's MemoryStore. */
   counters: { workload: string; calls: number; boundedUs: number[]; memoryStoreUs: number[] }[];
@@ -267,7 +267,7 @@ export function accessSection(a: AccessFigures | undefined, n: (x: number, digit
   const us = (xs: number[]) => xs.map((x) => n(x, 2)).join(', ');
   const out = [
     '',
-    '## Quota counters and key store (issue 41)',
+    '## Quota counters and key store',
     '',
     `Metering one computed GET in the bench's own process (Meter.meter: caller, calls/day and calls/min counted, RateLimit headers), with the bounded in-memory counters (server/access/client-table.ts, QUOTA_MEMORY_CLIENTS at its default) against express-rate-limit's MemoryStore, which counted before them; each side behind the same adapter, a fresh Meter and a full GC before each run, in rounds (order reversed every other round); the ratio is the median of the rounds' own.`,
     '',

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
  * the stage runs in alternating rounds (A B, B A, A B …) so that the machine's slow spells fall on
  * both. Prints each round and the ratios of the medians (this tree ÷ the revision), of wall time and of
  * the stage process's CPU time (steadier when the machine is shared). For targets such as
- * "the database stage costs at most 1.1× today's" (issue 40). The revision is checked out into a
+ * "the database stage costs at most 1.1× today's". The revision is checked out into a
  * temporary git worktree beside this one and removed at the end; it uses this tree's node_modules.
  */
 const { values } = parseArgs({

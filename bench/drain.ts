@@ -2,7 +2,7 @@ import { load, median, medianRatio, type LoadRequest, type LoadResult } from './
 import { cpuMs, startShim, type Running } from './servers.js';
 
 /**
- * Issue 41: "the drain adds nothing outside shutdown". The graceful shutdown's machinery
+ * "the drain adds nothing outside shutdown". The graceful shutdown's machinery
  * (server/shutdown.ts: a first 'request' listener that keeps each response in the list of those in
  * flight, so that a signal can still mark them `Connection: close`) against the same shim without
  * it (bench/unmetered-shim.ts, BENCH_DRAIN=1 and 0: no keys or quotas in either, so the
@@ -90,7 +90,7 @@ export function drainSection(figures: DrainFigures[], n: (x: number, digits?: nu
   const us = (x: number | null) => (x === null ? '—' : n(x));
   return [
     '',
-    "Graceful shutdown outside shutdown (issue 41): the shim without keys or quotas, with the shutdown's machinery (BENCH_DRAIN=1) and without it; in rounds, the ratio the median of the ratios within each round; the shim's own CPU per request from /proc in the same runs.",
+    "Graceful shutdown outside shutdown: the shim without keys or quotas, with the shutdown's machinery (BENCH_DRAIN=1) and without it; in rounds, the ratio the median of the ratios within each round; the shim's own CPU per request from /proc in the same runs.",
     '',
     '| endpoint | without req/s (runs) | with req/s (runs) | ratio | p99 ms without / with | shim CPU µs per request: without / with |',
     '|---|---|---|---:|---:|---:|',

@@ -104,7 +104,7 @@ export type McpLookup = { rate: number; revision?: string } & LoadResult;
 /** The targets: p99 at 2026-07-28, and at 2025-11-25 this tree's ÷ the code before it. */
 export const MCP_TARGETS = {
   p99Ms: 20,
-  /** "No worse than today": a difference under 10 % is this machine's noise (bench/results.md, issues 41 and 42). */
+  /** "No worse than today": a difference under 10 % is this machine's noise (bench/results.md). */
   noWorse: 1.1,
 };
 

@@ -5,7 +5,7 @@ import { paced, saturated } from './paced.js';
 import { cpuMs, startShim } from './servers.js';
 
 /**
- * Issue 43's speed targets for OAuth (`npm run bench -- --only oauth`, and in a whole run):
+ * The speed targets for OAuth (`npm run bench -- --only oauth`, and in a whole run):
  * - `tools/call get_company` with an access token at MCP_RATE calls a second, p99 < 20 ms at the
  *   run's size (100,000 companies), beside the same calls with a key;
  * - what checking a token costs, against what a metered REST call costs the shim: ≤ 10 %.
@@ -141,7 +141,7 @@ export function oauthSection(f: OAuthFigures | undefined, n: (x: number, digits?
   if (!f) return [];
   const out = [
     '',
-    '## OAuth access tokens (issue 43)',
+    '## OAuth access tokens',
     '',
     `The shim as \`npm start\` runs it with sign-in on, ${n(f.companies)} companies. In each round: MCP \`tools/call get_company\` paced at ${n(f.rate)}/s with a key (X-API-Key) and with an OAuth access token (Authorization: Bearer), back to back, order reversed every other round; then each saturated to read the shim's CPU a call; a metered REST call (canonical view with a field filter, X-API-Key) saturated likewise; and one token check (OAuthStore.checkAccess: SHA-256, one joined read of token, grant and key) timed in the bench's own process.`,
     '',

@@ -19,7 +19,7 @@ export interface BuildFigures {
   history: HistoryRuns[];
   /** The publishers' real forms against the forms read before, and `npm run refresh` against a build alone. */
   forms?: FormsFigures;
-  /** History's storage after k published snapshots (issue 25); absent in runs before it. */
+  /** History's storage after k published snapshots; absent in runs before it. */
   storage?: StorageFigures;
 }
 
@@ -101,7 +101,7 @@ export interface FrontFigures {
 }
 
 /**
- * Request logs (issue 24): the same metered shim with a line per request (LOG_LEVEL=info, to a file,
+ * Request logs: the same metered shim with a line per request (LOG_LEVEL=info, to a file,
  * as a journal would take it) against request lines off (LOG_LEVEL=warn); req/s per round, and the
  * shim's CPU per request in the same runs.
  */
@@ -116,7 +116,7 @@ export interface LoggingFigures {
 export const loggingRatio = (l: LoggingFigures) => medianRatio(l.logged, l.quiet);
 
 /**
- * The tail under many connections (issue 25): each dynamic endpoint at saturation with 50
+ * The tail under many connections: each dynamic endpoint at saturation with 50
  * connections (as fast as they go: autocannon, then the C client in a closed loop), then paced at
  * two thirds of that rate over at most 50 connections, its latency counted from when each request
  * was due.
@@ -140,7 +140,7 @@ export interface TailFigures {
   busy?: { saturation: number; paced: number };
 }
 
-/** Filtered `/changes` in a month that moved nearly every company (issue 25): paced, and the shim's peak RSS. */
+/** Filtered `/changes` in a month that moved nearly every company: paced, and the shim's peak RSS. */
 export interface ChangesFigures {
   moved: number;
   /** How many the demo month itself moved, before its changes were scaled to every company (absent in runs before: the month as it was). */
@@ -164,23 +164,23 @@ export interface ServeFigures {
   packs?: { rate: number } & LoadResult;
   shimToNginx: number | null;
   nginxNote: string | null;
-  /** The shipped nginx front (issue 24); absent in runs before it. */
+  /** The shipped nginx front; absent in runs before it. */
   front?: FrontFigures | null;
   frontNote?: string | null;
-  /** Per-request logging (issue 24); absent in runs before it. */
+  /** Per-request logging; absent in runs before it. */
   logging?: LoggingFigures[];
-  /** Dynamic endpoints under 50 connections (issue 25); absent in runs before it. */
+  /** Dynamic endpoints under 50 connections; absent in runs before it. */
   tail?: TailFigures[];
   /** The machine's own stalls just before the tail (absent in runs before the probe, or without a C compiler). */
   stalls?: StallFigures | null;
-  /** Filtered /changes in the month that passes the reporting deadline (issue 25); absent in runs before it. */
+  /** Filtered /changes in the month that passes the reporting deadline; absent in runs before it. */
   changes?: ChangesFigures | null;
   /**
    * MCP company lookups (POST /mcp, tools/call get_company), metered, paced, one a protocol revision;
    * absent in runs before it, and one lookup (at 2025-06-18) in runs before 2026-07-28 was served.
    */
   mcp?: McpLookup | McpLookup[];
-  /** The graceful shutdown's machinery against none (issue 41); absent in runs before it. */
+  /** The graceful shutdown's machinery against none; absent in runs before it. */
   drain?: DrainFigures[];
   serverPeakRssMb: number | null;
 }
@@ -202,9 +202,9 @@ export interface BenchResults {
   };
   builds: BuildFigures[];
   serving: ServeFigures[];
-  /** The quota counters and the key store at scale (issue 41); absent in runs before it. */
+  /** The quota counters and the key store at scale; absent in runs before it. */
   access?: AccessFigures;
-  /** OAuth access tokens on /mcp (issue 43); absent in runs before it. */
+  /** OAuth access tokens on /mcp; absent in runs before it. */
   oauth?: OAuthFigures;
   /** MCP lookups at 2026-07-28 and 2025-11-25, and at the code before with --rev (bench/mcp.ts); absent in runs before it. */
   mcpRevisions?: McpRevisionFigures;
@@ -215,28 +215,28 @@ export interface BenchResults {
 const TARGETS = {
   treeToBaseline: 2,
   shimToNginx: 0.5,
-  /** Issue 24: a static file through the shipped nginx config against bare nginx; dynamic endpoints through nginx against the shim alone. */
+  /** A static file through the shipped nginx config against bare nginx; dynamic endpoints through nginx against the shim alone. */
   frontStatic: 0.9,
   frontDynamic: 0.8,
-  /** Issue 24: a line per request costs the shim at most 10 % of its req/s. */
+  /** A line per request costs the shim at most 10 % of its req/s. */
   logging: 0.9,
-  /** Issue 25: with 50 connections, p99 at saturation at most this many times p50; paced at two thirds of it, p99 under p99Ms. */
+  /** With 50 connections, p99 at saturation at most this many times p50; paced at two thirds of it, p99 under p99Ms. */
   tailRatio: 3,
-  /** Issue 25: each snapshot adds at most this many times what the first ones added (1 is linear). */
+  /** Each snapshot adds at most this many times what the first ones added (1 is linear). */
   storageGrowth: 1.2,
-  /** Issue 25: the shim serving a year-boundary month's filtered /changes. */
+  /** The shim serving a year-boundary month's filtered /changes. */
   changesRssMb: 250,
   p99Ms: 20,
   rate: 500,
-  /** A 50-company evidence pack: p99 at a paced 10 packs/s (issue 23). */
+  /** A 50-company evidence pack: p99 at a paced 10 packs/s. */
   packP99Ms: 300,
-  /** Issue 26: an MCP company lookup, p99 under p99Ms at this many calls a second. */
+  /** An MCP company lookup, p99 under p99Ms at this many calls a second. */
   mcpRate: 200,
   serverRssMb: 200,
   pagesToTreeDemo: 2,
   pagesToTreeLarge: 3,
   pagesRssMb: 1024,
-  /** Issue 26: pages in every language (English and Traditional Chinese) against English only, at 100k companies. */
+  /** Pages in every language (English and Traditional Chinese) against English only, at 100k companies. */
   pagesLanguages: 2.1,
   meteredMemory: 0.9,
   meteredRedis: 0.6,
@@ -287,9 +287,9 @@ export function renderMarkdown(r: BenchResults): string {
       `| JSON tree ≤ ${TARGETS.treeToBaseline}× plain fs writes at ${n(TARGETS.atCompanies)} companies | — | not measured: run \`npm run bench -- --companies ${TARGETS.atCompanies}\` |`,
     );
   }
-  // Pages (issue 13): one language against the JSON tree stage of the same build; 2× at the demo
-  // size, 3× and < 1 GB at 100k. Issue 26: every language ≤ 2.1× one language, still < 1 GB.
-  // (Results from before issue 26 have one pages stage, in English.)
+  // Pages: one language against the JSON tree stage of the same build; 2× at the demo
+  // size, 3× and < 1 GB at 100k. Every language ≤ 2.1× one language, still < 1 GB.
+  // (Older results have one pages stage, in English.)
   for (const b of r.builds) {
     const one = b.stages.find((s) => s.stage === PAGES_ONE_LANGUAGE) ?? b.stages.find((s) => s.stage.startsWith('pages'));
     const all = b.stages.find((s) => s.stage === PAGES_ALL_LANGUAGES);

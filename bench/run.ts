@@ -93,7 +93,7 @@ const { values } = parseArgs({
     rev: { type: 'string' },
     // Rounds of the MCP stage (default: --runs, at least 5): its p99s are a few ms, and one hiccup of the machine moves one.
     rounds: { type: 'string' },
-    // The key store's size, and the calls a metering run makes, for the access stage (issue 41).
+    // The key store's size, and the calls a metering run makes, for the access stage.
     'access-keys': { type: 'string', default: '1000000' },
     'access-calls': { type: 'string', default: '200000' },
     // With `--only tail`: a work folder to keep between runs (one size); its snapshot and tree are built only when missing.
@@ -322,7 +322,7 @@ function packRequests(store: SnapshotStore): LoadRequest[] {
   }));
 }
 
-/** Evidence packs a second in the packs load (issue 23). */
+/** Evidence packs a second in the packs load. */
 const PACK_RATE = 10;
 
 /**
@@ -466,7 +466,7 @@ async function serveFigures(companies: number, work: string, port: number): Prom
 }
 
 /**
- * The shipped nginx front (issue 24): a static company file through the generated config against
+ * The shipped nginx front: a static company file through the generated config against
  * bare nginx on the same file (the config's maps, headers and access log are its whole cost), and
  * every dynamic endpoint through it against the same shim alone (the proxy hop); in rounds, the
  * ratio the median of the rounds' own ratios, as everywhere here. The static files are compared
@@ -548,7 +548,7 @@ async function loadWithCpu(server: Running, reqs: LoadRequest[], cpu: number[]):
 }
 
 /**
- * Request logs (issue 24): the metered shim with request lines off against the same shim writing a
+ * Request logs: the metered shim with request lines off against the same shim writing a
  * line per request to a file, on the company-file fast path and two endpoints through Express; in
  * rounds, with the shims' CPU per request. Then every line the logged shim wrote is parsed.
  */
@@ -588,7 +588,7 @@ async function measureLogging(
 }
 
 /**
- * Filtered `/changes` (issue 25) on a month in which every company moved (the `changes-month`
+ * Filtered `/changes` on a month in which every company moved (the `changes-month`
  * stage: the demo's year-boundary month published whole, its changes scaled to every company): a
  * metered shim started as `npm start` starts it, paced at the fixed rate over causes, industries,
  * |score_delta| bounds and pages, and its peak RSS.
@@ -658,7 +658,7 @@ async function measureMcp(
 const FIXED_RATE = 500;
 
 /**
- * The tail under many connections (issue 25): first the machine's own stalls (stall-probe.c, the
+ * The tail under many connections: first the machine's own stalls (stall-probe.c, the
  * floor under any p99), then every dynamic endpoint at saturation with 50 connections (the median
  * of `runs` runs), then paced at two thirds of the rate it reached, over at most 50 connections, on
  * a shim of its own with /metrics: its GC pauses and worst event-loop delay over each paced run say
@@ -744,7 +744,7 @@ async function inRounds<T>(fns: (() => T | Promise<T>)[], times = runs): Promise
   return results;
 }
 
-/** Issue 41: the bounded quota counters against MemoryStore, in rounds; a shim on a key store of --access-keys keys. */
+/** The bounded quota counters against MemoryStore, in rounds; a shim on a key store of --access-keys keys. */
 async function accessFigures(published: string, port: number): Promise<AccessFigures> {
   const counters = await measureCounters({ calls: Number(values['access-calls']), rounds: Math.max(runs, 7), log });
   const keyStore = await measureKeyStore({
@@ -759,7 +759,7 @@ async function accessFigures(published: string, port: number): Promise<AccessFig
   return { counters, keyStore };
 }
 
-/** Issue 43: MCP lookups with an access token against a key, and a token check against a metered REST call. */
+/** MCP lookups with an access token against a key, and a token check against a metered REST call. */
 async function oauthFigures(companies: number, work: string, port: number): Promise<OAuthFigures> {
   // The serving stage's published link, or a new one when this stage runs alone (--only oauth).
   const published = join(work, 'published');

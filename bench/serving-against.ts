@@ -16,7 +16,7 @@ import { API_BASE } from '../src/contract/api-paths.js';
  * against each in turn, the order swapped every other round, so that the machine's slow spells fall
  * on both. Prints each endpoint's req/s, the shim's CPU per request (steadier on a shared machine)
  * and p99 on both sides, and the medians of the paired ratios (this tree ÷ the revision), for targets such as "static file and dynamic endpoints at least
- * as fast as today" (issue 42). Both shims are bench/unmetered-shim.ts (no keys or quotas): the
+ * as fast as today". Both shims are bench/unmetered-shim.ts (no keys or quotas): the
  * routing and serving code alone. The revision is checked out into a temporary git worktree and
  * removed at the end; it uses this tree's node_modules and must read this tree's snapshot format.
  */

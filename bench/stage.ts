@@ -232,7 +232,7 @@ switch (stage) {
     break;
   }
   case 'changes-month': {
-    // The filtered /changes load's month (issue 25): the evolving demo's second month, whose as-of
+    // The filtered /changes load's month: the evolving demo's second month, whose as-of
     // date passes the reporting deadline (the expected reporting year moves), both months published
     // whole into <work>/published-changes. Under methodology 1.1 that moves about 14 % of the
     // companies (those still disclosing for the old year); a year boundary can move nearly all of

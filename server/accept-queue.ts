@@ -7,7 +7,7 @@ const LISTEN = '0A';
  * How many connections wait in the kernel's accept queue of the socket listening on `port`: the
  * handshake is done, the server has not taken them yet. Closing the listening socket resets each of
  * them, so shutdown reads this just before it stops listening, and the log says how many were
- * refused that way (issue 41: the kernel reset 105–160 of 200 downloads while the log said "none
+ * refused that way (the kernel reset 105–160 of 200 downloads while the log said "none
  * cut"). Linux only (a listening socket's rx_queue in /proc/net/tcp or tcp6 is that queue's length);
  * null where the file is not there, or no socket listens on `port`.
  *

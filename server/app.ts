@@ -128,7 +128,7 @@ export function createApp(o: AppOptions): express.Express {
 
   // OAuth for /mcp (server/oauth): its metadata, endpoints and the sign-in and consent pages.
   app.use(oauth ? oauth.router : withoutSignIn(o.access?.keys));
-  // The keys page's forms and mailed links (issue 43), before the static pages they sit among.
+  // The keys page's forms and mailed links, before the static pages they sit among.
   app.use(keysRoute({ snapshots: o.snapshots, access: o.access, mailer: o.mailer, requests: keyRequests, oauth: oauth?.store, logger }));
   app.use(pagesRoute(o.snapshots)); // pages for people, outside /api/v1
 

@@ -51,7 +51,7 @@ export const REQUEST_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, keepAliv
 export type RequestTimeouts = typeof REQUEST_TIMEOUTS;
 
 /**
- * Request and response classes whose objects are born with the app's own prototypes (issue 42
+ * Request and response classes whose objects are born with the app's own prototypes (we
  * decided to keep Express, through its public surface only). Express documents `app.request` and
  * `app.response` as the prototypes of the app's requests and responses ("Overriding the Express
  * API"), and sets them on each arrival with `Object.setPrototypeOf`; Node documents the
@@ -59,7 +59,7 @@ export type RequestTimeouts = typeof REQUEST_TIMEOUTS;
  * options). Made with the app's prototypes, Express's `setPrototypeOf` changes nothing (setting an
  * object's prototype to the one it has is a no-op in ECMAScript itself), so no request leaves V8 a
  * fresh hidden class to collect: under load those filled the old generation and brought the
- * mark-compacts behind the tail issue 25 measured (bench/results.md).
+ * mark-compacts behind the tail measured (bench/results.md).
  */
 export function appClasses(app: Express): { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } {
   // Node's own constructors are plain functions (`function IncomingMessage(socket)`), meant to be

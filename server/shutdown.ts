@@ -70,7 +70,7 @@ export interface Shutdown {
 }
 
 /**
- * Graceful shutdown that drops nothing (issue 41). On SIGTERM or SIGINT:
+ * Graceful shutdown that drops nothing. On SIGTERM or SIGINT:
  *
  * 1. Drain, `drainMs`: /readyz says 503 at once and every answer carries `Connection: close`, but
  *    the server keeps accepting, so a balancer has time to see it unready and connections already

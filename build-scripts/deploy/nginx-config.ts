@@ -1,5 +1,5 @@
 /**
- * The nginx front of the production shape (issue 24): serves every static file of the current
+ * The nginx front of the production shape: serves every static file of the current
  * snapshot straight from `<snapshots>/current/tree`, and hands everything that needs computing to an
  * upstream of N shims. Generated from the same URL rules the tree writer and the shim use, so it
  * cannot drift from them:
@@ -247,7 +247,7 @@ function upstreamBlock(upstreams: string[], down: string[] = []): string {
     // A shim that fails a connection is left alone for 5 s, while the others answer. One `down`
     // gets nothing new: a shim stopping closes its listening socket, and a connection nginx opened
     // just then is reset with the request sent on it, which nginx cannot resend if it changes
-    // something (issue 49: 31 of 128,737 such POSTs got 502 over rolling restarts). Reloaded with
+    // something (31 of 128,737 such POSTs got 502 over rolling restarts). Reloaded with
     // the shim down first, nginx opens no connection to it, and the shim stops with nothing coming.
     ...upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=5s${down.includes(u) ? ' down' : ''};`),
     '    keepalive 64;',
@@ -301,7 +301,7 @@ function proxyToShims(o: NginxOptions, retryPosts = true): string[] {
     // answer needs them. Past these, nothing is written to disk: nginx reads more of the answer as
     // the client takes it, so a client that does not read holds at most these buffers here, and
     // the shim's own limits (its download slots, its stall cut) apply to it. Spooled, 1,000 unread
-    // downloads with a query string held 2 GB of temp files (issue 49).
+    // downloads with a query string held 2 GB of temp files.
     'proxy_buffer_size 16k;',
     'proxy_buffers 32 8k;',
     'proxy_busy_buffers_size 64k;',

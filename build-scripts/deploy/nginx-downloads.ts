@@ -1,5 +1,5 @@
 /**
- * Downloads in the nginx front (issue 41): `/api/v1/downloads/{id}/{file}` is a file of snapshot
+ * Downloads in the nginx front: `/api/v1/downloads/{id}/{file}` is a file of snapshot
  * {id}'s own tree, so nginx sends it itself, as it sends the tree's JSON, rather than through a
  * shim. Per client, `limit_conn` caps the connections downloading at once (the shim's
  * DOWNLOADS_PER_CLIENT, answered 429 in the envelope), and a client that stops reading is cut
@@ -45,7 +45,7 @@ export function downloadMapRows(get: string, api: string, snapshotId: string): [
   const name = DOWNLOAD_NAME.source.replace(/^\^|\$$/g, '');
   const folder = `/$esg_did/tree/${DOWNLOADS_DIR}/$esg_did`;
   const base = `${get}${api}/downloads/(?<esg_did>${snapshotId})/`;
-  // Any query: the shim ignores it on a download, and sent there (issue 49) a download escaped
+  // Any query: the shim ignores it on a download, and sent there a download escaped
   // limit_conn and the fixed send buffer (1,000 unread requests with `?x` held 2 GB).
   const query = '(?:\\?.*)?$';
   return [

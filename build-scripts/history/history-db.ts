@@ -22,7 +22,7 @@ import {
  * Rows are `TICKER\tKEY\tENTRY` lines compressed a hundred at a time: an entry repeats the same
  * field names and breakdown sentences as its neighbours, so a chunk shrinks well, while a pinned
  * read, which needs one row of each snapshot's file, decompresses a small chunk instead of a large
- * one (figures: bench/results.md, "Figures the README carried until issue 42").
+ * one (figures: bench/results.md, "Figures the README carried").
  */
 const ROWS_PER_CHUNK = 100;
 

@@ -15,7 +15,7 @@ export interface KeyMailer {
   /**
    * Answers a request for a link to the keys of an address that holds none: it says so and where to
    * ask. `/keys/manage` mails either way, so that neither its answer, its timing nor its mail limits
-   * tell anyone else whether the address holds a key (issue 49).
+   * tell anyone else whether the address holds a key.
    */
   sendNoKeys(to: string, locale: Locale): Promise<void>;
   /**

@@ -105,7 +105,7 @@ export class KeyRequests {
    * Takes one mail from the daily allowance of a client address and of a recipient's mailbox
    * (mail-address.ts), or says which is spent and in how many seconds it frees up (then nothing is
    * taken). The caller sends the mail and calls `release` if the relay refused it: only mail that
-   * left counts, so a relay that is down does not use up a person's day (issue 49). A mail being
+   * left counts, so a relay that is down does not use up a person's day. A mail being
    * sent counts meanwhile, so clients at the same moment cannot pass the limit together.
    *
    * A client address is limited in the mailboxes it mails (`perAddress` a day), not in its mails:

@@ -133,7 +133,7 @@ export class KeyStore {
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 2000');
     db.exec(SCHEMA);
-    // A store made before keys came from the page (issue 43) lacks the holder's e-mail: add it, empty.
+    // A store made before keys came from the page lacks the holder's e-mail: add it, empty.
     const columns = db.prepare('PRAGMA table_info(api_keys)').all() as { name: string }[];
     if (!columns.some((c) => c.name === 'owner_email')) db.exec('ALTER TABLE api_keys ADD COLUMN owner_email TEXT');
     db.exec('CREATE INDEX IF NOT EXISTS api_keys_by_email ON api_keys (owner_email) WHERE owner_email IS NOT NULL');

@@ -1,6 +1,6 @@
 /**
  * The one reading of an e-mail address typed into a form (the keys page, OAuth's sign-in): what is
- * stored and mailed, and the mailbox the mail limits count it as (issue 49).
+ * stored and mailed, and the mailbox the mail limits count it as.
  *
  * The probe sent nine mails to one inbox past a limit of three: a control character made each
  * address new to the limit, and the mail library dropped it on delivery; `user+tag@` did the same

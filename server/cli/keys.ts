@@ -50,7 +50,7 @@ function table(records: KeyRecord[]): string {
  * What a cell shows of its text: control and invisible formatting characters as JSON escapes
  * (`\u001b`), backslashes doubled so an escape shown is never the text's own. The intended use and
  * an owner come from the public form or a shell; raw, an escape sequence in them would drive the
- * operator's terminal (issue 49: the probe's reached the screen through `pending`).
+ * operator's terminal (the probe's reached the screen through `pending`).
  */
 const shown = (text: string) =>
   text.replace(/[\\\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (c) =>

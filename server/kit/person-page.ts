@@ -8,7 +8,7 @@ import type { SnapshotSource } from './snapshot-source.js';
 import { readSnapshotFile } from './snapshot-files.js';
 
 /**
- * Where a page's language switch leads (issue 49): the same step of the flow in the other language,
+ * Where a page's language switch leads: the same step of the flow in the other language,
  * never its start. `href`: a page a GET shows (its path and query in the other language). `post`: a
  * page answering a form, whose state is in the page (a key shown once, a page's one-time buttons):
  * the switch is a form posting that state to the other language's route, which shows the same page
@@ -52,7 +52,7 @@ export function sendPersonPage(
   const main = `<h1>${escapeHtml(title)}</h1>\n<div class="keys-flow">${bodyHtml}</div>`;
   const lang = switchHtml(l, to);
   // A snapshot built before the keys page has no frame: a bare page still says it all. (A frame
-  // built before issue 49 has no switch mark: its switch still leads to the other keys page.)
+  // built before the switch mark existed has none: its switch still leads to the other keys page.)
   const html = frame
     ? frame.bytes.toString('utf8').replace(KEYS_FRAME_TITLE, escapeHtml(title)).replace(KEYS_FRAME_SWITCH, lang).replace(KEYS_FRAME_BODY, main)
     : `<!doctype html><html lang="${l.lang}"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><div class="lang-switch">${lang}</div><main>${main}</main></body></html>`;
@@ -94,7 +94,7 @@ export type FormProblem = 'tooManyFields' | 'tooLarge' | 'unreadable';
 
 export function formProblem(err: unknown): FormProblem {
   const type = (err as { type?: unknown } | undefined)?.type;
-  // More than 1,000 fields (body-parser's parameterLimit) is an error of its own, once a 500 (issue 49).
+  // More than 1,000 fields (body-parser's parameterLimit) is an error of its own, once a 500.
   return type === 'parameters.too.many' ? 'tooManyFields' : type === 'entity.too.large' ? 'tooLarge' : 'unreadable';
 }
 
@@ -107,8 +107,8 @@ export function readForm(req: Request, res: Response, then: (problem: FormProble
 }
 
 /**
- * Whether a form post was sent by another site's page (a cross-site request forgery: the probe of
- * issue 49 posted the keys forms from one, and they mailed). As Go's CrossOriginProtection judges it:
+ * Whether a form post was sent by another site's page (a cross-site request forgery: a probe
+ * posted the keys forms from one, and they mailed). As Go's CrossOriginProtection judges it:
  * - `Sec-Fetch-Site` decides where a browser sends it (every current one does, to https and
  *   loopback origins): `same-origin`, or `none` (the person's own doing), passes; `same-site` and
  *   `cross-site` do not (a sibling subdomain is not this site);

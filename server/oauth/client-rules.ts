@@ -3,7 +3,7 @@ import { isLoopback } from '../kit/settings.js';
 /**
  * What a client may say about itself, the same whether it registers (RFC 7591) or is described by a
  * client ID metadata document (client-metadata.ts): both are a stranger's words, and both reach a
- * person's screen and inbox (issue 49).
+ * person's screen and inbox.
  */
 
 /**

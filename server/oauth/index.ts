@@ -152,7 +152,7 @@ const BODY_PROBLEMS = {
 
 /**
  * A body that the endpoints' parsers (the SDK's and the glue's above) could not read: more than
- * 1,000 form fields at /token was a 500 (issue 49). It is the client's error, in OAuth's shape.
+ * 1,000 form fields at /token was a 500. It is the client's error, in OAuth's shape.
  */
 function unreadableBody(err: unknown, _req: Request, res: Response, next: NextFunction): void {
   const e = err as { type?: unknown; status?: unknown } | undefined;
@@ -165,7 +165,7 @@ function unreadableBody(err: unknown, _req: Request, res: Response, next: NextFu
 }
 
 /**
- * No redirect to a client before a person has acted (RFC 9700 §4.11.2, issue 49). The SDK's authorize
+ * No redirect to a client before a person has acted (RFC 9700 §4.11.2). The SDK's authorize
  * handler redirects every error found after its client check (a missing PKCE challenge, a wrong
  * response_type, a resource not ours) to the client's redirect URI, and answers its client check's
  * errors in JSON. KeysOAuthProvider.authorize itself never redirects (it shows the sign-in page), so

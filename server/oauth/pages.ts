@@ -27,7 +27,7 @@ export interface OAuthPagesOptions {
 }
 
 /**
- * The pages a person meets when an assistant asks to sign in (issue 43). No password: as on the keys
+ * The pages a person meets when an assistant asks to sign in. No password: as on the keys
  * page, a person proves an address by a link mailed to it.
  *
  * 1. GET /authorize (the SDK's handler, then KeysOAuthProvider.authorize) shows `signInPage`: who
@@ -40,7 +40,7 @@ export interface OAuthPagesOptions {
  *
  * Pages are in the language of their path (`/zh-TW/oauth/…` in Chinese), as every page; the sign-in
  * page at /authorize in the language the authorization asked for (`ui_locales`, else the browser's).
- * The language switch keeps the step (issue 49): on the sign-in page it posts the same request to the
+ * The language switch keeps the step: on the sign-in page it posts the same request to the
  * other language's /oauth/sign-in, which shows the same sign-in there (its form then posts there, so
  * the mail and the consent page are in that language too); on the consent page it is the mailed link
  * in the other language.

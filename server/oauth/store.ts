@@ -5,7 +5,7 @@ import type { KeyRecord, KeyStore } from '../access/key-store.js';
 import { OAUTH_LIFETIMES, OAUTH_RETENTION, TOKEN_PREFIX } from '../../src/contract/oauth.js';
 
 /**
- * OAuth's state (issue 43), in the keys database beside the keys it stands for (one file, one backup,
+ * OAuth's state, in the keys database beside the keys it stands for (one file, one backup,
  * every shim sees the same): registered clients, authorization requests waiting for a person's
  * consent, codes, grants and tokens. Tokens and codes are kept as their SHA-256 only, as keys are.
  *
@@ -68,7 +68,7 @@ CREATE INDEX IF NOT EXISTS oauth_requests_by_expiry ON oauth_requests (expires_a
 
 /**
  * When a registration was last used (an authorization request, tokens issued): NULL until its first
- * /authorize. Added to databases made before it (issue 49); pruning reads it (OAuthStore.prune).
+ * /authorize. Added to databases made before it; pruning reads it (OAuthStore.prune).
  */
 function addClientsUsedAt(db: Database.Database): void {
   const columns = db.prepare('PRAGMA table_info(oauth_clients)').all() as { name: string }[];
@@ -163,7 +163,7 @@ export class OAuthStore {
    * changes: another connection's commit moves `PRAGMA data_version` (read at every check, a few µs
    * cheaper than the joined read it saves), and this connection's own revocations clear it. So a
    * token of a key revoked anywhere is refused on the very next call, and a call with a token
-   * otherwise costs a map lookup (bench/results.md, issue 43).
+   * otherwise costs a map lookup (bench/results.md).
    */
   private readonly checked = new Map<string, Extract<TokenCheck, { ok: true }>>();
   private seenVersion = -1;
@@ -316,7 +316,7 @@ export class OAuthStore {
    * Exchanges a refresh token for new tokens; the old refresh token stops (rotation, OAuth 2.1
    * §4.3.1). One presented again after its rotation was copied: its grant is revoked.
    *
-   * The read, the check and the write are one IMMEDIATE transaction (issue 49): it takes the keys
+   * The read, the check and the write are one IMMEDIATE transaction: it takes the keys
    * database's write lock before reading, waiting for another shim's rotation to commit (the
    * connection's busy_timeout), so the second of two shims presented the same token reads it spent
    * and revokes the grant. A deferred transaction read first and then failed to write

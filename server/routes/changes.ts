@@ -25,7 +25,7 @@ interface Opened {
  * Watched as the snapshot's own database is (server/kit/snapshot-source.ts): a published file never
  * changes, so when changes.sqlite does (restored from a backup, renamed over a damaged one) it is
  * opened again, at most a second later. The old connection would read the file it opened, gone or
- * damaged, for as long as the shim runs: filtered /changes stayed 502 after a restore (issue 49).
+ * damaged, for as long as the shim runs: filtered /changes stayed 502 after a restore.
  */
 const opened = new WeakMap<SnapshotStore, Opened>();
 function changesOf(store: SnapshotStore): ChangesStore {

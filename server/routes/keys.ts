@@ -28,7 +28,7 @@ import {
 } from '../kit/person-page.js';
 
 /**
- * The keys flow's pages (issue 43), outside /api/v1: they are pages for people, answered in HTML in
+ * The keys flow's pages, outside /api/v1: they are pages for people, answered in HTML in
  * the page's language, and take HTML form posts (application/x-www-form-urlencoded) so they work
  * without JavaScript under the pages' CSP (form-action 'self'). Programs have nothing to do here: a
  * key is got once, by a person, from a mailed link.
@@ -43,7 +43,7 @@ import {
  * - `POST /keys/shown` (key, and rotated): a key shown once, shown again in this language; the other
  *   language's page posts it (its language switch), and only a live key is shown.
  * Each under `/zh-TW/` too. Every page's language switch leads to the same step in the other
- * language (issue 49): a GET page to its path and query there, a page with state (a key, the usage
+ * language: a GET page to its path and query there, a page with state (a key, the usage
  * page's one-time buttons) by a form posting that state there. Without SMTP (`mail` unset) `/keys/` says keys come from the operator,
  * and the forms' posts answer that too.
  */
@@ -228,7 +228,7 @@ class KeysFlow {
    * Answers first, the same page for every address, then mails: a link to the address's keys, or a
    * note that it holds none. Whether it holds a key is not even looked up before the answer, so
    * nothing in it, its timing included, tells (it took 130–550 ms with a key and 5–50 ms without,
-   * issue 49); and a mail goes either way, so the mail limits tell nothing either.
+   * in the probe); and a mail goes either way, so the mail limits tell nothing either.
    */
   manage(req: Request, res: Response, l: L10n): void {
     const address = mailAddress(field(req, 'email'));

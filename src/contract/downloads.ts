@@ -1,5 +1,5 @@
 /**
- * How many downloads (`/api/v1/downloads/…`) the shim sends at once (issue 41): 2,000 unread
+ * How many downloads (`/api/v1/downloads/…`) the shim sends at once: 2,000 unread
  * requests for snapshot.sqlite from one client once held 453 MB in the shim and stalled the front.
  * Each cap is an environment variable (README "Environment"); nginx takes the same values when its
  * config is generated (build-scripts/deploy/nginx-downloads.ts).

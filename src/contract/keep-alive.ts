@@ -1,5 +1,5 @@
 /**
- * Keep-alive without the race (issue 41). A server that closes an idle connection just as its
+ * Keep-alive without the race. A server that closes an idle connection just as its
  * client reuses it resets that request: the client wrote it, the server closed with it unread.
  * Two things keep that from happening here:
  *

@@ -1,5 +1,5 @@
 /**
- * The keys page's numbers (issue 43), shared by the page the build renders and the shim that answers
+ * The keys page's numbers, shared by the page the build renders and the shim that answers
  * its forms, so what the page promises is what the shim enforces.
  */
 
@@ -16,7 +16,7 @@ export const COLLECT_LIFETIME_MS = 7 * 24 * HOUR_MS;
 export const ACT_LIFETIME_MS = HOUR_MS / 4;
 
 /**
- * Abuse limits per rolling 24 hours, counting only mail the relay took (issue 49):
+ * Abuse limits per rolling 24 hours, counting only mail the relay took:
  * - `perEmail`: the mails one mailbox may receive (`a+tag@` and `A@` are `a@`'s mailbox), whoever
  *   asks. One person's documented steps are five (two keys asked for, two sign-ins, a link to
  *   manage the keys); ten leave room for a mistyped form or a lost mail, and are still too few to

@@ -1,5 +1,5 @@
 /**
- * OAuth 2.1 for the MCP endpoint (issue 43, docs/mcp.md "Sign in"): the paths and numbers the shim
+ * OAuth 2.1 for the MCP endpoint (docs/mcp.md "Sign in"): the paths and numbers the shim
  * answers with, the nginx front routes and the docs state. The shim is its own authorization server
  * (the MCP SDK's handlers over the keys database) and the resource server of /mcp.
  */

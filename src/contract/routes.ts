@@ -76,7 +76,7 @@ export interface Operation {
   readonly uncounted?: true;
   /**
    * A file whatever the query string, which is ignored and counts toward nothing: the nginx front
-   * serves it itself, query and all (downloads, issue 49), so a shim answering it must not count it.
+   * serves it itself, query and all (downloads), so a shim answering it must not count it.
    */
   readonly queryIgnored?: true;
   /** Buckets a counted call takes beside calls/day and calls/min (contract 6), from its raw query. */

@@ -13,7 +13,7 @@ import { NGINX, startNginx, startShim, tempFilesHeld, type Nginx, type Shim } fr
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
- * Downloads through the nginx front (issue 41): nginx sends each file of a snapshot's download folder
+ * Downloads through the nginx front: nginx sends each file of a snapshot's download folder
  * itself, with the shim's headers; misses and other spellings still reach the shim; per client,
  * `limit_conn` answers a 7th download at once with 429 in the envelope, even for a file the kernel
  * would otherwise take whole (the fixed send buffer); a client that stops reading
@@ -85,7 +85,7 @@ describe.skipIf(!NGINX)('downloads through nginx', () => {
     const files = [
       ...[...names, 'SHA256SUMS'].map((n) => [`/api/v1/downloads/${big.id}/${n}`, n]),
       [`/api/v1/downloads/${big.id}/`, 'index.html'],
-      // Whatever the query (issue 49).
+      // Whatever the query.
       [`/api/v1/downloads/${big.id}/SHA256SUMS?x=1`, 'SHA256SUMS'],
       [`/api/v1/downloads/${big.id}/?utm_source=mail`, 'index.html'],
     ] as [string, string][];
@@ -122,7 +122,7 @@ describe.skipIf(!NGINX)('downloads through nginx', () => {
     for (const [url] of cases) expect(by(url), `${url} went to the shim`).toBe(`127.0.0.1:${shim.port}`);
   });
 
-  it('unread downloads with a query string (issue 49): nginx’s, capped per client, and nothing spooled to disk, the shim’s other spellings included', async () => {
+  it('unread downloads with a query string: nginx’s, capped per client, and nothing spooled to disk, the shim’s other spellings included', async () => {
     // As the probe sent them: each with a query of its own, from one client, never read.
     const held = await openUnread(nginx.port, `${big.path}?n=0`, 1, { from: '127.0.0.9' });
     for (let i = 1; i < 12; i++) held.push(...(await openUnread(nginx.port, `${big.path}?n=${i}`, 1, { from: '127.0.0.9' })));

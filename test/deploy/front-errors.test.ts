@@ -9,7 +9,7 @@ import { NGINX, startNginx, startShim, type Nginx, type Shim } from './front.js'
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
- * The errors the nginx front answers itself (issue 41), each on an API path, each in the API's
+ * The errors the nginx front answers itself, each on an API path, each in the API's
  * envelope (contract 2) with `Content-Type: application/json`, `Cache-Control: no-store`, CORS and
  * a request id equal to the body's; never nginx's HTML page. Where nginx's own status has no code in
  * the contract, the answer is the shim's for the same failure (build-scripts/deploy/nginx-errors.ts).

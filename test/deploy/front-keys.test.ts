@@ -4,7 +4,7 @@ import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 import { formToken, shownKey } from '../helpers/keys-shim.js';
 
 /**
- * The keys page behind the generated nginx front (issue 43): nginx serves /keys/ as a file, and
+ * The keys page behind the generated nginx front: nginx serves /keys/ as a file, and
  * sends the form's POSTs and the mailed link (a query string) to the shim, which mails through a
  * real in-process SMTP server. The link is followed through nginx, the key is used through nginx.
  */

@@ -7,7 +7,7 @@ import { freePort } from '../server/access/processes.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
- * Issue 49: a mailed link's one-time token (`/keys/link?t=…`, `/oauth/consent?t=…`) is live until
+ * A mailed link's one-time token (`/keys/link?t=…`, `/oauth/consent?t=…`) is live until
  * it is used, so whoever reads a log holding it first can confirm the key request or answer the
  * sign-in. Tried as the probe tried it: the real links, mailed by the shim and followed through
  * nginx, and the same token spelled as a client might (among other parameters, `%74`, `T`). After

@@ -10,7 +10,7 @@ import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 import { formToken } from '../helpers/keys-shim.js';
 
 /**
- * OAuth for /mcp behind the generated nginx front (issue 43): the metadata, registration, the
+ * OAuth for /mcp behind the generated nginx front: the metadata, registration, the
  * sign-in and consent pages, the token endpoint and /mcp with the token all reach the shim through
  * nginx and answer with PUBLIC_URL's addresses; a preflight to /token or /register allows
  * `Authorization`, answered by nginx as the shim answers it. Then the retry policy, against shims

@@ -6,7 +6,7 @@ import { NGINX, startNginx, startShim, type Nginx, type Shim } from './front.js'
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
- * `?page=N` alone on /ranking and /changes is the same in both deployments (issue 41; docs/api-decisions.md, "API
+ * `?page=N` alone on /ranking and /changes is the same in both deployments (docs/api-decisions.md, "API
  * decisions beyond the contract"): the page the tree renders, free and `public` whether nginx sends
  * its file or a shim answers (past the last page, or spelled `02`), with no RateLimit and nothing
  * counted. Any other query is metered and `private` in both. One keyless client, one shim (its

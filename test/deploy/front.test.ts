@@ -139,7 +139,7 @@ describe('static files through nginx', () => {
         '/assets/search.js',
         '/assets/messages.js',
       ].map((url) => ({ url, file: fileForPageUrl(url) })),
-      // The Traditional Chinese pages (issue 26) are files of the tree like the English ones.
+      // The Traditional Chinese pages are files of the tree like the English ones.
       ...['/zh-TW/', '/zh-TW/company/D1101/', '/zh-TW/ranking/', '/zh-TW/docs/', '/zh-TW/methodology/', '/zh-TW/404.html'].map((url) => ({
         url,
         file: fileForPageUrl(url),

@@ -139,7 +139,7 @@ export interface MailedFront {
 /**
  * One shim with keys and SMTP to a real in-process SMTP server, its links and OAuth's issuer naming
  * `publicUrl` (the host people reach, here this nginx), and nginx in front: the keys page and OAuth
- * as deployed (issue 43); `env` adds to or overrides the shim's settings. Nothing when nginx is not installed.
+ * as deployed; `env` adds to or overrides the shim's settings. Nothing when nginx is not installed.
  */
 export async function startMailedFront(snapshotsDir: string, publicUrl: string, env: Record<string, string> = {}): Promise<MailedFront | undefined> {
   if (!NGINX) return undefined;

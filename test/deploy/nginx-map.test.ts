@@ -52,13 +52,13 @@ describe('the nginx map', () => {
     let api = 0;
     for (const file of files) {
       if (file.startsWith(`${DOWNLOADS_DIR}/`)) {
-        // Each download is read from the folder of the snapshot its URL names (issue 41), as the shim reads it.
+        // Each download is read from the folder of the snapshot its URL names, as the shim reads it.
         const id = file.split('/')[3]!;
         const url = file.endsWith('/index.html') ? `/${file.slice(0, -'index.html'.length)}` : `/${file}`;
         expect(fileFor('GET', url), url).toBe(`/${id}/tree/${file}`);
         expect(fileFor('HEAD', url), url).toBe(`/${id}/tree/${file}`);
         for (const method of ['POST', 'OPTIONS']) expect(fileFor(method, url), `${method} ${url}`).toBe('');
-        // Whatever its query (issue 49): the shim would ignore it, and its answer escaped nginx's caps.
+        // Whatever its query: the shim would ignore it, and its answer escaped nginx's caps.
         expect(fileFor('GET', `${url}?x=1`), `${url} with a query`).toBe(`/${id}/tree/${file}`);
         expect(fileFor('GET', `${url}?`), `${url} with an empty query`).toBe(`/${id}/tree/${file}`);
         continue;
@@ -148,7 +148,7 @@ function shimHow(method: string, uri: string): string {
   return regex?.value ?? entries.find((e) => e.key === 'default')!.value;
 }
 
-describe('the retry policy (issue 43)', () => {
+describe('the retry policy', () => {
   it('a POST that changes something goes to @esg_shim_once; one that only reads, a GET or a HEAD, may be retried', () => {
     for (const path of ['/token', '/register', '/revoke', '/oauth/sign-in', '/oauth/consent', '/keys/ask', '/keys/manage', '/keys/link'])
       for (const prefix of path.startsWith('/keys/') ? ['', '/zh-TW'] : [''])
@@ -187,7 +187,7 @@ describe('the retry policy (issue 43)', () => {
 });
 
 describe.skipIf(!NGINX)('nginx -t', () => {
-  it("sends the keys page's form posts and mailed links to the shim, in every language (issue 43)", () => {
+  it("sends the keys page's form posts and mailed links to the shim, in every language", () => {
     for (const prefix of ['', '/zh-TW']) {
       for (const path of ['/keys/ask', '/keys/manage', '/keys/link']) expect(fileFor('POST', prefix + path), `POST ${prefix}${path}`).toBe('');
       // A mailed link is a page path to the map, but no file of the tree is there: try_files passes it to the shim.

@@ -24,7 +24,7 @@ import { startInbox, type Inbox } from '../helpers/smtp.js';
  * connections nginx saw reset (and resent: every POST here only reads).
  *
  * POSTs that change something (the keys forms, sign-in, consent, /token) nginx never resends, so a
- * reset as the shim closed cost them a 502 (issue 49: 31 of 128,737). The rolling restart of
+ * reset as the shim closed cost them a 502 (31 of 128,737). The rolling restart of
  * deploy/README.md marks the shim down and reloads nginx first: the shim stops with nothing
  * coming, and none of about 1,000 such POSTs meanwhile is a 502.
  */
@@ -230,7 +230,7 @@ describe('--down in the generated config', () => {
   });
 });
 
-describe.skipIf(!NGINX)('a rolling restart of POSTs nginx sends only once (issue 49)', () => {
+describe.skipIf(!NGINX)('a rolling restart of POSTs nginx sends only once', () => {
   it('the shim marked down and nginx reloaded first, then SIGTERM, restarted, back up: no 502 among ~1,000 once-POSTs, and the shim stopped with nothing coming', async () => {
     const target = shims[1]!;
     const upstream = `127.0.0.1:${target.port}`;

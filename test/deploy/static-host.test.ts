@@ -210,7 +210,7 @@ describe('_headers', () => {
       ['/downloads/', PAGE_CSP],
       [`/api/v1/downloads/${store.meta.dataset_snapshot_id}/`, PAGE_CSP],
       ['/docs/', DOCS_PAGE_CSP],
-      // The Traditional Chinese pages (issue 26): the same policies under /zh-TW/.
+      // The Traditional Chinese pages: the same policies under /zh-TW/.
       ['/zh-TW/', PAGE_CSP],
       ['/zh-TW/company/D1101/', PAGE_CSP],
       ['/zh-TW/ranking/page/2/', PAGE_CSP],

@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * README.md stays the front door (issue 42): short, with the whole folder table and every setting,
+ * README.md stays the front door: short, with the whole folder table and every setting,
  * and the rest in docs/, each page linked from it. What moved out must still be reachable: every
  * relative link of the README and of docs/ names a file that exists.
  */

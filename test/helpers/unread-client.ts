@@ -1,5 +1,5 @@
 /**
- * The two clients of issue 41's scenario, each in a small process of its own: the test process (a
+ * The two clients of the unread-downloads scenario, each in a small process of its own: the test process (a
  * vitest worker with the whole project loaded) neither slows the greedy client's 2,000 sockets nor
  * adds its own pauses to the other client's timings.
  *

@@ -8,7 +8,7 @@ import { DOWNLOADS_DIR } from '../../src/contract/api-paths.js';
 import { linkCopy } from './link-copy.js';
 
 /**
- * Slow and unread downloads (issue 41), shared by the shim's tests and the nginx front's. Clients are
+ * Slow and unread downloads, shared by the shim's tests and the nginx front's. Clients are
  * told apart by address: loopback is all of 127.0.0.0/8, so a socket bound to 127.0.0.3 is another
  * client than one bound to 127.0.0.2, to the shim and to nginx alike.
  */

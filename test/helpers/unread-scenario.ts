@@ -5,7 +5,7 @@ import { DEFAULT_DOWNLOAD_LIMITS } from '../../src/contract/downloads.js';
 import { GREEDY, OTHER, otherClientPaths, type Timed } from './unread-downloads.js';
 
 /**
- * Issue 41's finding, replayed against a shim or nginx (test/server/downloads-load.test.ts,
+ * The unread-downloads finding, replayed against a shim or nginx (test/server/downloads-load.test.ts,
  * test/deploy/front-downloads.test.ts): 2,000 requests for a download from GREEDY that are never
  * read, while OTHER sends 40 requests a second, each client a process of its own
  * (test/helpers/unread-client.ts); the shim process's resident memory sampled throughout.
@@ -120,7 +120,7 @@ export const describeRuns = (runs: ScenarioRun[]) =>
     .join(' | ');
 
 /**
- * What issue 41 asks of the scenario, on every try: GREEDY gets its DOWNLOADS_PER_CLIENT downloads
+ * What the scenario must show, on every try: GREEDY gets its DOWNLOADS_PER_CLIENT downloads
  * and 429 for the rest, OTHER gets every answer, the shim's memory grows by less than `rssMb`; and
  * on the last try, OTHER's p99 is under 50 ms.
  */

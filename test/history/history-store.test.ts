@@ -19,7 +19,7 @@ const COMPANIES = 150;
 const MONTHS = 9;
 
 /**
- * Issue 25: company histories written once into the history store, shared by later snapshots. Nine
+ * Company histories written once into the history store, shared by later snapshots. Nine
  * months of the evolving demo are published one by one (companies come and go between them); while
  * each is current, every company's history is read over HTTP. Then a tenth publish with
  * SNAPSHOTS_KEEP=3 prunes the first seven, and every kept snapshot's pinned history must still be

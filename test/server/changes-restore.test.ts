@@ -21,7 +21,7 @@ async function until(what: string, check: () => Promise<boolean>, ms = 10_000): 
 }
 
 /**
- * Issue 49: a snapshot's changes.sqlite restored (a copy renamed over a damaged one, or another
+ * A snapshot's changes.sqlite restored (a copy renamed over a damaged one, or another
  * version of it put in its place) is served again, as the snapshot's own database is, without a
  * restart. Before, the shim kept reading the file it had opened first, and filtered /changes stayed
  * 502. Tried as the probe tried it: a real server on loopback, the real clock, the file damaged in

@@ -12,7 +12,7 @@ import { GREEDY, OTHER, openUnread, requestFrom as from, withLargeDownload } fro
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
- * The shim's caps on downloads (server/kit/download-slots.ts, issue 41), on an in-process shim with small
+ * The shim's caps on downloads (server/kit/download-slots.ts), on an in-process shim with small
  * caps: per client and in all, answered 429 in the envelope with Retry-After; a slot held while its
  * connection stays open and freed by its next request or its close; a download its client stopped
  * reading cut with a reset after DOWNLOAD_STALL_MS, which frees its slot. The download is 24 MB, more

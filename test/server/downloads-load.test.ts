@@ -8,7 +8,7 @@ import { withLargeDownload } from '../helpers/unread-downloads.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
- * Issue 41's finding, on the shim alone (a process of its own, as `npm start` runs it, default
+ * The unread-downloads finding, on the shim alone (a process of its own, as `npm start` runs it, default
  * caps): 2,000 requests for snapshot.sqlite from one client that never reads them once stalled the
  * service and left the shim at 453 MB. Now that client gets its 6 downloads and 429 for the rest,
  * another client's requests keep a p99 under 50 ms, and the shim's resident memory grows by less than

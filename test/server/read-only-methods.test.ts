@@ -11,7 +11,7 @@ afterAll(() => server.close());
 
 /**
  * Paths that only read answer other methods with 405 and `Allow` (contract 2), not the 404 that
- * says the path does not exist (issue 41): the envelope where machines ask (the API, the health
+ * says the path does not exist: the envelope where machines ask (the API, the health
  * paths), plain words on the pages people read.
  */
 describe('methods a path does not take', () => {

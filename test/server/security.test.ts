@@ -9,7 +9,7 @@ import { startServer, type RunningServer } from '../helpers/server.js';
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
- * Hardening (issue 24): security headers on every response, a strict Content-Security-Policy on the
+ * Hardening: security headers on every response, a strict Content-Security-Policy on the
  * pages (the browser tests load every page type with it on and fail on any violation), and request
  * timeouts that close a stalled client's socket.
  */

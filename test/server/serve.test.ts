@@ -7,7 +7,7 @@ import { publishedSnapshotSource, type SnapshotSource } from '../../server/kit/s
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
- * The shim's HTTP server (issue 25, the tail): requests and responses are born with the Express
+ * The shim's HTTP server (the tail): requests and responses are born with the Express
  * app's prototypes, so Express's per-request `Object.setPrototypeOf` changes nothing and V8 makes no
  * hidden class per request (bench/results.md: that garbage was what filled the old generation).
  */

@@ -7,7 +7,7 @@ import { listensOn, rawRequest, watchShim, type RawAnswer } from './shim-process
 import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 
 /**
- * Issue 41's shutdown that drops nothing, on `npm start` (the server as supervisors run it): a
+ * The shutdown that drops nothing, on `npm start` (the server as supervisors run it): a
  * SIGTERM arrives while 200 requests are in flight (their bodies still coming) and 200 connections
  * wait in the kernel's accept queue (the server held with SIGSTOP while they connect and send). It
  * used to close its listening socket at once, and the kernel reset 105–160 of 200 queued

@@ -53,7 +53,7 @@ function damageTable(dbPath: string, table: string): void {
 }
 
 /**
- * Issue 41: a snapshot that cannot be read answers 502 UPSTREAM_FAILURE with /readyz 503, whether
+ * A snapshot that cannot be read answers 502 UPSTREAM_FAILURE with /readyz 503, whether
  * its database is damaged or a file its database lists is gone, and the shim recovers by itself,
  * without a restart, once the file is good again. A real server on loopback, the real clock.
  */

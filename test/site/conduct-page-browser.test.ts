@@ -10,7 +10,7 @@ import { horizontalOverflow, launchChromium, SCREENSHOTS, seriousViolations, WID
 import { englishUi } from './english-ui.js';
 
 /**
- * The company page's disclosure conduct (issue 50) in Chromium, in both languages: H0003 of the
+ * The company page's disclosure conduct in Chromium, in both languages: H0003 of the
  * hand-built snapshot (test/helpers/hand-built-snapshot.ts), a recent exchange penalty with its
  * fine and an older FSC sanction with its decision, rendered by the project's renderer in a child
  * process (render-hand-built.ts) and served to the browser from memory with the site's own assets.

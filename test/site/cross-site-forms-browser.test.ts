@@ -7,7 +7,7 @@ import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 import { startKeysShim, type KeysShim } from '../helpers/keys-shim.js';
 
 /**
- * Issue 49's cross-site post, made by a browser: a page of another site (`localhost`, against the
+ * The probe's cross-site post, made by a browser: a page of another site (`localhost`, against the
  * shim's `127.0.0.1`) whose form posts itself to the keys page's forms as soon as it loads. Chromium
  * sends what it sends (Sec-Fetch-Site, Origin), and the shim must refuse it and mail nothing, while
  * the same form on the keys page itself works (keys-browser.test.ts walks that flow).

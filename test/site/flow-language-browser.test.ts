@@ -12,7 +12,7 @@ import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 import { startKeysShim, type KeysShim } from '../helpers/keys-shim.js';
 
 /**
- * Issue 49, tried as a new user would: the keys and sign-in pages on a 390 px phone in both
+ * Tried as a new user would: the keys and sign-in pages on a 390 px phone in both
  * languages (screenshots `flow-*.png` in test/site/screenshots/, axe, nothing wider than the
  * screen); the language switch in the middle of a sign-in keeps the step and its state (the same
  * client, the same redirect, the state the client sent back at the end); the switch on the page that
@@ -89,7 +89,7 @@ async function register(): Promise<{ client_id: string; redirect_uri: string }> 
   return { client_id: ((await res.json()) as { client_id: string }).client_id, redirect_uri };
 }
 
-describe('the flows’ pages on a phone, and their language switch (issue 49)', () => {
+describe('the flows’ pages on a phone, and their language switch', () => {
   it('/keys/ in both languages fits a 390 px phone, passes axe, and its switch leads to the other language’s /keys/', async () => {
     for (const [path, other, name] of [
       ['/keys/', '/zh-TW/keys/', 'keys'],

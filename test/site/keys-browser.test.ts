@@ -101,7 +101,7 @@ describe('the keys page in a browser', () => {
     await page.locator('#manage-email').fill('mei@example.org');
     await press(page, 'Mail me a link to my keys');
     await follow(page, (await s.inbox!.next('mei@example.org')).link, 'Show my keys');
-    // Revoke asks first (issue 49): the key works until the second button.
+    // Revoke asks first: the key works until the second button.
     await press(page, 'Revoke this key');
     expect(await page.locator('h1').textContent()).toMatch(/^Revoke key [0-9a-f]+\?$/);
     expect(await ranking(fresh)).toBe(200);

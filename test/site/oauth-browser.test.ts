@@ -14,7 +14,7 @@ import { demoSnapshotsDir } from '../helpers/demo-snapshots-dir.js';
 import { startKeysShim, type KeysShim } from '../helpers/keys-shim.js';
 
 /**
- * OAuth's pages in Debian's chromium (issue 43), in both languages: an assistant registers over HTTP
+ * OAuth's pages in Debian's chromium, in both languages: an assistant registers over HTTP
  * with a redirect to a loopback listener of this test (its "callback", as a desktop client runs
  * one), a person opens the authorization URL (PKCE S256), gives the address, follows the mailed link
  * (a real in-process SMTP server), picks the second of two keys and presses Allow, and the browser

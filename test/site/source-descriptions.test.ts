@@ -4,7 +4,7 @@ import { CATALOGUES } from '../../src/site/i18n/index.js';
 import { SOURCE_DESCRIPTIONS_ZH } from '../../src/site/i18n/source-descriptions.zh-TW.js';
 
 /**
- * Every source's description in Chinese (issue 49: /zh-TW/sources/ showed the registry's English):
+ * Every source's description in Chinese (/zh-TW/sources/ showed the registry's English):
  * one per source module, for no other source, and Chinese (mostly Han characters, not the English
  * with a few words changed).
  */

@@ -8,7 +8,7 @@ import { englishUi } from './english-ui.js';
 import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 /**
- * The Traditional Chinese pages in Chromium (issue 26): axe on every page type, screenshots at
+ * The Traditional Chinese pages in Chromium: axe on every page type, screenshots at
  * desktop and phone width (test/site/screenshots/zh-TW-*.png, beside the English ones
  * pages-browser.test.ts takes), no English UI text once the scripts have run (search results, the
  * evidence-pack form), the language switch landing on the same company, and search by Chinese name

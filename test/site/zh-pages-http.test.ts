@@ -8,7 +8,7 @@ import { at, hrefsOf, numbersOf, sectionTextOf } from './html.js';
 import { demoSeriesSnapshotsDir } from '../helpers/demo-series-dir.js';
 
 /**
- * The Traditional Chinese pages over HTTP (issue 26), on the evolving demo (company pages with a
+ * The Traditional Chinese pages over HTTP, on the evolving demo (company pages with a
  * history and latest changes): every page type is there under /zh-TW/, in zh-Hant-TW, with no
  * English UI text; every page in either language names both versions (hreflang) and its switch
  * leads to the same page in the other; numbers are the JSON's; a missing page is the Chinese 404.

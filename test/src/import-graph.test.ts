@@ -4,7 +4,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The import graph flows one way (issue 42): sources → snapshot → views → outlets. The build and
+ * The import graph flows one way: sources → snapshot → views → outlets. The build and
  * the shim are siblings over src/; the contract imports nothing of the project; no circle, type
  * imports included (a type circle is still two files that cannot be read apart). Folders are layers
  * too: no two folders import each other, so each folder can be read standing on the ones below it.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * No production line over 200 characters (issue 42). Prettier (`npm run format:check`, printWidth
+ * No production line over 200 characters. Prettier (`npm run format:check`, printWidth
  * 150) breaks the code it can; it leaves string literals, template literals and comments whole, so
  * those are held here to 200: a long description, message or comment is split into concatenated
  * parts or several comment lines, its value unchanged. 200, not 150: the limit is for what Prettier

@@ -58,7 +58,7 @@ function urlsOf(locale: Locale) {
     downloadFolder: (id: string) => (p === '' ? `${urls.downloadFolder(id)}/` : `${p}/downloads/${id}/`),
     research: `${p}/research/`,
     docs: `${p}/docs/`,
-    /** Ask for a key, or for a link to manage one (issue 43); its forms post to the shim (server/routes/keys.ts). */
+    /** Ask for a key, or for a link to manage one; its forms post to the shim (server/routes/keys.ts). */
     keys: `${p}/keys/`,
     /** The frame the shim puts its keys pages in (sent, the key once, errors): this language's layout with two marks to fill. */
     keysFrame: `${p}/keys/frame.html`,

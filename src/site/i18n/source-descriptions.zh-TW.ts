@@ -1,5 +1,5 @@
 /**
- * Each source's description in Traditional Chinese, by source_id (issue 49). The registry's own
+ * Each source's description in Traditional Chinese, by source_id. The registry's own
  * description (build-scripts/sources/*.ts, `info.description`) is English, as the API's texts are;
  * /zh-TW/sources/ shows these instead. test/site/source-descriptions.test.ts checks that every source
  * module has one, so a new source without a Chinese description fails there, not on a page. A field

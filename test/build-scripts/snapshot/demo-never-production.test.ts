@@ -12,7 +12,7 @@ import { SnapshotStore } from '../../../src/snapshot/store.js';
 import { disclaimerFor } from '../../../src/views/envelope.js';
 
 /**
- * Issue 48: `npm run snapshot` on a folder the demo generator wrote published the fictional demo as
+ * `npm run snapshot` on a folder the demo generator wrote published the fictional demo as
  * `kind: production`, with the real-data disclaimer. The kind now follows the sources: the real CLI,
  * run as an operator runs it, on the real generator's output.
  */

@@ -21,7 +21,7 @@ const dotted = (dir: string) =>
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 
 /**
- * The publish step's edges (issue 41): the build lock dies with its holder whatever its pid, links
+ * The publish step's edges: the build lock dies with its holder whatever its pid, links
  * left by unfinished publishes go, and a snapshot that never became current is withdrawn before
  * anything (changes, histories, the snapshot list) can count it.
  */

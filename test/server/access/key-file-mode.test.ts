@@ -9,7 +9,7 @@ import { KeyStore } from '../../../server/access/key-store.js';
 const run = promisify(execFile);
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 
-/** The keys database holds owners and key hashes: nobody but its owner reads it (issue 41). */
+/** The keys database holds owners and key hashes: nobody but its owner reads it. */
 describe('the keys database file', () => {
   let dir: string;
   beforeAll(() => {

@@ -101,7 +101,7 @@ describe('keys from the page, through a real SMTP server', () => {
 
     const keys2 = await openKeys(s, email);
     const freshId = fresh.slice(4, 14);
-    // Revoke asks first (issue 49): the button shows what it ends, and the key still works until the second button.
+    // Revoke asks first: the button shows what it ends, and the key still works until the second button.
     const asked = await s.post('/keys/link', { t: formToken(keys2.html), action: 'revoke', key: freshId });
     expect(asked.status).toBe(200);
     expect(asked.html).toContain(`Revoke key ${freshId}?`);
@@ -334,7 +334,7 @@ describe('the keys database', () => {
     const dir = mkdtempSync(join(tmpdir(), 'esg-keys-old-'));
     try {
       const path = join(dir, 'keys.sqlite');
-      // The schema as it was before issue 43, with a key in it.
+      // The schema as it was before keys came from the page, with a key in it.
       const old = new Database(path);
       old.exec(
         'CREATE TABLE api_keys (id TEXT PRIMARY KEY, hash TEXT NOT NULL, tier TEXT NOT NULL, owner TEXT NOT NULL, daily_limit INTEGER, per_minute_limit INTEGER, created_at TEXT NOT NULL, revoked_at TEXT)',

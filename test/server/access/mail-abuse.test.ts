@@ -8,7 +8,7 @@ import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 import { formToken, shownKey, startKeysShim, type KeysShim } from '../../helpers/keys-shim.js';
 
 /**
- * The keys page's and sign-in's mail, tried again as issue 49's probe tried it: addresses that
+ * The keys page's and sign-in's mail, tried again as the probe tried it: addresses that
  * count as new but reach one inbox, a relay that is down, one person's documented steps on a shared
  * address, cross-site posts, `/keys/manage` as an oracle, 1,001 form fields, and terminal escapes
  * from the public form on the operator's screen.

@@ -8,7 +8,7 @@ import { demoSeriesSnapshotsDir } from '../../helpers/demo-series-dir.js';
 import { answerOf, callMessage, connectClient, MCP_HEADERS, rpc, toolErrorOf } from './harness.js';
 
 /**
- * The MCP endpoint as issue 43 wants it, over HTTP against the real shim (the evolving demo's second
+ * The MCP endpoint at its best, over HTTP against the real shim (the evolving demo's second
  * month, so there are changes): argument errors as the protocol version in use wants them, null as
  * absent, a small get_changes, NOT_FOUND for an unknown ticker on every tool, descriptions that say
  * what the tools take, the Origin check, resource templates with completion, and the prompts.

@@ -66,7 +66,7 @@ afterAll(() => {
   return new Promise<void>((resolve) => docs.close(() => resolve()));
 });
 
-/** What the probe did (issue 49): a valid document, sent as a space a second for longer than the deadline, then the rest. */
+/** What the probe did: a valid document, sent as a space a second for longer than the deadline, then the rest. */
 const DRIP_SECONDS = Math.ceil(CLIENT_METADATA_LIMITS.timeoutMs / 1000) + 3;
 let dripped = '';
 function drip(res: ServerResponse) {

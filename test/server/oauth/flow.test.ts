@@ -12,7 +12,7 @@ import { formToken, startKeysShim, type KeysShim } from '../../helpers/keys-shim
 import { signInAndChoose } from './person.js';
 
 /**
- * OAuth 2.1 for /mcp, end to end over HTTP (issue 43): the MCP SDK's own client with its OAuth
+ * OAuth 2.1 for /mcp, end to end over HTTP: the MCP SDK's own client with its OAuth
  * provider interface, knowing nothing of our internals but the URL, discovers the metadata, registers,
  * is sent to the sign-in page, a person signs in by the mailed link (a real SMTP server in-process)
  * and picks a key, and the client's tool calls then count against that key.

@@ -19,7 +19,7 @@ const run = promisify(execFile);
 
 /**
  * OAuth's endpoints are rate-limited per client address, and each limiter's store is bounded
- * (issue 49): the MCP SDK's MemoryStore kept one entry per address without a cap, even with
+ *: the MCP SDK's MemoryStore kept one entry per address without a cap, even with
  * REDIS_URL, and some 710k IPv6 /56 clients at POST /token took a shim out of memory. Now they
  * count where the quota counters do: in memory for at most QUOTA_MEMORY_CLIENTS addresses (the one
  * idle longest forgotten), or in Redis with a lifetime per key.

@@ -10,7 +10,7 @@ import { startKeysShim, type KeysShim } from '../../helpers/keys-shim.js';
 
 /**
  * `mcp-remote` (pinned in devDependencies), configured as docs/mcp.md tells people to, with a key
- * that is not live (issue 43). It takes any 401 from /mcp for "OAuth required": it discovers the
+ * that is not live. It takes any 401 from /mcp for "OAuth required": it discovers the
  * metadata and registers, sending its configured headers along, so /register sees the key as an
  * initial access token and refuses it saying why; mcp-remote prints that and exits, rather than
  * falling back to SSE or waiting for a browser sign-in nobody asked for.

@@ -8,7 +8,7 @@ import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 import { startKeysShim, type KeysShim } from '../../helpers/keys-shim.js';
 
 /**
- * Issue 49's probe of the sign-in, tried again as it was tried: a client registered (no login
+ * The probe of the sign-in, tried again as it was tried: a client registered (no login
  * needed) or described by a metadata document, then /authorize and the sign-in page driven by hand.
  * - An invalid authorization request was a 302 to the client's https redirect URI, with no person
  *   involved (an open redirector, RFC 9700 §4.11.2): now a 400 page, in the frame the OAuth pages use.

@@ -8,7 +8,7 @@ import { OAuthStore } from '../../../server/oauth/store.js';
 import { OAUTH_LIFETIMES, OAUTH_RETENTION } from '../../../src/contract/oauth.js';
 
 /**
- * Registration needs no sign-in and /authorize no person (issue 49: 1,000 registrations added 95 MB
+ * Registration needs no sign-in and /authorize no person (1,000 registrations added 95 MB
  * to the keys database, 500 authorizations 51 MB): their rows expire and are deleted by the schedule
  * of OAUTH_RETENTION (docs/keys-and-quotas.md "Limits and caps"), and live ones are kept.
  */

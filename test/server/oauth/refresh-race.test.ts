@@ -9,7 +9,7 @@ import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 import { startShimProcess, type ShimProcess } from '../access/processes.js';
 
 /**
- * Issue 49's probe: one refresh token presented to two shims at once (two processes, one keys
+ * The probe's race: one refresh token presented to two shims at once (two processes, one keys
  * database) gave 500 (SQLITE_BUSY_SNAPSHOT, not logged) and escaped reuse detection in 9 of 40
  * races, so both a thief and the client could hold live tokens. Now the rotation's read, check and
  * write are one IMMEDIATE transaction: whichever shim is second sees the token spent and revokes the

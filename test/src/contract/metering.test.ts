@@ -29,7 +29,7 @@ describe('which calls are metered', () => {
     ['GET', ['ranking'], 'format=json', ['calls/day', 'calls/min']],
     ['GET', ['company', 'D1101', 'canonical'], 'fields=flags', ['calls/day', 'calls/min']],
     ['GET', ['company', 'D1101'], 'x=1', ['calls/day', 'calls/min']],
-    // A download is a file whatever its query, served by nginx as it is (issue 49).
+    // A download is a file whatever its query, served by nginx as it is.
     ['GET', ['downloads', '2026-11-01', 'companies.csv'], 'x=1', []],
     ['POST', ['batch'], '', ['calls/day', 'calls/min', 'batch/day']],
     ['POST', ['packs'], '', ['calls/day', 'calls/min', 'packs/day']],
