@@ -309,7 +309,11 @@ function proxyToShims(o: NginxOptions, retryPosts = true): string[] {
   ];
 }
 
-/** The http-level part: types, log format, maps, the upstream and the server. */
+/**
+ * The http-level part: types, log format, maps, the upstream and the server. Over 80 lines because
+ * it is the config's text in the order nginx reads it (the parts with logic of their own are the
+ * functions above); split further, a reader would have to put the block back together to check it.
+ */
 export function nginxHttpBlock(o: NginxOptions): string {
   if (!o.snapshotsDir.startsWith('/')) throw new Error(`the snapshots folder must be an absolute path, got "${o.snapshotsDir}"`);
   if (o.upstreams.length === 0) throw new Error('at least one upstream shim is needed');

@@ -84,6 +84,11 @@ export function openApiErrorFacts(store: SnapshotStore, treeDir: string, snapsho
   return errorFacts(store, reader(treeDir), snapshots, exampleTickers(store, richest(store)));
 }
 
+/**
+ * Every operation's examples, one entry per operation id (a missing one fails tsc). Over 80 lines
+ * because it is that table: each entry is a line or two of which request shows what, read side by
+ * side with the others.
+ */
 export function openApiExamples(store: SnapshotStore, treeDir: string, snapshots: SnapshotsResponse): OpenApiExamples {
   const meta = store.meta;
   const read = reader(treeDir);

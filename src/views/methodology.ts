@@ -19,7 +19,11 @@ import type { SnapshotMeta } from '../snapshot/schema.js';
 import { citation } from './company.js';
 import { withEnvelope } from './envelope.js';
 
-/** GET /methodology: the current methodology (METHODOLOGY_VERSION) as data, rendered from the same constants the scorer uses. */
+/**
+ * GET /methodology: the current methodology (METHODOLOGY_VERSION) as data, rendered from the same
+ * constants the scorer uses. Over 80 lines because it is one document, written in the order a reader
+ * meets it, each part a line or two beside the constant it states.
+ */
 export function methodologyView(meta: SnapshotMeta, cbamProducts: { ticker: string; sector: string; product: string }[]): MethodologyResponse {
   const tiers = COMPLIANCE.fineTiers.map((t) => `≥ NT$${t.atLeast.toLocaleString('en-US')}: ${t.points}`).join(', ');
   const dueBy = dayOfYearText(REPORT_DUE_BY);
