@@ -92,39 +92,111 @@ export interface Shutdown {
  * number (130 for SIGINT, 143 for SIGTERM).
  */
 export function handleShutdown(o: ShutdownOptions): Shutdown {
-  const exit = o.exit ?? ((code: number) => process.exit(code));
-  const repeatWindowMs = o.repeatWindowMs ?? 500;
-  const { server, logger } = o;
-  // Requests being answered since the signal: those then in flight (Node's list), and each one after.
-  let inFlight = 0;
-  let signalled: { signal: NodeJS.Signals; at: number } | null = null;
-  let listening = true;
-  let finishing = false;
-  let cutting = false;
-  let graceTimer: NodeJS.Timeout | undefined;
-  let drained = 0;
-  let abandoned = 0;
-  let refused: number | null = 0;
-  let stopWaiting = () => {};
+  const run = new ShutdownRun(o);
+  for (const signal of o.signals ?? (['SIGTERM', 'SIGINT'] as const)) process.on(signal, () => run.begin(signal));
+  return {
+    begin: (signal) => run.begin(signal),
+    get inFlight() {
+      return run.inFlightNow();
+    },
+    get stopping() {
+      return run.stopping;
+    },
+  };
+}
+
+/** One server's shutdown, from the signal to the exit: each step above is a method. */
+class ShutdownRun {
+  private readonly exit: (code: number) => void;
+  private readonly repeatWindowMs: number;
+  /** Requests being answered since the signal: those then in flight (Node's list), and each one after. */
+  private inFlight = 0;
+  private signalled: { signal: NodeJS.Signals; at: number } | null = null;
+  private started = 0;
+  private listening = true;
+  private finishing = false;
+  private cutting = false;
+  private graceTimer: NodeJS.Timeout | undefined;
+  private drained = 0;
+  private abandoned = 0;
+  private refused: number | null = 0;
+  private stopWaiting = () => {};
+
+  constructor(private readonly o: ShutdownOptions) {
+    this.exit = o.exit ?? ((code: number) => process.exit(code));
+    this.repeatWindowMs = o.repeatWindowMs ?? 500;
+  }
+
+  get stopping(): boolean {
+    return this.signalled !== null;
+  }
+
+  inFlightNow(): number | null {
+    return this.signalled ? this.inFlight : (responsesInFlight(this.o.server)?.length ?? null);
+  }
+
+  /** What a signal does: the first starts the drain, a second (not the first delivered twice) exits at once. */
+  begin(signal: NodeJS.Signals): void {
+    const now = performance.now();
+    if (this.signalled) return this.signalledAgain(this.signalled, signal, now);
+    this.signalled = { signal, at: now };
+    this.started = now;
+    this.followEveryResponse();
+    const { drainMs, graceMs } = this.o;
+    this.o.logger.info(`shutting down: unready, draining for ${drainMs} ms (every answer with Connection: close), then no new connections`, {
+      signal,
+      in_flight: this.inFlight,
+      drain_ms: drainMs,
+      grace_ms: graceMs,
+    });
+    // After pending reads, so that Node has taken what the kernel accepted before it looks.
+    setTimeout(() => afterPendingReads(() => this.stopListeningSoon()), drainMs);
+  }
+
+  /** A signal after the first: the same one within the repeat window is ignored, another exits with 128 + its number. */
+  private signalledAgain(first: { signal: NodeJS.Signals; at: number }, signal: NodeJS.Signals, now: number): void {
+    if (signal === first.signal && now - first.at < this.repeatWindowMs) return;
+    const code = 128 + (constants.signals[signal] ?? 15);
+    this.o.logger.warn(`shutdown: second signal (${signal}), exiting at once`, {
+      signal,
+      cut: this.inFlight,
+      drained: this.drained,
+      exit_code: code,
+    });
+    this.cutting = true;
+    const flushed = Promise.race([this.o.logger.flush?.(), new Promise((resolve) => setTimeout(resolve, 200).unref())]);
+    void flushed.finally(() => this.exit(code));
+  }
+
+  /** From the signal on, every response is followed: those in flight now (Node's list), and each new one. */
+  private followEveryResponse(): void {
+    const current = responsesInFlight(this.o.server);
+    if (current === null)
+      this.o.logger.warn('shutdown: this Node does not list its connections; requests in flight before the signal are not counted');
+    for (const res of current ?? []) this.follow(res);
+    // First among the 'request' listeners, so that each answer can still get `Connection: close`
+    // before the app (or the company-file fast path) writes its headers.
+    this.o.server.prependListener('request', (_req, res: ServerResponse) => this.follow(res));
+  }
 
   /** From the signal on, each response: `Connection: close` while its headers are unwritten, and counted. */
-  function follow(res: ServerResponse): void {
+  private follow(res: ServerResponse): void {
     if (!res.headersSent) res.setHeader('Connection', 'close');
-    inFlight++;
+    this.inFlight++;
     res.once('close', () => {
-      inFlight--;
-      if (cutting) return;
-      if (res.writableFinished) drained++;
-      else abandoned++;
+      this.inFlight--;
+      if (this.cutting) return;
+      if (res.writableFinished) this.drained++;
+      else this.abandoned++;
       // An answer begun before the signal may leave its keep-alive connection open and idle; once
       // the server no longer listens, nothing more is taken on it.
-      if (!listening) afterPendingReads(() => server.closeIdleConnections());
+      if (!this.listening) afterPendingReads(() => this.o.server.closeIdleConnections());
     });
   }
 
   /** The listening socket's accept queue now (server/accept-queue.ts), null where unknown. */
-  function queued(): number | null {
-    const address = server.address() as AddressInfo | null;
+  private queued(): number | null {
+    const address = this.o.server.address() as AddressInfo | null;
     return address && typeof address === 'object' ? acceptQueueLength(address.port, address.family === 'IPv6' ? 'IPv6' : 'IPv4') : null;
   }
 
@@ -135,69 +207,90 @@ export function handleShutdown(o: ShutdownOptions): Shutdown {
    * at an arbitrary moment; it is right after Node takes the last of them, in its 'connection'
    * event. At most `CLOSING_MS` is spent waiting for that moment.
    */
-  function stopListeningSoon(): void {
-    if (!listening) return;
-    if (!server.listening || (queued() ?? 0) === 0) return stopListening();
+  private stopListeningSoon(): void {
+    const { server } = this.o;
+    if (!this.listening) return;
+    if (!server.listening || (this.queued() ?? 0) === 0) return this.stopListening();
     const taken = () => {
-      if ((queued() ?? 0) === 0) stopListening();
+      if ((this.queued() ?? 0) === 0) this.stopListening();
     };
     server.on('connection', taken);
-    const bound = setTimeout(stopListening, CLOSING_MS);
-    stopWaiting = () => {
+    const bound = setTimeout(() => this.stopListening(), CLOSING_MS);
+    this.stopWaiting = () => {
       server.off('connection', taken);
       clearTimeout(bound);
     };
   }
 
-  function stopListening(): void {
-    if (!listening) return;
-    listening = false;
-    stopWaiting();
+  private stopListening(): void {
+    const { server, graceMs } = this.o;
+    if (!this.listening) return;
+    this.listening = false;
+    this.stopWaiting();
     // Read just before the listening socket closes, in the same tick: these are the connections
     // the kernel resets.
-    refused = queued();
-    logger.info('shutdown: stopped listening; finishing the requests in flight', { in_flight: inFlight, refused, grace_ms: o.graceMs });
+    this.refused = this.queued();
+    this.o.logger.info('shutdown: stopped listening; finishing the requests in flight', {
+      in_flight: this.inFlight,
+      refused: this.refused,
+      grace_ms: graceMs,
+    });
     // http's close also closes idle connections (after pending reads: this runs in setImmediate);
     // its callback comes once every connection is gone: each closes after its answer.
-    if (server.listening) server.close(() => void finish(0));
-    else void finish(0);
-    graceTimer = setTimeout(expire, o.graceMs);
+    if (server.listening) server.close(() => void this.finish(0));
+    else void this.finish(0);
+    this.graceTimer = setTimeout(() => this.expire(), graceMs);
   }
 
-  function expire(): void {
-    const cut = inFlight;
-    cutting = true;
+  /** The grace ran out: the requests still in flight are cut. */
+  private expire(): void {
+    const cut = this.inFlight;
+    this.cutting = true;
     // Connections still open: each request in flight is on one, the others hold no request (a
     // client that connected and sent nothing, or sent part of a request).
-    server.getConnections((_e, open) => {
-      server.closeAllConnections();
-      void finish(cut, open);
+    this.o.server.getConnections((_e, open) => {
+      this.o.server.closeAllConnections();
+      void this.finish(cut, open);
     });
   }
 
-  let started = 0;
-  async function finish(cut: number, connectionsClosed = 0): Promise<void> {
-    if (finishing) return;
-    finishing = true;
-    clearTimeout(graceTimer);
-    server.closeAllConnections();
+  /** Once: closes what is left, releases what the server used, writes the last line and exits. */
+  private async finish(cut: number, connectionsClosed = 0): Promise<void> {
+    if (this.finishing) return;
+    this.finishing = true;
+    clearTimeout(this.graceTimer);
+    this.o.server.closeAllConnections();
+    await this.release();
+    this.logOutcome(cut, connectionsClosed);
+    await this.o.logger.flush?.();
+    this.exit(cut > 0 ? 1 : 0);
+  }
+
+  /** Closes snapshots and counters, waiting for them at most 5 s. */
+  private async release(): Promise<void> {
     try {
-      await Promise.race([o.release(), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+      await Promise.race([this.o.release(), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
     } catch (e) {
-      logger.error('shutdown: closing snapshots or counters failed', { error: e instanceof Error ? e.message : String(e) });
+      this.o.logger.error('shutdown: closing snapshots or counters failed', { error: e instanceof Error ? e.message : String(e) });
     }
+  }
+
+  /** The last line: what was drained, cut, refused and abandoned; a warning when requests were lost. */
+  private logOutcome(cut: number, connectionsClosed: number): void {
+    const { drained, refused, abandoned } = this;
+    const { drainMs, graceMs } = this.o;
     const fields = {
       drained,
       cut,
       refused,
       abandoned,
       connections_closed: connectionsClosed,
-      ms: Math.round(performance.now() - started),
-      drain_ms: o.drainMs,
-      grace_ms: o.graceMs,
+      ms: Math.round(performance.now() - this.started),
+      drain_ms: drainMs,
+      grace_ms: graceMs,
     };
     const lost = cut > 0 || (refused ?? 0) > 0;
-    const cutText = cut > 0 ? `${cut} cut when the grace of ${o.graceMs} ms ran out (${connectionsClosed} connections closed)` : 'none cut';
+    const cutText = cut > 0 ? `${cut} cut when the grace of ${graceMs} ms ran out (${connectionsClosed} connections closed)` : 'none cut';
     const refusedText =
       refused === null
         ? 'accept queue unknown'
@@ -205,48 +298,7 @@ export function handleShutdown(o: ShutdownOptions): Shutdown {
           ? `${refused} connections refused (reset in the accept queue when listening stopped)`
           : 'none refused';
     const message = `shut down: ${drained} requests drained, ${cutText}, ${refusedText}`;
-    if (lost) logger.warn(message, fields);
-    else logger.info(message, fields);
-    await logger.flush?.();
-    exit(cut > 0 ? 1 : 0);
+    if (lost) this.o.logger.warn(message, fields);
+    else this.o.logger.info(message, fields);
   }
-
-  function begin(signal: NodeJS.Signals): void {
-    const now = performance.now();
-    if (signalled) {
-      if (signal === signalled.signal && now - signalled.at < repeatWindowMs) return;
-      const code = 128 + (constants.signals[signal] ?? 15);
-      logger.warn(`shutdown: second signal (${signal}), exiting at once`, { signal, cut: inFlight, drained, exit_code: code });
-      cutting = true;
-      void Promise.race([logger.flush?.(), new Promise((resolve) => setTimeout(resolve, 200).unref())]).finally(() => exit(code));
-      return;
-    }
-    signalled = { signal, at: now };
-    started = now;
-    const current = responsesInFlight(server);
-    if (current === null) logger.warn('shutdown: this Node does not list its connections; requests in flight before the signal are not counted');
-    for (const res of current ?? []) follow(res);
-    // First among the 'request' listeners, so that each answer can still get `Connection: close`
-    // before the app (or the company-file fast path) writes its headers.
-    server.prependListener('request', (_req, res: ServerResponse) => follow(res));
-    logger.info(`shutting down: unready, draining for ${o.drainMs} ms (every answer with Connection: close), then no new connections`, {
-      signal,
-      in_flight: inFlight,
-      drain_ms: o.drainMs,
-      grace_ms: o.graceMs,
-    });
-    // After pending reads, so that Node has taken what the kernel accepted before it looks.
-    setTimeout(() => afterPendingReads(stopListeningSoon), o.drainMs);
-  }
-
-  for (const signal of o.signals ?? (['SIGTERM', 'SIGINT'] as const)) process.on(signal, () => begin(signal));
-  return {
-    begin,
-    get inFlight() {
-      return signalled ? inFlight : (responsesInFlight(server)?.length ?? null);
-    },
-    get stopping() {
-      return signalled !== null;
-    },
-  };
 }

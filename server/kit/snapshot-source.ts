@@ -72,145 +72,177 @@ export function publishedSnapshotSource(
   root: string,
   o: { now?: () => number; onOpen?: (store: SnapshotStore) => void; logger?: Logger } = {},
 ): SnapshotSource {
-  const now = o.now ?? Date.now;
-  let store: SnapshotStore | null = null;
-  let target: string | null = null;
-  let checkedAt = -Infinity;
-  let failure: string | null = null;
+  return new PublishedSnapshotSource(root, o.now ?? Date.now, o.onOpen, o.logger ?? silentLogger);
+}
+
+class PublishedSnapshotSource implements SnapshotSource {
+  private store: SnapshotStore | null = null;
+  /** The `current` link's target that `store` was opened from. */
+  private target: string | null = null;
+  private checkedAt = -Infinity;
+  private failure: string | null = null;
   /** The database file the open store read, as identityOf gave it at opening; and the one last checked whole. */
-  let openedId: string | null = null;
-  let soundId: string | null = null;
+  private openedId: string | null = null;
+  private soundId: string | null = null;
   /** Set when the open database is damaged: the file's identity then; cleared by a changed file that passes. */
-  let damagedId: string | null = null;
-  const missing = new Set<string>();
-  const logger = o.logger ?? silentLogger;
+  private damagedId: string | null = null;
+  private readonly missing = new Set<string>();
 
-  function fail(reason: string) {
-    if (failure === null) logger.warn('snapshot unavailable: answering 502 until it is readable again', { snapshots_dir: root, reason });
-    failure = reason;
+  constructor(
+    readonly root: string,
+    private readonly now: () => number,
+    private readonly onOpen: ((store: SnapshotStore) => void) | undefined,
+    private readonly logger: Logger,
+  ) {}
+
+  current(): SnapshotStore {
+    if (this.now() - this.checkedAt >= 1000) this.refresh();
+    if (this.failure !== null || this.store === null) throw new ApiError('UPSTREAM_FAILURE', this.failure ?? 'No snapshot is open.');
+    return this.store;
   }
-  function recover() {
-    if (failure !== null) logger.info('snapshot readable again', { snapshots_dir: root, snapshot: target });
-    failure = null;
-  }
 
-  const treeIndexExists = (link: string) => existsSync(join(root, link, 'tree', fileForUrlPath(urls.index)));
-
-  function refresh() {
-    checkedAt = now();
-    let link: string;
+  unready(): string | null {
+    let current: SnapshotStore;
     try {
-      link = readlinkSync(join(root, CURRENT_LINK));
-    } catch {
-      fail('No snapshot is published.');
+      current = this.current();
+      current.db.prepare('SELECT 1 FROM meta LIMIT 1').get();
+    } catch (e) {
+      this.readFailed(e);
+      return e instanceof ApiError ? e.message : 'The current snapshot’s database cannot be read.';
+    }
+    const { missing } = this;
+    if (missing.size > 0)
+      return `The current snapshot lacks ${missing.size}${missing.size === MAX_MISSING ? ' or more' : ''} of its files, such as ${missing.values().next().value}.`;
+    return null;
+  }
+
+  readFailed(error: unknown): void {
+    const { store } = this;
+    if (!isUnreadableDatabase(error) || !store || this.failure !== null) return;
+    // Checked whole, and unchanged since: the failed read was another database's.
+    if (this.soundId === this.openedId && identityOf(join(store.dir, 'snapshot.sqlite')) === this.openedId) return;
+    const problem = damageIn(store);
+    if (problem === null) {
+      // Whole: the failed read was another database's (the history store, changes.sqlite); said once per file.
+      this.soundId = this.openedId;
+      this.logger.warn('a database read failed, but the snapshot’s own database is whole', {
+        snapshots_dir: this.root,
+        snapshot: this.target,
+        error: (error as Error).message,
+      });
       return;
     }
-    if (link === target && store) {
-      // The same snapshot as before: it is still open, so the link's return ends any outage...
-      if (!treeIndexExists(link)) return fail('The current snapshot cannot be read.');
-      lookForMissing();
-      const id = identityOf(join(root, link, 'snapshot.sqlite'));
-      // ...unless its database is damaged, or was changed under it and must be opened again.
-      if (id === openedId) return damagedId === null ? recover() : fail('The current snapshot’s database is damaged.');
-      if (damagedId !== null && id === damagedId) return; // failed its check already: wait for the file to change
+    this.damagedId = this.openedId;
+    this.fail('The current snapshot’s database is damaged.');
+    this.logger.warn('snapshot database damaged', { snapshots_dir: this.root, snapshot: this.target, problem: problem.slice(0, 200) });
+  }
+
+  fileMissing(treePath: string): void {
+    const { missing } = this;
+    if (missing.has(treePath) || missing.size >= MAX_MISSING) return;
+    if (missing.size === 0)
+      this.logger.warn('snapshot file missing: unready until it is back', { snapshots_dir: this.root, snapshot: this.target, file: treePath });
+    missing.add(treePath);
+  }
+
+  close(): void {
+    this.store?.close();
+    this.store = null;
+  }
+
+  /** The start of an outage, logged once; `reason` is what requests are answered with meanwhile. */
+  private fail(reason: string): void {
+    if (this.failure === null)
+      this.logger.warn('snapshot unavailable: answering 502 until it is readable again', { snapshots_dir: this.root, reason });
+    this.failure = reason;
+  }
+
+  /** The end of an outage, logged once. */
+  private recover(): void {
+    if (this.failure !== null) this.logger.info('snapshot readable again', { snapshots_dir: this.root, snapshot: this.target });
+    this.failure = null;
+  }
+
+  private treeIndexExists(link: string): boolean {
+    return existsSync(join(this.root, link, 'tree', fileForUrlPath(urls.index)));
+  }
+
+  /** Looks at the `current` link again: keeps the open snapshot, or opens the one it names now. */
+  private refresh(): void {
+    this.checkedAt = this.now();
+    let link: string;
+    try {
+      link = readlinkSync(join(this.root, CURRENT_LINK));
+    } catch {
+      this.fail('No snapshot is published.');
+      return;
     }
-    open(link, link === target);
+    if (link === this.target && this.store) {
+      // The same snapshot as before: it is still open, so the link's return ends any outage...
+      if (!this.treeIndexExists(link)) return this.fail('The current snapshot cannot be read.');
+      this.lookForMissing();
+      const id = identityOf(join(this.root, link, 'snapshot.sqlite'));
+      // ...unless its database is damaged, or was changed under it and must be opened again.
+      if (id === this.openedId) return this.damagedId === null ? this.recover() : this.fail('The current snapshot’s database is damaged.');
+      if (this.damagedId !== null && id === this.damagedId) return; // failed its check already: wait for the file to change
+    }
+    this.open(link, link === this.target);
   }
 
   /** Opens `link` and serves it; `check`: the same snapshot's file changed, so it must first pass quick_check. */
-  function open(link: string, check: boolean) {
-    const dbPath = join(root, link, 'snapshot.sqlite');
-    const id = identityOf(dbPath);
+  private open(link: string, check: boolean): void {
+    const id = identityOf(join(this.root, link, 'snapshot.sqlite'));
+    const next = this.openReadable(link, check, id);
+    if (next) this.serve(next, link, check, id);
+  }
+
+  /** The store at `link` if it can be served (its database, its tree, and whole if `check`), else null and the outage begun. */
+  private openReadable(link: string, check: boolean, id: string | null): SnapshotStore | null {
     let next: SnapshotStore | null = null;
     try {
-      next = SnapshotStore.open(join(root, link));
+      next = SnapshotStore.open(join(this.root, link));
       // A snapshot is its database and its tree; one without the other cannot be served.
-      if (!treeIndexExists(link)) throw new Error('tree missing');
+      if (!this.treeIndexExists(link)) throw new Error('tree missing');
       if (check && damageIn(next) !== null) throw new Error('damaged');
+      return next;
     } catch (e) {
       next?.close();
-      if (check) damagedId = id;
+      if (check) this.damagedId = id;
       // Another format's snapshot is refused as unreadable; the log says why and what to run.
-      if (e instanceof SnapshotFormatError && failure === null) logger.warn(e.message, { snapshots_dir: root, snapshot: link });
-      return fail(check ? 'The current snapshot’s database is damaged.' : 'The current snapshot cannot be read.');
+      if (e instanceof SnapshotFormatError && this.failure === null) this.logger.warn(e.message, { snapshots_dir: this.root, snapshot: link });
+      this.fail(check ? 'The current snapshot’s database is damaged.' : 'The current snapshot cannot be read.');
+      return null;
     }
+  }
+
+  /** Serves `next` (opened from `link`, its database file `id`) in place of the open store. */
+  private serve(next: SnapshotStore, link: string, check: boolean, id: string | null): void {
     // Close the replaced store later: a streamed response (CSV) may still be reading it.
-    const old = store;
+    const old = this.store;
     if (old) setTimeout(() => old.close(), 60_000).unref();
-    o.onOpen?.(next);
+    this.onOpen?.(next);
     const from = old?.meta.dataset_snapshot_id ?? null;
-    store = next;
-    target = link;
-    openedId = id;
-    soundId = check ? id : null;
-    damagedId = null;
-    missing.clear();
-    recover();
+    this.store = next;
+    this.target = link;
+    this.openedId = id;
+    this.soundId = check ? id : null;
+    this.damagedId = null;
+    this.missing.clear();
+    this.recover();
     // A reopened file (`check`) is the same snapshot: its return, if it was away, is the line recover() wrote.
     if (!check)
-      logger.info(from === null ? 'snapshot opened' : 'snapshot switched', {
-        snapshots_dir: root,
+      this.logger.info(from === null ? 'snapshot opened' : 'snapshot switched', {
+        snapshots_dir: this.root,
         snapshot: next.meta.dataset_snapshot_id,
         ...(from === null ? {} : { previous: from }),
       });
   }
 
   /** Forgets the missing files that are back; the last one back makes the shim ready again. */
-  function lookForMissing() {
+  private lookForMissing(): void {
+    const { missing, store } = this;
     if (missing.size === 0 || !store) return;
     for (const path of missing) if (existsSync(join(store.dir, 'tree', path))) missing.delete(path);
-    if (missing.size === 0) logger.info('snapshot files back: ready again', { snapshots_dir: root, snapshot: target });
+    if (missing.size === 0) this.logger.info('snapshot files back: ready again', { snapshots_dir: this.root, snapshot: this.target });
   }
-
-  const source: SnapshotSource = {
-    root,
-    current() {
-      if (now() - checkedAt >= 1000) refresh();
-      if (failure !== null || store === null) throw new ApiError('UPSTREAM_FAILURE', failure ?? 'No snapshot is open.');
-      return store;
-    },
-    unready() {
-      let current: SnapshotStore;
-      try {
-        current = source.current();
-        current.db.prepare('SELECT 1 FROM meta LIMIT 1').get();
-      } catch (e) {
-        source.readFailed(e);
-        return e instanceof ApiError ? e.message : 'The current snapshot’s database cannot be read.';
-      }
-      if (missing.size > 0)
-        return `The current snapshot lacks ${missing.size}${missing.size === MAX_MISSING ? ' or more' : ''} of its files, such as ${missing.values().next().value}.`;
-      return null;
-    },
-    readFailed(error) {
-      if (!isUnreadableDatabase(error) || !store || failure !== null) return;
-      // Checked whole, and unchanged since: the failed read was another database's.
-      if (soundId === openedId && identityOf(join(store.dir, 'snapshot.sqlite')) === openedId) return;
-      const problem = damageIn(store);
-      if (problem === null) {
-        // Whole: the failed read was another database's (the history store, changes.sqlite); said once per file.
-        soundId = openedId;
-        logger.warn('a database read failed, but the snapshot’s own database is whole', {
-          snapshots_dir: root,
-          snapshot: target,
-          error: (error as Error).message,
-        });
-        return;
-      }
-      damagedId = openedId;
-      fail('The current snapshot’s database is damaged.');
-      logger.warn('snapshot database damaged', { snapshots_dir: root, snapshot: target, problem: problem.slice(0, 200) });
-    },
-    fileMissing(treePath) {
-      if (missing.has(treePath) || missing.size >= MAX_MISSING) return;
-      if (missing.size === 0)
-        logger.warn('snapshot file missing: unready until it is back', { snapshots_dir: root, snapshot: target, file: treePath });
-      missing.add(treePath);
-    },
-    close() {
-      store?.close();
-      store = null;
-    },
-  };
-  return source;
 }

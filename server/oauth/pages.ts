@@ -8,7 +8,7 @@ import type { Locale } from '../../src/site/i18n/locales.js';
 import type { KeyMailer } from '../access/key-mail.js';
 import type { KeyRequests } from '../access/key-requests.js';
 import { mailAddress } from '../access/mail-address.js';
-import type { KeyStore } from '../access/key-store.js';
+import type { KeyRecord, KeyStore } from '../access/key-store.js';
 import type { Logger } from '../kit/logger.js';
 import { button, field, formProblemStatus, fromAnotherSite, p, readForm, sendPersonPage as send } from '../kit/person-page.js';
 import type { SnapshotSource } from '../kit/snapshot-source.js';
@@ -117,126 +117,151 @@ export function authorizeErrorPage(
 }
 
 export function oauthPagesRoute(o: OAuthPagesOptions): RequestHandler {
-  const gone = (res: Response, l: L10n, why: 'unknown' | 'expired' | 'used') =>
-    send(o.snapshots, res, l, 410, l.t.oauth.requestGoneTitle, p(l.t.oauth.requestWhy[why]));
-
-  async function signIn(req: Request, res: Response, l: L10n): Promise<void> {
-    const state = o.store.request(field(req, 'request'));
-    if (!state.ok) return gone(res, l, state.why);
-    const { request } = state;
-    // The language switch: the same sign-in, in this language; nothing mailed.
-    if (field(req, 'step') === 'show') return signInPage(o, res, request, l);
-    const address = mailAddress(field(req, 'email'));
-    if (!address.ok) return signInPage(o, res, request, l, 400, p(address.why === 'control' ? l.t.keys.badEmailControl : l.t.oauth.badEmail));
-    const email = address.address;
-    const taken = o.requests.reserveMail(ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown'), address.mailbox);
-    if (!taken.ok) {
-      res.setHeader('Retry-After', String(taken.retryAfterSeconds));
-      return send(o.snapshots, res, l, 429, l.t.keys.limitTitle, p(taken.spent === 'address' ? l.t.keys.limitAddress : l.t.keys.limitEmail));
-    }
-    const token = o.requests.link('consent', { email, requestId: request.id, locale: l.locale }, OAUTH_LIFETIMES.requestMs);
-    try {
-      await o.mailer.sendConsentLink(
-        email,
-        l.locale,
-        token,
-        request.client_name,
-        redirectOrigin(request.redirect_uri),
-        isLoopbackRedirect(request.redirect_uri),
-      );
-    } catch (e) {
-      taken.release();
-      o.logger?.error('oauth: mail not sent', { error: (e as Error).message });
-      return send(o.snapshots, res, l, 503, l.t.keys.mailFailedTitle, p(l.t.keys.mailFailed));
-    }
-    send(o.snapshots, res, l, 200, l.t.oauth.sentTitle, `<p>${l.t.oauth.sentTextHtml(`<code>${escapeHtml(email)}</code>`, minutes)}</p>`);
-  }
-
-  /** The link and its request, both still good, or the page saying why not (already answered). */
-  function linked(token: string, res: Response, l: L10n): { request: AuthorizationRequest; email: string; l: L10n } | null {
-    const link = o.requests.peek(token);
-    if (!link.ok || link.link.purpose !== 'consent') {
-      gone(res, l, link.ok ? 'unknown' : link.why);
-      return null;
-    }
-    const state = o.store.request(link.link.request_id ?? '');
-    if (!state.ok) {
-      gone(res, l, state.why);
-      return null;
-    }
-    return { request: state.request, email: link.link.email, l };
-  }
-
-  function consentPage(
-    res: Response,
-    token: string,
-    at: { request: AuthorizationRequest; email: string; l: L10n },
-    status = 200,
-    note = '',
-    query = `?t=${encodeURIComponent(token)}`,
-  ): void {
-    const { request, email, l } = at;
-    const t = l.t.oauth;
-    const live = o.keys.liveKeysOf(email);
-    const intro = `${requestIntro(request, l, t.consentTextHtml)}${note}`;
-    // Refuse is the secondary button, Allow the primary: the two never look alike.
-    const refuse = button(l.u.oauthConsent, { t: token, decision: 'deny' }, t.deny, 'data-deny class="secondary"');
-    const csp = consentPageCsp(request.redirect_uri);
-    // The switch: this page in the other language, at the link as mailed (nothing spent by opening it).
-    const to = { href: (other: L10n) => `${other.u.oauthConsent}${query}` };
-    if (live.length === 0) return send(o.snapshots, res, l, status, t.consentTitle, `${intro}<p>${t.noKeysHtml(l.u.keys)}</p>${refuse}`, csp, to);
-    const options = live
-      .map(
-        (k, i) =>
-          `<p><label><input type="radio" name="key" value="${escapeHtml(k.id)}"${i === 0 ? ' checked' : ''}> ${escapeHtml(t.keyOption(k.id, l.t.keys.tierNames[k.tier]))}</label></p>`,
-      )
-      .join('');
-    const allow = `<form method="post" action="${l.u.oauthConsent}" class="keys-form"><input type="hidden" name="t" value="${escapeHtml(token)}"><input type="hidden" name="decision" value="allow">
-<fieldset><legend>${escapeHtml(t.keyLegend)}</legend>${options}</fieldset><p><button type="submit" data-allow class="primary">${escapeHtml(t.allow)}</button></p></form>`;
-    send(o.snapshots, res, l, status, t.consentTitle, intro + allow + refuse, csp, to);
-  }
-
-  function consent(req: Request, res: Response, l: L10n): void {
-    const token = field(req, 't');
-    const at = linked(token, res, l);
-    if (!at) return;
-    const decision = field(req, 'decision');
-    const key = decision === 'allow' ? o.keys.liveKeysOf(at.email).find((k) => k.id === field(req, 'key')) : undefined;
-    // A choice that is no live key of this address (revoked meanwhile, or forged): ask again, the link unspent.
-    if (decision === 'allow' && !key) return consentPage(res, token, at, 400, p(at.l.t.keys.noSuchKey));
-    if (decision !== 'allow' && decision !== 'deny') return consentPage(res, token, at, 400);
-    // Both spent once, whoever else presses at the same moment: the link, then the request.
-    const spent = o.requests.consume(token, ['consent']);
-    if (!spent.ok) return gone(res, at.l, spent.why);
-    if (!o.store.takeRequest(at.request.id)) return gone(res, at.l, 'used');
-    const params: Record<string, string> = key
-      ? { code: o.store.grant(at.request, key, at.email) }
-      : { error: 'access_denied', error_description: 'The person refused to connect the client.' };
-    res.redirect(302, redirectTo(at.request, o.issuer, params));
-  }
-
+  const pages = new OAuthPages(o);
   return (req: Request, res: Response, next: NextFunction) => {
     const hit = PAGE_PATHS.get(req.path);
     if (!hit) return next();
     const { kind } = hit;
     const l = l10n(hit.locale);
     const read = req.method === 'GET' || req.method === 'HEAD';
-    if (kind === 'consent' && read) {
-      const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-      const token = new URLSearchParams(query.slice(1)).get('t') ?? '';
-      const at = linked(token, res, l);
-      return at ? consentPage(res, token, at, 200, '', query) : undefined;
-    }
+    if (kind === 'consent' && read) return pages.openConsent(req, res, l);
     if (req.method !== 'POST') {
       res.setHeader('Allow', kind === 'consent' ? 'GET, HEAD, POST' : 'POST');
       return send(o.snapshots, res, l, 405, l.t.keys.badFormTitle, '');
     }
-    readForm(req, res, (problem) => {
-      if (problem) return send(o.snapshots, res, l, formProblemStatus(problem), l.t.keys.badFormTitle, p(l.t.keys.formProblem[problem]));
-      // The keys page's check (person-page.ts), after the form is read only to answer in the person's language.
-      if (fromAnotherSite(req, o.issuer)) return send(o.snapshots, res, l, 403, l.t.keys.crossSiteTitle, p(l.t.keys.crossSiteText));
-      if (kind === 'sign-in') signIn(req, res, l).catch(next);
-      else consent(req, res, l);
-    });
+    pages.post(kind, req, res, l, next);
   };
+}
+
+/** A consent link and its request, both still good, with the language of the page. */
+interface Linked {
+  request: AuthorizationRequest;
+  email: string;
+  l: L10n;
+}
+
+/** The sign-in and consent pages and their actions, one method each. */
+class OAuthPages {
+  constructor(private readonly o: OAuthPagesOptions) {}
+
+  /** A form post: its form read within bounds, from this site, then the step its path names. */
+  post(kind: 'sign-in' | 'consent', req: Request, res: Response, l: L10n, next: NextFunction): void {
+    readForm(req, res, (problem) => {
+      if (problem) return this.send(res, l, formProblemStatus(problem), l.t.keys.badFormTitle, p(l.t.keys.formProblem[problem]));
+      // The keys page's check (person-page.ts), after the form is read only to answer in the person's language.
+      if (fromAnotherSite(req, this.o.issuer)) return this.send(res, l, 403, l.t.keys.crossSiteTitle, p(l.t.keys.crossSiteText));
+      if (kind === 'sign-in') this.signIn(req, res, l).catch(next);
+      else this.consent(req, res, l);
+    });
+  }
+
+  private send(res: Response, l: L10n, status: number, title: string, html: string): void {
+    send(this.o.snapshots, res, l, status, title, html);
+  }
+
+  private gone(res: Response, l: L10n, why: 'unknown' | 'expired' | 'used'): void {
+    this.send(res, l, 410, l.t.oauth.requestGoneTitle, p(l.t.oauth.requestWhy[why]));
+  }
+
+  /** POST /oauth/sign-in: mails the consent link to the address given (or shows the sign-in again, in this language). */
+  private async signIn(req: Request, res: Response, l: L10n): Promise<void> {
+    const state = this.o.store.request(field(req, 'request'));
+    if (!state.ok) return this.gone(res, l, state.why);
+    const { request } = state;
+    // The language switch: the same sign-in, in this language; nothing mailed.
+    if (field(req, 'step') === 'show') return signInPage(this.o, res, request, l);
+    const address = mailAddress(field(req, 'email'));
+    if (!address.ok) return signInPage(this.o, res, request, l, 400, p(address.why === 'control' ? l.t.keys.badEmailControl : l.t.oauth.badEmail));
+    const email = address.address;
+    const taken = this.o.requests.reserveMail(ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown'), address.mailbox);
+    if (!taken.ok) {
+      res.setHeader('Retry-After', String(taken.retryAfterSeconds));
+      return this.send(res, l, 429, l.t.keys.limitTitle, p(taken.spent === 'address' ? l.t.keys.limitAddress : l.t.keys.limitEmail));
+    }
+    const token = this.o.requests.link('consent', { email, requestId: request.id, locale: l.locale }, OAUTH_LIFETIMES.requestMs);
+    try {
+      await this.mailConsentLink(email, l, request, token);
+    } catch (e) {
+      taken.release();
+      this.o.logger?.error('oauth: mail not sent', { error: (e as Error).message });
+      return this.send(res, l, 503, l.t.keys.mailFailedTitle, p(l.t.keys.mailFailed));
+    }
+    this.send(res, l, 200, l.t.oauth.sentTitle, `<p>${l.t.oauth.sentTextHtml(`<code>${escapeHtml(email)}</code>`, minutes)}</p>`);
+  }
+
+  /** The consent link `token` for `request`, mailed to `email` in the page's language. */
+  private async mailConsentLink(email: string, l: L10n, request: AuthorizationRequest, token: string): Promise<void> {
+    const { client_name, redirect_uri } = request;
+    await this.o.mailer.sendConsentLink(email, l.locale, token, client_name, redirectOrigin(redirect_uri), isLoopbackRedirect(redirect_uri));
+  }
+
+  /** The link and its request, both still good, or the page saying why not (already answered). */
+  private linked(token: string, res: Response, l: L10n): Linked | null {
+    const link = this.o.requests.peek(token);
+    if (!link.ok || link.link.purpose !== 'consent') {
+      this.gone(res, l, link.ok ? 'unknown' : link.why);
+      return null;
+    }
+    const state = this.o.store.request(link.link.request_id ?? '');
+    if (!state.ok) {
+      this.gone(res, l, state.why);
+      return null;
+    }
+    return { request: state.request, email: link.link.email, l };
+  }
+
+  /** GET /oauth/consent?t=…: the consent page of a mailed link; opening it spends nothing. */
+  openConsent(req: Request, res: Response, l: L10n): void {
+    const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+    const token = new URLSearchParams(query.slice(1)).get('t') ?? '';
+    const at = this.linked(token, res, l);
+    if (at) this.consentPage(res, token, at, 200, '', query);
+  }
+
+  private consentPage(res: Response, token: string, at: Linked, status = 200, note = '', query = `?t=${encodeURIComponent(token)}`): void {
+    const { request, email, l } = at;
+    const t = l.t.oauth;
+    const live = this.o.keys.liveKeysOf(email);
+    const intro = `${requestIntro(request, l, t.consentTextHtml)}${note}`;
+    // Refuse is the secondary button, Allow the primary: the two never look alike.
+    const refuse = button(l.u.oauthConsent, { t: token, decision: 'deny' }, t.deny, 'data-deny class="secondary"');
+    const csp = consentPageCsp(request.redirect_uri);
+    // The switch: this page in the other language, at the link as mailed (nothing spent by opening it).
+    const to = { href: (other: L10n) => `${other.u.oauthConsent}${query}` };
+    const body = live.length === 0 ? `${intro}<p>${t.noKeysHtml(l.u.keys)}</p>${refuse}` : intro + allowForm(l, token, live) + refuse;
+    send(this.o.snapshots, res, l, status, t.consentTitle, body, csp, to);
+  }
+
+  /** POST /oauth/consent: spends the link and the request, and sends the person back to the client with a code or a refusal. */
+  private consent(req: Request, res: Response, l: L10n): void {
+    const token = field(req, 't');
+    const at = this.linked(token, res, l);
+    if (!at) return;
+    const decision = field(req, 'decision');
+    const key = decision === 'allow' ? this.o.keys.liveKeysOf(at.email).find((k) => k.id === field(req, 'key')) : undefined;
+    // A choice that is no live key of this address (revoked meanwhile, or forged): ask again, the link unspent.
+    if (decision === 'allow' && !key) return this.consentPage(res, token, at, 400, p(at.l.t.keys.noSuchKey));
+    if (decision !== 'allow' && decision !== 'deny') return this.consentPage(res, token, at, 400);
+    // Both spent once, whoever else presses at the same moment: the link, then the request.
+    const spent = this.o.requests.consume(token, ['consent']);
+    if (!spent.ok) return this.gone(res, at.l, spent.why);
+    if (!this.o.store.takeRequest(at.request.id)) return this.gone(res, at.l, 'used');
+    const params: Record<string, string> = key
+      ? { code: this.o.store.grant(at.request, key, at.email) }
+      : { error: 'access_denied', error_description: 'The person refused to connect the client.' };
+    res.redirect(302, redirectTo(at.request, this.o.issuer, params));
+  }
+}
+
+/** The consent page's Allow form: the person's live keys to choose from (the first chosen), and Allow. */
+function allowForm(l: L10n, token: string, live: readonly KeyRecord[]): string {
+  const t = l.t.oauth;
+  const options = live
+    .map(
+      (k, i) =>
+        `<p><label><input type="radio" name="key" value="${escapeHtml(k.id)}"${i === 0 ? ' checked' : ''}> ${escapeHtml(t.keyOption(k.id, l.t.keys.tierNames[k.tier]))}</label></p>`,
+    )
+    .join('');
+  return `<form method="post" action="${l.u.oauthConsent}" class="keys-form"><input type="hidden" name="t" value="${escapeHtml(token)}"><input type="hidden" name="decision" value="allow">
+<fieldset><legend>${escapeHtml(t.keyLegend)}</legend>${options}</fieldset><p><button type="submit" data-allow class="primary">${escapeHtml(t.allow)}</button></p></form>`;
 }
