@@ -81,9 +81,46 @@ function numberPenalties(u: Universe): number {
   return serial;
 }
 
+/** What every step of a month's evolution reads and adds to. */
+interface Month {
+  base: Universe;
+  /** The evolved universe, changed in place by each step. */
+  u: Universe;
+  D1: Day;
+  D2: Day;
+  /** E(D) at the new as-of date. */
+  E2: number;
+  /** Whether the new as-of date is in a new calendar year, so the registry publishes a year. */
+  newRegistryYear: boolean;
+  rng: Rng;
+  /** The last penalty decision number given. */
+  serial: number;
+  events: DemoEvent[];
+  /** The first company (archetypes aside) not used by an earlier event that fits; it is then used. */
+  pick: (fits: (c: Company) => boolean) => Company | null;
+}
+
 export function evolveUniverse(base: Universe): { universe: Universe; events: DemoEvent[] } {
+  const month = startMonth(base);
+  // The steps run in this order: each picks the first unused company that fits, so the order decides who is picked.
+  agePenalties(month);
+  addPenalties(month);
+  addFirstDisclosure(month);
+  correctDisclosure(month);
+  upgradeAssurance(month);
+  addCarbonFeeObligation(month);
+  addCbamMapping(month);
+  delist(month);
+  listNewCompany(month);
+  // Picked last, so that no earlier event's company changes.
+  addDisclosureBreach(month);
+  return { universe: month.u, events: month.events };
+}
+
+/** Clones the universe and moves its date one month, with the registry year when it turns. */
+function startMonth(base: Universe): Month {
   const u: Universe = structuredClone(base);
-  let serial = numberPenalties(u);
+  const serial = numberPenalties(u);
   const D1 = u.asof;
   const D2 = addMonths(D1, 1);
   u.asof = D2;
@@ -109,22 +146,32 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
         : `as-of date ${formatIsoDay(D1)} → ${formatIsoDay(D2)} (E(D) stays ${E2})`,
   });
   const newRegistryYear = u.year !== yearOf(D1);
-  if (newRegistryYear) {
-    // The registry's newest year is year(D) − 1: each site repeats its last year's figures for it.
-    for (const b of [...u.companies, ...u.others]) {
-      for (const s of b.sites) {
-        const last = s.years.at(-1);
-        if (last && last.year === u.year - 2) s.years.push({ ...last, year: u.year - 1 });
-      }
-    }
-    events.push({ kind: 'registry_year', ticker: null, detail: `registry year ${u.year - 1} published` });
-  }
+  if (newRegistryYear) publishRegistryYear(u, events);
+  return { base, u, D1, D2, E2, newRegistryYear, rng, serial, events, pick };
+}
 
+/** The registry's newest year is year(D) − 1: each site repeats its last year's figures for it. */
+function publishRegistryYear(u: Universe, events: DemoEvent[]): void {
+  for (const b of [...u.companies, ...u.others]) {
+    for (const s of b.sites) {
+      const last = s.years.at(-1);
+      if (last && last.year === u.year - 2) s.years.push({ ...last, year: u.year - 1 });
+    }
+  }
+  events.push({ kind: 'registry_year', ticker: null, detail: `registry year ${u.year - 1} published` });
+}
+
+/** Nothing changes but the date: the events name a company whose penalty leaves each window. */
+function agePenalties({ D1, D2, pick, events }: Month): void {
   const aged36 = pick((c) => c.penalties.some((p) => within(p.day, D1, 36) && !within(p.day, D2, 36)));
   if (aged36) events.push({ kind: 'penalty_ages_out_36', ticker: aged36.ticker, detail: 'a penalty leaves the 36-month window' });
   const aged12 = pick((c) => c.penalties.some((p) => within(p.day, D1, 12) && !within(p.day, D2, 12) && within(p.day, D2, 36)));
   if (aged12) events.push({ kind: 'penalty_ages_out_12', ticker: aged12.ticker, detail: 'a penalty leaves the 12-month window' });
+}
 
+/** Three companies with no penalty in the 36-month window each get one dated in the new month. */
+function addPenalties(month: Month): void {
+  const { D1, D2, rng, pick, events } = month;
   const fines: [number, boolean][] = [
     [80_000, false],
     [2_000_000, true],
@@ -144,50 +191,59 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
       penaltyStyle: 'iso',
       transgressStyle: 'iso',
       moneyCommas: false,
-      serial: ++serial,
+      serial: ++month.serial,
     };
     c.penalties.push(p);
     events.push({ kind: 'penalty_new', ticker: c.ticker, detail: `new penalty of ${formatIsoDay(day)}: NT$${money}${serious ? ', serious' : ''}` });
   }
+}
 
+function addFirstDisclosure({ E2, pick, events }: Month): void {
   const fresh = pick((c) => c.disclosure === null && c.cbam === null);
-  if (fresh) {
-    fresh.disclosure = {
-      year: E2,
-      scope1: tq(12_000),
-      scope2: tq(8_000),
-      scope3: tq(30_000),
-      boundary: 'consolidated',
-      s1Verified: true,
-      s2Verified: true,
-      s3Verified: false,
-      intensity: null,
-    };
-    events.push({ kind: 'disclosure_new', ticker: fresh.ticker, detail: `first carbon disclosure, for ${E2}` });
-  }
+  if (!fresh) return;
+  fresh.disclosure = {
+    year: E2,
+    scope1: tq(12_000),
+    scope2: tq(8_000),
+    scope3: tq(30_000),
+    boundary: 'consolidated',
+    s1Verified: true,
+    s2Verified: true,
+    s3Verified: false,
+    intensity: null,
+  };
+  events.push({ kind: 'disclosure_new', ticker: fresh.ticker, detail: `first carbon disclosure, for ${E2}` });
+}
+
+function correctDisclosure({ E2, pick, events }: Month): void {
   const corrected = pick((c) => c.disclosure !== null && c.disclosure.scope3 === null && c.disclosure.scope1 !== null && c.disclosure.year >= E2);
-  if (corrected) {
-    const d = corrected.disclosure!;
-    corrected.disclosure = { ...d, scope1: Math.round(d.scope1! * 1.05), scope3: tq(5_000) };
-    events.push({
-      kind: 'disclosure_corrected',
-      ticker: corrected.ticker,
-      detail: `disclosure for ${d.year} corrected: scope 1 +5 %, scope 3 added`,
-    });
-  }
+  if (!corrected) return;
+  const d = corrected.disclosure!;
+  corrected.disclosure = { ...d, scope1: Math.round(d.scope1! * 1.05), scope3: tq(5_000) };
+  events.push({
+    kind: 'disclosure_corrected',
+    ticker: corrected.ticker,
+    detail: `disclosure for ${d.year} corrected: scope 1 +5 %, scope 3 added`,
+  });
+}
+
+function upgradeAssurance({ pick, events }: Month): void {
   const upgraded = pick((c) => {
     const latest = [...c.reports].reverse().find((r) => r.assurance.kind !== 'none');
     return latest !== undefined && latest.assurance.kind !== 'none' && latest.assurance.level === 'limited';
   });
-  if (upgraded) {
-    const r = [...upgraded.reports].reverse().find((x) => x.assurance.kind !== 'none')!;
-    if (r.assurance.kind !== 'none') r.assurance = { ...r.assurance, level: 'reasonable' };
-    events.push({
-      kind: 'assurance_upgrade',
-      ticker: upgraded.ticker,
-      detail: `assurance of the ${r.year} report upgraded from limited to reasonable`,
-    });
-  }
+  if (!upgraded) return;
+  const r = [...upgraded.reports].reverse().find((x) => x.assurance.kind !== 'none')!;
+  if (r.assurance.kind !== 'none') r.assurance = { ...r.assurance, level: 'reasonable' };
+  events.push({
+    kind: 'assurance_upgrade',
+    ticker: upgraded.ticker,
+    detail: `assurance of the ${r.year} report upgraded from limited to reasonable`,
+  });
+}
+
+/** A manufacturer below the threshold (and not a power company) has its site reach 30,000 t in the registry's latest year. */
+function addCarbonFeeObligation({ u, newRegistryYear, pick, events }: Month): void {
   const newest = (c: Company) => c.sites.flatMap((s) => s.years.filter((y) => y.year === u.year - 1));
   const liable = pick(
     (c) =>
@@ -195,36 +251,40 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
       !c.sites.some((s) => s.code.startsWith('35')) &&
       newest(c).every((y) => y.direct + y.indirect < LIABLE_TQ),
   );
-  if (liable) {
-    const site = liable.sites.find((s) => isManufacturing(s.code) && s.years.some((y) => y.year === u.year - 1))!;
-    const y = site.years.find((x) => x.year === u.year - 1)!;
-    y.direct = tq(30_000) - y.indirect > 0 ? tq(30_000) - y.indirect : tq(30_000);
-    events.push({
-      kind: 'carbon_fee_new',
-      ticker: liable.ticker,
-      detail: `site ${site.code} reaches 30,000 t CO2e in ${u.year - 1}${newRegistryYear ? '' : ' (the registry revises that year)'}: carbon-fee obligated`,
-    });
-  }
+  if (!liable) return;
+  const site = liable.sites.find((s) => isManufacturing(s.code) && s.years.some((y) => y.year === u.year - 1))!;
+  const y = site.years.find((x) => x.year === u.year - 1)!;
+  y.direct = tq(30_000) - y.indirect > 0 ? tq(30_000) - y.indirect : tq(30_000);
+  events.push({
+    kind: 'carbon_fee_new',
+    ticker: liable.ticker,
+    detail: `site ${site.code} reaches 30,000 t CO2e in ${u.year - 1}${newRegistryYear ? '' : ' (the registry revises that year)'}: carbon-fee obligated`,
+  });
+}
 
+function addCbamMapping({ pick, events }: Month): void {
   const mapped = pick((c) => c.cbam === null && c.disclosure === null && c.sites.length === 0 && !(c.industry in CBAM_BY_INDUSTRY));
-  if (mapped) {
-    mapped.cbam = { sector: 'aluminium', product: '鋁擠型材' };
-    events.push({
-      kind: 'cbam_mapping',
-      ticker: mapped.ticker,
-      detail: 'the curated CBAM product list (part of the methodology) adds its aluminium extrusions',
-    });
-  }
+  if (!mapped) return;
+  mapped.cbam = { sector: 'aluminium', product: '鋁擠型材' };
+  events.push({
+    kind: 'cbam_mapping',
+    ticker: mapped.ticker,
+    detail: 'the curated CBAM product list (part of the methodology) adds its aluminium extrusions',
+  });
+}
 
+/** A company no ETF holds leaves the universe; its business stays in the government files. */
+function delist({ u, pick, events }: Month): void {
   const held = new Set(u.etfs.flatMap((e) => e.holdings.map((h) => h.code)));
   const delisted = pick((c) => !held.has(c.ticker));
-  if (delisted) {
-    u.companies = u.companies.filter((c) => c !== delisted);
-    const { uniformNo, legalName: name, county, sites, penalties } = delisted;
-    u.others.push({ uniformNo, legalName: name, county, sites, penalties });
-    events.push({ kind: 'delisting', ticker: delisted.ticker, detail: 'delisted; the business stays in the government files' });
-  }
+  if (!delisted) return;
+  u.companies = u.companies.filter((c) => c !== delisted);
+  const { uniformNo, legalName: name, county, sites, penalties } = delisted;
+  u.others.push({ uniformNo, legalName: name, county, sites, penalties });
+  events.push({ kind: 'delisting', ticker: delisted.ticker, detail: 'delisted; the business stays in the government files' });
+}
 
+function listNewCompany({ base, u, events }: Month): void {
   // The next index after every company listed so far (a delisted one's ticker is never reused).
   const index = [...u.companies, ...base.companies].reduce((m, c) => Math.max(m, c.index + 1), base.companies.length);
   const shortName = `晨曦示範${index}`;
@@ -248,13 +308,12 @@ export function evolveUniverse(base: Universe): { universe: Universe; events: De
   };
   u.companies.push(listed);
   events.push({ kind: 'listing', ticker: listed.ticker, detail: 'newly listed; no disclosure or report yet' });
-  // 1.2: the exchange penalises a company for a disclosure breach this month (a conduct_new cause, GF-S01).
-  // Picked last, so that no earlier event's company changes.
-  const breached = pick((c) => c.conduct.length === 0);
-  if (breached) {
-    addConduct(breached, D2 - 3, 'breach', 30_000);
-    events.push({ kind: 'conduct_new', ticker: breached.ticker, detail: `new disclosure breach of ${formatIsoDay(D2 - 3)}: NT$30000` });
-  }
+}
 
-  return { universe: u, events };
+/** 1.2: the exchange penalises a company for a disclosure breach this month (a conduct_new cause, GF-S01). */
+function addDisclosureBreach({ D2, pick, events }: Month): void {
+  const breached = pick((c) => c.conduct.length === 0);
+  if (!breached) return;
+  addConduct(breached, D2 - 3, 'breach', 30_000);
+  events.push({ kind: 'conduct_new', ticker: breached.ticker, detail: `new disclosure breach of ${formatIsoDay(D2 - 3)}: NT$30000` });
 }

@@ -89,25 +89,37 @@ function planOf(m: SourceModule, env: NodeJS.ProcessEnv): { plan: FetchPlan; url
   return { plan: singleGetPlan(file, override, file.endsWith('.json') ? 'json' : 'csv'), url: override };
 }
 
+/** What the run has gathered, source by source: the result without its folder. */
+type Gathered = Omit<FetchResult, 'outDir'>;
+
+/** What each source's step reads (the run's settings and the previous folder) and adds to. */
+interface Run {
+  o: FetchOptions;
+  outDir: string;
+  /** The private folder the answers go into before it takes `outDir`'s place. */
+  work: string;
+  key: string;
+  http: HttpOptions;
+  now: () => Date;
+  asof: string;
+  scale: number;
+  selected: (m: SourceModule) => boolean;
+  previous: SourcesManifest;
+  previousEntry: Map<string, ManifestFile>;
+  gathered: Gathered;
+}
+
+type Planned = { plan: FetchPlan; url: string };
+
 export async function fetchSources(o: FetchOptions): Promise<FetchResult> {
   const outDir = resolve(o.outDir);
-  const known = new Set(SOURCE_MODULES.map((m) => m.info.source_id));
-  for (const id of o.only ?? []) if (!known.has(id)) throw new Error(`--only ${id}: unknown source id (known: ${[...known].join(', ')})`);
-  const selected = (m: SourceModule) => (o.only && o.only.length > 0 ? o.only.includes(m.info.source_id) : true);
+  const selected = selectionOf(o.only);
   const key = o.env.MOENV_API_KEY ?? '';
   const http: HttpOptions = { ...DEFAULT_HTTP, ...o.http, secrets: [key], log: (msg) => o.log(redact(msg, [key])) };
   const now = o.now ?? (() => new Date());
   const asof = o.asof ?? isoSecond(now()).slice(0, 10);
   const scale = minScale(o.env);
-  const plans = new Map(
-    SOURCE_MODULES.filter(selected).flatMap((m) => {
-      const p = planOf(m, o.env);
-      return p ? [[m.info.source_id, p] as const] : [];
-    }),
-  );
-  for (const id of o.only ?? [])
-    if (!plans.has(id))
-      throw new SourceFetchError(id, `no endpoint to fetch from: placed by hand only; set ${urlVariable(id)} or put its file into ${outDir}`);
+  const plans = plansOf(o, outDir, selected);
 
   // Everything the run needs, checked before any download and reported at once.
   await preflight({
@@ -122,85 +134,140 @@ export async function fetchSources(o: FetchOptions): Promise<FetchResult> {
   mkdirSync(work);
   try {
     const previous: SourcesManifest = existsSync(join(outDir, 'manifest.json')) ? readManifest(outDir) : {};
-    const previousEntry = new Map((previous.files ?? []).map((f) => [f.file, f]));
-    const files: ManifestFile[] = [];
-    const carried: string[] = [];
-    const missing: FetchResult['missing'] = [];
-    const warnings: string[] = [];
-    const counts: FetchResult['counts'] = {};
-    const carriedForward: FetchResult['carriedForward'] = {};
-    for (const m of SOURCE_MODULES) {
-      const id = m.info.source_id;
-      const planned = plans.get(id);
-      if (planned) {
-        o.log(`${id}: fetching from ${redact(planned.url, [key])}`);
-        const session = new Session(id, work, http, now, http.log);
-        let carry: string | null = null;
-        try {
-          await planned.plan.run(session, { url: planned.url, asof, moenvKey: key });
-        } catch (err) {
-          // Whatever went wrong (the network, an answer, the disk), the operator learns which source.
-          const message = redact(err instanceof FetchFailure ? err.message : String((err as Error).message ?? err), [key]);
-          carry = carryableReason(err instanceof FetchFailure ? err.kind : null, message);
-          if (carry === null) throw new SourceFetchError(id, message);
-        }
-        const records = session.answers.reduce((s, a) => s + a.records, 0);
-        if (carry !== null || records === 0) {
-          const reason = carry ?? EMPTY_REASON;
-          const before = previousAnswers(previous, id);
-          const refused = refuseCarry(m.info.update_frequency, before, now());
-          if (refused !== null) throw new SourceFetchError(id, `${reason}; cannot carry forward: ${refused}`);
-          // This attempt's answers go; the previous good ones come back byte for byte, with their manifest entries.
-          for (const a of session.answers) rmSync(join(work, a.file), { force: true });
-          for (const f of before!.files) cpSync(join(outDir, f.file), join(work, f.file));
-          files.push(...before!.files);
-          carriedForward[id] = { attempted_at: isoSecond(now()), reason };
-          if (previous.sources?.[id]) counts[id] = previous.sources[id]!;
-          o.log(`${id}: ${reason}; carried forward the previous answers retrieved ${before!.retrievedAt}`);
-          continue;
-        }
-        const before = previous.sources?.[id]?.records ?? sumRecords(previous, id);
-        const outcome = checkFetched(m, records, before, scale);
-        if (outcome.failures.length > 0) throw new SourceFetchError(id, outcome.failures.map((f) => f.replace(`${id}: `, '')).join('; '));
-        warnings.push(...outcome.warnings);
-        counts[id] = { records, previous_records: before };
-        files.push(...session.answers);
-        continue;
-      }
-      // Not fetched now: keep what the previous folder had for this source, entering hand-placed files as such.
-      const kept = existsSync(outDir) && statSync(outDir).isDirectory() ? filesOf(outDir, m) : [];
-      for (const file of kept) {
-        cpSync(join(outDir, file), join(work, file));
-        const entry = previousEntry.get(file);
-        files.push(entry ?? (await placedByHand(outDir, file, id, now)));
-      }
-      if (kept.length > 0) {
-        carried.push(id);
-        if (previous.sources?.[id]) counts[id] = previous.sources[id]!;
-        // Not fetched now: what the previous folder said of it stands, a carried-forward state included.
-        if (previous.carried_forward?.[id]) carriedForward[id] = previous.carried_forward[id]!;
-      } else if (selected(m) && m.plan === null) {
-        missing.push({ sourceId: id, note: `placed by hand only: put ${m.files.placed.join(' or ')} into the folder, or set ${urlVariable(id)}` });
-      }
-    }
-    const retrieved: Record<string, string> = {};
-    for (const f of files) if (!retrieved[f.source_id] || retrieved[f.source_id]! < f.retrieved_at) retrieved[f.source_id] = f.retrieved_at;
-    const manifest: SourcesManifest = {
-      kind: 'production',
+    const gathered: Gathered = { files: [], carried: [], missing: [], warnings: [], counts: {}, carriedForward: {} };
+    const run: Run = {
+      o,
+      outDir,
+      work,
+      key,
+      http,
+      now,
       asof,
-      retrieved_at: Object.fromEntries(Object.entries(retrieved).sort()),
-      files,
-      sources: Object.fromEntries(Object.entries(counts).sort()),
-      ...(Object.keys(carriedForward).length > 0 ? { carried_forward: Object.fromEntries(Object.entries(carriedForward).sort()) } : {}),
+      scale,
+      selected,
+      previous,
+      previousEntry: new Map((previous.files ?? []).map((f) => [f.file, f])),
+      gathered,
     };
-    writeFileSync(join(work, 'manifest.json.part'), `${JSON.stringify(manifest, null, 2)}\n`);
-    renameSync(join(work, 'manifest.json.part'), join(work, 'manifest.json'));
+    for (const m of SOURCE_MODULES) {
+      const planned = plans.get(m.info.source_id);
+      if (planned) await fetchSource(run, m, planned);
+      else await keepPrevious(run, m);
+    }
+    writeManifest(work, manifestOf(asof, gathered));
     publish(work, outDir);
-    return { outDir, files, carried, missing, warnings, counts, carriedForward };
+    return { outDir, ...gathered };
   } catch (e) {
     rmSync(work, { recursive: true, force: true });
     throw e;
   }
+}
+
+/** Whether a source is selected; an unknown id in --only is an error. */
+function selectionOf(only: readonly string[] | undefined): (m: SourceModule) => boolean {
+  const known = new Set(SOURCE_MODULES.map((m) => m.info.source_id));
+  for (const id of only ?? []) if (!known.has(id)) throw new Error(`--only ${id}: unknown source id (known: ${[...known].join(', ')})`);
+  return (m) => (only && only.length > 0 ? only.includes(m.info.source_id) : true);
+}
+
+/** The selected sources' plans by id; a source named with --only must have one. */
+function plansOf(o: FetchOptions, outDir: string, selected: (m: SourceModule) => boolean): Map<string, Planned> {
+  const plans = new Map(
+    SOURCE_MODULES.filter(selected).flatMap((m) => {
+      const p = planOf(m, o.env);
+      return p ? [[m.info.source_id, p] as const] : [];
+    }),
+  );
+  for (const id of o.only ?? [])
+    if (!plans.has(id))
+      throw new SourceFetchError(id, `no endpoint to fetch from: placed by hand only; set ${urlVariable(id)} or put its file into ${outDir}`);
+  return plans;
+}
+
+/** Runs a source's plan and checks its answers; an empty or failed answer that may be carried forward is. */
+async function fetchSource(run: Run, m: SourceModule, planned: Planned): Promise<void> {
+  const { o, key, previous, gathered } = run;
+  const id = m.info.source_id;
+  o.log(`${id}: fetching from ${redact(planned.url, [key])}`);
+  const session = new Session(id, run.work, run.http, run.now, run.http.log);
+  let carry: string | null = null;
+  try {
+    await planned.plan.run(session, { url: planned.url, asof: run.asof, moenvKey: key });
+  } catch (err) {
+    // Whatever went wrong (the network, an answer, the disk), the operator learns which source.
+    const message = redact(err instanceof FetchFailure ? err.message : String((err as Error).message ?? err), [key]);
+    carry = carryableReason(err instanceof FetchFailure ? err.kind : null, message);
+    if (carry === null) throw new SourceFetchError(id, message);
+  }
+  const records = session.answers.reduce((s, a) => s + a.records, 0);
+  if (carry !== null || records === 0) {
+    carryForward(run, m, session, carry ?? EMPTY_REASON);
+    return;
+  }
+  const before = previous.sources?.[id]?.records ?? sumRecords(previous, id);
+  const outcome = checkFetched(m, records, before, run.scale);
+  if (outcome.failures.length > 0) throw new SourceFetchError(id, outcome.failures.map((f) => f.replace(`${id}: `, '')).join('; '));
+  gathered.warnings.push(...outcome.warnings);
+  gathered.counts[id] = { records, previous_records: before };
+  gathered.files.push(...session.answers);
+}
+
+/** This attempt's answers go; the previous good ones come back byte for byte, with their manifest entries. */
+function carryForward(run: Run, m: SourceModule, session: Session, reason: string): void {
+  const { outDir, work, now, previous, gathered } = run;
+  const id = m.info.source_id;
+  const before = previousAnswers(previous, id);
+  const refused = refuseCarry(m.info.update_frequency, before, now());
+  if (refused !== null) throw new SourceFetchError(id, `${reason}; cannot carry forward: ${refused}`);
+  for (const a of session.answers) rmSync(join(work, a.file), { force: true });
+  for (const f of before!.files) cpSync(join(outDir, f.file), join(work, f.file));
+  gathered.files.push(...before!.files);
+  gathered.carriedForward[id] = { attempted_at: isoSecond(now()), reason };
+  if (previous.sources?.[id]) gathered.counts[id] = previous.sources[id]!;
+  run.o.log(`${id}: ${reason}; carried forward the previous answers retrieved ${before!.retrievedAt}`);
+}
+
+/** Not fetched now: keep what the previous folder had for this source, entering hand-placed files as such. */
+async function keepPrevious(run: Run, m: SourceModule): Promise<void> {
+  const { outDir, previous, gathered } = run;
+  const id = m.info.source_id;
+  const kept = existsSync(outDir) && statSync(outDir).isDirectory() ? filesOf(outDir, m) : [];
+  for (const file of kept) {
+    cpSync(join(outDir, file), join(run.work, file));
+    const entry = run.previousEntry.get(file);
+    gathered.files.push(entry ?? (await placedByHand(outDir, file, id, run.now)));
+  }
+  if (kept.length > 0) {
+    gathered.carried.push(id);
+    if (previous.sources?.[id]) gathered.counts[id] = previous.sources[id]!;
+    // Not fetched now: what the previous folder said of it stands, a carried-forward state included.
+    if (previous.carried_forward?.[id]) gathered.carriedForward[id] = previous.carried_forward[id]!;
+  } else if (run.selected(m) && m.plan === null) {
+    gathered.missing.push({
+      sourceId: id,
+      note: `placed by hand only: put ${m.files.placed.join(' or ')} into the folder, or set ${urlVariable(id)}`,
+    });
+  }
+}
+
+/** The manifest of what was gathered: each source's latest retrieval, its files and counts, in id order. */
+function manifestOf(asof: string, { files, counts, carriedForward }: Gathered): SourcesManifest {
+  const retrieved: Record<string, string> = {};
+  for (const f of files) if (!retrieved[f.source_id] || retrieved[f.source_id]! < f.retrieved_at) retrieved[f.source_id] = f.retrieved_at;
+  return {
+    kind: 'production',
+    asof,
+    retrieved_at: Object.fromEntries(Object.entries(retrieved).sort()),
+    files,
+    sources: Object.fromEntries(Object.entries(counts).sort()),
+    ...(Object.keys(carriedForward).length > 0 ? { carried_forward: Object.fromEntries(Object.entries(carriedForward).sort()) } : {}),
+  };
+}
+
+/** Written under another name and renamed, so a manifest is never half there. */
+function writeManifest(work: string, manifest: SourcesManifest): void {
+  writeFileSync(join(work, 'manifest.json.part'), `${JSON.stringify(manifest, null, 2)}\n`);
+  renameSync(join(work, 'manifest.json.part'), join(work, 'manifest.json'));
 }
 
 function sumRecords(m: SourcesManifest, id: string): number | null {

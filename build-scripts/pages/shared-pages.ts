@@ -60,6 +60,27 @@ function headingOf(f: RankingFilter | undefined, locale: Locale): string {
   }
 }
 
+/** Writes one page in every language: `url` names it in a language, `props` are shared. */
+type WriteAll = (
+  url: (u: ReturnType<typeof pageUrlsFor>) => string,
+  page: Parameters<Render>[0],
+  props: Record<string, unknown>,
+  perLocale?: (l: Locale) => Record<string, unknown>,
+) => Promise<void>;
+
+/** What each step of the shared pages reads: the snapshot, the default ranking, and the writers. */
+interface SharedPages {
+  store: SnapshotStore;
+  meta: SnapshotStore['meta'];
+  ranked: IndexedCompany[];
+  industries: ReturnType<SnapshotStore['industries']>;
+  etfs: ReturnType<SnapshotStore['etfs']>;
+  render: Render;
+  files: PageFiles;
+  locales: readonly Locale[];
+  writeAll: WriteAll;
+}
+
 /**
  * Every page that is not a company's own, in every language, and the search index. Rankings come
  * from one ordered pass (the default order) split by filter, each page through the same ranking view
@@ -72,16 +93,51 @@ export async function writeSharedPages(
   snapshots: SnapshotsResponse,
   locales: readonly Locale[],
 ): Promise<void> {
-  const meta = store.meta;
-  const ranked: IndexedCompany[] = [...store.rankedCompaniesWithFlags()];
-  const industries = store.industries();
+  const writeAll: WriteAll = async (url, page, props, perLocale = () => ({})) => {
+    for (const locale of locales) files.write(url(pageUrlsFor(locale)), await render(page, { ...props, ...perLocale(locale), locale }));
+  };
+  const p: SharedPages = {
+    store,
+    meta: store.meta,
+    ranked: [...store.rankedCompaniesWithFlags()],
+    industries: store.industries(),
+    etfs: store.etfs(),
+    render,
+    files,
+    locales,
+    writeAll,
+  };
 
-  // The search index: [code, name] pairs, compact enough to load whole (about 2 MB at 100k companies).
+  writeSearchIndex(p);
+  await writeRankingPages(p);
+  await writeHomePage(p);
+  await writeEtfPages(p);
+  const registry = registryView(p.meta, store.sources());
+  await writeAll((u) => u.sources, SourcesPage, { meta: p.meta, registry });
+  await writeMethodologyPage(p);
+  await writeDownloadPages(p, snapshots, registry);
+  for (const locale of locales)
+    files.write(pageUrlsFor(locale).research, await render(ResearchPage, { meta: p.meta, locale, ...(await renderResearchGuide(locale)) }));
+  await writeAll((u) => u.docs, DocsPage, {
+    meta: p.meta,
+    operations: docsOperations(p.meta, store.firstTickers(2), p.etfs[0]?.etf_code),
+    scalarBundle: pageUrls.asset(SCALAR_ASSET),
+  });
+  await writeAll((u) => u.keys, KeysPage, { meta: p.meta });
+  await writeAll((u) => u.keysFrame, KeysFramePage, { meta: p.meta });
+  await writeAll((u) => u.notFound, NotFoundPage, { meta: p.meta });
+}
+
+/** The search index: [code, name] pairs, compact enough to load whole (about 2 MB at 100k companies). */
+function writeSearchIndex({ meta, ranked, files }: SharedPages): void {
   files.write(
     pageUrls.searchIndex,
     JSON.stringify({ dataset_snapshot_id: meta.dataset_snapshot_id, companies: ranked.map((c) => [c.ticker, c.company_name]) }),
   );
+}
 
+/** The default ranking, then one list per filter, each in the default order. */
+function rankingLists(ranked: IndexedCompany[], industries: SharedPages['industries']) {
   const lists: { filter?: RankingFilter; rows: IndexedCompany[] }[] = [{ rows: ranked }];
   const filters: RankingFilter[] = [
     ...industries.map((i): RankingFilter => ({ kind: 'industry', value: i.name, slug: i.code })),
@@ -101,18 +157,11 @@ export async function writeSharedPages(
           ? c.assurance_level === f.value
           : c.flag_ids.includes(f.value);
   for (const filter of filters) lists.push({ filter, rows: ranked.filter((c) => matches(filter, c)) });
+  return lists;
+}
 
-  /** Writes one page in every language: `url` names it in a language, `props` are shared. */
-  const writeAll = async (
-    url: (u: ReturnType<typeof pageUrlsFor>) => string,
-    page: Parameters<Render>[0],
-    props: Record<string, unknown>,
-    perLocale: (l: Locale) => Record<string, unknown> = () => ({}),
-  ) => {
-    for (const locale of locales) files.write(url(pageUrlsFor(locale)), await render(page, { ...props, ...perLocale(locale), locale }));
-  };
-
-  for (const { filter, rows } of lists) {
+async function writeRankingPages({ meta, ranked, industries, writeAll }: SharedPages): Promise<void> {
+  for (const { filter, rows } of rankingLists(ranked, industries)) {
     const pageCount = Math.max(1, Math.ceil(rows.length / LIMITS.perPageDefault));
     for (let page = 1; page <= pageCount; page++) {
       const body = rankingView(meta, {
@@ -130,10 +179,12 @@ export async function writeSharedPages(
       );
     }
   }
+}
 
+async function writeHomePage({ store, meta, ranked, industries, etfs, writeAll }: SharedPages): Promise<void> {
   const ends = (rows: IndexedCompany[]) =>
     rankingView(meta, { rows, total: ranked.length, page: 1, perPage: rows.length || 1, mode: 'compact' }).data;
-  const counts = { companies: ranked.length, penalties: store.penaltyCount(), etfs: store.etfs().length, sources: store.sources().length };
+  const counts = { companies: ranked.length, penalties: store.penaltyCount(), etfs: etfs.length, sources: store.sources().length };
   await writeAll((u) => u.home, HomePage, {
     meta,
     counts,
@@ -142,23 +193,31 @@ export async function writeSharedPages(
     bottom: ends(ranked.slice(-ENDS).reverse()),
     histogram: scoreHistogram(ranked.map((c) => c.credibility_score)),
   });
+}
 
-  const etfs = store.etfs();
+async function writeEtfPages({ store, meta, etfs, writeAll }: SharedPages): Promise<void> {
   await writeAll((u) => u.etfList, EtfListPage, { meta, list: etfListView(meta, etfs) });
   for (const e of etfs) {
     const found = store.etf(e.etf_code)!;
     await writeAll((u) => u.etf(e.etf_code), EtfPage, { meta, etf: etfView(meta, found.etf, found.holdings, (t) => store.company(t)) });
   }
+}
 
-  const registry = registryView(meta, store.sources());
-  await writeAll((u) => u.sources, SourcesPage, { meta, registry });
-
+/** The methodology, with the best-ranked company of each verdict as a worked example. */
+async function writeMethodologyPage({ store, meta, ranked, writeAll }: SharedPages): Promise<void> {
   const examples = VERDICTS.flatMap((v) => {
     const best = ranked.find((c) => c.verdict === v);
     const facts = best && store.facts(best.ticker);
     return facts ? [{ summary: companySummary(meta, facts.company), reasons: scoreReasons(inputOf(facts, meta.data_asof)) }] : [];
   });
   await writeAll((u) => u.methodology, MethodologyPage, { meta, methodology: methodologyView(meta, store.cbamProducts()), examples });
+}
+
+async function writeDownloadPages(
+  { meta, render, files, locales, writeAll }: SharedPages,
+  snapshots: SnapshotsResponse,
+  registry: ReturnType<typeof registryView>,
+): Promise<void> {
   // The Dataset's JSON-LD is on the English pages only: one description per dataset.
   const self = snapshots.data.find((e) => e.dataset_snapshot_id === meta.dataset_snapshot_id);
   if (!self) throw new Error(`the snapshot list has no entry for ${meta.dataset_snapshot_id}`);
@@ -183,14 +242,4 @@ export async function writeSharedPages(
       );
     }
   }
-  for (const locale of locales)
-    files.write(pageUrlsFor(locale).research, await render(ResearchPage, { meta, locale, ...(await renderResearchGuide(locale)) }));
-  await writeAll((u) => u.docs, DocsPage, {
-    meta,
-    operations: docsOperations(meta, store.firstTickers(2), etfs[0]?.etf_code),
-    scalarBundle: pageUrls.asset(SCALAR_ASSET),
-  });
-  await writeAll((u) => u.keys, KeysPage, { meta });
-  await writeAll((u) => u.keysFrame, KeysFramePage, { meta });
-  await writeAll((u) => u.notFound, NotFoundPage, { meta });
 }
