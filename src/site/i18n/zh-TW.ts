@@ -614,7 +614,7 @@ export const zhTW: Messages = {
     consentTextHtml: (client: string, origin: string) =>
       `<strong>${client}</strong> 將以您選擇的金鑰呼叫 MCP 工具：連接它的授權碼會送往 <code>${origin}</code>。若那不是您的 AI 助理執行之處，請拒絕。它的呼叫計入該金鑰的配額。撤銷金鑰（在金鑰頁面）即中斷連接。`,
     loopbackWarningHtml: (client: string, origin: string) =>
-      `<strong>請確認這是您本人的操作。</strong>授權碼會送往 <code>${origin}</code>，這是發起登入的那台電腦上的位址（localhost），不是網站：` +
+      `<strong>請確認這是您本人的操作。</strong>授權碼會送往 <code>${origin}</code>，這是發起登入的那台電腦上的本機位址，不是網站：` +
       `那台電腦上執行的任何程式都可能在此位址等候接收，不論它自稱什麼名稱。請只在您本人剛於該電腦上開始連接 <strong>${client}</strong> 時才繼續。`,
     keyLegend: 'AI 助理可使用的金鑰',
     keyOption: (id: string, tier: string) => `金鑰 ${id}（${tier}）`,
@@ -636,7 +636,7 @@ export const zhTW: Messages = {
       text: (url: string, client: string, sentTo: string, minutes: number, loopback: boolean) =>
         `一個自稱「${client}」的應用程式要求使用您在 ESG 揭露可信度服務的一把 API 金鑰。\n\n請開啟以下連結選擇金鑰或拒絕（僅能使用一次，效期 ${minutes} 分鐘）：\n\n${url}\n\n若您同意，連接此應用程式的授權碼會送往 ${sentTo} 。若不是您本人，或那不是您的 AI 助理執行之處，請忽略此信：未經您選擇不會連接任何東西。\n` +
         (loopback
-          ? `\n請確認這是您本人的操作：${sentTo} 是發起登入的那台電腦上的位址（localhost），不是網站。那台電腦上執行的任何程式都可能在此位址等候接收，不論它自稱什麼名稱。請只在您本人剛於該電腦上開始連接此應用程式時才允許。\n`
+          ? `\n請確認這是您本人的操作：${sentTo} 是發起登入的那台電腦上的本機位址，不是網站。那台電腦上執行的任何程式都可能在此位址等候接收，不論它自稱什麼名稱。請只在您本人剛於該電腦上開始連接此應用程式時才允許。\n`
           : ''),
     },
   },
