@@ -205,7 +205,7 @@ describe('a redirect to localhost is warned of', () => {
       expect(html).toContain('<p data-loopback-warning><strong>請確認這是您本人的操作。</strong>');
       expect(html).toContain('<code>http://localhost:7777</code>');
     }
-    expect(mail).toContain('請確認這是您本人的操作：http://localhost:7777 是發起登入的那台電腦上的位址');
+    expect(mail).toContain('請確認這是您本人的操作：http://localhost:7777 是發起登入的那台電腦上的本機位址');
   });
 
   it('but not a redirect to an https site', async () => {
