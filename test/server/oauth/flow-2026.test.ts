@@ -1,18 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  type StoredOAuthClientInformation,
-  type StoredOAuthTokens,
-} from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { KeyStore } from '../../../server/access/key-store.js';
 import { MAIL_LIMITS } from '../../../src/contract/key-requests.js';
 import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 import { startKeysShim, type KeysShim } from '../../helpers/keys-shim.js';
-import { signInAndChoose } from './person.js';
+import { AssistantAuth, signInAndChoose } from './person.js';
 
 /**
  * Sign-in as a 2026-07-28 assistant does it: the SDK v2 client, pinned to 2026-07-28, with its own
@@ -22,44 +14,6 @@ import { signInAndChoose } from './person.js';
  * 9207, which the 2026-07-28 revision asks of clients) before it exchanges the code. Its calls then
  * count against the key the person chose.
  */
-class Assistant2026 implements OAuthClientProvider {
-  info?: StoredOAuthClientInformation;
-  saved?: StoredOAuthTokens;
-  verifier = '';
-  authorizationUrl?: URL;
-  readonly redirectUrl = 'http://127.0.0.1:9/callback';
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'Test Assistant',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(i: StoredOAuthClientInformation) {
-    this.info = i;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(t: StoredOAuthTokens) {
-    this.saved = t;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
 const client2026 = () => new Client({ name: 'oauth-2026-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
 
 describe('OAuth sign-in for a 2026-07-28 client (SDK v2)', () => {
@@ -80,7 +34,7 @@ describe('OAuth sign-in for a 2026-07-28 client (SDK v2)', () => {
   });
 
   it('discovers, registers, asks for a token for /mcp, checks iss, and calls tools against the chosen key', async () => {
-    const auth = new Assistant2026();
+    const auth = new AssistantAuth();
     const url = new URL(`${s.base}/mcp?sign-in`);
     await expect(client2026().connect(new StreamableHTTPClientTransport(url, { authProvider: auth }))).rejects.toBeInstanceOf(UnauthorizedError);
     // It registered (no metadata document of its own), and asks for a token for this server's /mcp.
@@ -111,7 +65,7 @@ describe('OAuth sign-in for a 2026-07-28 client (SDK v2)', () => {
   });
 
   it('a redirect whose iss is not the issuer is refused by the client before any code is sent', async () => {
-    const auth = new Assistant2026();
+    const auth = new AssistantAuth();
     const url = new URL(`${s.base}/mcp?sign-in`);
     await expect(client2026().connect(new StreamableHTTPClientTransport(url, { authProvider: auth }))).rejects.toBeInstanceOf(UnauthorizedError);
     const redirect = await signInAndChoose(s, auth.authorizationUrl!, email, developer.id);

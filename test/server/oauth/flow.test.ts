@@ -2,14 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import Database from 'better-sqlite3';
 import { KeyStore } from '../../../server/access/key-store.js';
 import { MAIL_LIMITS } from '../../../src/contract/key-requests.js';
 import { demoSnapshotsDir } from '../../helpers/demo-snapshots-dir.js';
 import { formToken, startKeysShim, type KeysShim } from '../../helpers/keys-shim.js';
-import { signInAndChoose } from './person.js';
+import { AssistantAuth, signInAndChoose } from './person.js';
 
 /**
  * OAuth 2.1 for /mcp, end to end over HTTP: the MCP SDK's own client with its OAuth
@@ -17,45 +17,6 @@ import { signInAndChoose } from './person.js';
  * is sent to the sign-in page, a person signs in by the mailed link (a real SMTP server in-process)
  * and picks a key, and the client's tool calls then count against that key.
  */
-
-/** An OAuth client as an assistant keeps it: what it registered, its tokens, the verifier, and the URL it was told to open. */
-class AssistantAuth implements OAuthClientProvider {
-  info?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = '';
-  authorizationUrl?: URL;
-  readonly redirectUrl = 'http://127.0.0.1:9/callback';
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'Test Assistant',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(i: OAuthClientInformationMixed) {
-    this.info = i;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(t: OAuthTokens) {
-    this.saved = t;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 const connect = async (url: string, auth: AssistantAuth) => {
   const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: auth });

@@ -1,3 +1,4 @@
+import type { OAuthClientMetadata, OAuthClientProvider, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 import { formToken, type KeysShim } from '../../helpers/keys-shim.js';
 
@@ -31,4 +32,46 @@ export async function signInAndChoose(
   const answer = await s.post('/oauth/consent', keyId === null ? { t, decision: 'deny' } : { t, decision: 'allow', key: keyId });
   expect(answer.status).toBe(302);
   return new URL(answer.headers.get('location')!);
+}
+
+/**
+ * An OAuth client as an assistant keeps it: what it registered, its tokens, the verifier, and the
+ * URL it was told to open. Typed by the SDK v2's provider interface; the v1 client takes it as well.
+ */
+export class AssistantAuth implements OAuthClientProvider {
+  info?: StoredOAuthClientInformation;
+  saved?: StoredOAuthTokens;
+  verifier = '';
+  authorizationUrl?: URL;
+  readonly redirectUrl = 'http://127.0.0.1:9/callback';
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'Test Assistant',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(i: StoredOAuthClientInformation) {
+    this.info = i;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(t: StoredOAuthTokens) {
+    this.saved = t;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
 }
