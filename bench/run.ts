@@ -759,9 +759,11 @@ async function accessFigures(published: string, port: number): Promise<AccessFig
   return { counters, keyStore };
 }
 
-/** MCP lookups with an access token against a key, and a token check against a metered REST call. */
-async function oauthFigures(companies: number, work: string, port: number): Promise<OAuthFigures> {
-  // The serving stage's published link, or a new one when this stage runs alone (--only oauth).
+/**
+ * The work folder's snapshot as the stages that serve it read it: the serving stage's published
+ * link (made here when a stage runs alone, `--only oauth` or `--only mcp`), and its sample requests.
+ */
+function publishedWork(work: string): { published: string; requests: ReturnType<typeof sampleRequests> } {
   const published = join(work, 'published');
   if (!existsSync(join(published, 'current'))) {
     mkdirSync(published, { recursive: true });
@@ -770,6 +772,12 @@ async function oauthFigures(companies: number, work: string, port: number): Prom
   const store = SnapshotStore.open(join(work, 'snapshot'));
   const requests = sampleRequests(store);
   store.close();
+  return { published, requests };
+}
+
+/** MCP lookups with an access token against a key, and a token check against a metered REST call. */
+async function oauthFigures(companies: number, work: string, port: number): Promise<OAuthFigures> {
+  const { published, requests } = publishedWork(work);
   const keysDb = join(work, 'keys.sqlite');
   return measureOAuth({
     companies,
@@ -791,14 +799,7 @@ async function oauthFigures(companies: number, work: string, port: number): Prom
  * snapshot (published as the serving stage publishes it when this stage runs alone).
  */
 async function mcpFigures(companies: number, work: string, port: number): Promise<McpRevisionFigures> {
-  const published = join(work, 'published');
-  if (!existsSync(join(published, 'current'))) {
-    mkdirSync(published, { recursive: true });
-    symlinkSync('../snapshot', join(published, 'current'));
-  }
-  const store = SnapshotStore.open(join(work, 'snapshot'));
-  const requests = sampleRequests(store);
-  store.close();
+  const { published, requests } = publishedWork(work);
   const checkout = values.rev === undefined ? null : checkOut(values.rev);
   try {
     return await measureMcpRevisions({
